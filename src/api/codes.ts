@@ -1,0 +1,73 @@
+// The service's result and error codes, in one table shared by the client (to
+// classify errors) and the emulator (to produce them). Sources: service-api.md
+// (Errors, Authentication) and spec/assumptions.md §1, §2 and §6.
+
+/** Success code of the management envelope. */
+export const SUCCESS_CODE = '20000000';
+
+/** An empty list answered as HTTP 204 (spec/assumptions.md §6). */
+export const NO_CONTENT_CODE = '60004';
+
+/** A documented management error: HTTP status, service code and message template. */
+export interface ErrorDef {
+  readonly http: number;
+  readonly code: string;
+  /** Message; `%s` is replaced by a detail (field name, limit) where the service does. */
+  readonly message: string;
+}
+
+/** Every management-interface error the reference and assumptions.md name. */
+export const ERRORS = {
+  missingAuthorization: { http: 401, code: '61001', message: 'Missing Authorization header' },
+  invalidToken: { http: 401, code: '61003', message: 'Invalid token' },
+  tokenExpired: { http: 401, code: '61004', message: 'Token has expired' },
+  invalidClientId: { http: 401, code: '61005', message: 'Invalid client id' },
+  invalidSecret: { http: 401, code: '61006', message: 'Invalid secret key' },
+  noBrandPermission: { http: 403, code: '63001', message: 'No Brand Permission' },
+  missingBrandKey: { http: 400, code: '64001', message: 'Missing X-RCS-BrandKey header' },
+  invalidBrandKey: { http: 400, code: '64002', message: 'Invalid Brand Key' },
+  invalidChatbotId: { http: 400, code: '64105', message: 'Invalid chatbotId on path parameter' },
+  invalidAutoReplyMsgId: { http: 400, code: '64108', message: 'Invalid autoReplyMsgId on path parameter' },
+  invalidFileId: { http: 400, code: '64109', message: 'Invalid fileId on path parameter' },
+  invalidQuery: { http: 400, code: '64202', message: 'Invalid query parameter value (%s)' },
+  missingBody: { http: 400, code: '64301', message: 'Missing Body data' },
+  invalidJson: { http: 400, code: '64302', message: 'Invalid JSON format' },
+  invalidType: { http: 400, code: '64303', message: 'Invalid type of Attribute (%s)' },
+  overSize: { http: 400, code: '64304', message: 'Over specified size (%s)' },
+  missingCertificate: { http: 400, code: '64305', message: 'Missing Certification document' },
+  noChanges: { http: 400, code: '64323', message: 'No changes' },
+  notAllowedDelete: { http: 400, code: '64327', message: 'Not allowed delete' },
+  notAllowedModification: { http: 400, code: '64328', message: 'Not allowed modification' },
+  requiredValue: { http: 400, code: '64336', message: 'required value: [%s]' },
+  notAllowedExtension: { http: 400, code: '64355', message: 'Not allowed file extension' },
+  autoReplyNotFound: { http: 400, code: '64375', message: 'AutoReplyMsgId not found' },
+  invalidMenuFormat: { http: 400, code: '64377', message: 'Invalid_menu_format [%s]' },
+  fileTooLarge: { http: 400, code: '64395', message: 'file is up to 1Mb' },
+  logoSize: { http: 400, code: '64606', message: 'only one size (300x300px) can be uploaded.' },
+  tooManyLogos: { http: 400, code: '64607', message: 'The maximum number of logos allowed: %s' },
+  tooManyRequests: { http: 429, code: '69001', message: 'Too many requests' },
+  internal: { http: 500, code: '69999', message: 'Internal error' },
+} as const satisfies Record<string, ErrorDef>;
+
+/** Name of a documented management error. */
+export type ErrorName = keyof typeof ERRORS;
+
+/** Agency messaging failure codes (spec/assumptions.md §6, numbers chosen there). */
+export const AGENCY_ERRORS = {
+  unknownFile: { http: 400, code: '40001', message: 'Unknown or expired fileId' },
+  noChatbotPermission: { http: 403, code: '40002', message: 'Agency has no permission on the chatbotId' },
+  agencyKeyMismatch: { http: 400, code: '40003', message: 'agencyKey mismatch' },
+  brandKeyMismatch: { http: 400, code: '40004', message: 'brandKey mismatch' },
+  productCodeMismatch: { http: 400, code: '40005', message: 'productCode mismatch' },
+  restrictedMessagebase: { http: 400, code: '40006', message: 'messagebase restricted to other sender numbers' },
+  headerWithoutFooter: { http: 400, code: '40007', message: 'advertising header without footer' },
+  invalidVideo: { http: 400, code: '40008', message: 'invalid video URL or thumbnail' },
+  logoFileMixup: { http: 400, code: '40009', message: 'logo-file mix-up' },
+  fileAlreadyRegistered: { http: 400, code: '40010', message: 'fileId already registered' },
+  imageSizeMismatch: { http: 400, code: '40011', message: 'image size does not fit the messagebase' },
+} as const satisfies Record<string, ErrorDef>;
+
+/** Fill a message template's `%s` with a detail. */
+export function formatMessage(def: ErrorDef, detail?: string): string {
+  return detail === undefined ? def.message.replace(' (%s)', '').replace('%s', '') : def.message.replace('%s', detail);
+}

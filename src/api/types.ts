@@ -1,0 +1,280 @@
+// Wire shapes of the service, shared by the client (src/api) and the emulator
+// (src/emulator). Field names are the service's own, spelling included
+// (saftyStatusYn, releatedChatbots). Source: spec/service-api.md and
+// spec/assumptions.md; each section is marked where the shape comes from.
+
+/** Service timestamp, e.g. `2026-11-21T10:00:00.000+09`. */
+export type ServiceTime = string;
+
+/** Success envelope of the management interface (service-api.md, Common response envelope). */
+export interface Envelope<T> {
+  code: string;
+  status: number;
+  desc: string | null;
+  result: T[];
+}
+
+/** List envelope: the success envelope plus pagination and links. */
+export interface ListEnvelope<T> extends Envelope<T> {
+  pagination: { total: number; offset: number; limit: number };
+  links: { prev: string | null; next: string | null };
+}
+
+/** Error envelope of the management interface. */
+export interface ErrorEnvelope {
+  error: { code: string; message: string };
+  status: number;
+}
+
+/** Agency messaging failure body (spec/assumptions.md §6). */
+export interface AgencyErrorBody {
+  code: string;
+  message: string;
+}
+
+// ---------------------------------------------------------------- token (§1)
+
+/** POST /api/1.1/token request (spec/assumptions.md §1). */
+export interface TokenRequest {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** POST /api/1.1/token answer, not enveloped; expiresIn is epoch seconds as a string. */
+export interface TokenResponse {
+  accessToken: string;
+  expiresIn: string;
+  userId: string;
+  allowedIp: string[];
+}
+
+// ---------------------------------------------------------- buttons and chips
+
+/** An RCS action (service-api.md, Button and action structures). */
+export interface Action {
+  displayText?: string;
+  postback?: { data?: string };
+  urlAction?: { openUrl: { url: string } };
+  dialerAction?: { dialPhoneNumber: { phoneNumber: string; fallbackUrl?: string } };
+}
+
+/** A reply that links to another auto-reply (spec/assumptions.md §5). */
+export interface Reply {
+  autoReplyMsgId?: string;
+  displayText?: string;
+  postback?: { data?: string };
+}
+
+/** One suggestion in a button group, or one chip: an action or a reply. */
+export interface Suggestion {
+  action?: Action;
+  reply?: Reply;
+}
+
+/** A button group; `{}` stands for a card without buttons. */
+export interface ButtonGroup {
+  suggestions?: Suggestion[];
+}
+
+/** Message body fields; media fields hold an auto-reply file id. */
+export type Body = Record<string, string>;
+
+// ------------------------------------------------------------- auto-replies
+
+/** Create and update request of an auto-reply. */
+export interface AutoReplyRequest {
+  autoReplyMsgName: string;
+  messagebaseId: string;
+  copyAllowed?: boolean;
+  body: Body;
+  buttons?: ButtonGroup[];
+  chipList?: Suggestion[];
+}
+
+/** Auto-reply approvalResult values (service-api.md, States and transitions). */
+export type AutoReplyState = '등록완료' | '저장' | '처리중';
+
+/** One item of the auto-reply list. */
+export interface AutoReplyListItem {
+  brandId: string;
+  autoReplyMsgId: string;
+  autoReplyMsgName: string;
+  messagebaseId: string;
+  approvalResult: AutoReplyState | string;
+  registerDate: ServiceTime;
+  updateDate: ServiceTime;
+  registerId: string;
+  updateId: string;
+}
+
+/** The auto-reply detail object. */
+export interface AutoReplyDetail extends AutoReplyListItem {
+  status: string;
+  aprvRet: string;
+  autoReplyMsgType: string;
+  autoReplyMsgTypeNm: string;
+  cardCount: number;
+  copyAllowed: boolean;
+  body: Body;
+  buttons?: ButtonGroup[];
+  chipList?: Suggestion[];
+}
+
+/** An auto-reply image file (upload result and file detail). */
+export interface AutoReplyFile {
+  fileId: string;
+  url: string;
+  fileName: string;
+}
+
+// -------------------------------------------------------------------- logos (§2)
+
+/** Logo approvalResult values (spec/assumptions.md §2). */
+export type ReviewState =
+  | '저장'
+  | '승인대기'
+  | '검수시작'
+  | '승인'
+  | '반려'
+  | '검수완료'
+  | '승인대기(수정)'
+  | '검수시작(수정)'
+  | '반려(수정)'
+  | '검수완료(수정)';
+
+/** A brand logo (spec/assumptions.md §2). */
+export interface Logo {
+  fileId: string;
+  fileUrl: string;
+  name: string;
+  fileName: string;
+  description: string | null;
+  approvalResult: ReviewState | string;
+  approvalReason: string | null;
+  registerDate: ServiceTime;
+  approvalDate: ServiceTime | null;
+  updateDate: ServiceTime;
+  registerId: string;
+  updateId: string;
+}
+
+// ----------------------------------------------------------------- chatbots (§3)
+
+/** One item of a persistent menu as read back (spec/assumptions.md §4). */
+export interface PersistentMenuItem {
+  postbackId?: string;
+  upPostbackId?: string;
+  type: 'reply' | 'feed' | 'action' | 'menu' | string;
+  title: string;
+  ordNo: number;
+  autoReplyMsgId?: string;
+  feedId?: string;
+  actionType?: string;
+  action?: { dialerAction: { dialPhoneNumber: { phoneNumber: string; fallbackUrl?: string } } };
+}
+
+/** Chatbot list item: the Chatbot resource fields groupId through updateId. */
+export interface ChatbotListItem {
+  groupId: string | null;
+  chatbotId: string;
+  brandId: string;
+  subNum: string;
+  isMainNum: boolean;
+  subTitle: string;
+  service: 'a2p' | 'chat' | string;
+  display: '11' | '10' | '01' | '00' | string;
+  inputField: number;
+  subDescr: string | null;
+  botAgencyId: string | null;
+  saftyStatusYn: 'Y' | 'N' | string;
+  psMenuUse: boolean;
+  approvalResult: ReviewState | string;
+  registerDate: ServiceTime;
+  approvalDate: ServiceTime | null;
+  updateDate: ServiceTime;
+  registerId: string;
+  updateId: string;
+}
+
+/** Chatbot detail: every field of the Chatbot resource. */
+export interface ChatbotDetail extends ChatbotListItem {
+  mediaUrl: { fileId: string; url: string; typeName: string; fileName: string }[];
+  rcsReply: '0' | '1' | string;
+  approvalReason: string | null;
+  status: string;
+  searchWeight: string | null;
+  webhook: string | null;
+  botTcPage: string | null;
+  persistentMenu: PersistentMenuItem[];
+}
+
+/** RegChatbotInfo and the `chatbot` part of an update (spec/assumptions.md §3). */
+export interface ChatbotInfo {
+  mdn: string;
+  subNum?: string;
+  subTitle: string;
+  rcsReply?: '0' | '1';
+  display?: '11' | '10' | '01' | '00';
+  inputField?: 0 | 1;
+  subDescr?: string;
+  saftyStatusYn?: 'Y' | 'N';
+}
+
+/** DELETE chatbot result (the service's own spelling). */
+export interface ChatbotDeleteResult {
+  chatbotId: string;
+  releatedChatbots: { chatbotId: string }[];
+}
+
+/** Persistent menu request item (spec/assumptions.md §4). */
+export type PersistentMenuRequestItem = Omit<PersistentMenuItem, 'postbackId' | 'upPostbackId'>;
+
+/** PUT .../persistentmenu/pause result. */
+export interface MenuPauseResult {
+  chatbotId: string;
+  isPause: boolean;
+  pausedDate?: ServiceTime;
+  resumeDate?: ServiceTime;
+}
+
+// ------------------------------------------------------ layout and messagebases
+
+/** Layout component (service-api.md, Layout component). */
+export interface LayoutComponent {
+  componentId: string;
+  componentName: string;
+  iconImgFileUrl: string;
+  status: string;
+  headerYn: 'Y' | 'N';
+  bodyYn: 'Y' | 'N';
+  footerYn: 'Y' | 'N';
+  options: Record<string, unknown> | null;
+  groupComponentId: string | null;
+}
+
+/** Common messagebase list item (spec/assumptions.md §7). */
+export interface CommonMessagebase {
+  messagebaseId: string;
+  tmpltName: string;
+  messagebaseformId: string;
+  productCode: string;
+  status: string;
+  approvalResult: string;
+}
+
+// ------------------------------------------------------------ agency files
+
+/** Agency message file info (service-api.md, Agency message file). */
+export interface AgencyFileInfo {
+  fileId: string;
+  usageType: string;
+  mimeType: string;
+  status: string;
+  expiryDate: ServiceTime;
+}
+
+/** Agency file register and status answer. */
+export interface AgencyFileResponse {
+  status: string;
+  data: { fileInfo: AgencyFileInfo };
+}

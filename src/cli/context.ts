@@ -1,0 +1,39 @@
+// What every command receives: the streams it writes to, the environment, and
+// the global options. Commands never touch process.* directly, so tests run the
+// CLI in-process (src/cli/main.ts).
+
+import type { Readable, Writable } from 'node:stream';
+import type { ExitCode } from './exit-codes.js';
+
+/** An output stream, with the TTY flag when it is a terminal. */
+export type OutStream = Writable & { isTTY?: boolean; columns?: number };
+
+/** The process surroundings a CLI run sees. */
+export interface CliIO {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin?: Readable & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** Options that every command accepts (DESIGN.md, CLI). */
+export interface GlobalOptions {
+  baseUrl?: string;
+  agencyBaseUrl?: string;
+  tokenFile?: string;
+  concurrency: number;
+  color: boolean;
+  sandbox: boolean;
+  seed?: string;
+  insecureHttp: boolean;
+}
+
+/** Passed to every command module's `register`. */
+export interface CommandContext {
+  io: CliIO;
+  /** The global options, parsed (call inside an action). */
+  globals(): GlobalOptions;
+  /** Set the process exit code for this run. */
+  exit(code: ExitCode): void;
+}

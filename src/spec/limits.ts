@@ -1,0 +1,75 @@
+// Limits of the service that the manifest schema, the loader and the emulator all
+// enforce, kept in one place. Source: service-api.md (Limits) and
+// spec/assumptions.md §2-§4.
+
+/** Maximum string lengths, by field. */
+export const MAX_LENGTH = {
+  brandId: 13,
+  brandKey: 18,
+  autoReplyMsgName: 100,
+  messagebaseId: 40,
+  autoReplyMsgId: 40,
+  fileId: 64,
+  fileUrl: 128,
+  fileName: 256,
+  logoName: 30,
+  logoDescription: 100,
+  chatbotId: 15,
+  subNum: 40,
+  subTitle: 20,
+  subDescr: 50,
+  botAgencyId: 20,
+  webhook: 128,
+  menuTitle: 25,
+  replyDisplayText: 25,
+  agencyFileId: 64,
+  usageType: 10,
+  clientId: 20,
+  clientSecret: 18,
+} as const;
+
+/** Enumerations. */
+export const ENUMS = {
+  display: ['11', '10', '01', '00'],
+  inputField: [0, 1],
+  rcsReply: ['0', '1'],
+  saftyStatusYn: ['Y', 'N'],
+  menuType: ['reply', 'feed', 'action'],
+  menuActionType: ['dialerAction'],
+  usageType: ['send'],
+} as const;
+
+/** Persistent menu: at most this many items (spec/assumptions.md §4). */
+export const MAX_MENU_ITEMS = 5;
+
+/** Logo file rules (spec/assumptions.md §2). */
+export const LOGO = {
+  extensions: ['gif', 'png', 'jpeg', 'jpg', 'bmp'],
+  maxBytes: 1024 * 1024,
+  width: 300,
+  height: 300,
+  maxPerBrand: 10,
+} as const;
+
+/** Auto-reply image files: the reference gives no limit; we use the logo's (*chosen*). */
+export const AUTO_REPLY_FILE = {
+  extensions: ['gif', 'png', 'jpeg', 'jpg', 'bmp'],
+  maxBytes: 1024 * 1024,
+} as const;
+
+/** Subscription certificate for chatbot registration and update. */
+export const CERTIFICATE = {
+  extensions: ['jpg', 'png', 'pdf', 'tiff', 'zip'],
+  maxBytes: 20 * 1024 * 1024,
+} as const;
+
+/** Agency message files: sendable until D+365 00:00, valid until D+456 00:00. */
+export const AGENCY_FILE = {
+  sendableDays: 365,
+  validDays: 456,
+  maxBytes: 1024 * 1024,
+  mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp'],
+} as const;
+
+/** List paging (service-api.md, Limits). */
+export const PAGING = { defaultLimit: 100, maxLimit: 1000 } as const;
