@@ -1,0 +1,109 @@
+// The service client: one object with a module per resource family, built on
+// one transport. Planner, applier, drift and export talk to the service only
+// through this (DESIGN.md, Pipeline).
+
+import { agencyFilesApi, type AgencyFilesApi } from './agency-files.js';
+import { autoRepliesApi, type AutoRepliesApi } from './auto-replies.js';
+import { layoutComponentsApi, messagebasesApi, type LayoutComponentsApi, type MessagebasesApi } from './catalogue.js';
+import { chatbotsApi, type ChatbotsApi } from './chatbots.js';
+import { createTokenSource, type Credentials } from './credentials.js';
+import { unwrapped } from './envelope.js';
+import { logosApi, type LogosApi } from './logos.js';
+import { menusApi, type MenusApi } from './menus.js';
+import { createRedactor } from './redact.js';
+import { API_PREFIX } from './resource.js';
+import { retryPolicy, type RetryOptions } from './retry.js';
+import { arr, obj, opt, str, any } from './shape.js';
+import { createTransport, DEFAULT_TIMEOUTS, type Timeouts, type TransportStats } from './transport.js';
+import type { TokenResponse } from './types.js';
+
+export type { BrandRef } from './transport.js';
+export type { Credentials } from './credentials.js';
+
+/** Everything the client needs; only baseUrl and credentials are required. */
+export interface ClientOptions {
+  baseUrl: string;
+  /** Agency messaging base URL; defaults to baseUrl. */
+  agencyBaseUrl?: string;
+  credentials: Credentials;
+  /** Connections per origin, and so requests in flight; default 8. */
+  concurrency?: number;
+  /** Allow plain http:// to a non-loopback host. */
+  insecureHttp?: boolean;
+  timeouts?: Timeouts;
+  retry?: RetryOptions;
+  /** Trace sink for RCSCTL_DEBUG=http; lines arrive already redacted. */
+  debug?: (line: string) => void;
+}
+
+/** The client: one module per resource family. */
+export interface RcsClient {
+  autoReplies: AutoRepliesApi;
+  logos: LogosApi;
+  chatbots: ChatbotsApi;
+  menus: MenusApi;
+  layoutComponents: LayoutComponentsApi;
+  messagebases: MessagebasesApi;
+  agencyFiles: AgencyFilesApi;
+  /** Requests sent and retries made so far (for benchmarks and tests). */
+  readonly stats: Readonly<TransportStats>;
+  /** Close every connection. */
+  close(): Promise<void>;
+}
+
+/** Default connections per origin (DESIGN.md: --concurrency defaults to 8). */
+export const DEFAULT_CONCURRENCY = 8;
+
+// spec/assumptions.md §1: the /token answer, not enveloped.
+const tokenResponse = obj({ accessToken: str, expiresIn: any, userId: opt(str), allowedIp: opt(arr(str)) });
+
+/**
+ * Build a client. Throws (before any request) when a base URL is malformed or
+ * is plain http to a non-loopback host without `insecureHttp`.
+ */
+export function createClient(opts: ClientOptions): RcsClient {
+  const redactor = createRedactor();
+  const transport = createTransport({
+    baseUrl: opts.baseUrl,
+    ...(opts.agencyBaseUrl !== undefined ? { agencyBaseUrl: opts.agencyBaseUrl } : {}),
+    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    insecureHttp: opts.insecureHttp ?? false,
+    timeouts: { ...DEFAULT_TIMEOUTS, ...Object.fromEntries(Object.entries(opts.timeouts ?? {}).filter(([, v]) => v !== undefined)) },
+    retry: retryPolicy(opts.retry),
+    redactor,
+    ...(opts.debug !== undefined ? { debug: opts.debug } : {}),
+  });
+  transport.setTokenSource(
+    createTokenSource(
+      opts.credentials,
+      async (clientId, clientSecret) => {
+        const label = { operation: 'get an access token' };
+        const res = await transport.send({
+          method: 'POST',
+          path: `${API_PREFIX}/token`,
+          json: { clientId, clientSecret },
+          auth: false,
+          // Issuing a token changes nothing worth protecting, so a lost answer is simply asked again.
+          idempotent: true,
+          label,
+        });
+        const body = unwrapped<TokenResponse>(res, tokenResponse, label);
+        return { ...body, expiresIn: String(body.expiresIn) };
+      },
+      redactor,
+    ),
+  );
+  return {
+    autoReplies: autoRepliesApi(transport),
+    logos: logosApi(transport),
+    chatbots: chatbotsApi(transport),
+    menus: menusApi(transport),
+    layoutComponents: layoutComponentsApi(transport),
+    messagebases: messagebasesApi(transport),
+    agencyFiles: agencyFilesApi(transport),
+    get stats() {
+      return { ...transport.stats };
+    },
+    close: () => transport.close(),
+  };
+}

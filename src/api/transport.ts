@@ -1,0 +1,272 @@
+// The one way rcsctl talks to the service: an undici Pool per origin (keep-alive,
+// `concurrency` connections), Bearer auth with one shared renewal after 61004,
+// the brand key header, timeouts, retries for idempotent requests, and an
+// `RCSCTL_DEBUG=http` trace that never shows a secret. Everything above this
+// file deals in typed results and typed errors, never in sockets.
+
+import { Pool, type FormData } from 'undici';
+import { USER_AGENT } from '../version.js';
+import { ApiTransportError, OutcomeUnknownError, RcsApiError, type HttpMethod, type OperationLabel, type RequestSite } from './errors.js';
+import { parseEndpoint, type Endpoint } from './endpoint.js';
+import type { Redactor } from './redact.js';
+import { backoffMs, RETRYABLE_STATUS, retryAfterMs, sleep, type RetryPolicy } from './retry.js';
+import type { TokenSource } from './credentials.js';
+import { ResponseShapeError } from './errors.js';
+
+/** A brand and, for agency accounts, its key (sent as X-RCS-Brandkey). */
+export interface BrandRef {
+  id: string;
+  key?: string;
+}
+
+/** Connect, response-headers and body timeouts in milliseconds. */
+export interface Timeouts {
+  connectMs?: number;
+  headersMs?: number;
+  bodyMs?: number;
+}
+
+/** Defaults, documented in docs/configuration.md. */
+export const DEFAULT_TIMEOUTS: Required<Timeouts> = { connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 };
+
+/** Which interface family a request goes to. */
+export type ApiFamily = 'management' | 'agency';
+
+/** One logical request; the transport may send it more than once when that is safe. */
+export interface ApiRequest {
+  method: HttpMethod;
+  family?: ApiFamily;
+  /** Path below the base URL, e.g. `/api/1.1/brand/BR.x/autoreplymsg`. */
+  path: string;
+  query?: Record<string, string | number>;
+  /** Brand-scoped call: its key, if any, goes into X-RCS-Brandkey. */
+  brand?: BrandRef;
+  json?: unknown;
+  /** Multipart body; a function because a retried request needs a fresh one. */
+  form?: () => FormData;
+  label?: OperationLabel;
+  /** Send the Bearer token (default true; false for POST /token). */
+  auth?: boolean;
+  /** Safe to send again (default: every method but POST). */
+  idempotent?: boolean;
+  /**
+   * Service codes that mean success when answered to a retry: the first attempt
+   * probably took effect (64323 No changes for a PUT, an unknown id for a DELETE).
+   */
+  successAfterRetry?: readonly string[];
+}
+
+/** An answer the caller should interpret. */
+export interface ApiResponse {
+  status: number;
+  /** Parsed JSON body; undefined for an empty body. */
+  body: unknown;
+  /** Set when a `successAfterRetry` code ended the request. */
+  acceptedCode?: string;
+  site: RequestSite;
+}
+
+/** Counters for benchmarks and tests. */
+export interface TransportStats {
+  /** Requests sent, every attempt counted. */
+  requests: number;
+  /** Attempts beyond the first, token renewals after 61004 included. */
+  retries: number;
+}
+
+/** Transport settings (already defaulted by the client). */
+export interface TransportOptions {
+  baseUrl: string;
+  agencyBaseUrl?: string;
+  concurrency: number;
+  insecureHttp: boolean;
+  timeouts: Required<Timeouts>;
+  retry: RetryPolicy;
+  redactor: Redactor;
+  debug?: (line: string) => void;
+}
+
+/** The transport: send requests, count them, close the pools. */
+export interface Transport {
+  send(req: ApiRequest): Promise<ApiResponse>;
+  setTokenSource(tokens: TokenSource): void;
+  readonly stats: TransportStats;
+  close(): Promise<void>;
+}
+
+/** How a request failed below HTTP. */
+type NetFailure = 'connect' | 'reset' | 'timeout' | 'unreachable';
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHABLE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+function classify(err: unknown): { kind: NetFailure; reason: string } {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  if (NOT_SENT_CODES.has(code)) return { kind: 'connect', reason: code === 'ECONNREFUSED' ? 'connection refused' : 'connect timeout' };
+  if (UNREACHABLE_CODES.has(code)) return { kind: 'unreachable', reason: `cannot reach the service (${code})` };
+  if (TIMEOUT_CODES.has(code)) return { kind: 'timeout', reason: code === 'UND_ERR_BODY_TIMEOUT' ? 'body timeout' : 'response timeout' };
+  return { kind: 'reset', reason: code === '' ? 'connection failed' : `connection reset (${code})` };
+}
+
+/** An error body of either family: `{error:{code,message}}` or `{code,message}`. */
+function serviceError(body: unknown): { code: string; message: string } | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const rec = body as Record<string, unknown>;
+  const inner = typeof rec.error === 'object' && rec.error !== null ? (rec.error as Record<string, unknown>) : rec;
+  if (typeof inner.code === 'string' || typeof inner.code === 'number') {
+    return { code: String(inner.code), message: typeof inner.message === 'string' ? inner.message : '' };
+  }
+  return undefined;
+}
+
+function queryString(query: Record<string, string | number> | undefined): string {
+  if (query === undefined) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) params.set(k, String(v));
+  const s = params.toString();
+  return s === '' ? '' : `?${s}`;
+}
+
+/** Create the transport; throws before any request when a base URL is unsafe or malformed. */
+export function createTransport(opts: TransportOptions): Transport {
+  const endpoints: Record<ApiFamily, Endpoint> = {
+    management: parseEndpoint(opts.baseUrl, 'base URL', opts.insecureHttp),
+    agency: parseEndpoint(opts.agencyBaseUrl ?? opts.baseUrl, 'agency base URL', opts.insecureHttp),
+  };
+  const pools = new Map<string, Pool>();
+  const poolFor = (origin: string): Pool => {
+    let pool = pools.get(origin);
+    if (pool === undefined) {
+      pool = new Pool(origin, {
+        connections: opts.concurrency,
+        connectTimeout: opts.timeouts.connectMs,
+        headersTimeout: opts.timeouts.headersMs,
+        bodyTimeout: opts.timeouts.bodyMs,
+        keepAliveTimeout: 4_000,
+      });
+      pools.set(origin, pool);
+    }
+    return pool;
+  };
+  const stats: TransportStats = { requests: 0, retries: 0 };
+  let tokens: TokenSource | undefined;
+  const trace = (line: string): void => {
+    if (opts.debug !== undefined) opts.debug(opts.redactor.apply(line));
+  };
+
+  async function send(req: ApiRequest): Promise<ApiResponse> {
+    const endpoint = endpoints[req.family ?? 'management'];
+    const site: RequestSite = { method: req.method, path: endpoint.prefix + req.path };
+    const fullPath = site.path + queryString(req.query);
+    const idempotent = req.idempotent ?? req.method !== 'POST';
+    const auth = req.auth ?? true;
+    const started = Date.now();
+    const deadline = started + opts.retry.deadlineMs;
+    let attempt = 0;
+    let renewedAfterExpiry = false;
+    const redact = (s: string): string => opts.redactor.apply(s);
+
+    /** Wait before another attempt; false when the budget (attempts or deadline) is spent. */
+    const mayRetry = async (retryAfter?: number): Promise<boolean> => {
+      if (attempt >= opts.retry.maxAttempts) return false;
+      const delay = retryAfter ?? backoffMs(opts.retry, attempt);
+      if (Date.now() + delay > deadline) return false;
+      await sleep(delay);
+      stats.retries += 1;
+      return true;
+    };
+
+    for (;;) {
+      attempt += 1;
+      const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
+      let token: string | undefined;
+      if (auth) {
+        if (tokens === undefined) throw new Error('rcsctl: transport used before its token source was set');
+        token = await tokens.current();
+        headers.authorization = `Bearer ${token}`;
+      }
+      if (req.brand?.key !== undefined) headers['x-rcs-brandkey'] = req.brand.key;
+      let body: string | FormData | undefined;
+      if (req.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(req.json);
+      } else if (req.form !== undefined) {
+        body = req.form();
+      }
+
+      const t0 = Date.now();
+      stats.requests += 1;
+      let status: number;
+      let retryAfterHeader: string | string[] | undefined;
+      let text: string;
+      try {
+        const res = await poolFor(endpoint.origin).request({
+          method: req.method,
+          path: fullPath,
+          headers,
+          body: body ?? null,
+          headersTimeout: opts.timeouts.headersMs,
+          bodyTimeout: opts.timeouts.bodyMs,
+        });
+        status = res.statusCode;
+        retryAfterHeader = res.headers['retry-after'];
+        text = await res.body.text();
+      } catch (err) {
+        const { kind, reason } = classify(err);
+        trace(`http ${req.method} ${fullPath} ${reason} ${Date.now() - t0}ms attempt=${attempt}`);
+        if (kind === 'unreachable') throw new ApiTransportError(site, redact(reason), attempt, req.label);
+        // A request that never left (refused, connect timeout) is safe to send
+        // again whatever its method; anything later may have reached the service.
+        if (!idempotent && kind !== 'connect') throw new OutcomeUnknownError(site, reason, req.label);
+        if (await mayRetry()) continue;
+        throw new ApiTransportError(site, reason, attempt, req.label);
+      }
+      trace(`http ${req.method} ${fullPath} ${status} ${Date.now() - t0}ms attempt=${attempt}`);
+
+      let parsed: unknown;
+      if (text.trim() !== '') {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          if (status >= 200 && status < 300) throw new ResponseShapeError(site, 'body', 'JSON', 'text that is not JSON', req.label);
+          parsed = undefined;
+        }
+      }
+      if (status >= 200 && status < 300) return { status, body: parsed, site };
+
+      const svc = serviceError(parsed) ?? { code: '', message: redact(text.trim().slice(0, 200)) || `HTTP ${status}` };
+      const message = redact(svc.message);
+
+      if (auth && svc.code === '61004' && !renewedAfterExpiry && token !== undefined && tokens?.expired(token) === true) {
+        // One renewal per request: a second 61004 means renewal does not help.
+        renewedAfterExpiry = true;
+        stats.retries += 1;
+        attempt -= 1;
+        continue;
+      }
+      if (attempt > 1 && svc.code !== '' && req.successAfterRetry?.includes(svc.code) === true) {
+        return { status, body: parsed, site, acceptedCode: svc.code };
+      }
+      if (RETRYABLE_STATUS.has(status)) {
+        // 429 says the service did not act, so even a POST may try again; a
+        // gateway error on a POST may hide a commit behind it.
+        if (!idempotent && status !== 429) throw new OutcomeUnknownError(site, `${status} ${message}`, req.label);
+        if (await mayRetry(status === 429 ? retryAfterMs(retryAfterHeader) : undefined)) continue;
+      }
+      throw new RcsApiError(site, status, svc.code, message, req.label);
+    }
+  }
+
+  return {
+    send,
+    setTokenSource(t) {
+      tokens = t;
+    },
+    stats,
+    async close() {
+      await Promise.all([...pools.values()].map((p) => p.close()));
+      pools.clear();
+    },
+  };
+}
