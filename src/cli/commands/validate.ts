@@ -1,17 +1,63 @@
-// `rcsctl validate`: placeholder registration until its issue lands.
+// `rcsctl validate <paths...>`: load the manifests and report every diagnostic,
+// without talking to the service.
 
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
+import { hasErrors, loadManifests, renderDiagnostics } from '../../manifest/index.js';
+import type { DesiredBrand } from '../../manifest/index.js';
 import type { CommandContext } from '../context.js';
+import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
+
+/** Counts of what a brand declares, for the summary line and JSON output. */
+function counts(b: DesiredBrand): Record<string, number> {
+  return {
+    files: b.files.size,
+    autoReplies: b.autoReplies.size,
+    logos: b.logos.size,
+    chatbots: b.chatbots.size,
+    agencyFiles: b.agencyFiles.size,
+  };
+}
 
 /** Register `rcsctl validate`. */
-export function registerValidate(program: Command, _ctx: CommandContext): void {
+export function registerValidate(program: Command, ctx: CommandContext): void {
   program
     .command('validate')
-    .description('not yet available')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new RcsctlError('E_NOT_IMPLEMENTED', 'rcsctl validate is not available yet');
+    .description('check manifests offline: YAML, schema, local files, references and lint')
+    .argument('<paths...>', 'manifest files or directories (read recursively for *.yaml, *.yml)')
+    .option('--format <format>', 'output format: text or json', 'text')
+    .option('--strict', 'fail (exit 1) on warnings too', false)
+    .action(async (paths: string[], opts: { format: string; strict: boolean }) => {
+      if (opts.format !== 'text' && opts.format !== 'json') {
+        throw new RcsctlError('E_USAGE', `--format must be text or json, not "${opts.format}"`);
+      }
+      const { io } = ctx;
+      const result = await loadManifests(paths, { env: io.env, cwd: io.cwd });
+      const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+      const warnings = result.diagnostics.length - errors;
+      const failed = hasErrors(result.diagnostics) || (opts.strict && warnings > 0);
+      if (opts.format === 'json') {
+        const out = {
+          ok: !failed,
+          errors,
+          warnings,
+          diagnostics: result.diagnostics,
+          brands: result.brands.map((b) => ({ brandId: b.brandId, manifestFiles: b.manifestFiles, ...counts(b) })),
+        };
+        io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      } else {
+        io.stderr.write(renderDiagnostics(result.diagnostics, { color: ctx.globals().color, cwd: io.cwd }));
+        if (!failed) {
+          for (const b of result.brands) {
+            const c = counts(b);
+            io.stdout.write(
+              `${b.brandId}: valid (${c.autoReplies} auto-replies, ${c.files} files, ${c.logos} logos, ${c.chatbots} chatbots, ${c.agencyFiles} agency files)\n`,
+            );
+          }
+        } else if (opts.strict && !hasErrors(result.diagnostics)) {
+          io.stderr.write('warnings are errors under --strict\n');
+        }
+      }
+      ctx.exit(failed ? EXIT_ERROR : EXIT_OK);
     });
 }

@@ -1,0 +1,60 @@
+// Every diagnostic code the manifest loader can emit, in one closed table, so
+// the code, its default severity and its one-line title live in one place and
+// docs/diagnostics.md can be checked against it (test/manifest/docs.test.ts).
+
+import type { Severity } from './types.js';
+
+/** Code table: RCS1xx reading and YAML, RCS2xx schema, RCS3xx local files, RCS4xx references, RCS5xx lint. */
+export const DIAGNOSTIC_CODES = {
+  RCS100: { severity: 'error', title: 'manifest path cannot be read' },
+  RCS101: { severity: 'error', title: 'YAML syntax error' },
+  RCS102: { severity: 'error', title: 'duplicate key in a mapping' },
+  RCS103: { severity: 'error', title: 'custom YAML tag refused' },
+  RCS104: { severity: 'error', title: 'too many YAML aliases' },
+  RCS105: { severity: 'error', title: 'manifest file too large' },
+  RCS106: { severity: 'error', title: 'environment variable not set' },
+  RCS107: { severity: 'error', title: 'malformed interpolation' },
+  RCS108: { severity: 'error', title: 'no manifest files found' },
+  RCS201: { severity: 'error', title: 'unknown key' },
+  RCS202: { severity: 'error', title: 'required key missing' },
+  RCS203: { severity: 'error', title: 'wrong value type' },
+  RCS204: { severity: 'error', title: 'value not allowed' },
+  RCS205: { severity: 'error', title: 'value too long' },
+  RCS206: { severity: 'error', title: 'value empty or too short' },
+  RCS207: { severity: 'error', title: 'value has the wrong form' },
+  RCS208: { severity: 'error', title: 'too many items' },
+  RCS209: { severity: 'error', title: 'postback data is filled by the service' },
+  RCS210: { severity: 'error', title: 'menu type `menu` is no longer allowed' },
+  RCS211: { severity: 'error', title: 'action needs exactly one of urlAction or dialerAction' },
+  RCS212: { severity: 'error', title: 'a button or chip holds exactly one of action or reply' },
+  RCS213: { severity: 'error', title: 'duplicate list item' },
+  RCS214: { severity: 'error', title: 'unquoted number used as an id' },
+  RCS215: { severity: 'error', title: 'reply needs exactly one of autoReply or autoReplyMsgId' },
+  RCS299: { severity: 'error', title: 'schema violation' },
+  RCS301: { severity: 'error', title: 'path leaves the manifest directory' },
+  RCS302: { severity: 'error', title: 'path leaves the manifest directory through a symlink' },
+  RCS303: { severity: 'error', title: 'file not found' },
+  RCS304: { severity: 'error', title: 'file type not allowed' },
+  RCS305: { severity: 'error', title: 'file too large' },
+  RCS306: { severity: 'error', title: 'file content is not a readable image of its type' },
+  RCS307: { severity: 'error', title: 'logo is not 300x300 pixels' },
+  RCS308: { severity: 'error', title: 'mimeType does not match the file' },
+  RCS401: { severity: 'error', title: 'reference to a missing file handle' },
+  RCS402: { severity: 'error', title: 'reference to a missing auto-reply handle' },
+  RCS403: { severity: 'error', title: 'handle declared twice' },
+  RCS404: { severity: 'error', title: 'chatbotId declared twice' },
+  RCS405: { severity: 'error', title: 'agency fileId declared twice' },
+  RCS406: { severity: 'error', title: 'conflicting brand keys' },
+  RCS501: { severity: 'warning', title: 'body field ignored by the messagebase' },
+  RCS502: { severity: 'warning', title: 'unknown messagebaseId' },
+  RCS503: { severity: 'error', title: 'duplicate auto-reply name' },
+  RCS504: { severity: 'error', title: 'duplicate logo name' },
+  RCS505: { severity: 'error', title: 'persistent menu on a room whose rcsReply is not "1"' },
+  RCS506: { severity: 'warning', title: 'reply link to an auto-reply outside the brand' },
+  RCS507: { severity: 'warning', title: 'file declared but never used' },
+  RCS508: { severity: 'warning', title: 'agency fileId does not start with the brandId' },
+  RCS509: { severity: 'error', title: 'pinned id declared twice' },
+} as const satisfies Record<string, { severity: Severity; title: string }>;
+
+/** A diagnostic code of the table above. */
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

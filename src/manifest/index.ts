@@ -1,0 +1,7 @@
+// The manifest stage's public surface (DESIGN.md, Pipeline: manifest YAML ─load─▶ Desired).
+
+export { loadManifests, type LoadOptions } from './load-manifests.js';
+export { renderDiagnostics, hasErrors, sortDiagnostics } from './render-diagnostics.js';
+export { DIAGNOSTIC_CODES, type DiagnosticCode } from './codes.js';
+export { manifestSchema, manifestSchemaPath } from './schema-check.js';
+export type * from './types.js';

@@ -1,0 +1,103 @@
+// The manifest stage: paths in, DesiredBrand objects and diagnostics out
+// (DESIGN.md, Pipeline). Reading, interpolation, schema, files, references and
+// lint run in that order; nothing here throws for bad input.
+
+import { readdir, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { addDocument, type BrandDraft } from './build-brand.js';
+import { DIAGNOSTIC_CODES } from './codes.js';
+import { interpolateDoc } from './interpolate.js';
+import { lintBrand } from './lint.js';
+import { FileReader } from './local-files.js';
+import { readManifestFile } from './read-yaml.js';
+import { sortDiagnostics } from './render-diagnostics.js';
+import { checkSchema } from './schema-check.js';
+import type { Diagnostic, LoadResult } from './types.js';
+
+/** Options of a load: the environment for `${env:NAME}` and the directory paths are relative to. */
+export interface LoadOptions {
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** Load every manifest under `paths` (files, or directories read recursively). */
+export async function loadManifests(paths: string[], opts: LoadOptions): Promise<LoadResult> {
+  const diagnostics: Diagnostic[] = [];
+  const files: { abs: string; shown: string }[] = [];
+  for (const p of paths) {
+    const abs = isAbsolute(p) ? p : resolve(opts.cwd, p);
+    const shown = displayName(abs, opts.cwd);
+    const found = await expand(abs);
+    if (found === 'missing') diagnostics.push(topLevel('RCS100', shown, `no such file or directory: ${p}`));
+    else if (found.length === 0) diagnostics.push(topLevel('RCS108', shown, `no *.yaml or *.yml manifest under ${p}`));
+    for (const f of found === 'missing' ? [] : found) {
+      if (!files.some((x) => x.abs === f)) files.push({ abs: f, shown: displayName(f, opts.cwd) });
+    }
+  }
+
+  const drafts = new Map<string, BrandDraft>();
+  const brokenBrands = new Set<string>();
+  const reader = new FileReader();
+  for (const f of files) {
+    const read = await readManifestFile(f.abs, f.shown);
+    diagnostics.push(...read.diagnostics);
+    for (const src of read.docs) {
+      const found = [...interpolateDoc(src, opts.env), ...checkSchema(src)];
+      diagnostics.push(...found);
+      if (found.some((d) => d.severity === 'error')) {
+        const id = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;
+        if (typeof id === 'string') brokenBrands.add(id);
+        continue;
+      }
+      diagnostics.push(...(await addDocument(drafts, src, reader)));
+    }
+  }
+
+  for (const [brandId, draft] of drafts) {
+    let found = lintBrand(draft);
+    // A handle may live in a document that failed the schema; do not call it missing.
+    if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402');
+    diagnostics.push(...found);
+  }
+  return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics) };
+}
+
+function topLevel(code: 'RCS100' | 'RCS108', file: string, message: string): Diagnostic {
+  return { code, severity: DIAGNOSTIC_CODES[code].severity, file, line: 1, col: 1, path: '', message };
+}
+
+function displayName(abs: string, cwd: string): string {
+  const rel = relative(cwd, abs);
+  return rel === '' || rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel) ? abs : rel;
+}
+
+// Manifest files under a path, sorted so the load order (and "declared twice"
+// messages) do not depend on the file system. Symlinked directories are not
+// followed, so a link loop cannot hang the load.
+async function expand(abs: string): Promise<string[] | 'missing'> {
+  let info;
+  try {
+    info = await stat(abs);
+  } catch {
+    return 'missing';
+  }
+  if (info.isFile()) return [abs];
+  const out: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+      const full = join(dir, e.name);
+      if (e.isDirectory()) await walk(full);
+      else if ((e.isFile() || e.isSymbolicLink()) && /\.ya?ml$/i.test(e.name)) out.push(full);
+    }
+  };
+  await walk(abs);
+  return out;
+}

@@ -1,0 +1,139 @@
+// Local files named by `path:` in a manifest: confined to the manifest's
+// directory (no `..`, no symlink escape), checked for type and size against the
+// service's limits, read, hashed, and measured when they are images.
+
+import { createHash } from 'node:crypto';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { imageSize } from 'image-size';
+import { AGENCY_FILE, AUTO_REPLY_FILE, CERTIFICATE, LOGO } from '../spec/limits.js';
+import { diagAt, type PathSegments, type SourceDoc } from './source.js';
+import type { Diagnostic, LocalFile } from './types.js';
+
+/** What a file is for; each use has its own limits. */
+export type FileUse = 'autoReplyFile' | 'logo' | 'certificate' | 'agencyFile';
+
+const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  pdf: 'application/pdf',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  zip: 'application/zip',
+};
+
+const AGENCY_EXTENSIONS = Object.entries(MIME_BY_EXTENSION)
+  .filter(([, mime]) => (AGENCY_FILE.mimeTypes as readonly string[]).includes(mime))
+  .map(([ext]) => ext);
+
+const RULES: Readonly<Record<FileUse, { extensions: readonly string[]; maxBytes: number; image: boolean; label: string }>> = {
+  autoReplyFile: { ...AUTO_REPLY_FILE, image: true, label: 'auto-reply image' },
+  logo: { extensions: LOGO.extensions, maxBytes: LOGO.maxBytes, image: true, label: 'logo' },
+  certificate: { ...CERTIFICATE, image: false, label: 'subscription certificate' },
+  agencyFile: { extensions: AGENCY_EXTENSIONS, maxBytes: AGENCY_FILE.maxBytes, image: true, label: 'agency file' },
+};
+
+/** MIME type for a lower-case extension, or undefined. */
+export function mimeTypeOf(extension: string): string | undefined {
+  return MIME_BY_EXTENSION[extension];
+}
+
+/** Reads each file once per load, whichever resources name it. */
+export class FileReader {
+  private readonly cache = new Map<string, Promise<Buffer>>();
+
+  /** Bytes of an absolute path (cached). */
+  read(absPath: string): Promise<Buffer> {
+    let p = this.cache.get(absPath);
+    if (p === undefined) {
+      p = readFile(absPath);
+      this.cache.set(absPath, p);
+    }
+    return p;
+  }
+}
+
+/**
+ * Resolve, check and read the file at `relPath` for `use`. `at` is the path of
+ * the `path:` node, where diagnostics point. Never throws.
+ */
+export async function loadLocalFile(
+  src: SourceDoc,
+  at: PathSegments,
+  relPath: string,
+  use: FileUse,
+  reader: FileReader,
+): Promise<{ file?: LocalFile; diagnostics: Diagnostic[] }> {
+  const fail = (code: Parameters<typeof diagAt>[1], message: string): { diagnostics: Diagnostic[] } => ({
+    diagnostics: [diagAt(src, code, at, message)],
+  });
+  const rules = RULES[use];
+  const dir = dirname(src.absPath);
+  if (isAbsolute(relPath) || /^[A-Za-z]:[\\/]/.test(relPath)) {
+    return fail('RCS301', `path "${relPath}" is absolute; write it relative to the manifest`);
+  }
+  const absPath = resolve(dir, relPath);
+  if (!inside(dir, absPath)) return fail('RCS301', `path "${relPath}" leaves the manifest's directory`);
+  let size: number;
+  try {
+    const info = await stat(absPath);
+    if (!info.isFile()) return fail('RCS303', `path "${relPath}" is not a regular file`);
+    size = info.size;
+    const [realDir, realFile] = await Promise.all([realpath(dir), realpath(absPath)]);
+    if (!inside(realDir, realFile)) return fail('RCS302', `path "${relPath}" is a symlink that leads outside the manifest's directory`);
+  } catch {
+    return fail('RCS303', `file "${relPath}" not found (looked in ${dir})`);
+  }
+  const extension = extname(absPath).slice(1).toLowerCase();
+  if (!rules.extensions.includes(extension)) {
+    return fail('RCS304', `a ${rules.label} must be ${rules.extensions.join(', ')}; "${relPath}" is not`);
+  }
+  if (size > rules.maxBytes) {
+    return fail('RCS305', `"${relPath}" is ${size} bytes; a ${rules.label} may be at most ${rules.maxBytes} bytes`);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await reader.read(absPath);
+  } catch (err) {
+    return fail('RCS303', `cannot read "${relPath}" (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const stem = basename(absPath, extname(absPath));
+  const file: LocalFile = {
+    absPath,
+    relPath,
+    bytes,
+    sha256,
+    size: bytes.length,
+    extension,
+    mimeType: mimeTypeOf(extension) ?? 'application/octet-stream',
+    uploadName: `${stem}-${sha256.slice(0, 12)}.${extension}`,
+  };
+  if (rules.image) {
+    let dims: { width: number; height: number; type?: string };
+    try {
+      dims = imageSize(bytes);
+    } catch {
+      return fail('RCS306', `"${relPath}" is not a readable image`);
+    }
+    const detected = dims.type === 'jpg' ? 'jpeg' : dims.type;
+    const expected = extension === 'jpg' ? 'jpeg' : extension;
+    if (detected !== undefined && detected !== expected) {
+      return fail('RCS306', `"${relPath}" holds a ${detected} image but its extension says ${extension}`);
+    }
+    file.width = dims.width;
+    file.height = dims.height;
+    if (use === 'logo' && (dims.width !== LOGO.width || dims.height !== LOGO.height)) {
+      return { file, diagnostics: [diagAt(src, 'RCS307', at, `logo "${relPath}" is ${dims.width}x${dims.height}; the service takes ${LOGO.width}x${LOGO.height} only`)] };
+    }
+  }
+  return { file, diagnostics: [] };
+}
+
+function inside(dir: string, target: string): boolean {
+  const rel = relative(dir, target);
+  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
+}

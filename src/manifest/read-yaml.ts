@@ -1,0 +1,110 @@
+// Reading manifest files safely: a size cap, bounded aliases, no custom tags,
+// and every YAML problem as a diagnostic instead of an exception.
+
+import { readFile, stat } from 'node:fs/promises';
+import { isAlias, isNode, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
+import { diagAtOffset, type SourceDoc } from './source.js';
+import type { Diagnostic } from './types.js';
+
+/** A manifest file larger than this is refused before parsing (a manifest is text, not data). */
+export const MAX_MANIFEST_BYTES = 1024 * 1024;
+
+/** Alias expansions allowed per document; stops "billion laughs" documents. */
+export const MAX_ALIAS_COUNT = 100;
+
+// Only the YAML 1.2 core tags; anything else (`!foo`, `!!binary`, `!!js/function`)
+// would make the data mean something the schema does not describe.
+const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
+
+/** What reading one manifest file gives: its parsed documents and any problems. */
+export interface ReadResult {
+  docs: SourceDoc[];
+  diagnostics: Diagnostic[];
+}
+
+/** Read and parse one manifest file; never throws. */
+export async function readManifestFile(absPath: string, file: string): Promise<ReadResult> {
+  const none = new LineCounter();
+  try {
+    const info = await stat(absPath);
+    if (info.size > MAX_MANIFEST_BYTES) {
+      return { docs: [], diagnostics: [diagAtOffset(file, none, 'RCS105', 0, `manifest is ${info.size} bytes; the maximum is ${MAX_MANIFEST_BYTES}`)] };
+    }
+    const text = await readFile(absPath, 'utf8');
+    return parseManifestText(text, absPath, file);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    return { docs: [], diagnostics: [diagAtOffset(file, none, 'RCS100', 0, `cannot read manifest (${reason})`)] };
+  }
+}
+
+/** Parse manifest text into documents with positions; never throws. */
+export function parseManifestText(text: string, absPath: string, file: string): ReadResult {
+  const diagnostics: Diagnostic[] = [];
+  const lines = new LineCounter();
+  if (text.length > MAX_MANIFEST_BYTES) {
+    return { docs: [], diagnostics: [diagAtOffset(file, lines, 'RCS105', 0, `manifest is over ${MAX_MANIFEST_BYTES} bytes`)] };
+  }
+  let parsed: Document.Parsed[];
+  try {
+    const all = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: false });
+    // An empty stream comes back as an empty array.
+    parsed = [...all];
+  } catch (err) {
+    return { docs: [], diagnostics: [diagAtOffset(file, lines, 'RCS101', 0, `cannot parse YAML: ${(err as Error).message}`)] };
+  }
+  const docs: SourceDoc[] = [];
+  for (const doc of parsed) {
+    if (doc.errors.length > 0) {
+      for (const e of doc.errors) {
+        const code = e.code === 'DUPLICATE_KEY' ? 'RCS102' : 'RCS101';
+        diagnostics.push(diagAtOffset(file, lines, code, e.pos[0], firstLine(e.message)));
+      }
+      continue;
+    }
+    const tagDiags = customTags(doc, file, lines);
+    if (tagDiags.length > 0) {
+      diagnostics.push(...tagDiags);
+      continue;
+    }
+    if (doc.contents === null) continue; // an empty document (`---` alone) says nothing
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (err) {
+      const offset = firstAliasOffset(doc);
+      diagnostics.push(diagAtOffset(file, lines, 'RCS104', offset, `too many alias expansions (limit ${MAX_ALIAS_COUNT}): ${firstLine((err as Error).message)}`));
+      continue;
+    }
+    docs.push({ file, absPath, text, lines, doc, value });
+  }
+  return { docs, diagnostics };
+}
+
+function customTags(doc: Document.Parsed, file: string, lines: LineCounter): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  visit(doc, (_key, node) => {
+    if (isNode(node) && node.tag !== undefined && !CORE_TAGS.has(node.tag)) {
+      out.push(diagAtOffset(file, lines, 'RCS103', node.range?.[0] ?? 0, `custom tag ${node.tag} is refused; manifests use plain YAML values`));
+    }
+  });
+  return out;
+}
+
+function firstAliasOffset(doc: Document.Parsed): number {
+  let offset = doc.contents?.range?.[0] ?? 0;
+  let found = false;
+  visit(doc, (_key, node) => {
+    if (!found && isAlias(node) && node.range) {
+      offset = node.range[0];
+      found = true;
+      return visit.BREAK;
+    }
+    return undefined;
+  });
+  return offset;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}

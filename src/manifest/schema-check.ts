@@ -1,0 +1,177 @@
+// JSON-Schema validation of a manifest document with ajv, each ajv error
+// turned into a diagnostic at the YAML node it concerns, with "did you mean".
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import formatsModule from 'ajv-formats';
+import { isMap, isScalar, type Node } from 'yaml';
+import { packageRoot } from '../util/paths.js';
+import type { DiagnosticCode } from './codes.js';
+import { diagAt, findNode, type PathSegments, type SourceDoc } from './source.js';
+import { didYouMean } from './suggest.js';
+import type { Diagnostic } from './types.js';
+
+/** Absolute path of the manifest JSON Schema shipped with rcsctl. */
+export function manifestSchemaPath(): string {
+  return join(packageRoot(), 'schemas', 'manifest.schema.json');
+}
+
+/** The manifest JSON Schema, parsed. */
+export function manifestSchema(): Record<string, unknown> {
+  return JSON.parse(readFileSync(manifestSchemaPath(), 'utf8')) as Record<string, unknown>;
+}
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  if (compiled === undefined) {
+    // verbose: parentSchema lets a message list the keys that would be allowed.
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
+    const addFormats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (a: Ajv) => void;
+    addFormats(ajv);
+    compiled = ajv.compile(manifestSchema());
+  }
+  return compiled;
+}
+
+/** Validate one document against the schema; every violation becomes a diagnostic. */
+export function checkSchema(src: SourceDoc): Diagnostic[] {
+  const validate = validator();
+  const diags: Diagnostic[] = [...numericKeys(src)];
+  if (validate(src.value)) return diags;
+  const seen = new Set<string>();
+  for (const err of validate.errors ?? []) {
+    const d = toDiagnostic(src, err);
+    if (d === undefined) continue;
+    const id = `${d.code}|${d.path}|${d.message}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    diags.push(d);
+  }
+  return diags;
+}
+
+/** Decode an ajv instancePath against the data, so array indexes become numbers. */
+function segments(pointer: string, data: unknown): (string | number)[] {
+  if (pointer === '') return [];
+  const out: (string | number)[] = [];
+  let cur: unknown = data;
+  for (const raw of pointer.slice(1).split('/')) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(cur)) {
+      out.push(Number(seg));
+      cur = cur[Number(seg)];
+    } else {
+      out.push(seg);
+      cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[seg] : undefined;
+    }
+  }
+  return out;
+}
+
+function allowedKeys(err: ErrorObject): string[] {
+  const props = (err.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return props === undefined ? [] : Object.keys(props);
+}
+
+function describe(path: PathSegments): string {
+  const last = path[path.length - 1];
+  return last === undefined ? 'the document' : typeof last === 'number' ? `item ${last + 1}` : `"${last}"`;
+}
+
+function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined {
+  // Branch details of oneOf and the `if` of if/then only repeat what the
+  // oneOf error or the `then` error already says.
+  if (err.schemaPath.includes('/oneOf/') || err.keyword === 'if' || err.keyword === 'propertyNames') return undefined;
+  const path = segments(err.instancePath, src.value);
+  const at = (code: DiagnosticCode, p: PathSegments, message: string, where: 'key' | 'value' = 'value'): Diagnostic =>
+    diagAt(src, code, p, message, { at: where });
+
+  const propertyName = (err as ErrorObject & { propertyName?: string }).propertyName;
+  if (propertyName !== undefined) {
+    const p = [...path, propertyName];
+    const why = (err.parentSchema as { description?: string } | undefined)?.description;
+    const expected = err.keyword === 'maxLength' ? `at most ${String(err.params.limit)} characters` : err.keyword === 'minLength' ? 'not empty' : (why ?? `matching ${String(err.params.pattern)}`);
+    return at(err.keyword === 'maxLength' ? 'RCS205' : 'RCS207', p, `key "${propertyName}" is not a valid name here: it must be ${expected}`, 'key');
+  }
+
+  switch (err.keyword) {
+    case 'additionalProperties': {
+      const extra = String(err.params.additionalProperty);
+      const p = [...path, extra];
+      if (extra === 'postback') return at('RCS209', p, 'postback data is filled in by the service; remove "postback" from the manifest', 'key');
+      return at('RCS201', p, `unknown key "${extra}" in ${describe(path)}${didYouMean(extra, allowedKeys(err))}`, 'key');
+    }
+    case 'required':
+      return at('RCS202', path, `${describe(path)} is missing the required key "${String(err.params.missingProperty)}"`);
+    case 'type':
+      return at('RCS203', path, `${describe(path)} must be ${article(String(err.params.type))}${quoteHint(src, path, String(err.params.type))}`);
+    case 'enum': {
+      const allowed = (err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
+      const value = err.data;
+      const inMenu = path.includes('persistentMenu') && path[path.length - 1] === 'type';
+      if (inMenu && value === 'menu') return at('RCS210', path, 'menu item type "menu" (sub-menu) is no longer allowed; use reply, feed or action');
+      const hint = typeof value === 'string' ? didYouMean(value, (err.params.allowedValues as unknown[]).map(String)) : '';
+      return at('RCS204', path, `${describe(path)} must be one of ${allowed.join(', ')}${hint}${quoteHint(src, path, 'string')}`);
+    }
+    case 'const':
+      return at('RCS204', path, `${describe(path)} must be ${JSON.stringify(err.params.allowedValue)}`);
+    case 'maxLength':
+      return at('RCS205', path, `${describe(path)} is ${String(err.data).length} characters long; the maximum is ${String(err.params.limit)}`);
+    case 'minLength':
+      return at('RCS206', path, `${describe(path)} must not be empty`);
+    case 'pattern': {
+      const why = (err.parentSchema as { description?: string } | undefined)?.description;
+      return at('RCS207', path, `${describe(path)} has the wrong form${why !== undefined ? `: ${why}` : ` (expected ${String(err.params.pattern)})`}`);
+    }
+    case 'format':
+      return at('RCS207', path, `${describe(path)} is not a valid ${String(err.params.format)}`);
+    case 'maxItems':
+      return at('RCS208', path, `${describe(path)} has ${(err.data as unknown[]).length} items; the maximum is ${String(err.params.limit)}`);
+    case 'minProperties':
+    case 'maxProperties':
+      return at('RCS212', path, `a button or chip holds exactly one of "action" or "reply"`);
+    case 'uniqueItems':
+      return at('RCS213', [...path, Number(err.params.i)], `${describe(path)} lists the same value twice`);
+    case 'oneOf': {
+      const keys = allowedKeys(err);
+      if (keys.includes('urlAction')) return at('RCS211', path, 'an action needs exactly one of "urlAction" or "dialerAction"');
+      if (keys.includes('autoReply')) return at('RCS215', path, 'a reply needs exactly one of "autoReply" (a handle) or "autoReplyMsgId"');
+      return at('RCS299', path, `${describe(path)} ${err.message ?? 'is not valid'}`);
+    }
+    default:
+      return at('RCS299', path, `${describe(path)} ${err.message ?? 'is not valid'}`);
+  }
+}
+
+function article(type: string): string {
+  const t = type.replace(/,/g, ' or ');
+  return /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`;
+}
+
+// YAML reads `display: 01` as the number 1 and `rcsReply: 1` as a number;
+// telling the user to quote the value as written fixes both.
+function quoteHint(src: SourceDoc, path: PathSegments, expected: string): string {
+  if (!expected.includes('string')) return '';
+  const { node } = findNode(src.doc, path);
+  if (!isScalar(node) || node.type !== 'PLAIN' || typeof node.value === 'string') return '';
+  const written = (node as Node & { source?: string }).source ?? String(node.value);
+  return `; write it in quotes: "${written}"`;
+}
+
+// Chatbot ids like 0212345678 unquoted are numbers to YAML and lose the
+// leading zero, so the key no longer names the room.
+function numericKeys(src: SourceDoc): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const section of ['chatbots', 'agencyFiles', 'autoReplies', 'files', 'logos']) {
+    const { node } = findNode(src.doc, [section]);
+    if (!isMap(node)) continue;
+    for (const pair of node.items) {
+      if (!isScalar(pair.key) || typeof pair.key.value === 'string') continue;
+      const written = (pair.key as Node & { source?: string }).source ?? String(pair.key.value);
+      out.push(diagAt(src, 'RCS214', [section, String(pair.key.value)], `key ${written} is read as a number; write it in quotes: "${written}"`, { at: 'key' }));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,104 @@
+// A manifest document with its YAML node tree kept beside the plain value, so
+// any JSON path can be turned back into a line and column (STYLE.md §6).
+
+import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node, type Pair } from 'yaml';
+import { DIAGNOSTIC_CODES, type DiagnosticCode } from './codes.js';
+import type { Diagnostic, Severity } from './types.js';
+
+/** A path into a document: map keys and sequence indexes. */
+export type PathSegments = readonly (string | number)[];
+
+/** One YAML document of a manifest file. */
+export interface SourceDoc {
+  /** The file as shown to the user (relative to cwd when inside it). */
+  file: string;
+  /** Absolute path of the manifest file. */
+  absPath: string;
+  text: string;
+  lines: LineCounter;
+  doc: Document.Parsed;
+  /** The document as plain data, after interpolation. */
+  value: unknown;
+}
+
+/** JSON Pointer (RFC 6901) for a path: `/autoReplies/hours/body`. */
+export function jsonPointer(path: PathSegments): string {
+  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+/** 1-based line and column of a character offset. */
+export function position(lines: LineCounter, offset: number): { line: number; col: number } {
+  const p = lines.linePos(offset);
+  return { line: p.line, col: p.col };
+}
+
+function pairFor(node: unknown, seg: string | number): Pair | undefined {
+  if (!isMap(node)) return undefined;
+  return node.items.find((it) => {
+    const k = isScalar(it.key) ? it.key.value : it.key;
+    return String(k) === String(seg);
+  });
+}
+
+/** The deepest YAML node along `path` (and the pair holding it, for keys). */
+export function findNode(doc: Document.Parsed, path: PathSegments): { node: Node | undefined; pair?: Pair; depth: number } {
+  let node: unknown = doc.contents;
+  let pair: Pair | undefined;
+  let depth = 0;
+  for (const seg of path) {
+    if (isMap(node)) {
+      const p = pairFor(node, seg);
+      if (p === undefined) break;
+      pair = p;
+      node = p.value;
+    } else if (isSeq(node) && /^\d+$/.test(String(seg))) {
+      const item: unknown = node.items[Number(seg)];
+      if (item === undefined) break;
+      pair = undefined;
+      node = item;
+    } else break;
+    depth++;
+  }
+  return { node: (node ?? undefined) as Node | undefined, ...(pair !== undefined ? { pair } : {}), depth };
+}
+
+/**
+ * Offset of the fault for `path`. `at: 'key'` points at the key of the last
+ * segment (unknown keys, duplicate handles); otherwise at the value.
+ */
+export function offsetOf(src: SourceDoc, path: PathSegments, at: 'key' | 'value' = 'value'): number {
+  const found = findNode(src.doc, path);
+  if (at === 'key' && found.depth === path.length && found.pair !== undefined && isPair(found.pair)) {
+    const key = found.pair.key as Node | null;
+    if (key?.range) return key.range[0];
+  }
+  // A pair whose value is empty (`title:`) has no node: point at its key.
+  if (found.node?.range) return found.node.range[0];
+  const key = found.pair?.key as Node | null | undefined;
+  if (key?.range) return key.range[0];
+  return src.doc.contents?.range?.[0] ?? 0;
+}
+
+/** Build a diagnostic at `path` of a document. */
+export function diagAt(
+  src: SourceDoc,
+  code: DiagnosticCode,
+  path: PathSegments,
+  message: string,
+  opts: { at?: 'key' | 'value'; severity?: Severity } = {},
+): Diagnostic {
+  const { line, col } = position(src.lines, offsetOf(src, path, opts.at));
+  return { code, severity: opts.severity ?? DIAGNOSTIC_CODES[code].severity, file: src.file, line, col, path: jsonPointer(path), message };
+}
+
+/** Build a diagnostic at a raw offset of a file (YAML errors, before any tree). */
+export function diagAtOffset(
+  file: string,
+  lines: LineCounter,
+  code: DiagnosticCode,
+  offset: number,
+  message: string,
+): Diagnostic {
+  const { line, col } = position(lines, offset);
+  return { code, severity: DIAGNOSTIC_CODES[code].severity, file, line, col, path: '', message };
+}
