@@ -15,6 +15,8 @@ export interface CliIO {
   stdin?: Readable & { isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Aborts long-running commands (`rcsctl emulator`) when run in-process. */
+  signal?: AbortSignal;
 }
 
 /** Options that every command accepts (DESIGN.md, CLI). */

@@ -1,0 +1,163 @@
+// The admin API under /_emulator/ (loopback only, no auth): move reviews along,
+// force states, set faults, move the clock, expire tokens, dump and reset the
+// store, read the request log. Documented in docs/emulator.md.
+
+import { formatServiceTime, parseServiceTime } from '../util/time.js';
+import type { FaultPlan } from './faults.js';
+import type { Handler, RequestContext, Reply } from './http-types.js';
+import type { Route } from './router.js';
+import { failEmulator } from './service-error.js';
+import type { Seed } from './seed.js';
+import { storeFromSeed } from './seed-apply.js';
+import { STATES, reviewTransition, type ReviewAction } from './state-machines.js';
+import type { EmulatorStore, StoredBrand } from './store.js';
+
+/** One entry of the request log. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  /** HTTP status, or 0 when a fault destroyed the connection. */
+  status: number;
+  /** Service time when the request arrived. */
+  time: string;
+  /** The fault applied, if any. */
+  fault?: string;
+}
+
+/** What the admin routes act on. */
+export interface AdminState {
+  store: EmulatorStore;
+  faults: FaultPlan;
+  log: RequestLogEntry[];
+  seed: Seed;
+}
+
+type Kind = 'autoReply' | 'chatbot' | 'logo';
+const KINDS: readonly Kind[] = ['autoReply', 'chatbot', 'logo'];
+const ACTIONS: readonly ReviewAction[] = ['start', 'approve', 'reject', 'complete'];
+
+/** The admin routes. */
+export function adminRoutes(state: AdminState): Route[] {
+  const r = (method: string, path: string, handler: Handler): Route => ({ method, pattern: `/_emulator/${path}`, handler });
+  return [
+    r('POST', 'review', async (ctx) => {
+      const body = await adminBody(ctx);
+      const { obj, kind } = target(state.store, body);
+      const action = body.action as ReviewAction;
+      if (!ACTIONS.includes(action)) failEmulator('badAdminRequest', `action must be one of ${ACTIONS.join(', ')}`);
+      const from = obj.approvalResult;
+      const to = reviewTransition(kind, from, action);
+      if (to === undefined) failEmulator('invalidTransition', `${kind} ${action} from ${from}`);
+      const now = formatServiceTime(new Date(state.store.now()));
+      obj.approvalResult = to;
+      obj.updateDate = now;
+      if (kind !== 'autoReply') {
+        const reviewed = obj as Reviewable & { previous?: unknown; previousSubTitle?: string };
+        if (action === 'reject') reviewed.approvalReason = typeof body.reason === 'string' ? body.reason : null;
+        if (to === '승인') {
+          reviewed.approvalDate = now;
+          reviewed.approvalReason = null;
+          // An approved modification replaces what cancel would have restored.
+          delete reviewed.previous;
+          delete reviewed.previousSubTitle;
+        }
+      }
+      return json({ kind, id: body.id, from, approvalResult: to });
+    }),
+    r('POST', 'state', async (ctx) => {
+      const body = await adminBody(ctx);
+      const { obj, kind } = target(state.store, body);
+      const to = body.approvalResult;
+      if (typeof to !== 'string' || !(STATES[kind] as readonly string[]).includes(to)) failEmulator('badAdminRequest', `approvalResult must be one of ${STATES[kind].join(', ')}`);
+      const from = obj.approvalResult;
+      obj.approvalResult = to;
+      if (kind !== 'autoReply' && body.approvalReason !== undefined) obj.approvalReason = typeof body.approvalReason === 'string' ? body.approvalReason : null;
+      return json({ kind, id: body.id, from, approvalResult: to });
+    }),
+    r('POST', 'faults', async (ctx) => {
+      const body = await adminBody(ctx);
+      state.faults.set(body.seed, body.rules);
+      return json(state.faults.toJSON());
+    }),
+    r('DELETE', 'faults', () => {
+      state.faults.clear();
+      return json({ rules: [] });
+    }),
+    r('GET', 'faults', () => json(state.faults.toJSON())),
+    r('GET', 'store', () => json({ ...state.store.toJSON(), faults: state.faults.toJSON() })),
+    r('POST', 'reset', () => {
+      Object.assign(state.store, storeFromSeed(state.seed));
+      state.faults.clear();
+      state.log.length = 0;
+      return json({ reset: true });
+    }),
+    r('GET', 'requests', () => json({ requests: state.log })),
+    r('DELETE', 'requests', () => {
+      state.log.length = 0;
+      return json({ requests: [] });
+    }),
+    r('POST', 'clock', async (ctx) => {
+      const body = await adminBody(ctx);
+      const store = state.store;
+      if (body.now !== undefined) {
+        const t = typeof body.now === 'string' ? parseServiceTime(body.now).getTime() : NaN;
+        if (Number.isNaN(t)) failEmulator('badAdminRequest', 'now must be a date-time like 2026-11-21T10:00:00.000+09');
+        if (store.fixedNow !== null) store.fixedNow = t;
+        else store.clockOffsetMs = t - Date.now();
+      }
+      if (body.advanceSeconds !== undefined) {
+        if (typeof body.advanceSeconds !== 'number' || !Number.isFinite(body.advanceSeconds)) failEmulator('badAdminRequest', 'advanceSeconds must be a number');
+        if (store.fixedNow !== null) store.fixedNow += body.advanceSeconds * 1000;
+        else store.clockOffsetMs += body.advanceSeconds * 1000;
+      }
+      return json({ now: formatServiceTime(new Date(store.now())) });
+    }),
+    r('POST', 'tokens/expire', () => {
+      const now = state.store.now();
+      for (const t of state.store.issuedTokens.values()) t.expiresAt = Math.min(t.expiresAt, now);
+      return json({ expired: state.store.issuedTokens.size });
+    }),
+    r('POST', 'options', async (ctx) => {
+      const body = await adminBody(ctx);
+      if (body.noContentOnEmptyList !== undefined) {
+        if (typeof body.noContentOnEmptyList !== 'boolean') failEmulator('badAdminRequest', 'noContentOnEmptyList must be a boolean');
+        state.store.noContentOnEmptyList = body.noContentOnEmptyList;
+      }
+      return json({ noContentOnEmptyList: state.store.noContentOnEmptyList });
+    }),
+  ];
+}
+
+function json(body: unknown): Reply {
+  return { status: 200, json: body };
+}
+
+async function adminBody(ctx: RequestContext): Promise<Record<string, unknown>> {
+  let v: unknown;
+  try {
+    v = await ctx.json();
+  } catch {
+    failEmulator('badAdminRequest', 'body must be a JSON object');
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) failEmulator('badAdminRequest', 'body must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+interface Reviewable {
+  approvalResult: string;
+  updateDate: string;
+  approvalReason?: string | null;
+  approvalDate?: string | null;
+}
+
+function target(store: EmulatorStore, body: Record<string, unknown>): { obj: Reviewable; kind: Kind } {
+  const kind = body.kind as Kind;
+  if (!KINDS.includes(kind)) failEmulator('badAdminRequest', `kind must be one of ${KINDS.join(', ')}`);
+  if (typeof body.brandId !== 'string' || typeof body.id !== 'string') failEmulator('badAdminRequest', 'brandId and id must be strings');
+  const brand: StoredBrand | undefined = store.brands.get(body.brandId);
+  if (brand === undefined) failEmulator('adminNotFound', `brand ${body.brandId}`);
+  const map: Map<string, Reviewable> = kind === 'autoReply' ? brand.autoReplies : kind === 'chatbot' ? brand.chatbots : brand.logos;
+  const obj = map.get(body.id);
+  if (obj === undefined) failEmulator('adminNotFound', `${kind} ${body.id}`);
+  return { obj, kind };
+}

@@ -1,0 +1,116 @@
+// Fault injection for service routes (never the admin API): reproducible from
+// a seed through a small PRNG (mulberry32), one draw per matching rule per
+// request, so the same seed and the same request sequence give the same faults.
+
+import { failEmulator } from './service-error.js';
+
+/** Kinds of fault (docs/emulator.md, Faults). */
+export type FaultKind = 'latency' | 'error' | 'rate-limit' | 'reset' | 'drop-after-commit';
+
+/** One rule as posted to /_emulator/faults. */
+export interface FaultRule {
+  method?: string;
+  /** A regular expression matched against the path. */
+  path?: string;
+  kind: FaultKind;
+  /** Probability in [0, 1]. */
+  rate: number;
+  /** error: the HTTP status (default 500). */
+  status?: number;
+  /** latency: milliseconds (default 100). */
+  ms?: number;
+  /** rate-limit: Retry-After seconds (default 1). */
+  retryAfter?: number;
+}
+
+/** What the server does to one request. */
+export interface FaultDecision {
+  delayMs: number;
+  /** The first non-latency rule that fired, if any. */
+  fault?: FaultRule;
+}
+
+const KINDS: readonly FaultKind[] = ['latency', 'error', 'rate-limit', 'reset', 'drop-after-commit'];
+
+/** The active rules and their PRNG. */
+export class FaultPlan {
+  private rules: (FaultRule & { re?: RegExp })[] = [];
+  private rand: () => number = () => 1;
+  private seed = 0;
+
+  /** Replace the rules; throws an admin error naming the bad field. */
+  set(seed: unknown, rules: unknown): void {
+    if (typeof seed !== 'number' || !Number.isInteger(seed)) failEmulator('badAdminRequest', 'seed must be an integer');
+    if (!Array.isArray(rules)) failEmulator('badAdminRequest', 'rules must be a list');
+    const parsed = rules.map((r, i) => parseRule(r, i));
+    this.rules = parsed;
+    this.seed = seed;
+    this.rand = mulberry32(seed);
+  }
+
+  /** Remove every rule. */
+  clear(): void {
+    this.rules = [];
+    this.rand = () => 1;
+  }
+
+  /** The rules as JSON, for the store dump. */
+  toJSON(): unknown {
+    return { seed: this.seed, rules: this.rules.map(({ re: _re, ...r }) => r) };
+  }
+
+  /** Decide the faults of one request. */
+  decide(method: string, path: string): FaultDecision {
+    const decision: FaultDecision = { delayMs: 0 };
+    for (const rule of this.rules) {
+      if (rule.method !== undefined && rule.method.toUpperCase() !== method) continue;
+      if (rule.re !== undefined && !rule.re.test(path)) continue;
+      if (this.rand() >= rule.rate) continue;
+      if (rule.kind === 'latency') decision.delayMs += rule.ms ?? 100;
+      else if (decision.fault === undefined) decision.fault = rule;
+    }
+    return decision;
+  }
+}
+
+function parseRule(raw: unknown, i: number): FaultRule & { re?: RegExp } {
+  const bad = (why: string): never => failEmulator('badAdminRequest', `rules[${i}]: ${why}`);
+  if (typeof raw !== 'object' || raw === null) bad('must be an object');
+  const r = raw as Record<string, unknown>;
+  if (!KINDS.includes(r.kind as FaultKind)) bad(`kind must be one of ${KINDS.join(', ')}`);
+  if (typeof r.rate !== 'number' || r.rate < 0 || r.rate > 1) bad('rate must be a number from 0 to 1');
+  const rule: FaultRule & { re?: RegExp } = { kind: r.kind as FaultKind, rate: r.rate as number };
+  if (r.method !== undefined) {
+    if (typeof r.method !== 'string') bad('method must be a string');
+    rule.method = (r.method as string).toUpperCase();
+  }
+  if (r.path !== undefined) {
+    if (typeof r.path !== 'string') bad('path must be a string');
+    try {
+      rule.re = new RegExp(r.path as string);
+    } catch {
+      bad('path is not a valid regular expression');
+    }
+    rule.path = r.path as string;
+  }
+  for (const k of ['status', 'ms', 'retryAfter'] as const) {
+    const v = r[k];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) bad(`${k} must be a non-negative integer`);
+    rule[k] = v as number;
+  }
+  if (rule.status !== undefined && (rule.status < 400 || rule.status > 599)) bad('status must be 400 to 599');
+  return rule;
+}
+
+/** mulberry32: a tiny seeded PRNG giving floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,74 @@
+// Agency message files: POST /ag/1.2/file and GET /ag/1.2/file/{fileId}
+// (service-api.md, Agency message file; lifetime D+365 / D+456).
+
+import { AGENCY_FILE, MAX_LENGTH } from '../../spec/limits.js';
+import { formatServiceTime, kstMidnightAfter } from '../../util/time.js';
+import { authenticate } from '../auth.js';
+import type { RequestContext, Reply } from '../http-types.js';
+import type { Route } from '../router.js';
+import { fail, failAgency } from '../service-error.js';
+import type { EmulatorStore, StoredAgencyFile } from '../store.js';
+import { optionalString, requiredString } from '../validate.js';
+
+/** The agency file routes. */
+export function agencyRoutes(): Route[] {
+  return [
+    { method: 'POST', pattern: '/ag/1.2/file', handler: register },
+    { method: 'GET', pattern: '/ag/1.2/file/:fileId', handler: status },
+  ];
+}
+
+async function register(ctx: RequestContext): Promise<Reply> {
+  const account = authenticate(ctx);
+  const form = await ctx.multipart();
+  const fields = Object.fromEntries(form.fields);
+  const fileId = requiredString(fields, 'fileId', MAX_LENGTH.agencyFileId);
+  const usageType = optionalString(fields, 'usageType', MAX_LENGTH.usageType) ?? 'send';
+  if (usageType !== 'send') fail('invalidType', 'usageType');
+  const mimeType = requiredString(fields, 'mimeType');
+  if (!(AGENCY_FILE.mimeTypes as readonly string[]).includes(mimeType)) fail('notAllowedExtension');
+  const messagebaseId = optionalString(fields, 'messagebaseId', MAX_LENGTH.messagebaseId) ?? null;
+  if (messagebaseId !== null && ctx.store.messagebase(messagebaseId) === undefined) fail('invalidType', 'messagebaseId');
+  const file = form.files.get('file');
+  if (file === undefined || file.bytes.length === 0) fail('requiredValue', 'file');
+  if (file.bytes.length > AGENCY_FILE.maxBytes) fail('fileTooLarge');
+  purgeGone(ctx.store, fileId);
+  if (ctx.store.agencyFiles.has(fileId)) failAgency('fileAlreadyRegistered');
+  const stored: StoredAgencyFile = { fileId, usageType, mimeType, messagebaseId, registeredAt: ctx.store.now(), registerId: account.userId, fileName: file.filename || fileId, bytes: file.bytes, contentType: mimeType };
+  ctx.store.agencyFiles.set(fileId, stored);
+  return answer(ctx.store, stored);
+}
+
+function status(ctx: RequestContext): Reply {
+  authenticate(ctx);
+  const fileId = ctx.params.fileId as string;
+  purgeGone(ctx.store, fileId);
+  const f = ctx.store.agencyFiles.get(fileId);
+  if (f === undefined) failAgency('unknownFile');
+  return answer(ctx.store, f);
+}
+
+/** After D+456 00:00 the file is gone for good. */
+function purgeGone(store: EmulatorStore, fileId: string): void {
+  const f = store.agencyFiles.get(fileId);
+  if (f !== undefined && store.now() >= kstMidnightAfter(new Date(f.registeredAt), AGENCY_FILE.validDays).getTime()) store.agencyFiles.delete(fileId);
+}
+
+function answer(store: EmulatorStore, f: StoredAgencyFile): Reply {
+  const sendableUntil = kstMidnightAfter(new Date(f.registeredAt), AGENCY_FILE.sendableDays);
+  return {
+    status: 200,
+    json: {
+      status: '200',
+      data: {
+        fileInfo: {
+          fileId: f.fileId,
+          usageType: f.usageType,
+          mimeType: f.mimeType,
+          status: store.now() >= sendableUntil.getTime() ? 'expired' : 'ready',
+          expiryDate: formatServiceTime(sendableUntil),
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,219 @@
+// Chatbots (rooms): register, update, list, detail, delete, cancel, and the
+// bidirectional list and detail (service-api.md, Chatbot; spec/assumptions.md §3).
+
+import { CERTIFICATE, ENUMS, MAX_LENGTH } from '../../spec/limits.js';
+import { formatServiceTime } from '../../util/time.js';
+import { authorizeBrand } from '../auth.js';
+import { ok, paged, type RequestContext } from '../http-types.js';
+import type { MultipartBody } from '../multipart.js';
+import type { Route } from '../router.js';
+import { fail } from '../service-error.js';
+import { CHATBOT_UPDATABLE, afterCancel, chatbotAfterUpdate } from '../state-machines.js';
+import type { EmulatorStore, StoredBrand, StoredChatbot } from '../store.js';
+import { asObject, extensionOf, optionalEnum, optionalString, requiredString } from '../validate.js';
+
+const BASE = '/api/1.1/brand/:brandId/chatbot';
+const BIDI = '/api/1.1/brand/:brandId/bidirectional/chatbot';
+
+/** The chatbot routes. */
+export function chatbotRoutes(): Route[] {
+  return [
+    { method: 'GET', pattern: BASE, handler: list },
+    { method: 'POST', pattern: BASE, handler: register },
+    { method: 'GET', pattern: `${BASE}/:chatbotId`, handler: detail },
+    { method: 'PUT', pattern: `${BASE}/:chatbotId`, handler: update },
+    { method: 'DELETE', pattern: `${BASE}/:chatbotId`, handler: remove },
+    { method: 'PUT', pattern: `${BASE}/:chatbotId/cancel`, handler: cancel },
+    { method: 'GET', pattern: BIDI, handler: bidirectionalList },
+    { method: 'GET', pattern: `${BIDI}/:chatbotId`, handler: detail },
+  ];
+}
+
+function list(ctx: RequestContext) {
+  const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
+  return paged(ctx, [...brand.chatbots.values()], listItem(brand));
+}
+
+function bidirectionalList(ctx: RequestContext) {
+  const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
+  // Rooms with a bidirectional ID, a room menu, or a linked bidirectional agency.
+  const rooms = [...brand.chatbots.values()].filter((c) => c.service === 'chat' || c.menu !== null || c.botAgencyId !== null);
+  return paged(ctx, rooms, listItem(brand));
+}
+
+function detail(ctx: RequestContext) {
+  const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
+  return ok([chatbotDetail(brand, findChatbot(brand, ctx.params.chatbotId as string))]);
+}
+
+async function register(ctx: RequestContext) {
+  const { account, brand } = authorizeBrand(ctx, ctx.params.brandId as string);
+  const form = await ctx.multipart();
+  checkCertificate(form, true);
+  const doc = asObject(jsonPart(form, 'chatbots'), 'chatbots');
+  const items = doc.chatbots;
+  if (!Array.isArray(items) || items.length < 1 || items.length > 1000) fail('invalidType', 'chatbots');
+  const now = formatServiceTime(new Date(ctx.store.now()));
+  const seen = new Set<string>();
+  const rooms = items.map((raw): StoredChatbot => {
+    const o = asObject(raw, 'chatbots');
+    const mdn = requiredString(o, 'mdn', MAX_LENGTH.chatbotId);
+    // A room id is unique across the service (*chosen*: 64303 on mdn).
+    if (seen.has(mdn) || roomExists(ctx.store, mdn)) fail('invalidType', 'mdn');
+    seen.add(mdn);
+    return {
+      groupId: items.length > 1 ? 'GRP' + String(ctx.store.next('GRP')).padStart(7, '0') : null,
+      chatbotId: mdn,
+      subNum: optionalString(o, 'subNum', MAX_LENGTH.subNum) ?? mdn,
+      isMainNum: false,
+      subTitle: requiredString(o, 'subTitle', MAX_LENGTH.subTitle),
+      service: 'a2p',
+      display: optionalEnum(o, 'display', ENUMS.display) ?? '01',
+      inputField: optionalEnum(o, 'inputField', ENUMS.inputField) ?? 1,
+      subDescr: optionalString(o, 'subDescr', MAX_LENGTH.subDescr) ?? null,
+      botAgencyId: null,
+      saftyStatusYn: optionalEnum(o, 'saftyStatusYn', ENUMS.saftyStatusYn) ?? 'Y',
+      approvalResult: '승인대기',
+      approvalReason: null,
+      registerDate: now,
+      approvalDate: null,
+      updateDate: now,
+      registerId: account.userId,
+      updateId: account.userId,
+      rcsReply: optionalEnum(o, 'rcsReply', ENUMS.rcsReply) ?? '1',
+      webhook: null,
+      searchWeight: null,
+      botTcPage: null,
+      menu: null,
+      menuPaused: false,
+    };
+  });
+  for (const r of rooms) {
+    r.isMainNum = brand.chatbots.size === 0;
+    brand.chatbots.set(r.chatbotId, r);
+  }
+  return ok(rooms.map((r) => chatbotDetail(brand, r)));
+}
+
+async function update(ctx: RequestContext) {
+  const { account, brand } = authorizeBrand(ctx, ctx.params.brandId as string);
+  const room = findChatbot(brand, ctx.params.chatbotId as string);
+  if (!CHATBOT_UPDATABLE.includes(room.approvalResult)) fail('notAllowedModification');
+  const form = await ctx.multipart();
+  checkCertificate(form, false);
+  const o = asObject(jsonPart(form, 'chatbot'), 'chatbot');
+  const mdn = optionalString(o, 'mdn', MAX_LENGTH.chatbotId);
+  if (mdn !== undefined && mdn !== room.chatbotId) fail('invalidType', 'mdn');
+  const next = {
+    subNum: optionalString(o, 'subNum', MAX_LENGTH.subNum) ?? room.subNum,
+    subTitle: o.subTitle === undefined ? room.subTitle : requiredString(o, 'subTitle', MAX_LENGTH.subTitle),
+    rcsReply: optionalEnum(o, 'rcsReply', ENUMS.rcsReply) ?? room.rcsReply,
+    display: optionalEnum(o, 'display', ENUMS.display) ?? room.display,
+    inputField: optionalEnum(o, 'inputField', ENUMS.inputField) ?? room.inputField,
+    subDescr: o.subDescr === undefined ? room.subDescr : (optionalString(o, 'subDescr', MAX_LENGTH.subDescr) ?? null),
+    saftyStatusYn: optionalEnum(o, 'saftyStatusYn', ENUMS.saftyStatusYn) ?? room.saftyStatusYn,
+  };
+  const changed = (Object.keys(next) as (keyof typeof next)[]).some((k) => next[k] !== room[k]);
+  if (!changed && !form.files.has('subNumCertificate')) fail('noChanges');
+  const subTitleChanged = next.subTitle !== room.subTitle;
+  const to = chatbotAfterUpdate(room.approvalResult, subTitleChanged);
+  if (to === '승인대기(수정)') room.previousSubTitle = room.subTitle;
+  Object.assign(room, next, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.now())), updateId: account.userId });
+  return ok([chatbotDetail(brand, room)]);
+}
+
+function remove(ctx: RequestContext) {
+  const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
+  const room = findChatbot(brand, ctx.params.chatbotId as string);
+  brand.chatbots.delete(room.chatbotId);
+  return ok([{ chatbotId: room.chatbotId, releatedChatbots: [] }]);
+}
+
+function cancel(ctx: RequestContext) {
+  const { account, brand } = authorizeBrand(ctx, ctx.params.brandId as string);
+  const room = findChatbot(brand, ctx.params.chatbotId as string);
+  const to = afterCancel(room.approvalResult);
+  if (to === undefined) fail('notAllowedModification');
+  if (to === '승인' && room.previousSubTitle !== undefined) room.subTitle = room.previousSubTitle;
+  delete room.previousSubTitle;
+  Object.assign(room, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.now())), updateId: account.userId });
+  return ok([{ chatbotId: room.chatbotId }]);
+}
+
+/** The room, or 64105. */
+export function findChatbot(brand: StoredBrand, id: string): StoredChatbot {
+  const c = brand.chatbots.get(id);
+  if (c === undefined) fail('invalidChatbotId');
+  return c;
+}
+
+/** Whether the room menu is in use: a menu exists and is not paused. */
+function menuInUse(c: StoredChatbot): boolean {
+  return c.menu !== null && c.menu.length > 0 && !c.menuPaused;
+}
+
+function listItem(brand: StoredBrand) {
+  return (c: StoredChatbot) => ({
+    groupId: c.groupId,
+    chatbotId: c.chatbotId,
+    brandId: brand.brandId,
+    subNum: c.subNum,
+    isMainNum: c.isMainNum,
+    subTitle: c.subTitle,
+    service: c.service,
+    display: c.display,
+    inputField: c.inputField,
+    subDescr: c.subDescr,
+    botAgencyId: c.botAgencyId,
+    saftyStatusYn: c.saftyStatusYn,
+    psMenuUse: menuInUse(c),
+    approvalResult: c.approvalResult,
+    registerDate: c.registerDate,
+    approvalDate: c.approvalDate,
+    updateDate: c.updateDate,
+    registerId: c.registerId,
+    updateId: c.updateId,
+  });
+}
+
+/** Every field of the Chatbot resource, persistentMenu in ordNo order. */
+export function chatbotDetail(brand: StoredBrand, c: StoredChatbot) {
+  return {
+    ...listItem(brand)(c),
+    mediaUrl: [],
+    rcsReply: c.rcsReply,
+    approvalReason: c.approvalReason,
+    status: 'published',
+    searchWeight: c.searchWeight,
+    webhook: c.webhook,
+    botTcPage: c.botTcPage,
+    persistentMenu: [...(c.menu ?? [])].sort((a, b) => a.ordNo - b.ordNo),
+  };
+}
+
+function roomExists(store: EmulatorStore, id: string): boolean {
+  for (const b of store.brands.values()) if (b.chatbots.has(id)) return true;
+  return false;
+}
+
+/** A JSON part, sent either as a text field or as a file part. */
+function jsonPart(form: MultipartBody, name: string): unknown {
+  const text = form.fields.get(name) ?? form.files.get(name)?.bytes.toString('utf8');
+  if (text === undefined || text.trim() === '') fail('requiredValue', name);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    fail('invalidJson');
+  }
+}
+
+/** The subscription certificate: 64305 when required and absent, then type and size. */
+function checkCertificate(form: MultipartBody, required: boolean): void {
+  const cert = form.files.get('subNumCertificate');
+  if (cert === undefined || cert.bytes.length === 0) {
+    if (required) fail('missingCertificate');
+    return;
+  }
+  if (!(CERTIFICATE.extensions as readonly string[]).includes(extensionOf(cert.filename))) fail('notAllowedExtension');
+  if (cert.bytes.length > CERTIFICATE.maxBytes) fail('fileTooLarge');
+}

@@ -1,0 +1,224 @@
+// The HTTP side of the emulator: plain node:http, routing, body capping,
+// envelopes, faults, latency and the request log. Every request gets an answer
+// (or a deliberate fault); nothing a client sends can crash the process.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ERRORS, formatMessage } from '../api/codes.js';
+import { formatServiceTime } from '../util/time.js';
+import { adminRoutes, type AdminState } from './admin.js';
+import { FaultPlan } from './faults.js';
+import type { Reply, RequestContext } from './http-types.js';
+import { parseMultipart } from './multipart.js';
+import { Router } from './router.js';
+import { agencyRoutes } from './routes/agency.js';
+import { autoReplyRoutes } from './routes/auto-replies.js';
+import { chatbotRoutes } from './routes/chatbots.js';
+import { logoRoutes } from './routes/logos.js';
+import { menuRoutes } from './routes/menus.js';
+import { miscRoutes } from './routes/misc.js';
+import { EMULATOR_ERRORS, ServiceError, fail } from './service-error.js';
+import type { Seed } from './seed.js';
+import type { EmulatorStore } from './store.js';
+
+/** Largest request body accepted (*chosen*: above the 20 MB certificate limit). */
+export const MAX_BODY_BYTES = 25 * 1024 * 1024;
+/** Past this many bytes an oversized body is no longer drained: the connection is destroyed. */
+const MAX_DRAIN_BYTES = 4 * MAX_BODY_BYTES;
+/** Request log entries kept (oldest dropped first). */
+const MAX_LOG = 10_000;
+
+/** Settings of one server. */
+export interface ServerSettings {
+  store: EmulatorStore;
+  seed: Seed;
+  latencyMs: number;
+  log?: (line: string) => void;
+}
+
+/** A server with its admin state. */
+export interface EmulatorServer {
+  server: Server;
+  state: AdminState;
+  /** Set once listening: `http://HOST:PORT`. */
+  baseUrl: string;
+  sockets: Set<Socket>;
+}
+
+/** Thrown while reading a body when the client went away: no answer is possible. */
+class ClientGone extends Error {}
+
+/** Create (but do not start) the emulator's HTTP server. */
+export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
+  const state: AdminState = { store: settings.store, faults: new FaultPlan(), log: [], seed: settings.seed };
+  const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...miscRoutes());
+  const admin = new Router().add(...adminRoutes(state));
+  const sockets = new Set<Socket>();
+  const emu: EmulatorServer = { server: undefined as unknown as Server, state, baseUrl: '', sockets };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (err instanceof ClientGone) return;
+      settings.log?.(`emulator: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      if (!res.headersSent && !res.destroyed) write(res, errorReply(new ServiceError(ERRORS.internal), false));
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  server.keepAliveTimeout = 5_000;
+  emu.server = server;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const isAdmin = path === '/_emulator' || path.startsWith('/_emulator/');
+    const agencyFamily = path.startsWith('/ag/');
+    const ctx = makeContext(req, method, path, url.searchParams, emu, settings.store);
+
+    if (isAdmin) {
+      if (!ctx.loopback) return write(res, errorReply(new ServiceError(EMULATOR_ERRORS.forbiddenAdmin), false));
+      write(res, await run(admin, ctx, false));
+      return;
+    }
+
+    const entry = { method, path, status: 0, time: formatServiceTime(new Date(settings.store.now())) } as AdminState['log'][number];
+    state.log.push(entry);
+    if (state.log.length > MAX_LOG) state.log.splice(0, state.log.length - MAX_LOG);
+
+    const decision = state.faults.decide(method, path);
+    const fault = decision.fault;
+    if (fault !== undefined) entry.fault = fault.kind;
+    if (fault?.kind === 'reset') {
+      req.socket.destroy();
+      return;
+    }
+    let reply: Reply;
+    if (fault?.kind === 'rate-limit') {
+      reply = errorReply(new ServiceError(ERRORS.tooManyRequests, undefined, { 'retry-after': String(fault.retryAfter ?? 1) }), agencyFamily);
+    } else if (fault?.kind === 'error') {
+      const status = fault.status ?? 500;
+      reply = errorReply(new ServiceError({ ...ERRORS.internal, http: status }), agencyFamily);
+    } else {
+      reply = await run(service, ctx, agencyFamily);
+    }
+    const delay = settings.latencyMs + decision.delayMs;
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (fault?.kind === 'drop-after-commit') {
+      // The handler ran and its change is committed; the answer never leaves.
+      req.socket.destroy();
+      return;
+    }
+    entry.status = reply.status;
+    write(res, reply);
+  }
+
+  async function run(router: Router, ctx: RequestContext, agencyFamily: boolean): Promise<Reply> {
+    const match = router.match(ctx.method, ctx.path);
+    try {
+      if (match.kind === 'not-found') throw new ServiceError(EMULATOR_ERRORS.notFound);
+      if (match.kind === 'method-not-allowed') throw new ServiceError(EMULATOR_ERRORS.methodNotAllowed);
+      ctx.params = match.params;
+      return await match.handler(ctx);
+    } catch (err) {
+      if (err instanceof ClientGone) throw err;
+      if (err instanceof ServiceError) {
+        const reply = errorReply(err, agencyFamily);
+        if (err.def === EMULATOR_ERRORS.bodyTooLarge) reply.headers = { ...reply.headers, connection: 'close' };
+        return reply;
+      }
+      settings.log?.(`emulator: handler error on ${ctx.method} ${ctx.path}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      return errorReply(new ServiceError(ERRORS.internal), agencyFamily);
+    }
+  }
+
+  return emu;
+}
+
+function makeContext(req: IncomingMessage, method: string, path: string, query: URLSearchParams, emu: EmulatorServer, store: EmulatorStore): RequestContext {
+  let bodyPromise: Promise<Buffer> | undefined;
+  const body = () => (bodyPromise ??= readBody(req));
+  const remote = req.socket.remoteAddress ?? '';
+  return {
+    method,
+    path,
+    params: {},
+    query,
+    headers: req.headers,
+    baseUrl: emu.baseUrl,
+    store,
+    loopback: remote.startsWith('127.') || remote === '::1' || remote.startsWith('::ffff:127.'),
+    body,
+    json: async () => {
+      const buf = await body();
+      const text = buf.toString('utf8');
+      if (text.trim() === '') fail('missingBody');
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        fail('invalidJson');
+      }
+    },
+    multipart: async () => parseMultipart(req.headers, await body()),
+  };
+}
+
+/** Read the body up to MAX_BODY_BYTES; a larger one is drained (or cut off) and answered 413. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > MAX_DRAIN_BYTES) {
+      req.socket.destroy();
+      reject(new ClientGone());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = declared > MAX_BODY_BYTES;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_DRAIN_BYTES) {
+        req.socket.destroy();
+        reject(new ClientGone());
+        return;
+      }
+      if (size > MAX_BODY_BYTES) over = true;
+      if (!over) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (over) reject(new ServiceError(EMULATOR_ERRORS.bodyTooLarge, `body over ${MAX_BODY_BYTES} bytes`));
+      else resolve(Buffer.concat(chunks, size));
+    });
+    req.on('aborted', () => reject(new ClientGone()));
+    req.on('error', () => reject(new ClientGone()));
+  });
+}
+
+/** The error body: the management envelope, or `{code, message}` on the agency interface. */
+function errorReply(err: ServiceError, agencyFamily: boolean): Reply {
+  const message = formatMessage(err.def, err.detail);
+  const json = agencyFamily ? { code: err.def.code, message } : { error: { code: err.def.code, message }, status: err.def.http };
+  return { status: err.def.http, json, headers: err.headers };
+}
+
+function write(res: ServerResponse, reply: Reply): void {
+  if (res.destroyed) return;
+  const headers: Record<string, string | number> = { ...(reply.headers ?? {}) };
+  let payload: Buffer | string = '';
+  if (reply.bytes !== undefined) {
+    payload = reply.bytes;
+    headers['content-type'] = reply.contentType ?? 'application/octet-stream';
+  } else if (reply.json !== undefined) {
+    payload = JSON.stringify(reply.json);
+    headers['content-type'] = 'application/json; charset=utf-8';
+  }
+  if (reply.status !== 204) headers['content-length'] = Buffer.byteLength(payload);
+  res.writeHead(reply.status, headers);
+  res.end(reply.status === 204 ? undefined : payload);
+}

@@ -1,0 +1,64 @@
+// Review flows of logos and chatbots and the auto-reply registration states, in
+// one table each, so the routes and the admin API agree (spec/assumptions.md
+// §2, §3; service-api.md, States and transitions).
+
+/** Review actions the admin API can take. */
+export type ReviewAction = 'start' | 'approve' | 'reject' | 'complete';
+
+/** Logo and chatbot review: from-state → to-state, per action. */
+const REVIEW: Record<ReviewAction, Record<string, string>> = {
+  start: { 승인대기: '검수시작', '승인대기(수정)': '검수시작(수정)' },
+  // The operator approves: carrier registration still pending (검수완료).
+  approve: { 승인대기: '검수완료', 검수시작: '검수완료', '승인대기(수정)': '검수완료(수정)', '검수시작(수정)': '검수완료(수정)' },
+  reject: { 승인대기: '반려', 검수시작: '반려', 검수완료: '반려', '승인대기(수정)': '반려(수정)', '검수시작(수정)': '반려(수정)', '검수완료(수정)': '반려(수정)' },
+  // Carrier registration done; also from a pending or started review, as a shortcut.
+  complete: { 승인대기: '승인', 검수시작: '승인', 검수완료: '승인', '승인대기(수정)': '승인', '검수시작(수정)': '승인', '검수완료(수정)': '승인' },
+};
+
+/** Auto-replies: start puts one in 처리중 (registration under way), complete/approve registers it, reject leaves it 저장. */
+const AUTO_REPLY_REVIEW: Record<ReviewAction, Record<string, string>> = {
+  start: { 등록완료: '처리중', 저장: '처리중' },
+  approve: { 처리중: '등록완료', 저장: '등록완료' },
+  complete: { 처리중: '등록완료', 저장: '등록완료' },
+  reject: { 처리중: '저장', 등록완료: '저장' },
+};
+
+/** The state after a review action, or undefined when the action does not apply. */
+export function reviewTransition(kind: 'autoReply' | 'chatbot' | 'logo', from: string, action: ReviewAction): string | undefined {
+  const to = (kind === 'autoReply' ? AUTO_REPLY_REVIEW : REVIEW)[action][from];
+  // Chatbots know no 반려(수정) (service-api.md lists only 반려).
+  if (kind === 'chatbot' && to === '반려(수정)') return '반려';
+  return to;
+}
+
+/** Every state each kind can be forced into (POST /_emulator/state). */
+export const STATES = {
+  autoReply: ['등록완료', '저장', '처리중'],
+  chatbot: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '검수완료(수정)', '승인대기(수정)', '검수시작(수정)'],
+  logo: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '승인대기(수정)', '검수시작(수정)', '반려(수정)', '검수완료(수정)'],
+} as const;
+
+/** Chatbot update is allowed only in these states (service-api.md, Chatbot update). */
+export const CHATBOT_UPDATABLE = ['저장', '반려', '승인'];
+
+/** Chatbot state after an update (spec/assumptions.md §3). */
+export function chatbotAfterUpdate(from: string, subTitleChanged: boolean): string {
+  if (from === '승인' && subTitleChanged) return '승인대기(수정)';
+  if (from === '반려') return '승인대기';
+  return from;
+}
+
+/** Logo modification is allowed only in these states (service-api.md, Logo). */
+export const LOGO_MODIFIABLE = ['저장', '반려', '반려(수정)', '승인'];
+
+/** Logo state after a modification (spec/assumptions.md §2). */
+export function logoAfterModify(from: string): string {
+  return from === '승인' ? '승인대기(수정)' : '승인대기';
+}
+
+/** State after a cancel (logos and chatbots), or undefined when nothing is pending. */
+export function afterCancel(from: string): string | undefined {
+  if (from === '승인대기') return '저장';
+  if (from === '승인대기(수정)') return '승인';
+  return undefined;
+}

@@ -1,0 +1,211 @@
+// The emulator's in-memory state: accounts, tokens, brands and everything in
+// them, the service clock and the id counters. Routes mutate it; the admin API
+// dumps it. Ids come from counters so two runs of the same calls match.
+
+import { createHash } from 'node:crypto';
+import type { ButtonGroup, LayoutComponent, PersistentMenuItem, Suggestion } from '../api/types.js';
+import type { MessagebaseFacts } from '../spec/messagebases.js';
+
+/** Account roles (service-api.md, Authentication). */
+export type AccountRole = 'master' | 'manager' | 'agency';
+/** Brand roles: representative operator or operator. */
+export type BrandRole = 'representative' | 'operator';
+
+/** An account that can call the service. */
+export interface StoredAccount {
+  userId: string;
+  role: AccountRole;
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+  brands: Map<string, BrandRole>;
+}
+
+/** A token issued at /token (seeded tokens never expire). */
+export interface IssuedToken {
+  userId: string;
+  expiresAt: number;
+}
+
+/** Bytes kept for an uploaded file, served back at /files/<id>/<name>. */
+export interface StoredBlob {
+  fileName: string;
+  bytes: Buffer;
+  contentType: string;
+}
+
+/** An auto-reply image file. */
+export interface StoredFile extends StoredBlob {
+  fileId: string;
+  brandId: string;
+}
+
+/** An auto-reply: the normalised request (for 64323) and the read view. */
+export interface StoredAutoReply {
+  autoReplyMsgId: string;
+  autoReplyMsgName: string;
+  messagebaseId: string;
+  copyAllowed: boolean;
+  body: Record<string, string>;
+  buttons?: ButtonGroup[];
+  chipList?: Suggestion[];
+  /** buttons and chipList with every empty postback.data filled (what reads return). */
+  filledButtons?: ButtonGroup[];
+  filledChipList?: Suggestion[];
+  approvalResult: string;
+  registerDate: string;
+  updateDate: string;
+  registerId: string;
+  updateId: string;
+}
+
+/** Logo fields that a modification may change and a cancel restores. */
+export interface LogoContent {
+  name: string;
+  description: string | null;
+  blob: StoredBlob;
+}
+
+/** A brand logo (spec/assumptions.md §2). */
+export interface StoredLogo extends LogoContent {
+  fileId: string;
+  approvalResult: string;
+  approvalReason: string | null;
+  registerDate: string;
+  approvalDate: string | null;
+  updateDate: string;
+  registerId: string;
+  updateId: string;
+  /** The approved content before a pending modification, restored by cancel. */
+  previous?: LogoContent;
+}
+
+/** A room (chatbot) with its persistent menu. */
+export interface StoredChatbot {
+  groupId: string | null;
+  chatbotId: string;
+  subNum: string;
+  isMainNum: boolean;
+  subTitle: string;
+  service: string;
+  display: string;
+  inputField: number;
+  subDescr: string | null;
+  botAgencyId: string | null;
+  saftyStatusYn: string;
+  approvalResult: string;
+  approvalReason: string | null;
+  registerDate: string;
+  approvalDate: string | null;
+  updateDate: string;
+  registerId: string;
+  updateId: string;
+  rcsReply: string;
+  webhook: string | null;
+  searchWeight: string | null;
+  botTcPage: string | null;
+  /** Persistent menu items with postbackIds; null when the room has no menu. */
+  menu: PersistentMenuItem[] | null;
+  menuPaused: boolean;
+  /** subTitle before a pending rename, restored by cancel. */
+  previousSubTitle?: string;
+}
+
+/** A brand and everything in it. */
+export interface StoredBrand {
+  brandId: string;
+  brandKey: string;
+  templateColor: string;
+  chatbots: Map<string, StoredChatbot>;
+  autoReplies: Map<string, StoredAutoReply>;
+  files: Map<string, StoredFile>;
+  logos: Map<string, StoredLogo>;
+}
+
+/** An agency message file (service-api.md, Agency message file). */
+export interface StoredAgencyFile extends StoredBlob {
+  fileId: string;
+  usageType: string;
+  mimeType: string;
+  messagebaseId: string | null;
+  registeredAt: number;
+  registerId: string;
+}
+
+/** The whole state of one emulator. */
+export class EmulatorStore {
+  accounts = new Map<string, StoredAccount>();
+  /** Static tokens from the seed, by token value. */
+  seededTokens = new Map<string, string>();
+  issuedTokens = new Map<string, IssuedToken>();
+  brands = new Map<string, StoredBrand>();
+  agencyFiles = new Map<string, StoredAgencyFile>();
+  messagebases: MessagebaseFacts[] = [];
+  layoutComponents: LayoutComponent[] = [];
+  tokenTtlSeconds = 3600;
+  /** Answer empty lists with HTTP 204 (spec/assumptions.md §6) instead of an empty page. */
+  noContentOnEmptyList = false;
+  /** A fixed clock (ms) when the seed sets one; otherwise real time plus `clockOffsetMs`. */
+  fixedNow: number | null = null;
+  clockOffsetMs = 0;
+  private counters = new Map<string, number>();
+
+  /** The service clock in epoch milliseconds. */
+  now(): number {
+    return this.fixedNow ?? Date.now() + this.clockOffsetMs;
+  }
+
+  /** Next value of a named counter, starting at 1. */
+  next(name: string): number {
+    const n = (this.counters.get(name) ?? 0) + 1;
+    this.counters.set(name, n);
+    return n;
+  }
+
+  /** A deterministic id: prefix plus zero-padded counter. */
+  nextId(prefix: string, width = 12): string {
+    return prefix + String(this.next(prefix)).padStart(width, '0');
+  }
+
+  /** The canonical messagebase facts for an id, or undefined. */
+  messagebase(id: string): MessagebaseFacts | undefined {
+    return this.messagebases.find((m) => m.messagebaseId === id);
+  }
+
+  /** The store as plain JSON (GET /_emulator/store); file bytes become size and sha256. */
+  toJSON(): Record<string, unknown> {
+    const blob = (b: StoredBlob) => ({ fileName: b.fileName, contentType: b.contentType, size: b.bytes.length, sha256: sha256(b.bytes) });
+    return {
+      now: this.now(),
+      tokenTtlSeconds: this.tokenTtlSeconds,
+      noContentOnEmptyList: this.noContentOnEmptyList,
+      accounts: [...this.accounts.values()].map((a) => ({
+        userId: a.userId,
+        role: a.role,
+        clientId: a.clientId ?? null,
+        brands: Object.fromEntries(a.brands),
+      })),
+      issuedTokens: this.issuedTokens.size,
+      brands: [...this.brands.values()].map((b) => ({
+        brandId: b.brandId,
+        brandKey: b.brandKey,
+        templateColor: b.templateColor,
+        chatbots: [...b.chatbots.values()],
+        autoReplies: [...b.autoReplies.values()].map(({ filledButtons: _b, filledChipList: _c, ...rest }) => rest),
+        files: [...b.files.values()].map((f) => ({ fileId: f.fileId, ...blob(f) })),
+        logos: [...b.logos.values()].map(({ blob: bl, previous, ...rest }) => ({
+          ...rest,
+          file: blob(bl),
+          previous: previous ? { name: previous.name, description: previous.description, file: blob(previous.blob) } : null,
+        })),
+      })),
+      agencyFiles: [...this.agencyFiles.values()].map(({ bytes: _bytes, ...rest }) => ({ ...rest, ...blob({ ...rest, bytes: _bytes }) })),
+      messagebases: this.messagebases.map((m) => m.messagebaseId),
+    };
+  }
+}
+
+/** Hex sha256 of bytes. */
+export function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

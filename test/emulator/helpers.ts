@@ -1,0 +1,91 @@
+// Shared helpers for the emulator tests: start one on port 0, call it over real
+// HTTP with undici, build small images.
+
+import { FormData, request } from 'undici';
+import { startEmulator, type RunningEmulator, type Seed } from '../../src/emulator/index.js';
+
+export const BRAND = 'BR.demo000001';
+export const BRAND_KEY = 'BK.demo0000000001';
+export const MASTER = 'emulator-master-token';
+export const AGENCY = 'emulator-agency-token';
+
+/** A call's options. */
+export interface CallOptions {
+  token?: string | null;
+  brandKey?: string;
+  json?: unknown;
+  raw?: string | Buffer;
+  form?: FormData;
+  headers?: Record<string, string>;
+}
+
+/** A call's answer. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  text: string;
+}
+
+/** Start an emulator (default seed unless one is given). */
+export function start(seed?: string | Seed, latencyMs?: number): Promise<RunningEmulator> {
+  return startEmulator({ ...(seed !== undefined ? { seed } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}) });
+}
+
+/** Call the emulator; `token` defaults to the master token (null: no header). */
+export async function call(emu: RunningEmulator, method: string, path: string, opts: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  const token = opts.token === undefined ? MASTER : opts.token;
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (opts.brandKey !== undefined) headers['x-rcs-brandkey'] = opts.brandKey;
+  let body: string | Buffer | FormData | undefined;
+  if (opts.json !== undefined) {
+    body = JSON.stringify(opts.json);
+    headers['content-type'] = 'application/json';
+  } else if (opts.raw !== undefined) {
+    body = opts.raw;
+    headers['content-type'] ??= 'application/json';
+  } else if (opts.form !== undefined) body = opts.form;
+  const res = await request(emu.url + path, { method: method as 'GET', headers, body });
+  const buf = Buffer.from(await res.body.arrayBuffer());
+  const text = buf.toString('utf8');
+  let parsed: unknown = undefined;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, body: parsed, text };
+}
+
+/** Expect a management error envelope. */
+export function errorOf(a: Answer): { status: number; code: string; message: string } {
+  return { status: a.status, code: a.body?.error?.code, message: a.body?.error?.message };
+}
+
+/** A PNG header (signature + IHDR) of the given size: enough for image-size. */
+export function png(width: number, height: number, filler = 0): Buffer {
+  const b = Buffer.alloc(8 + 25 + 16);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
+  b.writeUInt32BE(13, 8);
+  b.write('IHDR', 12, 'ascii');
+  b.writeUInt32BE(width, 16);
+  b.writeUInt32BE(height, 20);
+  b[24] = 8;
+  b[25] = 6;
+  b[b.length - 1] = filler;
+  return b;
+}
+
+/** A multipart form with a file part and text fields. */
+export function form(fields: Record<string, string>, files: Record<string, { name: string; bytes: Buffer; type?: string }> = {}): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.append(k, v);
+  for (const [k, v] of Object.entries(files)) f.append(k, new Blob([v.bytes], { type: v.type ?? 'application/octet-stream' }), v.name);
+  return f;
+}
+
+/** Admin call (no token). */
+export function admin(emu: RunningEmulator, method: string, path: string, json?: unknown): Promise<Answer> {
+  return call(emu, method, `/_emulator/${path}`, { token: null, ...(json !== undefined ? { json } : {}) });
+}
