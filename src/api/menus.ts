@@ -51,8 +51,9 @@ export function menusApi(transport: Transport): MenusApi {
     },
     async delete(brand, chatbotId) {
       const l = label('delete', chatbotId);
-      const res = await transport.send({ method: 'DELETE', path: menuPath(brand, chatbotId), brand, label: l });
-      results(res, any, l);
+      // The service answers 64323 to deleting an absent menu: after a retry, the first attempt did it.
+      const res = await transport.send({ method: 'DELETE', path: menuPath(brand, chatbotId), brand, label: l, successAfterRetry: ['64323'] });
+      if (res.acceptedCode === undefined) results(res, any, l);
     },
     async pause(brand, chatbotId, isPause) {
       const l = label(isPause ? 'pause' : 'resume', chatbotId);

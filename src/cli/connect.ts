@@ -1,0 +1,127 @@
+// The glue every command uses to reach the service: base URL, credentials and
+// transport settings from the global flags and the environment, or an
+// in-process emulator with --sandbox. Messages say exactly which variable or
+// flag is missing; secrets read here go only into the client.
+
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { RunningEmulator } from '../emulator/index.js';
+import { createClient, type ClientOptions, type Credentials, type RcsClient } from '../api/index.js';
+import { RcsctlError } from '../errors.js';
+import { defaultSeedPath } from '../util/paths.js';
+import type { CommandContext } from './context.js';
+import { redactSecrets } from './redact.js';
+
+export type { RunningEmulator };
+
+/** A ready client, where it points, and the sandbox emulator if one was started. */
+export interface Connection {
+  client: RcsClient;
+  baseUrl: string;
+  sandbox?: RunningEmulator;
+  /** Close the client, then the sandbox. */
+  close(): Promise<void>;
+}
+
+/** Master token of the example seed (examples/emulator-seed.yaml); used by --sandbox. */
+export const SANDBOX_TOKEN = 'emulator-master-token';
+
+/** True when RCSCTL_DEBUG asks for the HTTP trace (`http`, `all` or `*`, comma-separated). */
+export function httpDebugEnabled(env: Record<string, string | undefined>): boolean {
+  const parts = (env.RCSCTL_DEBUG ?? '').split(',').map((s) => s.trim().toLowerCase());
+  return parts.includes('http') || parts.includes('all') || parts.includes('*');
+}
+
+/** Connect as the global flags and environment say; throws RcsctlError naming what to set. */
+export async function connect(ctx: CommandContext): Promise<Connection> {
+  const g = ctx.globals();
+  const env = ctx.io.env;
+  const extraSecrets: string[] = [];
+  let credentials = await credentialsFrom(ctx, extraSecrets);
+
+  let sandbox: RunningEmulator | undefined;
+  let baseUrl: string;
+  let agencyBaseUrl = g.agencyBaseUrl;
+  if (g.sandbox) {
+    const { startEmulator } = await import('../emulator/index.js');
+    const seed = g.seed !== undefined ? resolve(ctx.io.cwd, g.seed) : defaultSeedPath();
+    const emu = await startEmulator({ seed, port: 0 });
+    sandbox = emu;
+    baseUrl = emu.url;
+    agencyBaseUrl = emu.url;
+    credentials ??= { token: SANDBOX_TOKEN };
+  } else {
+    if (g.baseUrl === undefined) {
+      throw new RcsctlError('E_CONFIG', 'no service address: set RCSCTL_BASE_URL or pass --base-url URL (or use --sandbox for a local emulator)');
+    }
+    baseUrl = g.baseUrl;
+    if (credentials === undefined) {
+      throw new RcsctlError(
+        'E_CONFIG',
+        'no credentials: set RCSCTL_TOKEN, or pass --token-file FILE, or set both RCSCTL_CLIENT_ID and RCSCTL_CLIENT_SECRET',
+      );
+    }
+  }
+
+  const opts: ClientOptions = {
+    baseUrl,
+    credentials,
+    concurrency: g.concurrency,
+    insecureHttp: g.insecureHttp,
+  };
+  if (agencyBaseUrl !== undefined) opts.agencyBaseUrl = agencyBaseUrl;
+  if (httpDebugEnabled(env)) {
+    // Already redacted by the client; scrubbed once more here with what the CLI knows.
+    opts.debug = (line) => ctx.io.stderr.write(`rcsctl debug: ${redactSecrets(line, env, extraSecrets)}\n`);
+  }
+  let client: RcsClient;
+  try {
+    client = createClient(opts);
+  } catch (err) {
+    await sandbox?.close();
+    throw err;
+  }
+  const conn: Connection = {
+    client,
+    baseUrl,
+    async close() {
+      await client.close();
+      await sandbox?.close();
+    },
+  };
+  if (sandbox !== undefined) conn.sandbox = sandbox;
+  return conn;
+}
+
+/**
+ * Credentials in order of precedence: --token-file, RCSCTL_TOKEN, then
+ * RCSCTL_CLIENT_ID with RCSCTL_CLIENT_SECRET. Undefined when none is given.
+ */
+async function credentialsFrom(ctx: CommandContext, secrets: string[]): Promise<Credentials | undefined> {
+  const g = ctx.globals();
+  const env = ctx.io.env;
+  if (g.tokenFile !== undefined) {
+    const path = resolve(ctx.io.cwd, g.tokenFile);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : 'unreadable';
+      throw new RcsctlError('E_CONFIG', `cannot read --token-file ${g.tokenFile} (${code})`);
+    }
+    const token = text.trim();
+    if (token === '') throw new RcsctlError('E_CONFIG', `--token-file ${g.tokenFile} is empty; it should hold the access token`);
+    secrets.push(token);
+    return { token };
+  }
+  const token = env.RCSCTL_TOKEN?.trim();
+  if (token !== undefined && token !== '') return { token };
+  const clientId = env.RCSCTL_CLIENT_ID?.trim();
+  const clientSecret = env.RCSCTL_CLIENT_SECRET?.trim();
+  const hasId = clientId !== undefined && clientId !== '';
+  const hasSecret = clientSecret !== undefined && clientSecret !== '';
+  if (hasId && hasSecret) return { clientId, clientSecret };
+  if (hasId) throw new RcsctlError('E_CONFIG', 'RCSCTL_CLIENT_ID is set but RCSCTL_CLIENT_SECRET is not: set both, or use RCSCTL_TOKEN instead');
+  if (hasSecret) throw new RcsctlError('E_CONFIG', 'RCSCTL_CLIENT_SECRET is set but RCSCTL_CLIENT_ID is not: set both, or use RCSCTL_TOKEN instead');
+  return undefined;
+}
