@@ -89,10 +89,10 @@ export async function loadLocalFile(
   }
   const extension = extname(absPath).slice(1).toLowerCase();
   if (!rules.extensions.includes(extension)) {
-    return fail('RCS304', `a ${rules.label} must be ${rules.extensions.join(', ')}; "${relPath}" is not`);
+    return fail('RCS304', `${article(rules.label)} must be ${rules.extensions.join(', ')}; "${relPath}" is not`);
   }
   if (size > rules.maxBytes) {
-    return fail('RCS305', `"${relPath}" is ${size} bytes; a ${rules.label} may be at most ${rules.maxBytes} bytes`);
+    return fail('RCS305', `"${relPath}" is ${size} bytes; ${article(rules.label)} may be at most ${rules.maxBytes} bytes`);
   }
   let bytes: Buffer;
   try {
@@ -136,4 +136,8 @@ export async function loadLocalFile(
 function inside(dir: string, target: string): boolean {
   const rel = relative(dir, target);
   return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
+}
+
+function article(noun: string): string {
+  return (/^[aeiou]/.test(noun) ? 'an ' : 'a ') + noun;
 }

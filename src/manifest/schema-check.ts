@@ -49,7 +49,9 @@ export function checkSchema(src: SourceDoc): Diagnostic[] {
     seen.add(id);
     diags.push(d);
   }
-  return diags;
+  // `display: 01` fails both type and enum; the type message already says how to fix it.
+  const typed = new Set(diags.filter((d) => d.code === 'RCS203').map((d) => d.path));
+  return diags.filter((d) => d.code !== 'RCS204' || !typed.has(d.path));
 }
 
 /** Decode an ajv instancePath against the data, so array indexes become numbers. */
@@ -92,8 +94,8 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
   if (propertyName !== undefined) {
     const p = [...path, propertyName];
     const why = (err.parentSchema as { description?: string } | undefined)?.description;
-    const expected = err.keyword === 'maxLength' ? `at most ${String(err.params.limit)} characters` : err.keyword === 'minLength' ? 'not empty' : (why ?? `matching ${String(err.params.pattern)}`);
-    return at(err.keyword === 'maxLength' ? 'RCS205' : 'RCS207', p, `key "${propertyName}" is not a valid name here: it must be ${expected}`, 'key');
+    if (err.keyword === 'maxLength') return at('RCS205', p, `key "${propertyName}" is ${propertyName.length} characters long; the maximum is ${String(err.params.limit)}`, 'key');
+    return at('RCS207', p, `key "${propertyName}" has the wrong form${why !== undefined ? `: ${why}` : ''}`, 'key');
   }
 
   switch (err.keyword) {

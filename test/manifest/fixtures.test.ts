@@ -1,0 +1,111 @@
+// The corpus of invalid manifests (test/fixtures/manifests/*.yaml): each one
+// must give exactly the diagnostics listed, code and position, nothing more.
+
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { hasErrors, loadManifests } from '../../src/manifest/index.js';
+
+const FIXTURES = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'manifests');
+const ENV = { FIXTURE_LONG_KEY: 'k'.repeat(19), FIXTURE_KEY_A: 'key-a', FIXTURE_KEY_B: 'key-b' };
+
+// [fixture, every diagnostic as "CODE line:col"]
+const CASES: [string, string[]][] = [
+  ['101-yaml-syntax', ['RCS101 5:1']],
+  ['102-duplicate-key', ['RCS102 9:5']],
+  ['103-custom-tag', ['RCS103 6:19']],
+  ['104-alias-bomb', ['RCS104 5:10']],
+  ['106-missing-env', ['RCS106 5:8']],
+  ['107-bad-interpolation', ['RCS107 6:11']],
+  ['201-unknown-body-key', ['RCS201 8:13']],
+  ['201-unknown-chatbot-key', ['RCS201 6:5']],
+  ['201-unknown-top-key', ['RCS201 4:1']],
+  ['202-autoreply-missing-name', ['RCS202 6:5']],
+  ['202-logo-missing-path', ['RCS202 6:5']],
+  ['202-menu-action-without-action', ['RCS202 8:9']],
+  ['202-missing-apiversion', ['RCS202 1:1']],
+  ['203-body-not-map', ['RCS203 8:11']],
+  ['203-copyallowed-string', ['RCS203 8:18']],
+  ['203-display-number', ['RCS203 6:14']],
+  ['203-rcsreply-number', ['RCS203 6:15']],
+  ['204-apiversion-wrong', ['RCS204 1:13']],
+  ['204-display-value', ['RCS204 6:14']],
+  ['204-kind-typo', ['RCS204 2:7']],
+  ['204-menu-actiontype', ['RCS204 9:21']],
+  ['204-prune-typo', ['RCS204 4:9']],
+  ['204-safty-lowercase', ['RCS204 6:20']],
+  ['205-autoreply-name', ['RCS205 6:11']],
+  ['205-brand-key-too-long', ['RCS205 5:8']],
+  ['205-chatbot-id', ['RCS205 5:3']],
+  ['205-logo-name', ['RCS205 6:11']],
+  ['205-menu-title', ['RCS205 7:44']],
+  ['205-reply-displaytext', ['RCS205 10:49']],
+  ['205-subdescr', ['RCS205 6:15']],
+  ['205-subtitle', ['RCS205 6:15']],
+  ['206-empty-name', ['RCS206 6:11']],
+  ['207-brand-id-form', ['RCS207 3:14']],
+  ['207-handle-form', ['RCS207 5:3']],
+  ['207-phone-number', ['RCS207 10:86']],
+  ['207-url-scheme', ['RCS207 11:74']],
+  ['208-six-menu-items', ['RCS208 13:7']],
+  ['209-postback', ['RCS209 13:11']],
+  ['210-menu-type-menu', ['RCS210 7:17']],
+  ['211-action-both', ['RCS211 11:11']],
+  ['211-action-neither', ['RCS211 10:17']],
+  ['212-suggestion-both', ['RCS212 10:9']],
+  ['212-suggestion-empty', ['RCS212 10:9']],
+  ['213-prune-twice', ['RCS213 4:29']],
+  ['214-unquoted-chatbot-id', ['RCS214 5:3']],
+  ['215-reply-without-target', ['RCS215 10:16']],
+  ['301-path-absolute', ['RCS301 5:17']],
+  ['301-path-dotdot', ['RCS301 5:17']],
+  ['303-file-missing', ['RCS303 5:17']],
+  ['303-path-is-directory', ['RCS303 5:17']],
+  ['304-certificate-type', ['RCS304 6:26']],
+  ['304-file-type', ['RCS304 5:18']],
+  ['306-extension-mismatch', ['RCS306 5:18']],
+  ['306-not-an-image', ['RCS306 5:17']],
+  ['307-logo-size', ['RCS307 7:11']],
+  ['308-agency-mimetype', ['RCS308 7:15']],
+  ['401-missing-file-handle', ['RCS507 5:3', 'RCS401 10:42']],
+  ['402-missing-menu-handle', ['RCS402 13:49']],
+  ['402-missing-reply-handle', ['RCS402 10:29']],
+  ['403-handle-twice', ['RCS403 14:3']],
+  ['404-chatbot-twice', ['RCS404 11:3']],
+  ['405-agency-file-twice', ['RCS405 11:3']],
+  ['406-brand-key-conflict', ['RCS406 7:34']],
+  ['501-ignored-body-field', ['RCS501 10:7']],
+  ['502-unknown-messagebase', ['RCS502 7:20']],
+  ['503-duplicate-name', ['RCS503 10:11']],
+  ['504-duplicate-logo-name', ['RCS504 6:18']],
+  ['505-menu-without-rcsreply', ['RCS505 13:7']],
+  ['506-reply-outside-brand', ['RCS506 10:34']],
+  ['507-unused-file', ['RCS507 10:3']],
+  ['508-agency-file-id', ['RCS508 5:3']],
+  ['509-pinned-id-twice', ['RCS509 11:9']],
+];
+
+describe('invalid manifest corpus', () => {
+  it('has at least 40 invalid manifests', () => {
+    expect(CASES.filter(([, want]) => want.some((w) => !/RCS5(01|02|06|07|08)/.test(w))).length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(CASES)('%s', async (name, want) => {
+    const result = await loadManifests([`${name}.yaml`], { env: ENV, cwd: FIXTURES });
+    const got = result.diagnostics.map((d) => `${d.code} ${d.line}:${d.col}`);
+    expect(got).toEqual(want);
+    // The fixture name starts with the code it is about.
+    expect(got.some((g) => g.startsWith(`RCS${name.slice(0, 3)} `))).toBe(true);
+    for (const d of result.diagnostics) {
+      expect(d.file).toBe(`${name}.yaml`);
+      expect(d.message.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('never echoes an interpolated brand key', async () => {
+    const result = await loadManifests(['205-brand-key-too-long.yaml', '406-brand-key-conflict.yaml'], { env: ENV, cwd: FIXTURES });
+    expect(hasErrors(result.diagnostics)).toBe(true);
+    const text = JSON.stringify(result.diagnostics);
+    for (const secret of Object.values(ENV)) expect(text).not.toContain(secret);
+  });
+});
