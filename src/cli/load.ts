@@ -1,0 +1,24 @@
+// Loading manifests for the commands that talk to the service: diagnostics to
+// stderr, and an error when any is fatal, before a single request goes out.
+
+import { RcsctlError } from '../errors.js';
+import { hasErrors, loadManifests, renderDiagnostics } from '../manifest/index.js';
+import type { DesiredBrand } from '../manifest/types.js';
+import type { CommandContext } from './context.js';
+
+/** Load `paths`, print diagnostics, and return the brands (filtered by `brand` when given). */
+export async function loadOrFail(ctx: CommandContext, paths: string[], brand?: string): Promise<DesiredBrand[]> {
+  const { io } = ctx;
+  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd });
+  if (result.diagnostics.length > 0) io.stderr.write(renderDiagnostics(result.diagnostics, { color: ctx.globals().color, cwd: io.cwd }));
+  if (hasErrors(result.diagnostics)) {
+    const n = result.diagnostics.filter((d) => d.severity === 'error').length;
+    throw new RcsctlError('E_MANIFEST', `the manifests have ${n} error${n === 1 ? '' : 's'}; nothing was sent`);
+  }
+  const brands = brand === undefined ? result.brands : result.brands.filter((b) => b.brandId === brand);
+  if (brands.length === 0) {
+    const known = result.brands.map((b) => b.brandId).join(', ') || 'none';
+    throw new RcsctlError('E_NO_BRAND', brand === undefined ? 'the manifests declare no brand' : `no manifest declares brand ${brand} (found: ${known})`);
+  }
+  return brands.sort((a, b) => a.brandId.localeCompare(b.brandId));
+}

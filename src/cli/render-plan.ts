@@ -1,0 +1,140 @@
+// The text view of a plan, in the style of a Terraform plan: one block per
+// step with its marker (+ ~ - ! ⚑), the field diffs, and a summary line.
+
+import { summarise } from '../plan/build-plan.js';
+import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js';
+import type { Style } from './style.js';
+
+/** Markers: create, update, delete, blocked, needs review. */
+export const MARKERS = { create: '+', update: '~', delete: '-', blocked: '!', review: '⚑', unmanaged: '?' } as const;
+
+/** Render one brand's plan. */
+export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: string } = {}): string {
+  const lines: string[] = [];
+  const where = opts.baseUrl !== undefined ? ` at ${opts.baseUrl}` : '';
+  lines.push(style.bold(`Brand ${plan.brandId}${where}`));
+  if (plan.problems.length > 0) {
+    lines.push('');
+    for (const p of plan.problems) lines.push(style.red(`  error[${p.code}] ${p.message}`));
+    lines.push('');
+    lines.push(style.red(`Plan failed: ${plan.problems.length} problem${plural(plan.problems.length)}; nothing can be applied for this brand.`));
+    return lines.join('\n') + '\n';
+  }
+  if (plan.steps.length === 0) {
+    lines.push('');
+    lines.push(style.green('  No changes. The live brand matches the manifests.'));
+  } else {
+    lines.push('');
+    for (const step of plan.steps) lines.push(...renderStep(step, style), '');
+  }
+  if (plan.unmanaged.length > 0) {
+    if (plan.steps.length === 0) lines.push('');
+    lines.push('  Unmanaged (live, not in the manifests; name the kind in `prune:` to delete):');
+    for (const u of plan.unmanaged) lines.push(style.dim(`    ${MARKERS.unmanaged} ${u.kind}.${u.id} "${u.name}"`));
+    lines.push('');
+  } else if (plan.steps.length === 0) {
+    lines.push('');
+  }
+  lines.push(summaryLine(summarise(plan)));
+  return lines.join('\n') + '\n';
+}
+
+/** `Plan: 3 to create, 2 to update, 1 to delete; 1 blocked, 1 needs review; 4 unmanaged.` */
+export function summaryLine(s: PlanSummary): string {
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete; ${s.blocked} blocked, ${s.review} need${s.review === 1 ? 's' : ''} review; ${s.unmanaged} unmanaged.`;
+}
+
+/** The lines of one step: a header, then its field changes indented. */
+export function renderStep(step: Step, style: Style): string[] {
+  const { marker, paint } = markerOf(step, style);
+  const id = step.liveId !== undefined && step.liveId !== step.address.split('.').slice(1).join('.') ? ` (${step.liveId})` : '';
+  const header = `  ${paint(marker)} ${style.bold(step.address)} "${step.name}"${id}  ${describe(step)}`;
+  const lines = [header];
+  switch (step.gate.type) {
+    case 'blocked':
+      lines.push(style.red(`      blocked (${step.gate.state}): ${step.gate.reason}; this step will not be sent`));
+      break;
+    case 'review':
+      lines.push(style.magenta(`      needs review: ${step.gate.review}`));
+      break;
+    case 'destructive':
+    case 'none':
+      break;
+    default: {
+      const never: never = step.gate;
+      throw new Error(`unknown gate ${JSON.stringify(never)}`);
+    }
+  }
+  if (step.op === 'upload') lines.push(style.green(`      + upload ${step.file.fileName} (${formatBytes(step.file.size)})`));
+  if (step.op !== 'delete') for (const c of step.changes) lines.push(renderChange(c, style));
+  return lines;
+}
+
+function describe(step: Step): string {
+  switch (step.op) {
+    case 'upload':
+      return 'will be uploaded';
+    case 'create':
+      return 'will be created';
+    case 'update':
+      return 'will be updated';
+    case 'link':
+      return 'will get its reply links (after the auto-replies it links to exist)';
+    case 'menu-replace':
+      return step.method === 'DELETE' ? 'menu will be removed' : step.method === 'POST' ? 'menu will be created' : 'menu will be replaced';
+    case 'delete':
+      return 'will be deleted';
+    default: {
+      const never: never = step;
+      throw new Error(`unknown step ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function markerOf(step: Step, style: Style): { marker: string; paint: (s: string) => string } {
+  if (step.gate.type === 'blocked') return { marker: MARKERS.blocked, paint: style.red };
+  if (step.gate.type === 'review') return { marker: MARKERS.review, paint: style.magenta };
+  switch (step.op) {
+    case 'upload':
+    case 'create':
+      return { marker: MARKERS.create, paint: style.green };
+    case 'delete':
+      return { marker: MARKERS.delete, paint: style.red };
+    default:
+      return { marker: MARKERS.update, paint: style.yellow };
+  }
+}
+
+/** One field change: `~ body.title: "Old" → "New"`. */
+export function renderChange(c: FieldChange, style: Style): string {
+  switch (c.type) {
+    case 'add':
+      return style.green(`      + ${c.path}: ${formatValue(c.after)}`);
+    case 'remove':
+      return style.red(`      - ${c.path}: ${formatValue(c.before)}`);
+    case 'change':
+      return style.yellow(`      ~ ${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`);
+    default: {
+      const never: never = c.type;
+      throw new Error(`unknown change ${String(never)}`);
+    }
+  }
+}
+
+/** A value as shown in a plan; ids not known until apply read `(known after apply)`. */
+export function formatValue(v: unknown): string {
+  if (typeof v === 'string') {
+    const ref = /^<ref:([A-Za-z]+):([^>]+)>$/.exec(v);
+    if (ref) return `(known after apply: ${ref[1]}.${ref[2]})`;
+    return JSON.stringify(v);
+  }
+  return JSON.stringify(v) ?? 'undefined';
+}
+
+function formatBytes(n: number): string {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}

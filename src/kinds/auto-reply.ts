@@ -1,0 +1,180 @@
+// Auto-reply messages: identity by pinned id or name, media by content-addressed
+// file name, reply links by handle (spec/assumptions.md §5).
+
+import type { Action, AutoReplyDetail, AutoReplyRequest, Body, ButtonGroup, Reply, Suggestion } from '../api/types.js';
+import type { DesiredAutoReply, DesiredSuggestion } from '../manifest/types.js';
+import { canonicalMessagebaseId } from '../spec/messagebases.js';
+import type { Gate } from '../plan/types.js';
+import { NO_GATE, type PlanContext, type ResourceKind } from './kind.js';
+import { matchByIdThenName } from './match.js';
+
+/** Body fields that hold an auto-reply file id. */
+export const MEDIA_FIELD = /^(media|subMedia)\d*$/;
+
+/** Postback data the service fills in on read: not something the user wrote. */
+const SERVER_POSTBACK = /^postbackId=[^;]*;;$/;
+
+const BLOCKED_PROCESSING: Gate = {
+  type: 'blocked',
+  state: '처리중',
+  reason: 'registration failed midway; the service refuses changes and deletes until an operator resolves it',
+};
+
+/** The auto-reply kind. */
+export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
+  name: 'autoReply',
+  label: 'auto-reply',
+  prune: 'autoReplies',
+  reportsUnmanaged: true,
+
+  desired: (brand) => [...brand.autoReplies.values()],
+  live: (live) => live.autoReplies,
+  key: (d) => d.handle,
+  desiredName: (d) => d.name,
+  liveId: (l) => l.autoReplyMsgId,
+  liveName: (l) => l.autoReplyMsgName,
+  liveState: (l) => l.approvalResult,
+
+  match: (desired, live) =>
+    matchByIdThenName(desired, live, {
+      label: 'auto-reply',
+      address: (d) => `autoReply.${d.handle}`,
+      pinned: (d) => d.id,
+      name: (d) => d.name,
+      liveId: (l) => l.autoReplyMsgId,
+      liveName: (l) => l.autoReplyMsgName,
+      pinKey: 'id',
+      source: (d) => d.source,
+    }),
+
+  normaliseLive(l, ctx) {
+    const body: Record<string, string> = {};
+    for (const [field, value] of Object.entries(l.body ?? {})) {
+      body[field] = MEDIA_FIELD.test(field) ? (ctx.liveFileName(value) ?? value) : value;
+    }
+    return compact({
+      name: l.autoReplyMsgName,
+      messagebaseId: canonicalMessagebaseId(l.messagebaseId),
+      copyAllowed: l.copyAllowed ?? true,
+      body,
+      buttons: normaliseButtons(l.buttons),
+      chipList: normaliseSuggestions(l.chipList),
+    });
+  },
+
+  normaliseDesired(d, ctx) {
+    const body: Record<string, string> = {};
+    for (const [field, value] of Object.entries(d.body)) {
+      body[field] = typeof value === 'string' ? value : (ctx.brand.files.get(value.file)?.file.uploadName ?? `<missing file ${value.file}>`);
+    }
+    const req = toRequest(d, ctx);
+    return compact({
+      name: d.name,
+      messagebaseId: canonicalMessagebaseId(d.messagebaseId),
+      copyAllowed: d.copyAllowed ?? true,
+      body,
+      buttons: normaliseButtons(req.buttons),
+      chipList: normaliseSuggestions(req.chipList),
+    });
+  },
+
+  createStep: (d, ctx, seed) => ({ ...seed, op: 'create', request: toRequest(d, ctx) }),
+  updateStep: (d, l, ctx, seed) => ({ ...seed, op: 'update', liveId: l.autoReplyMsgId, request: toRequest(d, ctx) }),
+
+  gates: {
+    create: () => NO_GATE,
+    update: (l) => (l.approvalResult === '처리중' ? BLOCKED_PROCESSING : NO_GATE),
+    delete: (l) => (l.approvalResult === '처리중' ? BLOCKED_PROCESSING : { type: 'destructive' }),
+  },
+
+  liveRefs(l) {
+    const refs: string[] = [];
+    const visit = (s: Suggestion): void => {
+      if (s.reply?.autoReplyMsgId !== undefined) refs.push(`autoReply:${s.reply.autoReplyMsgId}`);
+    };
+    for (const g of l.buttons ?? []) (g.suggestions ?? []).forEach(visit);
+    (l.chipList ?? []).forEach(visit);
+    return refs;
+  },
+
+  splitLinks(request) {
+    const req = request as AutoReplyRequest;
+    const isLink = (s: Suggestion): boolean => s.reply !== undefined;
+    const hasLinks = (req.buttons ?? []).some((g) => (g.suggestions ?? []).some(isLink)) || (req.chipList ?? []).some(isLink);
+    if (!hasLinks) return undefined;
+    const base: AutoReplyRequest = { ...req };
+    if (req.buttons !== undefined) base.buttons = req.buttons.map((g) => (g.suggestions === undefined ? g : { suggestions: g.suggestions.filter((s) => !isLink(s)) }));
+    if (req.chipList !== undefined) base.chipList = req.chipList.filter((s) => !isLink(s));
+    return { base, links: req };
+  },
+};
+
+/** The create/update request for a desired auto-reply, with placeholders for ids not yet known. */
+export function toRequest(d: DesiredAutoReply, ctx: PlanContext): AutoReplyRequest {
+  const body: Body = {};
+  for (const [field, value] of Object.entries(d.body)) {
+    if (typeof value === 'string') body[field] = value;
+    else {
+      const file = ctx.brand.files.get(value.file);
+      body[field] = file === undefined ? `<missing file ${value.file}>` : ctx.ref('file', file.file.uploadName);
+    }
+  }
+  const req: AutoReplyRequest = { autoReplyMsgName: d.name, messagebaseId: d.messagebaseId, body };
+  if (d.copyAllowed !== undefined) req.copyAllowed = d.copyAllowed;
+  if (d.buttons !== undefined && d.buttons.length > 0) {
+    req.buttons = d.buttons.map((g) => (g.suggestions === undefined ? {} : { suggestions: g.suggestions.map((s) => toSuggestion(s, ctx)) }));
+  }
+  if (d.chipList !== undefined && d.chipList.length > 0) req.chipList = d.chipList.map((s) => toSuggestion(s, ctx));
+  return req;
+}
+
+function toSuggestion(s: DesiredSuggestion, ctx: PlanContext): Suggestion {
+  const out: Suggestion = {};
+  if (s.action !== undefined) out.action = s.action;
+  if (s.reply !== undefined) {
+    const reply: Reply = {};
+    if (s.reply.autoReply !== undefined) reply.autoReplyMsgId = ctx.ref('autoReply', s.reply.autoReply);
+    else if (s.reply.autoReplyMsgId !== undefined) reply.autoReplyMsgId = s.reply.autoReplyMsgId;
+    if (s.reply.displayText !== undefined) reply.displayText = s.reply.displayText;
+    out.reply = reply;
+  }
+  return out;
+}
+
+/** Button groups for comparison: server postback data dropped, empty trailing groups and lists folded. */
+export function normaliseButtons(groups: ButtonGroup[] | undefined): unknown[] | undefined {
+  if (groups === undefined) return undefined;
+  const out = groups.map((g) => {
+    const suggestions = normaliseSuggestions(g.suggestions);
+    return suggestions === undefined ? {} : { suggestions };
+  });
+  while (out.length > 0 && Object.keys(out[out.length - 1] as object).length === 0) out.pop();
+  return out.length === 0 ? undefined : out;
+}
+
+/** Suggestions for comparison; an empty list is the same as none. */
+export function normaliseSuggestions(list: Suggestion[] | undefined): unknown[] | undefined {
+  if (list === undefined || list.length === 0) return undefined;
+  return list.map((s) => compact({ action: s.action && normaliseAction(s.action), reply: s.reply && normaliseReply(s.reply) }));
+}
+
+function normaliseAction(a: Action): unknown {
+  const { postback, ...rest } = a;
+  return postback === undefined || isServerPostback(postback.data) ? rest : a;
+}
+
+function normaliseReply(r: Reply): unknown {
+  const { postback, ...rest } = r;
+  return postback === undefined || isServerPostback(postback.data) ? rest : r;
+}
+
+function isServerPostback(data: string | undefined): boolean {
+  return data === undefined || data === '' || SERVER_POSTBACK.test(data);
+}
+
+/** Drop undefined values so absent and undefined compare equal. */
+export function compact<T extends Record<string, unknown>>(o: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out as Partial<T>;
+}

@@ -1,0 +1,118 @@
+// Chatbots (rooms), identified by chatbotId (spec/assumptions.md §3). Fields a
+// manifest leaves out are not managed: the live value is kept and sent back.
+
+import type { ChatbotDetail, ChatbotInfo } from '../api/types.js';
+import type { DesiredChatbot } from '../manifest/types.js';
+import type { Gate, PlanProblem } from '../plan/types.js';
+import { NO_GATE, stepFile, type ResourceKind } from './kind.js';
+
+/** States in which the service accepts a room update (service-api.md, Chatbot update). */
+export const CHATBOT_UPDATABLE = ['저장', '반려', '승인'];
+
+/** The room fields rcsctl compares and sends, with their documented defaults. */
+const FIELDS = ['subTitle', 'subNum', 'display', 'inputField', 'rcsReply', 'subDescr', 'saftyStatusYn'] as const;
+type ChatbotFields = Partial<Record<(typeof FIELDS)[number], string | number>>;
+
+/** The chatbot kind. */
+export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail> = {
+  name: 'chatbot',
+  label: 'room',
+  prune: 'chatbots',
+  reportsUnmanaged: true,
+
+  desired: (brand) => [...brand.chatbots.values()],
+  live: (live) => live.chatbots,
+  key: (d) => d.chatbotId,
+  desiredName: (d) => d.subTitle ?? d.chatbotId,
+  liveId: (l) => l.chatbotId,
+  liveName: (l) => l.subTitle,
+  liveState: (l) => l.approvalResult,
+
+  match(desired, live) {
+    const byId = new Map(live.map((l) => [l.chatbotId, l]));
+    const pairs: [DesiredChatbot, ChatbotDetail][] = [];
+    const missing: DesiredChatbot[] = [];
+    for (const d of desired) {
+      const l = byId.get(d.chatbotId);
+      if (l === undefined) missing.push(d);
+      else {
+        pairs.push([d, l]);
+        byId.delete(d.chatbotId);
+      }
+    }
+    return { pairs, missing, extra: [...byId.values()], problems: [] };
+  },
+
+  normaliseLive: (l) => liveFields(l),
+  normaliseDesired(d, _ctx, l) {
+    const out: ChatbotFields = l === undefined ? { saftyStatusYn: 'Y', rcsReply: '1', display: '01', inputField: 1 } : liveFields(l);
+    for (const f of FIELDS) {
+      const v = d[f];
+      if (v !== undefined && v !== '') out[f] = v;
+      else if (v === '') delete out[f];
+    }
+    return out;
+  },
+
+  createStep(d, _ctx, seed) {
+    const info = toInfo(d.chatbotId, chatbotKind.normaliseDesired(d, _ctx, undefined) as ChatbotFields);
+    return { ...seed, op: 'create', request: { chatbots: [info] }, ...(d.certificate ? { file: stepFile(d.certificate) } : {}) };
+  },
+  updateStep(d, l, ctx, seed) {
+    const info = toInfo(d.chatbotId, chatbotKind.normaliseDesired(d, ctx, l) as ChatbotFields);
+    return { ...seed, op: 'update', liveId: l.chatbotId, request: { chatbot: info } };
+  },
+  createProblems(d): PlanProblem[] {
+    if (d.certificate !== undefined && d.subTitle !== undefined) return [];
+    return [
+      {
+        code: 'E_PLAN_ROOM_CERTIFICATE',
+        address: `chatbot.${d.chatbotId}`,
+        message: `room ${d.chatbotId} does not exist; registering it needs \`subTitle\` and \`certificate: { path: … }\` (a subscription certificate issued within the last month)`,
+        file: d.source.file,
+        line: d.source.line,
+      },
+    ];
+  },
+
+  gates: {
+    create: () => ({ type: 'review', review: 'a new room goes to operator review (승인대기) before messages can be sent' }),
+    update(l, changes): Gate {
+      if (!CHATBOT_UPDATABLE.includes(l.approvalResult)) {
+        return { type: 'blocked', state: l.approvalResult, reason: `the service accepts room updates only in ${CHATBOT_UPDATABLE.join(', ')}; wait for the review to finish` };
+      }
+      if (l.approvalResult === '승인' && changes.some((c) => c.path === 'subTitle')) {
+        return { type: 'review', review: 'renaming an approved room sends it back to operator review (승인 → 승인대기(수정))' };
+      }
+      if (l.approvalResult === '반려') return { type: 'review', review: 'updating a rejected room requests review again (반려 → 승인대기)' };
+      return NO_GATE;
+    },
+    delete: () => ({ type: 'destructive' }),
+  },
+  liveRefs: () => [],
+};
+
+function liveFields(l: ChatbotDetail): ChatbotFields {
+  const out: ChatbotFields = {
+    subTitle: l.subTitle,
+    subNum: l.subNum,
+    display: l.display ?? '01',
+    inputField: l.inputField ?? 1,
+    rcsReply: l.rcsReply ?? '1',
+    saftyStatusYn: l.saftyStatusYn ?? 'Y',
+  };
+  if (l.subDescr !== null && l.subDescr !== undefined && l.subDescr !== '') out.subDescr = l.subDescr;
+  if (out.subNum === undefined || out.subNum === null || out.subNum === '') delete out.subNum;
+  return out;
+}
+
+function toInfo(chatbotId: string, f: ChatbotFields): ChatbotInfo {
+  const info: ChatbotInfo = { mdn: chatbotId, subTitle: String(f.subTitle ?? '') };
+  if (f.subNum !== undefined) info.subNum = String(f.subNum);
+  if (f.rcsReply !== undefined) info.rcsReply = String(f.rcsReply) as '0' | '1';
+  if (f.display !== undefined) info.display = String(f.display) as ChatbotInfo['display'] & string;
+  if (f.inputField !== undefined) info.inputField = Number(f.inputField) as 0 | 1;
+  if (f.subDescr !== undefined) info.subDescr = String(f.subDescr);
+  if (f.saftyStatusYn !== undefined) info.saftyStatusYn = String(f.saftyStatusYn) as 'Y' | 'N';
+  return info;
+}

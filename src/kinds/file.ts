@@ -1,0 +1,62 @@
+// Auto-reply image files: content-addressed. The key is the upload name
+// `<stem>-<sha256 first 12>.<ext>`, so an unchanged image is never uploaded
+// again, a changed one always is, and equal content is uploaded once. The
+// service has no delete endpoint: live files are never pruned or reported.
+
+import type { AutoReplyFile } from '../api/types.js';
+import type { DesiredFile } from '../manifest/types.js';
+import { MEDIA_FIELD } from './auto-reply.js';
+import { NO_GATE, stepFile, type ResourceKind } from './kind.js';
+
+/** The auto-reply file kind. */
+export const fileKind: ResourceKind<DesiredFile, AutoReplyFile> = {
+  name: 'file',
+  label: 'auto-reply file',
+  reportsUnmanaged: false,
+
+  desired(brand) {
+    // Only files that some auto-reply uses, once per content.
+    const used = new Set<string>();
+    for (const ar of brand.autoReplies.values()) {
+      for (const [field, value] of Object.entries(ar.body)) {
+        if (MEDIA_FIELD.test(field) && typeof value !== 'string') used.add(value.file);
+      }
+    }
+    const byName = new Map<string, DesiredFile>();
+    for (const handle of [...used].sort()) {
+      const f = brand.files.get(handle);
+      if (f !== undefined && !byName.has(f.file.uploadName)) byName.set(f.file.uploadName, f);
+    }
+    return [...byName.values()];
+  },
+  live: (live) => [...live.files.values()],
+  key: (d) => d.file.uploadName,
+  desiredName: (d) => d.file.uploadName,
+  liveId: (l) => l.fileId,
+  liveName: (l) => l.fileName,
+  liveState: () => undefined,
+
+  match(desired, live) {
+    const byName = new Map(live.map((l) => [l.fileName, l]));
+    const pairs: [DesiredFile, AutoReplyFile][] = [];
+    const missing: DesiredFile[] = [];
+    for (const d of desired) {
+      const l = byName.get(d.file.uploadName);
+      if (l === undefined) missing.push(d);
+      else pairs.push([d, l]);
+    }
+    return { pairs, missing, extra: [], problems: [] };
+  },
+
+  // Same name means same content: nothing to compare.
+  normaliseLive: (l) => ({ fileName: l.fileName }),
+  normaliseDesired: (d) => ({ fileName: d.file.uploadName }),
+
+  createStep: (d, _ctx, seed) => ({ ...seed, op: 'upload', file: stepFile(d.file) }),
+  updateStep: () => {
+    throw new Error('auto-reply files are content-addressed and never updated');
+  },
+
+  gates: { create: () => NO_GATE, update: () => NO_GATE, delete: () => NO_GATE },
+  liveRefs: () => [],
+};

@@ -1,0 +1,67 @@
+// Brand logos (spec/assumptions.md §2): identity by pinned fileId or name, the
+// image by content-addressed file name. Every registration or modification goes
+// to operator review.
+
+import type { Logo } from '../api/types.js';
+import type { DesiredLogo } from '../manifest/types.js';
+import type { Gate } from '../plan/types.js';
+import { stepFile, type ResourceKind } from './kind.js';
+import { matchByIdThenName } from './match.js';
+
+/** States in which the service accepts a logo modification (service-api.md, Logo). */
+export const LOGO_MODIFIABLE = ['저장', '반려', '반려(수정)', '승인'];
+
+/** The logo kind. */
+export const logoKind: ResourceKind<DesiredLogo, Logo> = {
+  name: 'logo',
+  label: 'logo',
+  prune: 'logos',
+  reportsUnmanaged: true,
+
+  desired: (brand) => [...brand.logos.values()],
+  live: (live) => live.logos,
+  key: (d) => d.handle,
+  desiredName: (d) => d.name,
+  liveId: (l) => l.fileId,
+  liveName: (l) => l.name,
+  liveState: (l) => l.approvalResult,
+
+  match: (desired, live) =>
+    matchByIdThenName(desired, live, {
+      label: 'logo',
+      address: (d) => `logo.${d.handle}`,
+      pinned: (d) => d.fileId,
+      name: (d) => d.name,
+      liveId: (l) => l.fileId,
+      liveName: (l) => l.name,
+      pinKey: 'fileId',
+      source: (d) => d.source,
+    }),
+
+  normaliseLive: (l) => ({ name: l.name, description: emptyToUndefined(l.description), file: l.fileName }),
+  normaliseDesired: (d) => ({ name: d.name, description: emptyToUndefined(d.description), file: d.file.uploadName }),
+
+  createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: logoRequest(d), file: stepFile(d.file) }),
+  updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.fileId, request: logoRequest(d), file: stepFile(d.file) }),
+
+  gates: {
+    create: () => ({ type: 'review', review: 'a new logo goes to operator review (승인대기) and cannot be used until approved' }),
+    update(l): Gate {
+      if (!LOGO_MODIFIABLE.includes(l.approvalResult)) {
+        return { type: 'blocked', state: l.approvalResult, reason: `the service accepts logo changes only in ${LOGO_MODIFIABLE.join(', ')}; wait for the review to finish` };
+      }
+      const next = l.approvalResult === '승인' ? '승인대기(수정)' : '승인대기';
+      return { type: 'review', review: `the modified logo goes back to operator review (${l.approvalResult} → ${next})` };
+    },
+    delete: () => ({ type: 'destructive' }),
+  },
+  liveRefs: () => [],
+};
+
+function logoRequest(d: DesiredLogo): { name: string; description?: string } {
+  return d.description === undefined ? { name: d.name } : { name: d.name, description: d.description };
+}
+
+function emptyToUndefined(s: string | null | undefined): string | undefined {
+  return s === null || s === undefined || s === '' ? undefined : s;
+}

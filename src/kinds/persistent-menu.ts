@@ -1,0 +1,94 @@
+// Persistent menus (spec/assumptions.md §4): part of their room, compared as a
+// list in ordNo order, replaced whole. Menu changes do not trigger review.
+
+import type { ChatbotDetail, PersistentMenuRequestItem } from '../api/types.js';
+import type { DesiredChatbot, DesiredMenuItem } from '../manifest/types.js';
+import type { Gate } from '../plan/types.js';
+import { compact } from './auto-reply.js';
+import { NO_GATE, type PlanContext, type ResourceKind } from './kind.js';
+
+/** A room's menu, desired: only rooms whose manifest has `persistentMenu`. */
+export interface DesiredMenu {
+  chatbotId: string;
+  items: DesiredMenuItem[];
+  rcsReply: string | undefined;
+  source: DesiredChatbot['source'];
+}
+
+/** The persistent menu kind. */
+export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail> = {
+  name: 'persistentMenu',
+  label: 'persistent menu',
+  reportsUnmanaged: false,
+
+  desired: (brand) =>
+    [...brand.chatbots.values()]
+      .filter((c) => c.persistentMenu !== undefined)
+      .map((c) => ({ chatbotId: c.chatbotId, items: c.persistentMenu ?? [], rcsReply: c.rcsReply, source: c.source })),
+  live: (live) => live.chatbots,
+  key: (d) => d.chatbotId,
+  desiredName: (d) => `menu of ${d.chatbotId}`,
+  liveId: (l) => l.chatbotId,
+  liveName: (l) => `menu of ${l.chatbotId}`,
+  liveState: (l) => (l.psMenuUse ? 'in use' : 'not in use'),
+
+  match(desired, live) {
+    const byId = new Map(live.map((l) => [l.chatbotId, l]));
+    const pairs: [DesiredMenu, ChatbotDetail][] = [];
+    const missing: DesiredMenu[] = [];
+    for (const d of desired) {
+      const l = byId.get(d.chatbotId);
+      if (l === undefined) missing.push(d);
+      else pairs.push([d, l]);
+    }
+    return { pairs, missing, extra: [], problems: [] };
+  },
+
+  normaliseLive: (l) => ({
+    items: [...(l.persistentMenu ?? [])].sort((a, b) => a.ordNo - b.ordNo).map((i) => itemFields(i)),
+  }),
+  normaliseDesired: (d, ctx) => ({ items: toItems(d, ctx).map((i) => itemFields(i)) }),
+
+  createStep(d, ctx, seed) {
+    if (d.items.length === 0) return undefined;
+    return { ...seed, op: 'menu-replace', chatbotId: d.chatbotId, method: 'POST', request: menuRequest(d, ctx) };
+  },
+  updateStep(d, l, ctx, seed) {
+    const hadMenu = (l.persistentMenu ?? []).length > 0;
+    const method = d.items.length === 0 ? 'DELETE' : hadMenu ? 'PUT' : 'POST';
+    return { ...seed, op: 'menu-replace', chatbotId: d.chatbotId, liveId: l.chatbotId, method, request: method === 'DELETE' ? null : menuRequest(d, ctx) };
+  },
+
+  gates: {
+    create: (d) => rcsReplyGate(d.items.length, d.rcsReply ?? '1'),
+    update: (l, _changes, d) => rcsReplyGate(d.items.length, d.rcsReply ?? l.rcsReply),
+    delete: () => NO_GATE,
+  },
+  after: (d) => [`chatbot:${d.chatbotId}`],
+  liveRefs: (l) => (l.persistentMenu ?? []).filter((i) => i.autoReplyMsgId !== undefined).map((i) => `autoReply:${i.autoReplyMsgId}`),
+};
+
+function rcsReplyGate(items: number, rcsReply: string): Gate {
+  if (items === 0 || rcsReply === '1') return NO_GATE;
+  return { type: 'blocked', state: `rcsReply ${rcsReply}`, reason: 'a persistent menu needs a room whose rcsReply is "1"' };
+}
+
+function toItems(d: DesiredMenu, ctx: PlanContext): PersistentMenuRequestItem[] {
+  return d.items.map((item, index) => {
+    const out: PersistentMenuRequestItem = { type: item.type, title: item.title, ordNo: index + 1 };
+    if (item.autoReply !== undefined) out.autoReplyMsgId = ctx.ref('autoReply', item.autoReply);
+    else if (item.autoReplyMsgId !== undefined) out.autoReplyMsgId = item.autoReplyMsgId;
+    if (item.feedId !== undefined) out.feedId = item.feedId;
+    if (item.actionType !== undefined) out.actionType = item.actionType;
+    if (item.action !== undefined) out.action = item.action;
+    return out;
+  });
+}
+
+function menuRequest(d: DesiredMenu, ctx: PlanContext): { persistentMenu: { menu: PersistentMenuRequestItem[] } } {
+  return { persistentMenu: { menu: toItems(d, ctx) } };
+}
+
+function itemFields(i: PersistentMenuRequestItem): unknown {
+  return compact({ type: i.type, title: i.title, autoReplyMsgId: i.autoReplyMsgId, feedId: i.feedId, actionType: i.actionType, action: i.action });
+}

@@ -1,0 +1,142 @@
+// The pure middle of the pipeline: desired + live → ordered, gated steps. It
+// never calls the API; it is generic over the kinds in src/kinds.
+
+import { KINDS } from '../kinds/index.js';
+import { placeholder, type AnyKind, type PlanContext, type StepSeed } from '../kinds/kind.js';
+import type { DesiredBrand } from '../manifest/types.js';
+import { hashValue } from '../util/stable-json.js';
+import { additions, diffObjects, removals } from './diff.js';
+import { orderSteps, type OrderInputs } from './order.js';
+import type { BrandPlan, Gate, KindName, LiveBrand, PlanProblem, PlanSummary, Step, Unmanaged } from './types.js';
+
+/** Plan one brand: match, normalise, diff, gate and order. */
+export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
+  const problems: PlanProblem[] = [];
+  const unmanaged: Unmanaged[] = [];
+  const fingerprints: Record<string, string> = {};
+  const steps: Step[] = [];
+  const extra: OrderInputs = { after: new Map(), liveRefs: new Map() };
+
+  const matches = KINDS.map((kind) => ({ kind, match: kind.match(kind.desired(brand), kind.live(live), brand) }));
+  const ctx = planContext(brand, live, matches);
+
+  for (const { kind, match } of matches) {
+    problems.push(...match.problems);
+    for (const [d, l] of match.pairs) {
+      const changes = diffObjects(kind.normaliseLive(l, ctx), kind.normaliseDesired(d, ctx, l));
+      if (changes.length === 0) continue;
+      const seed = stepSeed(kind, kind.key(d), 'update', kind.desiredName(d), kind.gates.update(l, changes, d), changes);
+      const step = withOpId(kind.updateStep(d, l, ctx, seed));
+      fingerprints[step.address] = fingerprint(kind, l, ctx);
+      extra.liveRefs.set(step.id, kind.liveRefs(l));
+      if (kind.after) extra.after.set(step.id, kind.after(d));
+      steps.push(step);
+    }
+    for (const d of match.missing) {
+      const createProblems = kind.createProblems?.(d) ?? [];
+      if (createProblems.length > 0) {
+        problems.push(...createProblems);
+        continue;
+      }
+      const op = kind.name === 'file' ? 'upload' : 'create';
+      // An upload shows the file itself, not its one field.
+      const changes = op === 'upload' ? [] : additions(kind.normaliseDesired(d, ctx, undefined));
+      const created = kind.createStep(d, ctx, stepSeed(kind, kind.key(d), op, kind.desiredName(d), kind.gates.create(d), changes));
+      if (created === undefined) continue;
+      const step = withOpId(created);
+      if (kind.after) extra.after.set(step.id, kind.after(d));
+      steps.push(step);
+    }
+    for (const l of match.extra) {
+      const id = kind.liveId(l);
+      if (kind.prune !== undefined && brand.prune.includes(kind.prune)) {
+        const seed = stepSeed(kind, id, 'delete', kind.liveName(l), kind.gates.delete(l), removals(kind.normaliseLive(l, ctx)));
+        const step: Step = { ...seed, op: 'delete', liveId: id };
+        fingerprints[step.address] = fingerprint(kind, l, ctx);
+        steps.push(step);
+      } else if (kind.reportsUnmanaged) {
+        unmanaged.push({ kind: kind.name, id, name: kind.liveName(l) });
+      }
+    }
+  }
+
+  const ordered = holdDependants(orderSteps(steps, extra));
+  return { brandId: brand.brandId, steps: ordered, unmanaged, problems, fingerprints };
+}
+
+/** The fingerprint of a live object: its state and normalised form (what staleness is judged on). */
+export function fingerprint(kind: AnyKind, live: unknown, ctx: PlanContext): string {
+  return hashValue({ state: kind.liveState(live) ?? null, value: kind.normaliseLive(live, ctx) });
+}
+
+/** The reference resolver: live ids of matched objects, placeholders for the rest. */
+export function planContext(brand: DesiredBrand, live: LiveBrand, matches: { kind: AnyKind; match: { pairs: [unknown, unknown][] } }[]): PlanContext {
+  const known = new Map<string, string>();
+  for (const { kind, match } of matches) {
+    for (const [d, l] of match.pairs) known.set(`${kind.name}:${kind.key(d)}`, kind.liveId(l));
+  }
+  return {
+    brand,
+    live,
+    ref: (kind: KindName, key: string) => known.get(`${kind}:${key}`) ?? placeholder(kind, key),
+    liveFileName: (fileId: string) => live.files.get(fileId)?.fileName,
+  };
+}
+
+function stepSeed(kind: AnyKind, key: string, op: Step['op'], name: string, gate: Gate, changes: StepSeed['changes']): StepSeed {
+  const address = `${kind.name}.${key}`;
+  return { id: `${address}:${op}`, kind: kind.name, address, name, gate, changes, dependsOn: [], produces: `${kind.name}:${key}` };
+}
+
+/** Step ids name the operation the kind chose (`persistentMenu.0212345678:menu-replace`). */
+function withOpId(step: Step): Step {
+  step.id = `${step.address}:${step.op}`;
+  return step;
+}
+
+/** A step that waits for a blocked step is held too, and says which one. */
+function holdDependants(steps: Step[]): Step[] {
+  const byId = new Map<string, Step>();
+  for (const step of steps) {
+    const blockedDep = step.dependsOn.map((id) => byId.get(id)).find((d) => d !== undefined && d.gate.type === 'blocked');
+    if (blockedDep !== undefined && step.gate.type !== 'blocked') {
+      step.gate = { type: 'blocked', state: 'waiting', reason: `waits for ${blockedDep.address}, which is blocked` };
+    }
+    byId.set(step.id, step);
+  }
+  return steps;
+}
+
+/** Counts for the summary line. */
+export function summarise(plan: Pick<BrandPlan, 'steps' | 'unmanaged'>): PlanSummary {
+  const s: PlanSummary = { create: 0, update: 0, delete: 0, blocked: 0, review: 0, unmanaged: plan.unmanaged.length };
+  for (const step of plan.steps) {
+    switch (step.op) {
+      case 'upload':
+      case 'create':
+        s.create++;
+        break;
+      case 'update':
+      case 'menu-replace':
+        s.update++;
+        break;
+      case 'link':
+        break; // the second half of a create, not a separate change
+      case 'delete':
+        s.delete++;
+        break;
+      default: {
+        const never: never = step;
+        throw new Error(`unknown step ${JSON.stringify(never)}`);
+      }
+    }
+    if (step.gate.type === 'blocked') s.blocked++;
+    if (step.gate.type === 'review') s.review++;
+  }
+  return s;
+}
+
+/** True when the plan would change nothing. */
+export function isEmptyPlan(plan: Pick<BrandPlan, 'steps'>): boolean {
+  return plan.steps.length === 0;
+}

@@ -1,0 +1,174 @@
+// Order is data (STYLE.md §4). Dependencies come from the reference graph:
+// a step depends on the steps that produce the `<ref:…>` placeholders its
+// request names, on the steps its kind says must come first, and a delete
+// waits for every step that drops a reference to what it deletes. Creates and
+// updates run top-down in KINDS order, deletes bottom-up, and a cycle of reply
+// links becomes create-without-links followed by link steps.
+
+import { KINDS, kindByName } from '../kinds/index.js';
+import { PLACEHOLDER_PATTERN } from '../kinds/kind.js';
+import type { Step } from './types.js';
+
+/** Rank of each operation within one kind: what must exist before it is changed. */
+const OP_RANK: Record<Step['op'], number> = { upload: 0, create: 1, update: 2, link: 3, 'menu-replace': 4, delete: 5 };
+
+/** Extra inputs the order needs beyond the steps themselves. */
+export interface OrderInputs {
+  /** Tokens from the kind's `after()`, by step id. */
+  after: Map<string, string[]>;
+  /** References the live object holds (`autoReply:ARM1`), by step id. */
+  liveRefs: Map<string, string[]>;
+}
+
+/** Fill in `dependsOn`, split link cycles and return the steps in a valid run order. */
+export function orderSteps(input: Step[], extra: OrderInputs): Step[] {
+  let steps = input.map((s) => ({ ...s, dependsOn: [] as string[] }));
+  linkDependencies(steps, extra);
+  const cycles = stronglyConnected(steps).filter((c) => c.length > 1 || (c[0] !== undefined && c[0].dependsOn.includes(c[0].id)));
+  if (cycles.length > 0) {
+    steps = splitCycles(steps, cycles);
+    linkDependencies(steps, extra);
+    const left = stronglyConnected(steps).filter((c) => c.length > 1);
+    if (left.length > 0) throw new Error(`dependency cycle between ${left[0]?.map((s) => s.address).join(', ')}`);
+  }
+  return topologicalSort(steps);
+}
+
+/** The tokens (`kind:key`) a request names through placeholders. */
+export function referencedTokens(request: unknown): string[] {
+  const text = JSON.stringify(request ?? null);
+  return [...text.matchAll(PLACEHOLDER_PATTERN)].map((m) => `${m[1]}:${m[2]}`);
+}
+
+function linkDependencies(steps: Step[], extra: OrderInputs): void {
+  const producers = new Map<string, Step>();
+  for (const s of steps) if (s.produces !== undefined && s.op !== 'link' && s.op !== 'delete') producers.set(s.produces, s);
+  const byLiveRef = new Map<string, Step[]>();
+  for (const s of steps) {
+    if (s.op === 'delete') continue;
+    for (const ref of extra.liveRefs.get(s.id) ?? []) {
+      const list = byLiveRef.get(ref) ?? [];
+      list.push(s);
+      byLiveRef.set(ref, list);
+    }
+  }
+  for (const s of steps) {
+    const deps = new Set<string>();
+    const request = 'request' in s ? s.request : undefined;
+    for (const token of [...referencedTokens(request), ...(extra.after.get(s.id) ?? [])]) {
+      const p = producers.get(token);
+      if (p !== undefined && p.id !== s.id) deps.add(p.id);
+      else if (p !== undefined && p.id === s.id && s.op === 'create') deps.add(s.id); // self-link: a cycle of one
+    }
+    if (s.op === 'link') deps.add(s.id.replace(/:link$/, ':create'));
+    if (s.op === 'delete' && s.liveId !== undefined) {
+      for (const dropper of byLiveRef.get(`${s.kind}:${s.liveId}`) ?? []) deps.add(dropper.id);
+    }
+    s.dependsOn = [...deps].sort();
+  }
+}
+
+function splitCycles(steps: Step[], cycles: Step[][]): Step[] {
+  const out: Step[] = [];
+  const inCycle = new Set(cycles.flat().map((s) => s.id));
+  for (const s of steps) {
+    if (!inCycle.has(s.id)) {
+      out.push(s);
+      continue;
+    }
+    const kind = kindByName(s.kind);
+    const split = s.op === 'create' && kind.splitLinks ? kind.splitLinks(s.request) : undefined;
+    if (s.op !== 'create' || split === undefined) {
+      throw new Error(`${s.address} is part of a reference cycle that cannot be broken (only reply links between auto-replies can)`);
+    }
+    const links = s.changes.filter((c) => /\.reply\b|\.reply\./.test(c.path));
+    out.push({ ...s, request: split.base, changes: s.changes.filter((c) => !links.includes(c)) });
+    out.push({
+      id: s.id.replace(/:create$/, ':link'),
+      op: 'link',
+      kind: s.kind,
+      address: s.address,
+      name: s.name,
+      gate: s.gate,
+      changes: links,
+      dependsOn: [],
+      request: split.links,
+    });
+  }
+  return out;
+}
+
+/** Tarjan's strongly connected components over `dependsOn`. */
+function stronglyConnected(steps: Step[]): Step[][] {
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: Step[] = [];
+  const out: Step[][] = [];
+  let counter = 0;
+  const visit = (s: Step): void => {
+    index.set(s.id, counter);
+    low.set(s.id, counter);
+    counter++;
+    stack.push(s);
+    onStack.add(s.id);
+    for (const depId of s.dependsOn) {
+      const dep = byId.get(depId);
+      if (dep === undefined) continue;
+      if (!index.has(dep.id)) {
+        visit(dep);
+        low.set(s.id, Math.min(low.get(s.id) as number, low.get(dep.id) as number));
+      } else if (onStack.has(dep.id)) {
+        low.set(s.id, Math.min(low.get(s.id) as number, index.get(dep.id) as number));
+      }
+    }
+    if (low.get(s.id) === index.get(s.id)) {
+      const component: Step[] = [];
+      for (;;) {
+        const top = stack.pop() as Step;
+        onStack.delete(top.id);
+        component.push(top);
+        if (top.id === s.id) break;
+      }
+      out.push(component);
+    }
+  };
+  for (const s of steps) if (!index.has(s.id)) visit(s);
+  return out;
+}
+
+/** Kahn's algorithm; ties broken by kind order, operation and address so plans are stable. */
+function topologicalSort(steps: Step[]): Step[] {
+  const rank = (s: Step): [number, number, string] => {
+    const kindIndex = KINDS.findIndex((k) => k.name === s.kind);
+    // Deletes run bottom-up: after everything else, dependants first.
+    return s.op === 'delete' ? [100 + (KINDS.length - kindIndex), OP_RANK[s.op], s.address] : [kindIndex, OP_RANK[s.op], s.address];
+  };
+  const compare = (a: Step, b: Step): number => {
+    const [ka, oa, aa] = rank(a);
+    const [kb, ob, ab] = rank(b);
+    return ka - kb || oa - ob || aa.localeCompare(ab);
+  };
+  const pending = new Map<string, number>();
+  const dependants = new Map<string, Step[]>();
+  for (const s of steps) {
+    pending.set(s.id, s.dependsOn.length);
+    for (const d of s.dependsOn) dependants.set(d, [...(dependants.get(d) ?? []), s]);
+  }
+  const ready = steps.filter((s) => s.dependsOn.length === 0);
+  const out: Step[] = [];
+  while (ready.length > 0) {
+    let best = 0;
+    for (let i = 1; i < ready.length; i++) if (compare(ready[i] as Step, ready[best] as Step) < 0) best = i;
+    const next = ready.splice(best, 1)[0] as Step;
+    out.push(next);
+    for (const d of dependants.get(next.id) ?? []) {
+      const left = (pending.get(d.id) as number) - 1;
+      pending.set(d.id, left);
+      if (left === 0) ready.push(d);
+    }
+  }
+  if (out.length < steps.length) throw new Error('dependency cycle left after splitting');
+  return out;
+}

@@ -1,0 +1,62 @@
+// The saved plan (`plan --out`): versioned (STYLE.md §5), checked against
+// schemas/plan.schema.json on read, refused when it is from another format
+// version, another service or another brand.
+
+import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { RcsctlError } from '../errors.js';
+import { packageRoot } from '../util/paths.js';
+import { VERSION } from '../version.js';
+import { PLAN_FILE_VERSION, type BrandPlan, type PlanFile } from './types.js';
+
+/** The plan file for `plans`, made against `baseUrl`. */
+export function makePlanFile(plans: BrandPlan[], baseUrl: string, now: Date = new Date()): PlanFile {
+  return { version: PLAN_FILE_VERSION, rcsctlVersion: VERSION, createdAt: now.toISOString(), baseUrl: normaliseBaseUrl(baseUrl), brands: plans };
+}
+
+/** Write a plan file atomically. */
+export function writePlanFile(path: string, plan: PlanFile): void {
+  writeFileSync(`${path}.tmp`, JSON.stringify(plan, null, 2) + '\n');
+  renameSync(`${path}.tmp`, path);
+}
+
+/** Read and check a plan file; every refusal says why. */
+export function readPlanFile(path: string, expect: { baseUrl: string }): PlanFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new RcsctlError('E_PLAN_FILE', `cannot read plan file ${path}: ${(err as Error).message}`);
+  }
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (version !== PLAN_FILE_VERSION) {
+    throw new RcsctlError('E_PLAN_VERSION', `plan file ${path} has format version ${JSON.stringify(version)}; this rcsctl reads version ${PLAN_FILE_VERSION} only. Make a new plan.`);
+  }
+  const validate = planValidator();
+  if (!validate(raw)) {
+    const first = validate.errors?.[0];
+    throw new RcsctlError('E_PLAN_FILE', `plan file ${path} is not a valid plan: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim());
+  }
+  const plan = raw as PlanFile;
+  if (normaliseBaseUrl(plan.baseUrl) !== normaliseBaseUrl(expect.baseUrl)) {
+    throw new RcsctlError('E_PLAN_TARGET', `plan file ${path} was made for ${plan.baseUrl}, not ${normaliseBaseUrl(expect.baseUrl)}; make a new plan against this service`);
+  }
+  return plan;
+}
+
+let cachedValidator: ReturnType<Ajv['compile']> | undefined;
+
+/** The compiled validator of schemas/plan.schema.json. */
+export function planValidator(): ReturnType<Ajv['compile']> {
+  if (cachedValidator === undefined) {
+    const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', 'plan.schema.json'), 'utf8')) as object;
+    cachedValidator = new Ajv({ allErrors: false, strict: true, strictTypes: false, strictRequired: false }).compile(schema);
+  }
+  return cachedValidator;
+}
+
+/** A base URL without trailing slashes, for comparison. */
+export function normaliseBaseUrl(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,81 @@
+// Read the live state of one brand: lists, then the details the planner needs,
+// `concurrency` at a time over the client's keep-alive pool. The only part of
+// planning that touches the network.
+
+import type { BrandRef, RcsClient } from '../api/index.js';
+import type { AgencyFileInfo, AutoReplyDetail, AutoReplyFile } from '../api/types.js';
+import { MEDIA_FIELD } from '../kinds/auto-reply.js';
+import { mapLimit } from '../util/concurrency.js';
+import type { LiveCache } from './live-cache.js';
+import type { LiveBrand } from './types.js';
+
+/** How to read. */
+export interface ReadLiveOptions {
+  concurrency: number;
+  /** Agency fileIds to look up (the service has no list of them). */
+  agencyFileIds?: string[];
+  /** Details whose list `updateDate` is unchanged are taken from here. */
+  cache?: LiveCache;
+  /** Called as detail reads finish, for progress display. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Read everything rcsctl manages in one brand. */
+export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiveOptions): Promise<LiveBrand> {
+  const [arList, cbList, logos, agencyFiles] = await Promise.all([
+    collect(client.autoReplies.list(brand)),
+    collect(client.chatbots.list(brand)),
+    collect(client.logos.list(brand)),
+    readAgencyFiles(client, brand, opts.agencyFileIds ?? [], opts.concurrency),
+  ]);
+
+  const progress = counter(arList.length + cbList.length, opts.onProgress);
+  const [autoReplies, chatbots] = await Promise.all([
+    mapLimit(arList, opts.concurrency, async (item) => {
+      // Only auto-replies are cached: their updateDate moves with every change.
+      const cached = opts.cache?.get(brand.id, item.autoReplyMsgId, item.updateDate);
+      // The list is fresh: its fields (the state among them) win over a cached detail.
+      const detail = cached !== undefined ? { ...cached, ...item } : await client.autoReplies.get(brand, item.autoReplyMsgId);
+      if (cached === undefined) opts.cache?.set(brand.id, detail);
+      progress();
+      return detail;
+    }),
+    mapLimit(cbList, opts.concurrency, async (item) => {
+      const detail = await client.chatbots.get(brand, item.chatbotId);
+      progress();
+      return detail;
+    }),
+  ]);
+  const files = await readFiles(client, brand, autoReplies, opts.concurrency);
+  return { brandId: brand.id, autoReplies, files, logos, chatbots, agencyFiles };
+}
+
+/** Read the files that live auto-replies show in their media fields. */
+export async function readFiles(client: RcsClient, brand: BrandRef, autoReplies: AutoReplyDetail[], concurrency: number): Promise<Map<string, AutoReplyFile>> {
+  const ids = new Set<string>();
+  for (const ar of autoReplies) {
+    for (const [field, value] of Object.entries(ar.body ?? {})) if (MEDIA_FIELD.test(field) && value !== '') ids.add(value);
+  }
+  const files = await mapLimit([...ids].sort(), concurrency, (id) => client.autoReplies.getFile(brand, id));
+  return new Map(files.map((f) => [f.fileId, f]));
+}
+
+async function readAgencyFiles(client: RcsClient, brand: BrandRef, ids: string[], concurrency: number): Promise<Map<string, AgencyFileInfo | null>> {
+  const infos = await mapLimit(ids, concurrency, (id) => client.agencyFiles.get(brand, id));
+  return new Map(ids.map((id, i) => [id, infos[i] ?? null]));
+}
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of it) out.push(item);
+  return out;
+}
+
+function counter(total: number, onProgress?: (done: number, total: number) => void): () => void {
+  let done = 0;
+  return () => {
+    done++;
+    onProgress?.(done, total);
+  };
+}
+
