@@ -2,7 +2,7 @@
 // and every YAML problem as a diagnostic instead of an exception.
 
 import { readFile, stat } from 'node:fs/promises';
-import { isAlias, isNode, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
+import { isAlias, isNode, isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
 import { diagAtOffset, type SourceDoc } from './source.js';
 import type { Diagnostic } from './types.js';
 
@@ -67,7 +67,8 @@ export function parseManifestText(text: string, absPath: string, file: string): 
       diagnostics.push(...tagDiags);
       continue;
     }
-    if (doc.contents === null) continue; // an empty document (`---` alone) says nothing
+    // An empty document (`---` alone) says nothing.
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) continue;
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });

@@ -29,7 +29,8 @@ export function jsonPointer(path: PathSegments): string {
 /** 1-based line and column of a character offset. */
 export function position(lines: LineCounter, offset: number): { line: number; col: number } {
   const p = lines.linePos(offset);
-  return { line: p.line, col: p.col };
+  // An empty LineCounter (nothing parsed yet) answers 0:0; positions are 1-based.
+  return { line: Math.max(1, p.line), col: Math.max(1, p.col) };
 }
 
 function pairFor(node: unknown, seg: string | number): Pair | undefined {

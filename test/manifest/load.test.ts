@@ -1,0 +1,140 @@
+// loadManifests on the example brand and on temp-dir layouts the fixture
+// corpus cannot hold: symlinks, big files, directories, several files per brand.
+
+import { mkdtemp, mkdir, rm, symlink, writeFile, copyFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hasErrors, loadManifests } from '../../src/manifest/index.js';
+import { MAX_MANIFEST_BYTES } from '../../src/manifest/read-yaml.js';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const EXAMPLE = join(ROOT, 'examples', 'brand');
+const HERO = join(EXAMPLE, 'images', 'hero.png');
+
+const HEAD = 'apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.test000001 }\n';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rcsctl-manifest-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const codes = (r: { diagnostics: { code: string }[] }): string[] => r.diagnostics.map((d) => d.code);
+
+describe('the example brand', () => {
+  it('loads clean into one DesiredBrand', async () => {
+    const r = await loadManifests(['examples/brand'], { env: {}, cwd: ROOT });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.brands).toHaveLength(1);
+    const b = r.brands[0]!;
+    expect(b.brandId).toBe('BR.demo000001');
+    expect(b.brandKey).toBeUndefined();
+    expect(b.manifestFiles).toEqual(['examples/brand/brand.yaml']);
+    expect(b.autoReplies.size).toBeGreaterThanOrEqual(6);
+    expect(new Set([...b.autoReplies.values()].map((a) => a.messagebaseId))).toEqual(new Set(['SCS00000', 'SCwThM00', 'CCwMhM0200']));
+    const hero = b.files.get('hero')!;
+    expect(hero.file.uploadName).toMatch(/^hero-[0-9a-f]{12}\.png$/);
+    expect(hero.file.uploadName.slice(5, 17)).toBe(hero.file.sha256.slice(0, 12));
+    expect(hero.file).toMatchObject({ mimeType: 'image/png', extension: 'png', relPath: 'images/hero.png', width: 600, height: 300 });
+    expect(hero.file.size).toBe(hero.file.bytes.length);
+    expect(b.logos.get('main')!.file).toMatchObject({ width: 300, height: 300 });
+    // The seeded rooms, declared exactly as they are live.
+    expect(b.chatbots.get('0212345678')).toMatchObject({ subTitle: 'Coffee Co', display: '11', inputField: 1, rcsReply: '1', subDescr: 'Fresh coffee daily', saftyStatusYn: 'Y' });
+    expect(b.chatbots.get('0298765432')).toMatchObject({ subTitle: 'Coffee Co Events', display: '10', inputField: 0, rcsReply: '0', subDescr: 'Event line', saftyStatusYn: 'Y' });
+    expect(b.chatbots.get('0298765432')!.persistentMenu).toBeUndefined();
+    const menu = b.chatbots.get('0212345678')!.persistentMenu!;
+    expect(menu.map((m) => m.type)).toContain('action');
+    expect(menu.filter((m) => m.type === 'reply').every((m) => m.autoReply !== undefined && b.autoReplies.has(m.autoReply))).toBe(true);
+    expect(b.agencyFiles.get('BR.demo000001.spring')).toMatchObject({ usageType: 'send', mimeType: 'image/png' });
+    // Two auto-replies link to each other (a cycle), and that is valid.
+    const links = (h: string): string[] =>
+      [...(b.autoReplies.get(h)!.chipList ?? []), ...(b.autoReplies.get(h)!.buttons ?? []).flatMap((g) => g.suggestions ?? [])]
+        .map((s) => s.reply?.autoReply)
+        .filter((x): x is string => x !== undefined);
+    expect(links('hours')).toContain('location');
+    expect(links('location')).toContain('hours');
+    expect(b.autoReplies.get('hours')!.body.media).toEqual({ file: 'hero' });
+    expect(b.autoReplies.get('hours')!.source).toMatchObject({ file: 'examples/brand/brand.yaml', path: '/autoReplies/hours' });
+  });
+});
+
+describe('loading layouts', () => {
+  it('interpolates ${env:NAME}, keeps $${ literal, and merges documents and files of one brand', async () => {
+    await mkdir(join(dir, 'nested', 'deeper'), { recursive: true });
+    await writeFile(join(dir, 'a.yaml'), 'apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.test000001, key: "${env:BK}" }\nprune: [autoReplies]\n' +
+      'autoReplies:\n  a: { name: "Costs $${env:X}", messagebaseId: SCS00000, body: { description: "${env:GREETING}" } }\n');
+    await writeFile(join(dir, 'nested', 'deeper', 'b.yml'), HEAD + 'prune: [logos, autoReplies]\nautoReplies:\n  b: { name: B, messagebaseId: SCS00000, body: { description: x }, chipList: [ { reply: { autoReply: a, displayText: A } } ] }\n' +
+      '---\n' + HEAD + 'chatbots:\n  "0211112222": { rcsReply: "1", persistentMenu: [] }\n');
+    await writeFile(join(dir, 'notes.txt'), 'not a manifest');
+    const r = await loadManifests([dir], { env: { BK: 'secret-brand-key', GREETING: 'Hi' }, cwd: '/' });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.brands).toHaveLength(1);
+    const b = r.brands[0]!;
+    expect(b.brandKey).toBe('secret-brand-key');
+    expect(b.prune.sort()).toEqual(['autoReplies', 'logos']);
+    expect([...b.autoReplies.keys()]).toEqual(['a', 'b']);
+    expect(b.autoReplies.get('a')!.name).toBe('Costs ${env:X}');
+    expect(b.autoReplies.get('a')!.body.description).toBe('Hi');
+    expect(b.manifestFiles).toHaveLength(2);
+    expect(b.chatbots.get('0211112222')).toMatchObject({ rcsReply: '1', persistentMenu: [] });
+    expect(b.chatbots.get('0211112222')!.subTitle).toBeUndefined();
+  });
+
+  it('keeps brands apart', async () => {
+    await writeFile(join(dir, 'two.yaml'), HEAD + '---\napiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.test000002 }\n');
+    const r = await loadManifests(['two.yaml'], { env: {}, cwd: dir });
+    expect(r.brands.map((b) => b.brandId)).toEqual(['BR.test000001', 'BR.test000002']);
+  });
+
+  it('refuses a symlink that leads out of the manifest directory, and accepts one that stays inside', async () => {
+    const inner = join(dir, 'm');
+    await mkdir(join(inner, 'images'), { recursive: true });
+    await copyFile(HERO, join(dir, 'outside.png'));
+    await copyFile(HERO, join(inner, 'images', 'hero.png'));
+    await symlink(join(dir, 'outside.png'), join(inner, 'images', 'escape.png'));
+    await symlink(join(inner, 'images', 'hero.png'), join(inner, 'images', 'alias.png'));
+    await writeFile(join(inner, 'm.yaml'), HEAD + 'files:\n  out: { path: images/escape.png }\n  in: { path: images/alias.png }\n');
+    const r = await loadManifests(['m/m.yaml'], { env: {}, cwd: dir });
+    const bad = r.diagnostics.filter((d) => d.severity === 'error');
+    expect(bad.map((d) => `${d.code} ${d.line}:${d.col} ${d.path}`)).toEqual(['RCS302 5:16 /files/out/path']);
+    expect(r.brands[0]!.files.has('in')).toBe(true);
+  });
+
+  it('refuses image files over the service limit before reading them as images', async () => {
+    await writeFile(join(dir, 'big.png'), Buffer.alloc(1024 * 1024 + 1));
+    await writeFile(join(dir, 'm.yaml'), HEAD + 'files:\n  big: { path: big.png }\n');
+    const r = await loadManifests(['m.yaml'], { env: {}, cwd: dir });
+    expect(r.diagnostics.map((d) => `${d.code} ${d.line}:${d.col}`)).toEqual(['RCS305 5:16']);
+  });
+
+  it('refuses an oversized manifest, a missing path and a directory without manifests', async () => {
+    await writeFile(join(dir, 'huge.yaml'), HEAD + '#' + 'x'.repeat(MAX_MANIFEST_BYTES) + '\n');
+    await mkdir(join(dir, 'empty'));
+    const r = await loadManifests(['huge.yaml', 'missing.yaml', 'empty'], { env: {}, cwd: dir });
+    expect(r.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}:${d.col}`).sort()).toEqual([
+      'RCS100 missing.yaml:1:1',
+      'RCS105 huge.yaml:1:1',
+      'RCS108 empty:1:1',
+    ]);
+    expect(hasErrors(r.diagnostics)).toBe(true);
+    expect(r.brands).toEqual([]);
+  });
+
+  it('does not call a handle missing when the document declaring it failed the schema', async () => {
+    await writeFile(join(dir, 'a.yaml'), HEAD + 'autoReplies:\n  a: { name: A, messagebaseId: SCS00000, body: { description: x }, colour: red }\n');
+    await writeFile(join(dir, 'b.yaml'), HEAD + 'autoReplies:\n  b: { name: B, messagebaseId: SCS00000, body: { description: x }, chipList: [ { reply: { autoReply: a, displayText: A } } ] }\n');
+    const r = await loadManifests([dir], { env: {}, cwd: dir });
+    expect(codes(r)).toEqual(['RCS201']);
+  });
+
+  it('skips empty documents and reads a file given twice once', async () => {
+    await writeFile(join(dir, 'm.yaml'), '---\n---\n' + HEAD);
+    const r = await loadManifests(['m.yaml', join(dir, 'm.yaml'), '.'], { env: {}, cwd: dir });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.brands[0]!.manifestFiles).toEqual(['m.yaml']);
+  });
+});
