@@ -1,0 +1,81 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { BRAND, admin, call, errorOf, start } from './helpers.js';
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await start();
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+const AR = `/api/1.1/brand/${BRAND}/autoreplymsg`;
+
+function rawHttp(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = connect(emu.port, '127.0.0.1', () => s.write(text));
+    let out = '';
+    s.on('data', (d) => (out += d.toString('utf8')));
+    s.on('end', () => resolve(out));
+    s.on('close', () => resolve(out));
+    s.on('error', reject);
+    setTimeout(() => s.destroy(), 2000);
+  });
+}
+
+describe('bad requests never crash the emulator', () => {
+  it('malformed JSON is 64302, an empty body 64301, a non-object body 64303', async () => {
+    expect(errorOf(await call(emu, 'POST', AR, { raw: '{"autoReplyMsgName": ' }))).toEqual({ status: 400, code: '64302', message: 'Invalid JSON format' });
+    expect(errorOf(await call(emu, 'POST', AR, { raw: '' }))).toEqual({ status: 400, code: '64301', message: 'Missing Body data' });
+    expect(errorOf(await call(emu, 'POST', AR, { json: [1, 2] })).code).toBe('64303');
+    expect(errorOf(await call(emu, 'POST', AR, { json: 'text' })).code).toBe('64303');
+  });
+
+  it('truncated or malformed multipart gets an error envelope', async () => {
+    const boundary = 'XyZ';
+    const truncated = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nPNGDATA`;
+    const a = await call(emu, 'POST', `${AR}/file`, { raw: truncated, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(errorOf(a)).toEqual({ status: 400, code: '64303', message: 'Invalid type of Attribute (multipart/form-data)' });
+    const noBoundary = await call(emu, 'POST', `${AR}/file`, { raw: 'abc', headers: { 'content-type': 'multipart/form-data' } });
+    expect(errorOf(noBoundary).code).toBe('64303');
+    const empty = await call(emu, 'POST', `${AR}/file`, { raw: '', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(errorOf(empty).code).toBe('64301');
+  });
+
+  it('caps oversized bodies with 413 and keeps serving', async () => {
+    const big = Buffer.alloc(26 * 1024 * 1024, 0x20);
+    const a = await call(emu, 'POST', AR, { raw: big });
+    expect(errorOf(a)).toEqual({ status: 413, code: '64304', message: `Over specified size (body over ${25 * 1024 * 1024} bytes)` });
+    expect((await call(emu, 'GET', AR)).status).toBe(200);
+  });
+
+  it('unknown paths are 404 and known paths with another method 405, in the error envelope', async () => {
+    expect(errorOf(await call(emu, 'GET', '/api/1.1/nothing/here'))).toEqual({ status: 404, code: '60404', message: 'Not Found' });
+    expect(errorOf(await call(emu, 'PATCH', AR))).toEqual({ status: 405, code: '60405', message: 'Method Not Allowed' });
+    expect(errorOf(await call(emu, 'GET', `${AR}/%E0%A4%A`)).status).toBe(404);
+    const agency = await call(emu, 'GET', '/ag/1.2/unknown');
+    expect(agency.body).toEqual({ code: '60404', message: 'Not Found' });
+  });
+
+  it('answers garbage on the socket with 400 and stays up', async () => {
+    const out = await rawHttp('THIS IS NOT HTTP\r\n\r\n');
+    expect(out).toMatch(/^HTTP\/1\.1 400/);
+    expect((await call(emu, 'GET', AR)).status).toBe(200);
+  });
+
+  it('survives a client that disconnects mid-body', async () => {
+    await new Promise<void>((resolve) => {
+      const s = connect(emu.port, '127.0.0.1', () => {
+        s.write(`POST ${AR} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer emulator-master-token\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`);
+        setTimeout(() => {
+          s.destroy();
+          resolve();
+        }, 50);
+      });
+    });
+    expect((await call(emu, 'GET', AR)).status).toBe(200);
+    expect((await admin(emu, 'GET', 'store')).status).toBe(200);
+  });
+});
