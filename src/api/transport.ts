@@ -214,7 +214,7 @@ export function createTransport(opts: TransportOptions): Transport {
         text = await res.body.text();
       } catch (err) {
         const { kind, reason } = classify(err);
-        trace(`http ${req.method} ${fullPath} ${reason} ${Date.now() - t0}ms attempt=${attempt}`);
+        trace(`http ${req.method} ${fullPath} ${reason} ${Date.now() - t0}ms retry=${attempt - 1}`);
         if (kind === 'unreachable') throw new ApiTransportError(site, redact(reason), attempt, req.label);
         // A request that never left (refused, connect timeout) is safe to send
         // again whatever its method; anything later may have reached the service.
@@ -222,7 +222,7 @@ export function createTransport(opts: TransportOptions): Transport {
         if (await mayRetry()) continue;
         throw new ApiTransportError(site, reason, attempt, req.label);
       }
-      trace(`http ${req.method} ${fullPath} ${status} ${Date.now() - t0}ms attempt=${attempt}`);
+      trace(`http ${req.method} ${fullPath} ${status} ${Date.now() - t0}ms retry=${attempt - 1}`);
 
       let parsed: unknown;
       if (text.trim() !== '') {
