@@ -19,6 +19,10 @@ function counts(b: DesiredBrand): Record<string, number> {
   };
 }
 
+function n(count: number, one: string, many = one + 's'): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 /** Register `rcsctl validate`. */
 export function registerValidate(program: Command, ctx: CommandContext): void {
   program
@@ -51,7 +55,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
           for (const b of result.brands) {
             const c = counts(b);
             io.stdout.write(
-              `${b.brandId}: valid (${c.autoReplies} auto-replies, ${c.files} files, ${c.logos} logos, ${c.chatbots} chatbots, ${c.agencyFiles} agency files)\n`,
+              `${b.brandId}: valid (${n(c.autoReplies, 'auto-reply', 'auto-replies')}, ${n(c.files, 'file')}, ${n(c.logos, 'logo')}, ${n(c.chatbots, 'chatbot')}, ${n(c.agencyFiles, 'agency file')})\n`,
             );
           }
         } else if (opts.strict && !hasErrors(result.diagnostics)) {

@@ -1,0 +1,115 @@
+// `rcsctl validate`, in-process through main() and as the built CLI in a child
+// process: exit codes, text and JSON output, --strict.
+
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'manifests');
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+async function run(argv: string[], cwd = ROOT, env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const code = await main(argv, { stdout, stderr, env, cwd });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe('rcsctl validate (in-process)', () => {
+  it('exits 0 on the example brand and says what it holds', async () => {
+    const r = await run(['validate', 'examples/brand']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^BR\.demo000001: valid \(6 auto-replies, 2 files, 1 logo, 2 chatbots, 1 agency file\)\n$/);
+  });
+
+  it('exits 1 on errors and prints them compiler-style with a caret under the fault', async () => {
+    const r = await run(['validate', '201-unknown-body-key.yaml'], FIXTURES);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      '201-unknown-body-key.yaml:8:13: error RCS201: unknown key "descripton" in "body" (did you mean "description"?) [/autoReplies/hours/body/descripton]\n' +
+        '   8 |     body: { descripton: Mon-Fri 9-18 }\n' +
+        '     |             ^\n' +
+        '1 error, 0 warnings\n',
+    );
+  });
+
+  it('gives machine-readable diagnostics with --format json', async () => {
+    const r = await run(['validate', '--format', 'json', '402-missing-reply-handle.yaml', '508-agency-file-id.yaml'], FIXTURES);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { ok: boolean; errors: number; warnings: number; diagnostics: Record<string, unknown>[] };
+    expect(out.ok).toBe(false);
+    expect(out.errors).toBe(1);
+    expect(out.warnings).toBe(1);
+    expect(out.diagnostics).toEqual([
+      expect.objectContaining({ code: 'RCS402', severity: 'error', file: '402-missing-reply-handle.yaml', line: 10, col: 29, path: '/autoReplies/hours/chipList/0/reply/autoReply' }),
+      expect.objectContaining({ code: 'RCS508', severity: 'warning', file: '508-agency-file-id.yaml', line: 5, col: 3, path: '/agencyFiles/spring-banner' }),
+    ]);
+  });
+
+  it('exits 0 on warnings alone, and 1 with --strict', async () => {
+    const plain = await run(['validate', '501-ignored-body-field.yaml'], FIXTURES);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain('warning RCS501');
+    const strict = await run(['validate', '--strict', '501-ignored-body-field.yaml'], FIXTURES);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('warnings are errors under --strict');
+    const json = await run(['validate', '--strict', '--format', 'json', '501-ignored-body-field.yaml'], FIXTURES);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, errors: 0, warnings: 1 });
+  });
+
+  it('refuses an unknown --format and a missing path argument', async () => {
+    expect((await run(['validate', '--format', 'xml', 'examples/brand'])).code).toBe(1);
+    expect((await run(['validate'])).code).toBe(1);
+  });
+
+  it('never prints the brand key it interpolated', async () => {
+    const r = await run(['validate', '--format', 'json', '205-brand-key-too-long.yaml'], FIXTURES, { FIXTURE_LONG_KEY: 'S3CRET-brand-key-19' });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).not.toContain('S3CRET');
+  });
+});
+
+describe('rcsctl validate (built CLI, child process)', () => {
+  const bin = join(ROOT, 'bin', 'rcsctl.js');
+  beforeAll(() => {
+    // `npm test` builds first; build here too when the test runs on its own.
+    if (!existsSync(join(ROOT, 'dist', 'src', 'manifest', 'index.js'))) {
+      try {
+        execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'ignore' });
+      } catch {
+        // tsc exits non-zero on type errors elsewhere but still emits.
+      }
+    }
+  }, 120_000);
+
+  it('validates the example clean (exit 0)', async () => {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, 'validate', 'examples/brand'], { cwd: ROOT });
+    expect(stderr).toBe('');
+    expect(stdout).toContain('BR.demo000001: valid');
+  });
+
+  it('exits 1 on an invalid manifest', async () => {
+    const err = await promisify(execFile)(process.execPath, [bin, 'validate', '--no-color', 'test/fixtures/manifests/210-menu-type-menu.yaml'], { cwd: ROOT }).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(err?.code).toBe(1);
+    expect(err?.stderr).toContain('test/fixtures/manifests/210-menu-type-menu.yaml:7:17: error RCS210');
+  });
+});
