@@ -90,7 +90,8 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
 
     const entry = { method, path, status: 0, time: formatServiceTime(new Date(settings.store.now())) } as AdminState['log'][number];
     state.log.push(entry);
-    if (state.log.length > MAX_LOG) state.log.splice(0, state.log.length - MAX_LOG);
+    // Trim in batches so a long run does not shift the array on every request.
+    if (state.log.length > MAX_LOG + 1000) state.log.splice(0, state.log.length - MAX_LOG);
 
     const decision = state.faults.decide(method, path);
     const fault = decision.fault;
