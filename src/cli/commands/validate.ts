@@ -9,7 +9,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 
 /** Counts of what a brand declares, for the summary line and JSON output. */
-function counts(b: DesiredBrand): Record<string, number> {
+function counts(b: DesiredBrand): { files: number; autoReplies: number; logos: number; chatbots: number; agencyFiles: number } {
   return {
     files: b.files.size,
     autoReplies: b.autoReplies.size,
