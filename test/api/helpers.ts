@@ -52,6 +52,8 @@ export function testSeed(extra: Record<string, unknown> = {}, root: Record<strin
 /** A started emulator plus helpers for its admin API. */
 export interface TestEmulator {
   url: string;
+  /** Direct access to the emulator's state. */
+  store: Awaited<ReturnType<typeof startEmulator>>['store'];
   close(): Promise<void>;
   admin(method: string, path: string, body?: unknown): Promise<unknown>;
   /** Requests the emulator has seen (GET /_emulator/requests). */
@@ -75,6 +77,7 @@ export async function startTestEmulator(seed: Record<string, unknown> = testSeed
   };
   return {
     url: emu.url,
+    store: emu.store,
     admin,
     async requests() {
       const body = (await admin('GET', '/requests')) as unknown;
