@@ -1,0 +1,224 @@
+// The pure middle of `rcsctl drift`: planned brands (desired, live, plan) and a
+// clock in, a DriftReport out. Content differences come from the plan's steps,
+// unmanaged resources from the plan, state findings from the live objects.
+// Generic over the kinds: every resource the kinds match is one entry.
+
+import type { AgencyFileInfo, AutoReplyDetail, ChatbotDetail, Logo } from '../api/types.js';
+import { KINDS } from '../kinds/index.js';
+import type { PlannedBrand } from '../plan/plan-brands.js';
+import type { Step } from '../plan/types.js';
+import { VERSION } from '../version.js';
+import { agencyFileFindings, autoReplyFindings, chatbotFindings, finding, logoFindings } from './state-findings.js';
+import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ResourceDrift } from './types.js';
+
+/** Build the report for `brands` as of `now`. */
+export function buildDrift(brands: PlannedBrand[], now: Date, options: Partial<DriftOptions> = {}): DriftReport {
+  const opts: DriftOptions = { ...DEFAULT_DRIFT_OPTIONS, ...options };
+  const out = brands.map((b) => brandDrift(b, now, opts));
+  const summary = addSummaries(out.map((b) => b.summary));
+  return {
+    version: DRIFT_REPORT_VERSION,
+    rcsctlVersion: VERSION,
+    generatedAt: now.toISOString(),
+    options: opts,
+    clean: out.every((b) => b.clean),
+    summary,
+    brands: out,
+  };
+}
+
+/** True when a finding counts as drift (exit 2). */
+export function isDrift(f: Finding): boolean {
+  return f.severity === 'error' || f.severity === 'warning';
+}
+
+interface Entry {
+  resource: ResourceDrift;
+  live: unknown;
+}
+
+function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions): BrandDrift {
+  const { desired, live, plan } = planned;
+  const entries = new Map<string, Entry>();
+  const add = (resource: ResourceDrift, l: unknown): void => {
+    if (!entries.has(resource.address)) entries.set(resource.address, { resource, live: l });
+  };
+
+  for (const kind of KINDS) {
+    const match = kind.match(kind.desired(desired), kind.live(live), desired);
+    const rows: Entry[] = [];
+    for (const [d, l] of match.pairs) {
+      const state = kind.liveState(l);
+      rows.push({
+        resource: { address: `${kind.name}.${kind.key(d)}`, kind: kind.name, name: kind.desiredName(d), liveId: kind.liveId(l), status: 'managed', ...(state !== undefined ? { state } : {}), findings: [] },
+        live: l,
+      });
+    }
+    for (const d of match.missing) {
+      rows.push({ resource: { address: `${kind.name}.${kind.key(d)}`, kind: kind.name, name: kind.desiredName(d), status: 'missing', findings: [] }, live: undefined });
+    }
+    const reportsExtra = kind.reportsUnmanaged || (kind.prune !== undefined && desired.prune.includes(kind.prune));
+    for (const l of reportsExtra ? match.extra : []) {
+      const state = kind.liveState(l);
+      const id = kind.liveId(l);
+      rows.push({
+        resource: { address: `${kind.name}.${id}`, kind: kind.name, name: kind.liveName(l), liveId: id, status: 'unmanaged', ...(state !== undefined ? { state } : {}), findings: [] },
+        live: l,
+      });
+    }
+    rows.sort((a, b) => a.resource.address.localeCompare(b.resource.address));
+    for (const row of rows) add(row.resource, row.live);
+  }
+
+  for (const step of plan.steps) {
+    const f = stepFinding(step);
+    if (f === undefined) continue;
+    resourceFor(entries, step.address, step.kind, step.name, step.liveId).findings.push(f);
+  }
+  for (const u of plan.unmanaged) {
+    const address = `${u.kind}.${u.id}`;
+    const r = resourceFor(entries, address, u.kind, u.name, u.id);
+    r.status = 'unmanaged';
+    if (!r.findings.some((f) => f.code === 'DRIFT_UNMANAGED')) {
+      const prune = KINDS.find((k) => k.name === u.kind)?.prune;
+      r.findings.push(
+        finding(
+          'DRIFT_UNMANAGED',
+          'warning',
+          address,
+          `${u.kind} ${u.id} "${u.name}" exists live but no manifest declares it`,
+          prune !== undefined
+            ? `Adopt it into the manifests (rcsctl export --brand ${plan.brandId} writes its YAML), or add ${prune} to \`prune:\` so rcsctl apply --allow-delete removes it.`
+            : `Adopt it into the manifests (rcsctl export --brand ${plan.brandId} writes its YAML).`,
+        ),
+      );
+    }
+  }
+
+  for (const { resource, live: l } of entries.values()) {
+    if (l === undefined) continue;
+    resource.findings.push(...stateFindings(resource, l, now, opts));
+  }
+
+  const resources = [...entries.values()].map((e) => e.resource);
+  const summary = summarise(resources);
+  const notes =
+    desired.agencyFiles.size === 0
+      ? []
+      : ['The service cannot list agency files: only those the manifests name were checked.'];
+  return {
+    brandId: plan.brandId,
+    clean: plan.problems.length === 0 && summary.errors + summary.warnings === 0,
+    summary,
+    problems: plan.problems,
+    notes,
+    resources,
+  };
+}
+
+function resourceFor(entries: Map<string, Entry>, address: string, kind: ResourceDrift['kind'], name: string, liveId: string | undefined): ResourceDrift {
+  const existing = entries.get(address);
+  if (existing !== undefined) return existing.resource;
+  const resource: ResourceDrift = { address, kind, name, ...(liveId !== undefined ? { liveId } : {}), status: liveId !== undefined ? 'managed' : 'missing', findings: [] };
+  entries.set(address, { resource, live: undefined });
+  return resource;
+}
+
+/** The content finding a plan step stands for. */
+function stepFinding(step: Step): Finding | undefined {
+  const gate = step.gate.type === 'none' ? {} : { gate: step.gate };
+  const gateNote =
+    step.gate.type === 'blocked'
+      ? ` Apply cannot send it now (${step.gate.state}: ${step.gate.reason}).`
+      : step.gate.type === 'review'
+        ? ` Applying it needs --allow-review: ${step.gate.review}.`
+        : '';
+  switch (step.op) {
+    case 'update':
+    case 'menu-replace': {
+      const n = step.changes.length;
+      return finding(
+        'DRIFT_CHANGED',
+        'warning',
+        step.address,
+        step.op === 'menu-replace' && step.method !== 'PUT'
+          ? `the live menu of room ${step.chatbotId} differs from the manifest (${step.method === 'POST' ? 'no menu live' : 'the manifest removes it'})`
+          : `"${step.name}" differs from the manifest in ${n} field${n === 1 ? '' : 's'}`,
+        `If the live change is unwanted, run rcsctl apply to restore the manifest; if it is wanted, copy it into the manifest.${gateNote}`,
+        { changes: step.changes, ...gate },
+      );
+    }
+    case 'upload':
+    case 'create':
+      return finding(
+        'DRIFT_MISSING',
+        'warning',
+        step.address,
+        `"${step.name}" is declared in the manifests but does not exist live`,
+        `Run rcsctl apply to create it, or remove it from the manifests if it was deleted on purpose.${gateNote}`,
+        { changes: step.changes, ...gate },
+      );
+    case 'delete':
+      return finding(
+        'DRIFT_PRUNE',
+        'warning',
+        step.address,
+        `"${step.name}" exists live, is not declared, and its kind is pruned: apply would delete it`,
+        `Run rcsctl apply --allow-delete to delete it, or declare it in the manifests to keep it.${gateNote}`,
+        { changes: step.changes, ...gate },
+      );
+    case 'link':
+      return undefined; // the second half of a create, already reported
+    default: {
+      const never: never = step;
+      throw new Error(`unknown step ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function stateFindings(r: ResourceDrift, l: unknown, now: Date, opts: DriftOptions): Finding[] {
+  switch (r.kind) {
+    case 'autoReply':
+      return autoReplyFindings(r.address, l as AutoReplyDetail);
+    case 'chatbot':
+      return chatbotFindings(r.address, l as ChatbotDetail, now, opts);
+    case 'logo':
+      return logoFindings(r.address, l as Logo, r.status === 'managed', now, opts);
+    case 'agencyFile':
+      return agencyFileFindings(r.address, l as AgencyFileInfo, now, opts);
+    case 'file':
+    case 'persistentMenu':
+      return [];
+    default: {
+      const never: never = r.kind;
+      throw new Error(`unknown kind ${String(never)}`);
+    }
+  }
+}
+
+function summarise(resources: ResourceDrift[]): DriftSummary {
+  const s = emptySummary();
+  s.resources = resources.length;
+  for (const r of resources) {
+    if (!r.findings.some(isDrift)) s.inSync++;
+    if (r.findings.some((f) => f.code === 'DRIFT_CHANGED')) s.changed++;
+    if (r.findings.some((f) => f.code === 'DRIFT_MISSING')) s.missing++;
+    if (r.findings.some((f) => f.code === 'DRIFT_UNMANAGED' || f.code === 'DRIFT_PRUNE')) s.unmanaged++;
+    for (const f of r.findings) {
+      if (f.severity === 'error') s.errors++;
+      else if (f.severity === 'warning') s.warnings++;
+      else s.infos++;
+    }
+  }
+  return s;
+}
+
+function emptySummary(): DriftSummary {
+  return { resources: 0, inSync: 0, changed: 0, missing: 0, unmanaged: 0, errors: 0, warnings: 0, infos: 0 };
+}
+
+function addSummaries(list: DriftSummary[]): DriftSummary {
+  const total = emptySummary();
+  for (const s of list) for (const k of Object.keys(total) as (keyof DriftSummary)[]) total[k] += s[k];
+  return total;
+}

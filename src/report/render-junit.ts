@@ -1,0 +1,74 @@
+// The JUnit XML view of a drift report, so CI test views show drift: one test
+// suite per brand, one test case per resource. A resource with an error or
+// warning finding fails; info findings go to system-out; a brand that could
+// not be compared gets an errored `plan` case.
+
+import type { DriftReport, Finding, ResourceDrift } from './types.js';
+import { isDrift } from './build-drift.js';
+
+/** Render the report as JUnit XML. */
+export function renderDriftJunit(report: DriftReport): string {
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const failures = report.brands.reduce((n, b) => n + b.resources.filter(failed).length, 0);
+  const errors = report.brands.filter((b) => b.problems.length > 0).length;
+  const tests = report.brands.reduce((n, b) => n + b.resources.length + (b.problems.length > 0 ? 1 : 0), 0);
+  out.push(`<testsuites name="rcsctl drift" tests="${tests}" failures="${failures}" errors="${errors}" timestamp="${attr(report.generatedAt)}">`);
+  for (const b of report.brands) {
+    const bf = b.resources.filter(failed).length;
+    const be = b.problems.length > 0 ? 1 : 0;
+    out.push(`  <testsuite name="${attr(b.brandId)}" tests="${b.resources.length + be}" failures="${bf}" errors="${be}" skipped="0" timestamp="${attr(report.generatedAt)}">`);
+    if (be > 0) {
+      const text = b.problems.map((p) => `${p.code}: ${p.message}`).join('\n');
+      out.push(`    <testcase classname="${attr(b.brandId)}" name="plan">`);
+      out.push(`      <error message="${attr(`the brand could not be compared (${b.problems.length} problem${b.problems.length === 1 ? '' : 's'})`)}" type="plan">${text_(text)}</error>`);
+      out.push('    </testcase>');
+    }
+    for (const r of b.resources) out.push(...testcase(b.brandId, r));
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return out.join('\n') + '\n';
+}
+
+function failed(r: ResourceDrift): boolean {
+  return r.findings.some(isDrift);
+}
+
+function testcase(brandId: string, r: ResourceDrift): string[] {
+  const head = `    <testcase classname="${attr(`${brandId}.${r.kind}`)}" name="${attr(r.address)}"`;
+  const bad = r.findings.filter(isDrift);
+  const info = r.findings.filter((f) => !isDrift(f));
+  if (bad.length === 0 && info.length === 0) return [`${head}/>`];
+  const lines = [`${head}>`];
+  if (bad.length > 0) {
+    const first = bad[0] as Finding;
+    const message = bad.length === 1 ? first.message : `${bad.length} findings: ${bad.map((f) => f.code).join(', ')}`;
+    lines.push(`      <failure message="${attr(message)}" type="${attr(first.code)}">${text_(bad.map(describe).join('\n\n'))}</failure>`);
+  }
+  if (info.length > 0) lines.push(`      <system-out>${text_(info.map(describe).join('\n\n'))}</system-out>`);
+  lines.push('    </testcase>');
+  return lines;
+}
+
+function describe(f: Finding): string {
+  const lines = [`${f.severity} ${f.code}: ${f.message}`];
+  for (const c of f.changes ?? []) {
+    lines.push(c.type === 'change' ? `  ~ ${c.path}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}` : `  ${c.type === 'add' ? '+' : '-'} ${c.path}: ${JSON.stringify(c.type === 'add' ? c.after : c.before)}`);
+  }
+  lines.push(`what to do: ${f.action}`, `see ${f.help}`);
+  return lines.join('\n');
+}
+
+/** XML 1.0 text: escaped, with characters XML cannot hold dropped. */
+function text_(s: string): string {
+  return clean(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function attr(s: string): string {
+  return text_(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}
+
+function clean(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '');
+}

@@ -1,0 +1,85 @@
+// The Markdown view of a drift report, sized for a pull-request or issue
+// comment: a summary table per brand, then one collapsible <details> block
+// per resource that has findings.
+
+import { formatValue } from './format.js';
+import type { FieldChange } from '../plan/types.js';
+import type { DriftReport, ResourceDrift, Severity } from './types.js';
+
+const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
+
+/** Render the report as GitHub-flavoured Markdown. */
+export function renderDriftMarkdown(report: DriftReport): string {
+  const s = report.summary;
+  const out: string[] = [];
+  out.push(`## rcsctl drift: ${report.clean ? 'no drift' : 'drift found'}`, '');
+  out.push('| Brand | Status | Resources | In sync | Changed | Missing | Unmanaged | Errors | Warnings | Info |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const b of report.brands) {
+    const t = b.summary;
+    out.push(`| \`${b.brandId}\` | ${b.clean ? '✅ clean' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`);
+  }
+  if (report.brands.length > 1) {
+    out.push(`| **total** | ${report.clean ? '✅ clean' : '❌ drifted'} | ${s.resources} | ${s.inSync} | ${s.changed} | ${s.missing} | ${s.unmanaged} | ${s.errors} | ${s.warnings} | ${s.infos} |`);
+  }
+  for (const b of report.brands) {
+    const withFindings = b.resources.filter((r) => r.findings.length > 0);
+    if (withFindings.length === 0 && b.problems.length === 0 && b.notes.length === 0) continue;
+    out.push('', `### ${b.brandId}`, '');
+    for (const p of b.problems) out.push(`- ❌ **${p.code}**: ${inline(p.message)}`);
+    for (const n of b.notes) out.push(`> ${inline(n)}`, '');
+    for (const r of withFindings) out.push(...details(r), '');
+  }
+  out.push('', `<sub>rcsctl ${report.rcsctlVersion}, ${report.generatedAt}</sub>`);
+  return out.join('\n') + '\n';
+}
+
+function details(r: ResourceDrift): string[] {
+  const worst = (['error', 'warning', 'info'] as const).find((sev) => r.findings.some((f) => f.severity === sev)) ?? 'info';
+  const counts = (['error', 'warning', 'info'] as const)
+    .map((sev) => [sev, r.findings.filter((f) => f.severity === sev).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([sev, n]) => `${n} ${sev}${n === 1 || sev === 'info' ? '' : 's'}`)
+    .join(', ');
+  const state = r.state !== undefined ? ` [${escapeHtml(r.state)}]` : '';
+  const lines = [`<details><summary>${ICON[worst]} <code>${escapeHtml(r.address)}</code> ${escapeHtml(JSON.stringify(r.name))}${state}: ${counts}</summary>`, ''];
+  lines.push('| Severity | Code | Finding | What to do |', '|---|---|---|---|');
+  for (const f of r.findings) lines.push(`| ${ICON[f.severity]} ${f.severity} | [\`${f.code}\`](${f.help}) | ${cell(f.message)} | ${cell(f.action)} |`);
+  const changes = r.findings.flatMap((f) => f.changes ?? []);
+  if (changes.length > 0) lines.push('', '```diff', ...changes.map(diffLine).map(fence), '```');
+  lines.push('', '</details>');
+  return lines;
+}
+
+/** One change as a diff line: `+` added, `-` removed, `!` changed. */
+function diffLine(c: FieldChange): string {
+  switch (c.type) {
+    case 'add':
+      return `+ ${c.path}: ${formatValue(c.after)}`;
+    case 'remove':
+      return `- ${c.path}: ${formatValue(c.before)}`;
+    case 'change':
+      return `! ${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`;
+    default: {
+      const never: never = c.type;
+      throw new Error(`unknown change ${String(never)}`);
+    }
+  }
+}
+
+/** Keep a line from closing the fence. */
+function fence(line: string): string {
+  return line.replace(/```/g, '`\u200b``');
+}
+
+function cell(text: string): string {
+  return escapeHtml(text).replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+}
+
+function inline(text: string): string {
+  return escapeHtml(text).replace(/\r?\n/g, ' ');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

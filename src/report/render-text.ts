@@ -1,0 +1,68 @@
+// The text view of a drift report, for a terminal or a CI log: one block per
+// resource that has findings, each finding with what to do and where it is
+// explained, then a summary line.
+
+import { renderChange } from '../cli/render-plan.js';
+import type { Style } from '../cli/style.js';
+import type { BrandDrift, DriftReport, DriftSummary, Finding, Severity } from './types.js';
+
+/** Render the report as text (`style` decides colour). */
+export function renderDriftText(report: DriftReport, style: Style): string {
+  const lines: string[] = [];
+  for (const brand of report.brands) lines.push(...renderBrand(brand, style), '');
+  lines.push(style.bold(summaryLine(report.summary, report.clean)));
+  return lines.join('\n') + '\n';
+}
+
+/** `Drift: 2 resources changed, 1 missing, 0 unmanaged; 1 error, 2 warnings, 1 info (14 resources, 11 in sync).` */
+export function summaryLine(s: DriftSummary, clean: boolean): string {
+  const head = clean ? 'No drift' : 'Drift';
+  return (
+    `${head}: ${s.changed} changed, ${s.missing} missing, ${s.unmanaged} unmanaged; ` +
+    `${s.errors} error${plural(s.errors)}, ${s.warnings} warning${plural(s.warnings)}, ${s.infos} info ` +
+    `(${s.resources} resource${plural(s.resources)}, ${s.inSync} in sync).`
+  );
+}
+
+function renderBrand(brand: BrandDrift, style: Style): string[] {
+  const lines = [style.bold(`Brand ${brand.brandId}: ${brand.clean ? 'clean' : 'drifted'}`)];
+  for (const p of brand.problems) lines.push(style.red(`  error[${p.code}] ${p.message}`));
+  for (const note of brand.notes) lines.push(style.dim(`  note: ${note}`));
+  const withFindings = brand.resources.filter((r) => r.findings.length > 0);
+  if (withFindings.length === 0 && brand.problems.length === 0) lines.push(style.green(`  All ${brand.resources.length} resources match the manifests; no state needs attention.`));
+  for (const r of withFindings) {
+    const id = r.liveId !== undefined && !r.address.endsWith(`.${r.liveId}`) ? ` (${r.liveId})` : '';
+    const state = r.state !== undefined ? ` [${r.state}]` : '';
+    lines.push('', `  ${style.bold(r.address)} "${r.name}"${id}${state}`);
+    for (const f of r.findings) lines.push(...renderFinding(f, style));
+  }
+  return lines;
+}
+
+function renderFinding(f: Finding, style: Style): string[] {
+  const paint = severityStyle(f.severity, style);
+  const lines = [`    ${paint(`${f.severity} ${f.code}`)}: ${f.message}`];
+  for (const c of f.changes ?? []) lines.push('  ' + renderChange(c, style));
+  lines.push(`      what to do: ${f.action}`);
+  lines.push(style.dim(`      see ${f.help}`));
+  return lines;
+}
+
+function severityStyle(s: Severity, style: Style): (t: string) => string {
+  switch (s) {
+    case 'error':
+      return style.red;
+    case 'warning':
+      return style.yellow;
+    case 'info':
+      return style.cyan;
+    default: {
+      const never: never = s;
+      throw new Error(`unknown severity ${String(never)}`);
+    }
+  }
+}
+
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}
