@@ -154,7 +154,7 @@ function makeContext(req: IncomingMessage, method: string, path: string, query: 
     headers: req.headers,
     baseUrl: emu.baseUrl,
     store,
-    loopback: remote.startsWith('127.') || remote === '::1' || remote.startsWith('::ffff:127.'),
+    loopback: isLoopback(remote),
     body,
     json: async () => {
       const buf = await body();
@@ -168,6 +168,11 @@ function makeContext(req: IncomingMessage, method: string, path: string, query: 
     },
     multipart: async () => parseMultipart(req.headers, await body()),
   };
+}
+
+/** Whether a peer address is on the loopback interface (the admin API answers only those). */
+export function isLoopback(address: string): boolean {
+  return address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.');
 }
 
 /** Read the body up to MAX_BODY_BYTES; a larger one is drained (or cut off) and answered 413. */

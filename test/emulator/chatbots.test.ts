@@ -49,6 +49,8 @@ describe('chatbot register', () => {
     expect(errorOf(await call(emu, 'POST', CB, { form: form({ chatbots }) }))).toEqual({ status: 400, code: '64305', message: 'Missing Certification document' });
     const bad = await call(emu, 'POST', CB, { form: form({ chatbots }, { subNumCertificate: { name: 'cert.exe', bytes: Buffer.from('x') } }) });
     expect(errorOf(bad).code).toBe('64355');
+    const huge = await call(emu, 'POST', CB, { form: form({ chatbots }, { subNumCertificate: { name: 'cert.zip', bytes: Buffer.alloc(20 * 1024 * 1024 + 1) } }) });
+    expect(errorOf(huge).code).toBe('64395');
   });
 
   it('checks fields: mdn and subTitle required, lengths, enums, duplicates, bad JSON', async () => {

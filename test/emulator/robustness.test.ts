@@ -79,3 +79,27 @@ describe('bad requests never crash the emulator', () => {
     expect((await admin(emu, 'GET', 'store')).status).toBe(200);
   });
 });
+
+describe('admin API is loopback only', () => {
+  it('recognises loopback peers and nothing else', async () => {
+    const { isLoopback } = await import('../../src/emulator/server.js');
+    expect(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'].map(isLoopback)).toEqual([true, true, true, true]);
+    expect(['10.0.0.1', '192.168.1.5', '::ffff:10.0.0.1', 'fe80::1', ''].map(isLoopback)).toEqual([false, false, false, false, false]);
+  });
+});
+
+describe('latency option', () => {
+  it('delays service responses but not admin routes', async () => {
+    const slow = await start(undefined, 200);
+    try {
+      const t0 = Date.now();
+      expect((await call(slow, 'GET', AR)).status).toBe(200);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
+      const t1 = Date.now();
+      expect((await admin(slow, 'GET', 'store')).status).toBe(200);
+      expect(Date.now() - t1).toBeLessThan(150);
+    } finally {
+      await slow.close();
+    }
+  });
+});
