@@ -1,0 +1,25 @@
+// The manifest docs stay true: every diagnostic code is documented, and the
+// generated reference matches the schema it is generated from.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { renderManifestDocs } from '../../scripts/gen-manifest-docs.js';
+import { DIAGNOSTIC_CODES, manifestSchema } from '../../src/manifest/index.js';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+describe('docs', () => {
+  it('docs/diagnostics.md lists exactly the codes of src/manifest/codes.ts, with their severity', () => {
+    const text = readFileSync(join(ROOT, 'docs', 'diagnostics.md'), 'utf8');
+    const documented = [...text.matchAll(/^### (RCS\d{3}): .* \((error|warning)\)$/gm)].map((m) => `${m[1]} ${m[2]}`);
+    const table = Object.entries(DIAGNOSTIC_CODES).map(([code, { severity }]) => `${code} ${severity}`);
+    expect(documented.sort()).toEqual(table.sort());
+  });
+
+  it('docs/manifest.md is current (regenerate: npm run build && node dist/scripts/gen-manifest-docs.js)', () => {
+    const committed = readFileSync(join(ROOT, 'docs', 'manifest.md'), 'utf8');
+    expect(committed).toBe(renderManifestDocs(manifestSchema()));
+  });
+});
