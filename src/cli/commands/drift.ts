@@ -1,17 +1,96 @@
-// `rcsctl drift`: placeholder registration until its issue lands.
+// `rcsctl drift <paths...>`: compare the manifests with the live service and
+// report differences and states that need a person, as text, JSON, Markdown
+// or JUnit. Exit 0 clean, 2 drift (any error or warning finding), 1 error.
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
+import { buildDrift } from '../../report/build-drift.js';
+import { renderDriftJson } from '../../report/render-json.js';
+import { renderDriftJunit } from '../../report/render-junit.js';
+import { renderDriftMarkdown } from '../../report/render-markdown.js';
+import { renderDriftText, summaryLine } from '../../report/render-text.js';
+import { DEFAULT_DRIFT_OPTIONS, type DriftReport } from '../../report/types.js';
 import type { CommandContext } from '../context.js';
+import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
+import { makeStyle, type Style } from '../style.js';
+import { runPlan } from './plan.js';
+
+/** The output formats of `rcsctl drift`. */
+export const DRIFT_FORMATS = ['text', 'json', 'markdown', 'junit'] as const;
+
+/** One of DRIFT_FORMATS. */
+export type DriftFormat = (typeof DRIFT_FORMATS)[number];
+
+interface DriftFlags {
+  format: string;
+  output?: string;
+  brand?: string;
+  expiryWarning: string;
+  reviewWarning: string;
+  cacheDir?: string;
+}
 
 /** Register `rcsctl drift`. */
-export function registerDrift(program: Command, _ctx: CommandContext): void {
+export function registerDrift(program: Command, ctx: CommandContext): void {
   program
     .command('drift')
-    .description('not yet available')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new RcsctlError('E_NOT_IMPLEMENTED', 'rcsctl drift is not available yet');
+    .description('report what differs from the manifests and which live states need attention (exit 0 clean, 2 drift, 1 error)')
+    .argument('<paths...>', 'manifest files or directories')
+    .option('--format <format>', `output format: ${DRIFT_FORMATS.join(', ')}`, 'text')
+    .option('--output <file>', 'write the report to FILE (stdout gets the summary line)')
+    .option('--brand <id>', 'check only this brand')
+    .option('--expiry-warning <days>', 'warn about agency files whose sendable window ends within DAYS', String(DEFAULT_DRIFT_OPTIONS.expiryWarningDays))
+    .option('--review-warning <days>', 'warn about reviews waiting longer than DAYS', String(DEFAULT_DRIFT_OPTIONS.reviewWarningDays))
+    .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)')
+    .action(async (paths: string[], flags: DriftFlags) => {
+      const format = driftFormat(flags.format);
+      const expiryWarningDays = days(flags.expiryWarning, '--expiry-warning');
+      const reviewWarningDays = days(flags.reviewWarning, '--review-warning');
+      const { plans } = await runPlan(ctx, paths, {
+        ...(flags.brand !== undefined ? { brand: flags.brand } : {}),
+        ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
+      });
+      const report = buildDrift(plans, new Date(), { expiryWarningDays, reviewWarningDays });
+      const g = ctx.globals();
+      if (flags.output !== undefined) {
+        const path = resolve(ctx.io.cwd, flags.output);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, renderDrift(report, format, makeStyle(false)));
+        ctx.io.stdout.write(`${summaryLine(report.summary, report.clean)}\nWrote the ${format} report to ${flags.output}.\n`);
+      } else {
+        ctx.io.stdout.write(renderDrift(report, format, makeStyle(g.color)));
+      }
+      ctx.exit(report.brands.some((b) => b.problems.length > 0) ? EXIT_ERROR : report.clean ? EXIT_OK : EXIT_CHANGES);
     });
+}
+
+/** Render a report in `format`. */
+export function renderDrift(report: DriftReport, format: DriftFormat, style: Style): string {
+  switch (format) {
+    case 'text':
+      return renderDriftText(report, style);
+    case 'json':
+      return renderDriftJson(report);
+    case 'markdown':
+      return renderDriftMarkdown(report);
+    case 'junit':
+      return renderDriftJunit(report);
+    default: {
+      const never: never = format;
+      throw new Error(`unknown format ${String(never)}`);
+    }
+  }
+}
+
+function driftFormat(text: string): DriftFormat {
+  const f = DRIFT_FORMATS.find((x) => x === text);
+  if (f === undefined) throw new RcsctlError('E_USAGE', `--format must be one of ${DRIFT_FORMATS.join(', ')}, not "${text}"`);
+  return f;
+}
+
+function days(text: string, flag: string): number {
+  if (!/^\d{1,5}$/.test(text)) throw new RcsctlError('E_USAGE', `${flag} must be a whole number of days, not "${text}"`);
+  return Number(text);
 }
