@@ -1,0 +1,142 @@
+// The planner's case corpus (decK-style numbered folders, STYLE.md §9). Each
+// folder under test/plan-cases/ holds the manifests (`manifest.yaml`, or a
+// `manifests/` directory), `seed.yaml` (the live state before) and `plan.txt`
+// (the expected plan text, compared in full after masking volatile ids, dates
+// and the port). Optional files: `args` (extra CLI arguments, one per line),
+// `exit-code` (expected exit code, default 0), `token` (default the master
+// token of the example seed).
+//
+// Every case runs `rcsctl plan` in-process against an emulator on port 0,
+// three times: text (golden), --json (valid against schemas/plan.schema.json)
+// and --out (valid, holding no token). UPDATE_GOLDEN=1 rewrites plan.txt and
+// exit-code; read every rewritten file before committing it.
+
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../src/cli/main.js';
+import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const CASES = join(ROOT, 'test', 'plan-cases');
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const DEFAULT_TOKEN = 'emulator-master-token';
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+/** Replace what changes from run to run (ids the emulator makes up, dates, the port). */
+export function mask(text: string): string {
+  return text
+    .replace(/\b(ARM|ARF|PM)\d{12}\b/g, '$1<id>')
+    .replace(/\b(BLG-[A-Za-z0-9.]+-)[a-z]{4}\b/g, '$1<id>')
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)?/g, '<date>')
+    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
+}
+
+interface Case {
+  name: string;
+  dir: string;
+  paths: string[];
+  args: string[];
+  exitCode: number;
+  token: string;
+}
+
+function readCase(name: string): Case {
+  const dir = join(CASES, name);
+  const opt = (file: string): string | undefined => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8').trim() : undefined);
+  const args = (opt('args') ?? '').split('\n').map((s) => s.trim()).filter((s) => s !== '');
+  return {
+    name,
+    dir,
+    paths: existsSync(join(dir, 'manifests')) ? ['manifests'] : ['manifest.yaml'],
+    args,
+    exitCode: Number(opt('exit-code') ?? '0'),
+    token: opt('token') ?? DEFAULT_TOKEN,
+  };
+}
+
+const caseNames = readdirSync(CASES, { withFileTypes: true })
+  .filter((e) => e.isDirectory() && /^\d{3}-/.test(e.name))
+  .map((e) => e.name)
+  .sort();
+
+const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', 'plan.schema.json'), 'utf8')) as object;
+const validatePlan = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+async function plan(c: Case, emu: RunningEmulator, extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const env = { RCSCTL_TOKEN: c.token, NO_COLOR: '1' };
+  const code = await main(['plan', ...c.paths, '--base-url', emu.url, ...c.args, ...extra], { stdout, stderr, env, cwd: c.dir });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe('plan cases', () => {
+  let emu: RunningEmulator | undefined;
+  const tmp = mkdtempSync(join(tmpdir(), 'rcsctl-plan-cases-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  beforeEach(() => {
+    emu = undefined;
+  });
+  afterEach(async () => {
+    await emu?.close();
+  });
+
+  it('has at least 25 numbered cases, each complete', () => {
+    expect(caseNames.length).toBeGreaterThanOrEqual(25);
+    for (const name of caseNames) {
+      const c = readCase(name);
+      expect(existsSync(join(c.dir, 'seed.yaml')), `${name}/seed.yaml`).toBe(true);
+      expect(existsSync(join(c.dir, c.paths[0] as string)), `${name}/${c.paths[0]}`).toBe(true);
+      if (!UPDATE) expect(existsSync(join(c.dir, 'plan.txt')), `${name}/plan.txt`).toBe(true);
+    }
+  });
+
+  for (const name of caseNames) {
+    it(name, async () => {
+      const c = readCase(name);
+      emu = await startEmulator({ seed: join(c.dir, 'seed.yaml'), port: 0 });
+
+      const text = await plan(c, emu, []);
+      const got = mask(text.stdout) + (text.stderr === '' ? '' : `--- stderr ---\n${mask(text.stderr)}`);
+      if (UPDATE) {
+        writeFileSync(join(c.dir, 'plan.txt'), got);
+        if (text.code !== 0) writeFileSync(join(c.dir, 'exit-code'), `${text.code}\n`);
+        else rmSync(join(c.dir, 'exit-code'), { force: true });
+      } else {
+        expect(got).toBe(readFileSync(join(c.dir, 'plan.txt'), 'utf8'));
+        expect(text.code).toBe(c.exitCode);
+      }
+
+      // --json: the same plan, valid against the schema.
+      const json = await plan(c, emu, ['--json']);
+      expect(json.code).toBe(text.code);
+      if (json.stdout !== '') {
+        const parsed = JSON.parse(json.stdout) as { brands: { brandId: string }[] };
+        expect(validatePlan(parsed), JSON.stringify(validatePlan.errors)).toBe(true);
+      }
+
+      // --out: a valid plan file that holds no secret.
+      const out = join(tmp, `${name}.json`);
+      const saved = await plan(c, emu, ['--out', out]);
+      expect(saved.code).toBe(text.code);
+      if (existsSync(out)) {
+        const raw = readFileSync(out, 'utf8');
+        expect(raw).not.toContain(c.token);
+        expect(validatePlan(JSON.parse(raw)), JSON.stringify(validatePlan.errors)).toBe(true);
+      }
+      for (const r of [text, json, saved]) expect(r.stdout + r.stderr).not.toContain(c.token);
+    });
+  }
+});
