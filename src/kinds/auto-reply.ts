@@ -38,6 +38,7 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
   match: (desired, live) =>
     matchByIdThenName(desired, live, {
       label: 'auto-reply',
+      labelPlural: 'auto-replies',
       address: (d) => `autoReply.${d.handle}`,
       pinned: (d) => d.id,
       name: (d) => d.name,

@@ -29,6 +29,7 @@ export const logoKind: ResourceKind<DesiredLogo, Logo> = {
   match: (desired, live) =>
     matchByIdThenName(desired, live, {
       label: 'logo',
+      labelPlural: 'logos',
       address: (d) => `logo.${d.handle}`,
       pinned: (d) => d.fileId,
       name: (d) => d.name,

@@ -6,6 +6,8 @@ import type { MatchResult } from './kind.js';
 /** How to match one kind: pinned id and name of each side. */
 export interface MatchRule<D, L> {
   label: string;
+  /** Plural of `label` (`auto-replies`). */
+  labelPlural: string;
   address(d: D): string;
   pinned(d: D): string | undefined;
   /** Name used when nothing is pinned; undefined matches by id only. */
@@ -71,7 +73,7 @@ export function matchByIdThenName<D, L>(desired: D[], live: L[], rule: MatchRule
         code: 'E_PLAN_DUPLICATE_NAME',
         address: rule.address(d),
         message:
-          `${ids.length} live ${rule.label}s are named "${name}" (${ids.join(', ')}); ` +
+          `${ids.length} live ${rule.labelPlural} are named "${name}" (${ids.join(', ')}); ` +
           `pin the one ${rule.address(d)} manages with \`${rule.pinKey}: ${ids[0]}\` in ${src.file}:${src.line}`,
         file: src.file,
         line: src.line,
