@@ -25,7 +25,9 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
     for (const [d, l] of match.pairs) {
       const changes = diffObjects(kind.normaliseLive(l, ctx), kind.normaliseDesired(d, ctx, l));
       if (changes.length === 0) continue;
-      const seed = stepSeed(kind, kind.key(d), 'update', kind.desiredName(d), kind.gates.update(l, changes, d), changes);
+      // A manifest that leaves the name out (a room without subTitle) keeps the live one.
+      const name = kind.desiredName(d) === kind.key(d) ? kind.liveName(l) : kind.desiredName(d);
+      const seed = stepSeed(kind, kind.key(d), 'update', name, kind.gates.update(l, changes, d), changes);
       const step = withOpId(kind.updateStep(d, l, ctx, seed));
       fingerprints[step.address] = fingerprint(kind, l, ctx);
       extra.liveRefs.set(step.id, kind.liveRefs(l));
