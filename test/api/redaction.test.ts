@@ -171,7 +171,9 @@ describe('redaction', () => {
   it('a CLI run through main() prints no credential', async () => {
     const cap = new Capture();
     const env = { RCSCTL_TOKEN: BAD_TOKEN, RCSCTL_CLIENT_SECRET: SECRET, RCSCTL_DEBUG: 'http' };
-    const code = await main(['plan', '--base-url', emu.url, join(dir, 'none.yaml')], cap.io(env));
+    // A minimal manifest: once `plan` reads live state, this run fails on 61003 with the bad token.
+    await writeFile(join(dir, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${BRAND.id}, key: ${BRAND.key} }\n`);
+    const code = await main(['plan', '--base-url', emu.url, join(dir, 'brand.yaml')], cap.io(env));
     expect(code).not.toBe(0);
     expectAbsent(cap.all(), BAD_TOKEN, SECRET);
   });

@@ -1,0 +1,35 @@
+// The pure parts of the retry policy: backoff bounds and Retry-After parsing.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { backoffMs, DEFAULT_RETRY, retryAfterMs, retryPolicy } from '../../src/api/retry.js';
+
+describe('backoff', () => {
+  it('stays within [0, min(max, base * 2^(n-1))] for any retry and any random draw', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), (n, r) => {
+        const ms = backoffMs(DEFAULT_RETRY, n, () => r);
+        const ceiling = Math.min(DEFAULT_RETRY.maxDelayMs, DEFAULT_RETRY.baseDelayMs * 2 ** (n - 1));
+        return ms >= 0 && ms <= ceiling;
+      }),
+    );
+    expect(backoffMs(DEFAULT_RETRY, 1, () => 0.999)).toBeLessThanOrEqual(250);
+    expect(backoffMs(DEFAULT_RETRY, 30, () => 0.999)).toBe(7992);
+  });
+
+  it('fills in defaults but keeps what is given', () => {
+    expect(retryPolicy({ maxAttempts: 2, deadlineMs: undefined })).toEqual({ ...DEFAULT_RETRY, maxAttempts: 2 });
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads delta seconds and HTTP dates, and ignores junk', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs(['0.5'])).toBe(500);
+    const now = Date.parse('2026-11-21T10:00:00Z');
+    expect(retryAfterMs('Sat, 21 Nov 2026 10:00:07 GMT', now)).toBe(7000);
+    expect(retryAfterMs('Sat, 21 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon')).toBeUndefined();
+    expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});
