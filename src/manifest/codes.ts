@@ -54,6 +54,7 @@ export const DIAGNOSTIC_CODES = {
   RCS507: { severity: 'warning', title: 'file declared but never used' },
   RCS508: { severity: 'warning', title: 'agency fileId does not start with the brandId' },
   RCS509: { severity: 'error', title: 'pinned id declared twice' },
+  RCS510: { severity: 'error', title: "reply link to another brand's auto-reply" },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 /** A diagnostic code of the table above. */

@@ -8,19 +8,29 @@ import { diagAt, type PathSegments, type SourceDoc } from './source.js';
 import { didYouMean } from './suggest.js';
 import type { DesiredSuggestion, Diagnostic } from './types.js';
 
-/** Every reference and lint diagnostic for one brand. */
-export function lintBrand(draft: BrandDraft): Diagnostic[] {
+/**
+ * Every reference and lint diagnostic for one brand. `others` are the other
+ * brands loaded alongside, so a link to their handles is named as such.
+ */
+export function lintBrand(draft: BrandDraft, others: readonly BrandDraft[] = []): Diagnostic[] {
   const { brand, origin } = draft;
   const diags: Diagnostic[] = [];
+  const autoReplyHandles = [...brand.autoReplies.keys()];
+  const missingAutoReply = (src: SourceDoc, path: PathSegments, handle: string): Diagnostic => {
+    const owner = others.find((o) => o.brand.brandId !== brand.brandId && o.brand.autoReplies.has(handle));
+    if (owner !== undefined) {
+      return diagAt(src, 'RCS510', path, `auto-reply "${handle}" belongs to brand ${owner.brand.brandId}; a link cannot leave brand ${brand.brandId}`);
+    }
+    return diagAt(src, 'RCS402', path, `no auto-reply "${handle}" in brand ${brand.brandId}${didYouMean(handle, autoReplyHandles)}`);
+  };
   const srcOf = (o: object): SourceDoc | undefined => origin.get(o);
   const usedFiles = new Set<string>();
-  const autoReplyHandles = [...brand.autoReplies.keys()];
 
   const checkSuggestion = (src: SourceDoc, s: DesiredSuggestion, at: PathSegments): void => {
     const reply = s.reply;
     if (reply === undefined) return;
     if (reply.autoReply !== undefined && !brand.autoReplies.has(reply.autoReply)) {
-      diags.push(diagAt(src, 'RCS402', [...at, 'reply', 'autoReply'], `no auto-reply "${reply.autoReply}" in brand ${brand.brandId}${didYouMean(reply.autoReply, autoReplyHandles)}`));
+      diags.push(missingAutoReply(src, [...at, 'reply', 'autoReply'], reply.autoReply));
     }
     if (reply.autoReplyMsgId !== undefined) {
       diags.push(diagAt(src, 'RCS506', [...at, 'reply', 'autoReplyMsgId'], `reply links to auto-reply ${reply.autoReplyMsgId}, which these manifests do not manage; use autoReply: <handle> to link within the brand`));
@@ -88,7 +98,7 @@ export function lintBrand(draft: BrandDraft): Diagnostic[] {
     }
     c.persistentMenu.forEach((m, i) => {
       if (m.autoReply !== undefined && !brand.autoReplies.has(m.autoReply)) {
-        diags.push(diagAt(src, 'RCS402', [...base, i, 'autoReply'], `no auto-reply "${m.autoReply}" in brand ${brand.brandId}${didYouMean(m.autoReply, autoReplyHandles)}`));
+        diags.push(missingAutoReply(src, [...base, i, 'autoReply'], m.autoReply));
       }
       if (m.autoReplyMsgId !== undefined) {
         diags.push(diagAt(src, 'RCS506', [...base, i, 'autoReplyMsgId'], `menu item links to auto-reply ${m.autoReplyMsgId}, which these manifests do not manage`));

@@ -54,9 +54,9 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   }
 
   for (const [brandId, draft] of drafts) {
-    let found = lintBrand(draft);
+    let found = lintBrand(draft, [...drafts.values()]);
     // A handle may live in a document that failed the schema; do not call it missing.
-    if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402');
+    if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402' && d.code !== 'RCS510');
     diagnostics.push(...found);
   }
   return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics) };

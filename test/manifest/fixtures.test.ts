@@ -83,6 +83,7 @@ const CASES: [string, string[]][] = [
   ['507-unused-file', ['RCS507 10:3']],
   ['508-agency-file-id', ['RCS508 5:3']],
   ['509-pinned-id-twice', ['RCS509 11:9']],
+  ['510-link-to-other-brand', ['RCS510 19:29']],
 ];
 
 describe('invalid manifest corpus', () => {
