@@ -252,7 +252,8 @@ export function createTransport(opts: TransportOptions): Transport {
         // 429 says the service did not act, so even a POST may try again; a
         // gateway error on a POST may hide a commit behind it.
         if (!idempotent && status !== 429) throw new OutcomeUnknownError(site, `${status} ${message}`, req.label);
-        if (await mayRetry(status === 429 ? retryAfterMs(retryAfterHeader) : undefined)) continue;
+        // Retry-After is honoured whenever it comes (429 above all, but a 503 may carry it too).
+        if (await mayRetry(retryAfterMs(retryAfterHeader))) continue;
       }
       throw new RcsApiError(site, status, svc.code, message, req.label);
     }
