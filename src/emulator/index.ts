@@ -7,6 +7,7 @@ import { storeFromSeed } from './seed-apply.js';
 import { createEmulatorServer } from './server.js';
 import type { EmulatorStore } from './store.js';
 
+// The seed loader and the store type, for callers that build or inspect emulators.
 export { loadSeed, checkSeed };
 export type { Seed };
 export type { EmulatorStore };
