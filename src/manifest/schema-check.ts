@@ -133,7 +133,8 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
       return at('RCS208', path, `${describe(path)} has ${(err.data as unknown[]).length} items; the maximum is ${String(err.params.limit)}`);
     case 'minProperties':
     case 'maxProperties':
-      return at('RCS212', path, `a button or chip holds exactly one of "action" or "reply"`);
+      if (allowedKeys(err).includes('reply')) return at('RCS212', path, 'a button or chip holds exactly one of "action" or "reply"');
+      return at('RCS206', path, `${describe(path)} must not be empty`);
     case 'uniqueItems':
       return at('RCS213', [...path, Number(err.params.i)], `${describe(path)} lists the same value twice`);
     case 'oneOf': {

@@ -42,6 +42,7 @@ const CASES: [string, string[]][] = [
   ['205-reply-displaytext', ['RCS205 10:49']],
   ['205-subdescr', ['RCS205 6:15']],
   ['205-subtitle', ['RCS205 6:15']],
+  ['206-empty-body', ['RCS206 8:11']],
   ['206-empty-name', ['RCS206 6:11']],
   ['207-brand-id-form', ['RCS207 3:14']],
   ['207-handle-form', ['RCS207 5:3']],
