@@ -2,6 +2,7 @@
 // step with its marker (+ ~ - ! ⚑), the field diffs, and a summary line.
 
 import { summarise } from '../plan/build-plan.js';
+import { formatValue } from '../plan/diff.js';
 import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js';
 import type { Style } from './style.js';
 
@@ -119,16 +120,6 @@ export function renderChange(c: FieldChange, style: Style): string {
       throw new Error(`unknown change ${String(never)}`);
     }
   }
-}
-
-/** A value as shown in a plan; ids not known until apply read `(known after apply)`. */
-export function formatValue(v: unknown): string {
-  if (typeof v === 'string') {
-    const ref = /^<ref:([A-Za-z]+):([^>]+)>$/.exec(v);
-    if (ref) return `(known after apply: ${ref[1]}.${ref[2]})`;
-    return JSON.stringify(v);
-  }
-  return JSON.stringify(v) ?? 'undefined';
 }
 
 function formatBytes(n: number): string {

@@ -19,6 +19,7 @@ export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail> = {
   label: 'room',
   prune: 'chatbots',
   reportsUnmanaged: true,
+  partialFields: true,
 
   desired: (brand) => [...brand.chatbots.values()],
   live: (live) => live.chatbots,

@@ -46,6 +46,11 @@ export interface ResourceKind<D, L> {
   readonly prune?: PruneKind;
   /** Whether unlisted live objects are reported as unmanaged. */
   readonly reportsUnmanaged: boolean;
+  /**
+   * True when a manifest may leave fields unmanaged (rooms): after apply only
+   * the fields the plan expected are compared, since the service fills the rest.
+   */
+  readonly partialFields?: boolean;
 
   desired(brand: DesiredBrand): D[];
   live(live: LiveBrand): L[];

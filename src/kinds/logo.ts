@@ -5,6 +5,7 @@
 import type { Logo } from '../api/types.js';
 import type { DesiredLogo } from '../manifest/types.js';
 import type { Gate } from '../plan/types.js';
+import { compact } from './auto-reply.js';
 import { stepFile, type ResourceKind } from './kind.js';
 import { matchByIdThenName } from './match.js';
 
@@ -39,8 +40,9 @@ export const logoKind: ResourceKind<DesiredLogo, Logo> = {
       source: (d) => d.source,
     }),
 
-  normaliseLive: (l) => ({ name: l.name, description: emptyToUndefined(l.description), file: l.fileName }),
-  normaliseDesired: (d) => ({ name: d.name, description: emptyToUndefined(d.description), file: d.file.uploadName }),
+  // compact: a missing description is absent, not `undefined` (which deep-diff would show as a change).
+  normaliseLive: (l) => compact({ name: l.name, description: emptyToUndefined(l.description), file: l.fileName }),
+  normaliseDesired: (d) => compact({ name: d.name, description: emptyToUndefined(d.description), file: d.file.uploadName }),
 
   createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: logoRequest(d), file: stepFile(d.file) }),
   updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.fileId, request: logoRequest(d), file: stepFile(d.file) }),

@@ -7,13 +7,18 @@ import type { DesiredBrand } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
 import { additions, diffObjects, removals } from './diff.js';
 import { orderSteps, type OrderInputs } from './order.js';
-import type { BrandPlan, Gate, KindName, LiveBrand, PlanProblem, PlanSummary, Step, Unmanaged } from './types.js';
+import type { BrandPlan, Gate, KindName, LiveBrand, LiveSnapshot, PlanProblem, PlanSummary, Step, Unmanaged } from './types.js';
 
 /** Plan one brand: match, normalise, diff, gate and order. */
 export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
   const problems: PlanProblem[] = [];
   const unmanaged: Unmanaged[] = [];
   const fingerprints: Record<string, string> = {};
+  const snapshots: Record<string, LiveSnapshot> = {};
+  const remember = (address: string, kind: AnyKind, l: unknown): void => {
+    snapshots[address] = snapshot(kind, l, ctx);
+    fingerprints[address] = hashValue(snapshots[address]);
+  };
   const steps: Step[] = [];
   const extra: OrderInputs = { after: new Map(), liveRefs: new Map() };
 
@@ -23,13 +28,15 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
   for (const { kind, match } of matches) {
     problems.push(...match.problems);
     for (const [d, l] of match.pairs) {
-      const changes = diffObjects(kind.normaliseLive(l, ctx), kind.normaliseDesired(d, ctx, l));
+      const expected = kind.normaliseDesired(d, ctx, l);
+      const changes = diffObjects(kind.normaliseLive(l, ctx), expected);
       if (changes.length === 0) continue;
       // A manifest that leaves the name out (a room without subTitle) keeps the live one.
       const name = kind.desiredName(d) === kind.key(d) ? kind.liveName(l) : kind.desiredName(d);
       const seed = stepSeed(kind, kind.key(d), 'update', name, kind.gates.update(l, changes, d), changes);
       const step = withOpId(kind.updateStep(d, l, ctx, seed));
-      fingerprints[step.address] = fingerprint(kind, l, ctx);
+      step.expected = expected;
+      remember(step.address, kind, l);
       extra.liveRefs.set(step.id, kind.liveRefs(l));
       if (kind.after) extra.after.set(step.id, kind.after(d));
       steps.push(step);
@@ -41,11 +48,13 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
         continue;
       }
       const op = kind.name === 'file' ? 'upload' : 'create';
+      const expected = kind.normaliseDesired(d, ctx, undefined);
       // An upload shows the file itself, not its one field.
-      const changes = op === 'upload' ? [] : additions(kind.normaliseDesired(d, ctx, undefined));
+      const changes = op === 'upload' ? [] : additions(expected);
       const created = kind.createStep(d, ctx, stepSeed(kind, kind.key(d), op, kind.desiredName(d), kind.gates.create(d), changes));
       if (created === undefined) continue;
       const step = withOpId(created);
+      if (op !== 'upload') step.expected = expected;
       if (kind.after) extra.after.set(step.id, kind.after(d));
       steps.push(step);
     }
@@ -54,7 +63,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
       if (kind.prune !== undefined && brand.prune.includes(kind.prune)) {
         const seed = stepSeed(kind, id, 'delete', kind.liveName(l), kind.gates.delete(l), removals(kind.normaliseLive(l, ctx)));
         const step: Step = { ...seed, op: 'delete', liveId: id };
-        fingerprints[step.address] = fingerprint(kind, l, ctx);
+        remember(step.address, kind, l);
         steps.push(step);
       } else if (kind.reportsUnmanaged) {
         unmanaged.push({ kind: kind.name, id, name: kind.liveName(l) });
@@ -63,12 +72,12 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
   }
 
   const ordered = holdDependants(orderSteps(steps, extra));
-  return { brandId: brand.brandId, steps: ordered, unmanaged, problems, fingerprints };
+  return { brandId: brand.brandId, steps: ordered, unmanaged, problems, fingerprints, snapshots };
 }
 
-/** The fingerprint of a live object: its state and normalised form (what staleness is judged on). */
-export function fingerprint(kind: AnyKind, live: unknown, ctx: PlanContext): string {
-  return hashValue({ state: kind.liveState(live) ?? null, value: kind.normaliseLive(live, ctx) });
+/** What staleness is judged on: a live object's state and normalised form. */
+export function snapshot(kind: AnyKind, live: unknown, ctx: PlanContext): LiveSnapshot {
+  return { state: kind.liveState(live) ?? null, value: kind.normaliseLive(live, ctx) };
 }
 
 /** The reference resolver: live ids of matched objects, placeholders for the rest. */

@@ -97,3 +97,13 @@ function walkLeaves(value: unknown, path: (string | number)[], visit: (path: (st
     visit(path, value);
   }
 }
+
+/** A value as shown in a plan; ids not known until apply read `(known after apply)`. */
+export function formatValue(v: unknown): string {
+  if (typeof v === 'string') {
+    const ref = /^<ref:([A-Za-z]+):([^>]+)>$/.exec(v);
+    if (ref) return `(known after apply: ${ref[1]}.${ref[2]})`;
+    return JSON.stringify(v);
+  }
+  return JSON.stringify(v) ?? 'undefined';
+}

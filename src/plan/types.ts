@@ -57,6 +57,11 @@ interface StepBase {
   gate: Gate;
   /** Field-level changes shown in the plan. */
   changes: FieldChange[];
+  /**
+   * The normalised desired object (placeholders for ids not yet known): after
+   * the run, the re-read live object must match it.
+   */
+  expected?: unknown;
   /** Ids of steps that must finish first. */
   dependsOn: string[];
   /**
@@ -132,8 +137,16 @@ export interface BrandPlan {
   steps: Step[];
   unmanaged: Unmanaged[];
   problems: PlanProblem[];
-  /** Fingerprint (hash of the normalised live object) of every live resource a step touches, by address. */
+  /** Fingerprint (hash of the snapshot) of every live resource a step touches, by address. */
   fingerprints: Record<string, string>;
+  /** The state and normalised form each fingerprint was taken of, to say how a stale plan's resource changed. */
+  snapshots: Record<string, LiveSnapshot>;
+}
+
+/** What a fingerprint is taken of: a live object's state and normalised form. */
+export interface LiveSnapshot {
+  state: string | null;
+  value: unknown;
 }
 
 /** Counts for the summary line. */

@@ -8,7 +8,8 @@ import { LiveCache } from '../../plan/live-cache.js';
 import { makePlanFile, writePlanFile } from '../../plan/plan-file.js';
 import { planBrands, type PlannedBrand } from '../../plan/plan-brands.js';
 import type { PlanFile } from '../../plan/types.js';
-import { connect } from '../connect.js';
+import { connect, type Connection } from '../connect.js';
+import type { DesiredBrand } from '../../manifest/types.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { loadOrFail } from '../load.js';
@@ -51,17 +52,25 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
     });
 }
 
-/** Load, connect, read and plan: shared by `plan` and `apply`. */
+/** Load, connect, read and plan, then close the connection. */
 export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string; cacheDir?: string }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
   const brands = await loadOrFail(ctx, paths, opts.brand);
-  const g = ctx.globals();
   const conn = await connect(ctx);
+  try {
+    return await planWith(ctx, conn, brands, opts);
+  } finally {
+    await conn.close();
+  }
+}
+
+/** Read and plan `brands` over an open connection (with progress on a terminal): shared by `plan` and `apply`. */
+export async function planWith(ctx: CommandContext, conn: Connection, brands: DesiredBrand[], opts: { cacheDir?: string }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
   const progress = makeProgress(ctx.io);
   try {
     const cacheDir = opts.cacheDir ?? ctx.io.env.RCSCTL_CACHE_DIR;
     const cache = cacheDir !== undefined && cacheDir !== '' ? new LiveCache(resolve(ctx.io.cwd, cacheDir), conn.baseUrl) : undefined;
     const plans = await planBrands(conn.client, brands, {
-      concurrency: g.concurrency,
+      concurrency: ctx.globals().concurrency,
       ...(cache ? { cache } : {}),
       onProgress: (brandId, done, total) => progress.update(brandId, done, total),
     });
@@ -69,15 +78,16 @@ export async function runPlan(ctx: CommandContext, paths: string[], opts: { bran
     return { plans, file: makePlanFile(plans.map((p) => p.plan), conn.baseUrl) };
   } finally {
     progress.done();
-    await conn.close();
   }
 }
 
-function withSummaries(file: PlanFile): unknown {
+/** The plan file with a summary per brand, as `--json` prints it. */
+export function withSummaries(file: PlanFile): unknown {
   return { ...file, brands: file.brands.map((b) => ({ ...b, summary: summarise(b) })) };
 }
 
-function planExitCode(plans: PlannedBrand[], detailed: boolean): ExitCode {
+/** 1 when any brand has problems; 2 for changes under --detailed-exitcode; else 0. */
+export function planExitCode(plans: PlannedBrand[], detailed: boolean): ExitCode {
   if (plans.some((p) => p.plan.problems.length > 0)) return EXIT_ERROR;
   if (detailed && plans.some((p) => p.plan.steps.length > 0)) return EXIT_CHANGES;
   return EXIT_OK;

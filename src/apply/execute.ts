@@ -1,0 +1,137 @@
+// Run a brand's plan: steps in dependency order, independent steps concurrently
+// (up to `concurrency`), gates honoured. A blocked step is never sent; a held
+// one waits for a flag; a step whose dependency did not finish is skipped.
+// Failures do not stop independent steps, so one run does as much as it can.
+
+import type { BrandRef, RcsClient } from '../api/index.js';
+import { errorMessage } from '../errors.js';
+import type { BrandPlan, Step } from '../plan/types.js';
+import { runStep, type HandlerEnv } from './handlers.js';
+import type { IdMap } from './refs.js';
+
+/** How a step ended. */
+export type StepStatus = 'done' | 'failed' | 'blocked' | 'held' | 'skipped';
+
+/** The outcome of one step. */
+export interface StepResult {
+  step: Step;
+  status: StepStatus;
+  /** What happened, for people: an id created, a reason held, an error message. */
+  message: string;
+  /** The service id a create or upload produced. */
+  id?: string;
+}
+
+/** Who may run what (DESIGN.md, States, gates and order). */
+export interface GateOptions {
+  allowDelete: boolean;
+  allowReview: boolean;
+  /** A saved plan was reviewed as a whole: its deletes and review steps may run. */
+  fromSavedPlan: boolean;
+}
+
+/** Progress callbacks, for the listr2 view or plain lines. */
+export interface ApplyReporter {
+  start(step: Step): void;
+  finish(result: StepResult): void;
+}
+
+/** Everything a run needs. */
+export interface ExecuteOptions extends GateOptions {
+  client: RcsClient;
+  brand: BrandRef;
+  concurrency: number;
+  reporter?: ApplyReporter;
+}
+
+/** Why a step may not run now, or undefined when it may. */
+export function holdReason(step: Step, opts: GateOptions): { status: 'blocked' | 'held'; message: string } | undefined {
+  if (step.gate.type === 'blocked') return { status: 'blocked', message: `blocked (${step.gate.state}): ${step.gate.reason}` };
+  if (step.gate.type === 'review' && !opts.allowReview && !opts.fromSavedPlan) {
+    return { status: 'held', message: `held: ${step.gate.review}; run with --allow-review, or apply a saved plan that holds this step` };
+  }
+  if (step.op === 'delete' && !opts.allowDelete && !opts.fromSavedPlan) {
+    return { status: 'held', message: 'held: deletes run only with --allow-delete, or from a saved plan that holds them' };
+  }
+  return undefined;
+}
+
+/** Run every step of `plan`; results come back in plan order, with the ids learnt. */
+export async function executePlan(plan: BrandPlan, opts: ExecuteOptions): Promise<{ results: StepResult[]; ids: IdMap }> {
+  const ids: IdMap = new Map();
+  const env: HandlerEnv = { client: opts.client, brand: opts.brand, ids, uploads: new Map() };
+  const slots = semaphore(opts.concurrency);
+  const results = new Map<string, Promise<StepResult>>();
+  const report = (r: StepResult): StepResult => {
+    opts.reporter?.finish(r);
+    return r;
+  };
+
+  // Steps come in a valid order, so every dependency's promise exists already.
+  for (const step of plan.steps) {
+    const deps = step.dependsOn.map((id) => results.get(id)).filter((p): p is Promise<StepResult> => p !== undefined);
+    results.set(
+      step.id,
+      (async (): Promise<StepResult> => {
+        const done = await Promise.all(deps);
+        const hold = holdReason(step, opts);
+        if (hold !== undefined) return report({ step, ...hold });
+        const unfinished = done.find((r) => r.status !== 'done');
+        if (unfinished !== undefined) {
+          return report({ step, status: 'skipped', message: `skipped: waits for ${unfinished.step.address}, which ${unfinished.status === 'failed' ? 'failed' : `was ${unfinished.status}`}` });
+        }
+        return slots(async () => {
+          opts.reporter?.start(step);
+          try {
+            const outcome = await runStep(step, env);
+            if (outcome.id !== undefined && step.produces !== undefined) ids.set(step.produces, outcome.id);
+            const base = doneMessage(step, outcome.id);
+            const message = outcome.note !== undefined ? `${base} (${outcome.note})` : base;
+            return report({ step, status: 'done', message, ...(outcome.id !== undefined ? { id: outcome.id } : {}) });
+          } catch (err) {
+            return report({ step, status: 'failed', message: `failed: ${errorMessage(err)}` });
+          }
+        });
+      })(),
+    );
+  }
+  return { results: await Promise.all(plan.steps.map((s) => results.get(s.id) as Promise<StepResult>)), ids };
+}
+
+function doneMessage(step: Step, id: string | undefined): string {
+  const suffix = id !== undefined && step.op !== 'link' ? ` (${id})` : '';
+  switch (step.op) {
+    case 'upload':
+      return `uploaded${suffix}`;
+    case 'create':
+      return `created${suffix}`;
+    case 'update':
+      return 'updated';
+    case 'link':
+      return 'linked';
+    case 'menu-replace':
+      return step.method === 'DELETE' ? 'menu removed' : step.method === 'POST' ? 'menu created' : 'menu replaced';
+    case 'delete':
+      return 'deleted';
+    default: {
+      const never: never = step;
+      throw new Error(`unknown step ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** A counting semaphore: at most `n` of the given functions run at once, in arrival order. */
+function semaphore(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}

@@ -1,0 +1,34 @@
+// Placeholders `<ref:kind:key>` in step requests are ids the plan could not know:
+// the applier learns them as create and upload steps finish.
+
+import { PLACEHOLDER_PATTERN } from '../kinds/kind.js';
+import { RcsctlError } from '../errors.js';
+import type { Step } from '../plan/types.js';
+
+/** Service ids learnt during a run, by token (`autoReply:hours`). */
+export type IdMap = Map<string, string>;
+
+/** A copy of `value` with every placeholder replaced by its id; an unknown one is an error. */
+export function resolveRefs<T>(value: T, ids: IdMap): T {
+  return walk(value, ids) as T;
+}
+
+function walk(value: unknown, ids: IdMap): unknown {
+  if (typeof value === 'string') {
+    return value.replace(PLACEHOLDER_PATTERN, (_m, kind: string, key: string) => {
+      const id = ids.get(`${kind}:${key}`);
+      if (id === undefined) throw new RcsctlError('E_APPLY_REF', `${kind}.${key} has no id yet: the step that creates it did not run`);
+      return id;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => walk(v, ids));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, ids)]));
+  }
+  return value;
+}
+
+/** The token (`autoReply:hours`) of the resource a step acts on, from its address. */
+export function tokenOf(step: Pick<Step, 'kind' | 'address'>): string {
+  return `${step.kind}:${step.address.slice(step.kind.length + 1)}`;
+}

@@ -1,0 +1,75 @@
+// How an apply shows progress: a listr2 task list on a terminal, plain lines in
+// CI or when output is not a terminal (one line per step outcome, stable order
+// of completion, easy to grep in a log).
+
+import type { WriteStream } from 'node:tty';
+import { Listr, ProcessOutput, type ListrTask } from 'listr2';
+import type { ApplyReporter, StepResult } from '../apply/execute.js';
+import type { Step } from '../plan/types.js';
+import type { CliIO } from './context.js';
+import type { Style } from './style.js';
+
+/** A reporter plus a promise that settles when its display is finished. */
+export interface ApplyView extends ApplyReporter {
+  finished(): Promise<void>;
+}
+
+const SYMBOL: Record<StepResult['status'], string> = { done: '✓', failed: '✗', blocked: '!', held: '⏸', skipped: '-' };
+
+/** The right view for `io`: listr2 on an interactive terminal, plain lines elsewhere. */
+export function makeApplyView(io: CliIO, style: Style, brandId: string, steps: Step[]): ApplyView {
+  const interactive = io.stdout.isTTY === true && io.env.CI === undefined;
+  return interactive ? listrView(io, brandId, steps) : plainView(io, style);
+}
+
+/** One line per finished step. */
+export function plainView(io: CliIO, style: Style): ApplyView {
+  return {
+    start() {},
+    finish(r) {
+      const paint = r.status === 'done' ? style.green : r.status === 'failed' || r.status === 'blocked' ? style.red : style.yellow;
+      io.stdout.write(`${paint(SYMBOL[r.status])} ${r.step.address}: ${r.message}\n`);
+    },
+    finished: async () => {},
+  };
+}
+
+function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
+  const results = new Map<string, { resolve: (r: StepResult) => void; promise: Promise<StepResult> }>();
+  const outputs = new Map<string, (text: string) => void>();
+  for (const step of steps) {
+    let resolve!: (r: StepResult) => void;
+    const promise = new Promise<StepResult>((r) => (resolve = r));
+    results.set(step.id, { resolve, promise });
+  }
+  const tasks: ListrTask[] = steps.map((step) => ({
+    title: `${step.address} ${step.op}`,
+    task: async (_ctx, task) => {
+      task.output = 'waiting for its turn';
+      outputs.set(step.id, (text) => (task.output = text));
+      const result = await (results.get(step.id) as { promise: Promise<StepResult> }).promise;
+      task.title = `${step.address}: ${result.message}`;
+      if (result.status === 'failed') throw new Error(result.message);
+      if (result.status !== 'done') task.skip(result.message);
+    },
+  }));
+  const list = new Listr(tasks, {
+    concurrent: true,
+    exitOnError: false,
+    rendererOptions: { processOutput: new ProcessOutput(io.stdout as WriteStream, io.stderr as WriteStream), collapseErrors: false },
+  });
+  io.stdout.write(`Applying to ${brandId}:\n`);
+  const run = list.run().then(
+    () => undefined,
+    () => undefined,
+  );
+  return {
+    start(step) {
+      outputs.get(step.id)?.('running');
+    },
+    finish(r) {
+      results.get(r.step.id)?.resolve(r);
+    },
+    finished: () => run,
+  };
+}
