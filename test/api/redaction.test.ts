@@ -168,13 +168,22 @@ describe('redaction', () => {
     }
   });
 
-  it('a CLI run through main() prints no credential', async () => {
-    const cap = new Capture();
-    const env = { RCSCTL_TOKEN: BAD_TOKEN, RCSCTL_CLIENT_SECRET: SECRET, RCSCTL_DEBUG: 'http' };
-    // A minimal manifest: once `plan` reads live state, this run fails on 61003 with the bad token.
+  it('a failing `rcsctl plan` through main() prints no credential (bad token, then wrong secret)', async () => {
+    // A minimal manifest: plan loads it, connects, and fails reading live state.
     await writeFile(join(dir, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${BRAND.id}, key: ${BRAND.key} }\n`);
-    const code = await main(['plan', '--base-url', emu.url, join(dir, 'brand.yaml')], cap.io(env));
-    expect(code).not.toBe(0);
-    expectAbsent(cap.all(), BAD_TOKEN, SECRET);
+
+    const badToken = new Capture();
+    const env1 = { RCSCTL_TOKEN: BAD_TOKEN, RCSCTL_DEBUG: 'http' };
+    expect(await main(['plan', '--base-url', emu.url, join(dir, 'brand.yaml')], badToken.io(env1))).toBe(1);
+    expect(badToken.err).toMatch(/rcsctl debug: http GET \/api\/1\.1\/brand\/.* 401 /);
+    expect(badToken.err).toMatch(/Error: .*401 61003 Invalid token/);
+    expectAbsent(badToken.all(), BAD_TOKEN);
+
+    const wrongSecret = new Capture();
+    const wrong = 'wrong-sec-77cc88dd';
+    const env2 = { RCSCTL_CLIENT_ID: CLIENT_ID, RCSCTL_CLIENT_SECRET: wrong, RCSCTL_DEBUG: 'http' };
+    expect(await main(['plan', '--base-url', emu.url, join(dir, 'brand.yaml')], wrongSecret.io(env2))).toBe(1);
+    expect(wrongSecret.err).toMatch(/401 61006 Invalid secret key/);
+    expectAbsent(wrongSecret.all(), wrong);
   });
 });
