@@ -27,6 +27,11 @@ export interface BrandDraft {
   origin: Map<object, SourceDoc>;
   /** Where the brand key was set, for conflict messages. */
   keyFrom?: SourceDoc;
+  /**
+   * Every `section/key` declared, even when its file failed to load, so a
+   * broken file is reported once and not again as a missing handle.
+   */
+  declared: Map<string, SourceLocation>;
 }
 
 // The shapes below are what the schema has already guaranteed.
@@ -71,6 +76,7 @@ export async function addDocument(
         source: locationOf(src, ['brand']),
       },
       origin: new Map(),
+      declared: new Map(),
     };
     drafts.set(brandId, draft);
   }
@@ -87,11 +93,13 @@ export async function addDocument(
   for (const kind of raw.prune ?? []) if (!brand.prune.includes(kind)) brand.prune.push(kind);
 
   // Declared twice across documents: the first one wins, the second is an error.
-  const once = <T>(map: Map<string, T>, key: string, section: string, code: DiagnosticCode, what: string): boolean => {
-    const prior = map.get(key) as { source?: SourceLocation } | undefined;
-    if (prior === undefined) return true;
-    const where = prior.source !== undefined ? ` (first at ${prior.source.file}:${prior.source.line}:${prior.source.col})` : '';
-    diags.push(diagAt(src, code, [section, key], `${what} "${key}" is declared twice in brand ${brandId}${where}`, { at: 'key' }));
+  const once = (section: string, key: string, code: DiagnosticCode, what: string): boolean => {
+    const prior = draft.declared.get(`${section}/${key}`);
+    if (prior === undefined) {
+      draft.declared.set(`${section}/${key}`, locationOf(src, [section, key]));
+      return true;
+    }
+    diags.push(diagAt(src, code, [section, key], `${what} "${key}" is declared twice in brand ${brandId} (first at ${prior.file}:${prior.line}:${prior.col})`, { at: 'key' }));
     return false;
   };
   const file = async (at: PathSegments, rel: string, use: Parameters<typeof loadLocalFile>[3]): Promise<LocalFile | undefined> => {
@@ -101,7 +109,7 @@ export async function addDocument(
   };
 
   for (const [handle, f] of Object.entries(raw.files ?? {})) {
-    if (!once(brand.files, handle, 'files', 'RCS403', 'file handle')) continue;
+    if (!once('files', handle, 'RCS403', 'file handle')) continue;
     const loaded = await file(['files', handle, 'path'], f.path, 'autoReplyFile');
     if (loaded === undefined) continue;
     const d = { handle, file: loaded, source: locationOf(src, ['files', handle]) };
@@ -110,14 +118,14 @@ export async function addDocument(
   }
 
   for (const [handle, a] of Object.entries(raw.autoReplies ?? {})) {
-    if (!once(brand.autoReplies, handle, 'autoReplies', 'RCS403', 'auto-reply handle')) continue;
+    if (!once('autoReplies', handle, 'RCS403', 'auto-reply handle')) continue;
     const d = toAutoReply(handle, a, locationOf(src, ['autoReplies', handle]));
     brand.autoReplies.set(handle, d);
     origin.set(d, src);
   }
 
   for (const [handle, l] of Object.entries(raw.logos ?? {})) {
-    if (!once(brand.logos, handle, 'logos', 'RCS403', 'logo handle')) continue;
+    if (!once('logos', handle, 'RCS403', 'logo handle')) continue;
     const loaded = await file(['logos', handle, 'path'], l.path, 'logo');
     if (loaded === undefined) continue;
     const d = {
@@ -133,7 +141,7 @@ export async function addDocument(
   }
 
   for (const [chatbotId, c] of Object.entries(raw.chatbots ?? {})) {
-    if (!once(brand.chatbots, chatbotId, 'chatbots', 'RCS404', 'chatbotId')) continue;
+    if (!once('chatbots', chatbotId, 'RCS404', 'chatbotId')) continue;
     const d = toChatbot(chatbotId, c, locationOf(src, ['chatbots', chatbotId]));
     const cert = c.certificate as { path: string } | undefined;
     if (cert !== undefined) {
@@ -145,7 +153,7 @@ export async function addDocument(
   }
 
   for (const [fileId, a] of Object.entries(raw.agencyFiles ?? {})) {
-    if (!once(brand.agencyFiles, fileId, 'agencyFiles', 'RCS405', 'agency fileId')) continue;
+    if (!once('agencyFiles', fileId, 'RCS405', 'agency fileId')) continue;
     const loaded = await file(['agencyFiles', fileId, 'path'], a.path, 'agencyFile');
     if (loaded === undefined) continue;
     const mimeType = a.mimeType ?? loaded.mimeType;

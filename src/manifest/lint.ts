@@ -63,7 +63,7 @@ export function lintBrand(draft: BrandDraft, others: readonly BrandDraft[] = [])
       }
       if (typeof value !== 'string') {
         usedFiles.add(value.file);
-        if (!brand.files.has(value.file)) {
+        if (!brand.files.has(value.file) && !draft.declared.has(`files/${value.file}`)) {
           diags.push(diagAt(src, 'RCS401', [...base, 'body', field, 'file'], `no file "${value.file}" under files:${didYouMean(value.file, brand.files.keys())}`));
         }
       }

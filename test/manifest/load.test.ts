@@ -131,6 +131,12 @@ describe('loading layouts', () => {
     expect(codes(r)).toEqual(['RCS201']);
   });
 
+  it('reports a missing file once, not again as a missing handle', async () => {
+    await writeFile(join(dir, 'm.yaml'), HEAD + 'files:\n  hero: { path: images/nope.png }\nautoReplies:\n  a: { name: A, messagebaseId: SCwThM00, body: { title: T, media: { file: hero } } }\n');
+    const r = await loadManifests(['m.yaml'], { env: {}, cwd: dir });
+    expect(r.diagnostics.map((d) => `${d.code} ${d.line}:${d.col}`)).toEqual(['RCS303 5:17']);
+  });
+
   it('skips empty documents and reads a file given twice once', async () => {
     await writeFile(join(dir, 'm.yaml'), '---\n---\n' + HEAD);
     const r = await loadManifests(['m.yaml', join(dir, 'm.yaml'), '.'], { env: {}, cwd: dir });
