@@ -24,7 +24,10 @@ export interface TokenSource {
 /** Exchanges a client id and secret for a token (the transport's unauthenticated POST). */
 export type TokenExchange = (clientId: string, clientSecret: string) => Promise<TokenResponse>;
 
-/** Renew this long before the announced expiry, so no request leaves with a dying token. */
+/**
+ * Renew this long before the announced expiry, so no request leaves with a
+ * dying token; a short-lived token is renewed halfway through its life instead.
+ */
 const RENEW_BEFORE_MS = 60_000;
 
 /** The token source for `credentials`; every secret it sees goes into `redactor`. */
@@ -47,8 +50,10 @@ export function createTokenSource(credentials: Credentials, exchange: TokenExcha
       .then((res) => {
         redactor.add(res.accessToken);
         token = res.accessToken;
-        const expiresAt = expiryMs(res.expiresIn, now());
-        renewAt = expiresAt !== undefined && expiresAt - RENEW_BEFORE_MS > now() ? expiresAt - RENEW_BEFORE_MS : undefined;
+        const issuedAt = now();
+        const expiresAt = expiryMs(res.expiresIn, issuedAt);
+        const lifetime = expiresAt === undefined ? 0 : expiresAt - issuedAt;
+        renewAt = expiresAt !== undefined && lifetime > 0 ? expiresAt - Math.min(RENEW_BEFORE_MS, lifetime / 2) : undefined;
         return res.accessToken;
       })
       .finally(() => {

@@ -48,13 +48,16 @@ describe('client id and secret', () => {
   });
 
   it('renews shortly before the announced expiry, without waiting for a 61004', async () => {
-    // Tokens live 61 s; the client renews 60 s before expiry, so after ~1 s.
-    const e = await startTestEmulator(testSeed({}, { tokenTtlSeconds: 61 }));
+    // Tokens live 3 s (announced in whole seconds, so 2-3 s); the client renews
+    // a short-lived token halfway, so by 1.5 s, well before the service expires it.
+    const e = await startTestEmulator(testSeed({}, { tokenTtlSeconds: 3 }));
     try {
       const client = e.client({ credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } });
       await collect(client.autoReplies.list(BRAND));
       expect(await tokenCalls(e)).toBe(1);
-      await new Promise((r) => setTimeout(r, 1200));
+      await collect(client.autoReplies.list(BRAND));
+      expect(await tokenCalls(e)).toBe(1);
+      await new Promise((r) => setTimeout(r, 1700));
       await collect(client.autoReplies.list(BRAND));
       expect(await tokenCalls(e)).toBe(2);
       expect((await e.requests()).filter((r) => r.status === 401)).toEqual([]);
