@@ -1,0 +1,38 @@
+// Local handles for exported resources, derived from their names: slugged to
+// the manifest's handle pattern, unique within a section, and stable (the same
+// live brand always gives the same handles, because ties are broken in id order).
+
+/** The manifest's handle pattern (schemas/manifest.schema.json, definitions.handle). */
+export const HANDLE_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const MAX = 64;
+
+/** `Today's menu` → `todays-menu`; empty when nothing usable is left. */
+export function slug(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/['’]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^[^a-z]+/, '')
+    .replace(/-+$/, '')
+    .slice(0, MAX - 4)
+    .replace(/-+$/, '');
+}
+
+/**
+ * Assign handles to `items` (sorted by id first, so the result is stable):
+ * the slug of the name, else `<fallback>-<slug of id>`, with `-2`, `-3`… on clashes.
+ */
+export function assignHandles<T>(items: T[], id: (t: T) => string, name: (t: T) => string, fallback: string): Map<string, string> {
+  const taken = new Set<string>();
+  const out = new Map<string, string>();
+  for (const item of [...items].sort((a, b) => id(a).localeCompare(id(b)))) {
+    const base = slug(name(item)) || `${fallback}-${slug(`x${id(item)}`).slice(1) || 'item'}`.slice(0, MAX - 4);
+    let handle = base;
+    for (let n = 2; taken.has(handle); n++) handle = `${base}-${n}`;
+    taken.add(handle);
+    out.set(id(item), handle);
+  }
+  return out;
+}

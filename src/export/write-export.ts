@@ -1,0 +1,85 @@
+// The side-effect half of `rcsctl export`: fetch the images the manifest names
+// and write them and `brand.yaml` into the export directory. Images are fetched
+// without credentials (their urls are links the service hands out), checked
+// against the hash their name promises, and capped in size.
+
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { request } from 'undici';
+import { Document } from 'yaml';
+import { RcsctlError } from '../errors.js';
+import { packageRoot } from '../util/paths.js';
+import { mapLimit } from '../util/concurrency.js';
+import type { Download, ExportedManifest } from './build-manifest.js';
+
+/** Largest image rcsctl downloads (the service's own limits are far lower). */
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** What was written. */
+export interface ExportResult {
+  manifestPath: string;
+  images: string[];
+  notes: string[];
+}
+
+/** Write `exported` into `dir`; refuses to overwrite an existing brand.yaml unless `force`. */
+export async function writeExport(exported: ExportedManifest, dir: string, opts: { force: boolean; concurrency: number; header: string[] }): Promise<ExportResult> {
+  const manifestPath = join(dir, 'brand.yaml');
+  if (existsSync(manifestPath) && !opts.force) {
+    throw new RcsctlError('E_EXPORT_EXISTS', `${manifestPath} exists; choose another --out directory or pass --force to overwrite it`);
+  }
+  const notes = [...exported.notes];
+  const fetched = await mapLimit(exported.downloads, opts.concurrency, (d) => fetchImage(d));
+  mkdirSync(dir, { recursive: true });
+  exported.downloads.forEach((d, i) => {
+    const bytes = fetched[i] as Buffer;
+    if (d.expectedSha12 !== undefined && createHash('sha256').update(bytes).digest('hex').slice(0, 12) !== d.expectedSha12) {
+      notes.push(`${d.liveFileName}: the downloaded content does not match the hash in its name; plan will show it as changed`);
+    }
+    const target = join(dir, ...d.path.split('/'));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, bytes);
+  });
+  writeFileSync(manifestPath, renderManifest(exported.manifest, dir, opts.header));
+  return { manifestPath, images: exported.downloads.map((d) => d.path), notes };
+}
+
+/** The YAML text: the `$schema` modeline, a header comment, then the document. */
+export function renderManifest(manifest: Record<string, unknown>, dir: string, header: string[]): string {
+  const schema = relative(dir, join(packageRoot(), 'schemas', 'manifest.schema.json')).split(sep).join('/');
+  const doc = new Document(manifest);
+  const lines = [`# yaml-language-server: $schema=${schema}`, '#', ...header.map((h) => (h === '' ? '#' : `# ${h}`))];
+  return lines.join('\n') + '\n' + doc.toString({ lineWidth: 0 });
+}
+
+async function fetchImage(d: Download): Promise<Buffer> {
+  let url: URL;
+  try {
+    url = new URL(d.url);
+  } catch {
+    throw new RcsctlError('E_EXPORT_DOWNLOAD', `cannot download ${d.liveFileName}: the service gave no valid url (${JSON.stringify(d.url)})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RcsctlError('E_EXPORT_DOWNLOAD', `cannot download ${d.liveFileName}: unsupported url scheme ${url.protocol}`);
+  let res;
+  try {
+    res = await request(url, { method: 'GET', headersTimeout: 30_000, bodyTimeout: 60_000 });
+  } catch (err) {
+    throw new RcsctlError('E_EXPORT_DOWNLOAD', `cannot download ${d.liveFileName} from ${url.origin}: ${(err as Error).message}`);
+  }
+  if (res.statusCode !== 200) {
+    await res.body.dump();
+    throw new RcsctlError('E_EXPORT_DOWNLOAD', `cannot download ${d.liveFileName} from ${url.origin}: HTTP ${res.statusCode}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_IMAGE_BYTES) {
+      res.body.destroy();
+      throw new RcsctlError('E_EXPORT_DOWNLOAD', `${d.liveFileName} is larger than ${MAX_IMAGE_BYTES} bytes; not an image the service would serve`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
