@@ -8,7 +8,10 @@ interface Bench {
   load: () => Promise<{ run: () => Promise<unknown> }>;
 }
 
-const BENCHES: Bench[] = [{ name: 'emulator-throughput', load: () => import('./emulator-throughput.js') }];
+const BENCHES: Bench[] = [
+  { name: 'emulator-throughput', load: () => import('./emulator-throughput.js') },
+  { name: 'plan-read', load: () => import('./plan-read.js') },
+];
 
 let failed = 0;
 for (const bench of BENCHES) {
