@@ -4,7 +4,9 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { admin, BRAND, cli, emulator, EXAMPLE } from './helpers.js';
 
@@ -79,6 +81,28 @@ describe('apply', () => {
     // It read the live state to show the plan, and changed nothing.
     expect(log.requests.length).toBeGreaterThan(0);
     expect(log.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+
+  it('asks on a terminal: "yes" applies, anything else cancels', async () => {
+    const ask = async (answer: string) => {
+      const stdin = Object.assign(new PassThrough(), { isTTY: true });
+      const out = new PassThrough();
+      const err = new PassThrough();
+      let errText = '';
+      err.on('data', (c: Buffer) => (errText += c.toString()));
+      out.resume();
+      const pending = main(['apply', manifest(), '--allow-review'], { stdin, stdout: out, stderr: err, env: { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: 'emulator-master-token' }, cwd: dir });
+      setTimeout(() => stdin.write(`${answer}\n`), 50);
+      return { code: await pending, stderr: errText };
+    };
+    const no = await ask('y');
+    expect(no.code).toBe(1);
+    expect(no.stderr).toContain("Only 'yes' will be accepted");
+    expect(no.stderr).toContain('apply cancelled; nothing was changed');
+    expect(autoReplyNames()).toEqual([]);
+    const yes = await ask('yes');
+    expect(yes.code).toBe(0);
+    expect(autoReplyNames()).toHaveLength(6);
   });
 
   it('holds review steps without --allow-review and exits 3', async () => {
