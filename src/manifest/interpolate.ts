@@ -8,8 +8,12 @@ import type { Diagnostic } from './types.js';
 const REF = /\$(\$?)\{([^}]*)\}/g;
 const ENV_NAME = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 
-/** Interpolate every string value of `src.value` in place; problems become diagnostics. */
-export function interpolateDoc(src: SourceDoc, env: Record<string, string | undefined>): Diagnostic[] {
+/**
+ * Interpolate every string value of `src.value` in place; problems become
+ * diagnostics. Each value taken from the environment is added to `used`, so
+ * the caller can keep it out of every message.
+ */
+export function interpolateDoc(src: SourceDoc, env: Record<string, string | undefined>, used: Set<string> = new Set()): Diagnostic[] {
   const diags: Diagnostic[] = [];
   const walk = (value: unknown, path: (string | number)[]): unknown => {
     if (typeof value === 'string') return value.includes('${') ? interpolateString(value, path) : value;
@@ -37,6 +41,7 @@ export function interpolateDoc(src: SourceDoc, env: Record<string, string | unde
         diags.push(diagAt(src, 'RCS106', path, `environment variable ${m[1]} is not set`));
         return '';
       }
+      used.add(v);
       return v;
     });
   src.value = walk(src.value, []);

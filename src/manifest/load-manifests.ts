@@ -38,11 +38,12 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   const drafts = new Map<string, BrandDraft>();
   const brokenBrands = new Set<string>();
   const reader = new FileReader();
+  const fromEnv = new Set<string>();
   for (const f of files) {
     const read = await readManifestFile(f.abs, f.shown);
     diagnostics.push(...read.diagnostics);
     for (const src of read.docs) {
-      const found = [...interpolateDoc(src, opts.env), ...checkSchema(src)];
+      const found = [...interpolateDoc(src, opts.env, fromEnv), ...checkSchema(src)];
       diagnostics.push(...found);
       if (found.some((d) => d.severity === 'error')) {
         const id = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;
@@ -59,7 +60,15 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402' && d.code !== 'RCS510');
     diagnostics.push(...found);
   }
-  return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics) };
+  return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))) };
+}
+
+// Messages quote handles and names, and any of them may come from `${env:...}`
+// (a brand key, in the worst case): values from the environment never reach a message.
+function scrub(d: Diagnostic, secrets: Set<string>): Diagnostic {
+  let message = d.message;
+  for (const s of secrets) if (s.length >= 4) message = message.split(s).join('[redacted]');
+  return message === d.message ? d : { ...d, message };
 }
 
 function topLevel(code: 'RCS100' | 'RCS108', file: string, message: string): Diagnostic {

@@ -102,6 +102,7 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
     case 'additionalProperties': {
       const extra = String(err.params.additionalProperty);
       const p = [...path, extra];
+      if (extra === '<<') return at('RCS201', p, 'YAML merge keys (<<) are not supported; write the keys out', 'key');
       if (extra === 'postback') return at('RCS209', p, 'postback data is filled in by the service; remove "postback" from the manifest', 'key');
       return at('RCS201', p, `unknown key "${extra}" in ${describe(path)}${didYouMean(extra, allowedKeys(err))}`, 'key');
     }

@@ -137,6 +137,16 @@ describe('loading layouts', () => {
     expect(r.diagnostics.map((d) => `${d.code} ${d.line}:${d.col}`)).toEqual(['RCS303 5:17']);
   });
 
+  it('keeps values from the environment out of every message', async () => {
+    await writeFile(join(dir, 'm.yaml'), HEAD + 'autoReplies:\n  a: { name: A, messagebaseId: "${env:MB}", body: { description: x }, chipList: [ { reply: { autoReply: "${env:TOKENISH}", displayText: A } } ] }\n');
+    const r = await loadManifests(['m.yaml'], { env: { MB: 'SECRET-MB-1', TOKENISH: 'tok3n-value' }, cwd: dir });
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['RCS502', 'RCS402']);
+    const text = JSON.stringify(r.diagnostics);
+    expect(text).not.toContain('SECRET-MB-1');
+    expect(text).not.toContain('tok3n-value');
+    expect(text).toContain('[redacted]');
+  });
+
   it('skips empty documents and reads a file given twice once', async () => {
     await writeFile(join(dir, 'm.yaml'), '---\n---\n' + HEAD);
     const r = await loadManifests(['m.yaml', join(dir, 'm.yaml'), '.'], { env: {}, cwd: dir });
