@@ -68,5 +68,3 @@ export function agencyFilesApi(transport: Transport): AgencyFilesApi {
     },
   };
 }
-
-

@@ -3,7 +3,7 @@
 // (spec/assumptions.md §7).
 
 import { API_PREFIX, listAll } from './resource.js';
-import { obj, opt, str, any } from './shape.js';
+import { any, obj, opt, str } from './shape.js';
 import type { Transport } from './transport.js';
 import type { CommonMessagebase, LayoutComponent } from './types.js';
 

@@ -6,12 +6,11 @@
 
 import { Pool, type FormData } from 'undici';
 import { USER_AGENT } from '../version.js';
-import { ApiTransportError, OutcomeUnknownError, RcsApiError, type HttpMethod, type OperationLabel, type RequestSite } from './errors.js';
+import { ApiTransportError, OutcomeUnknownError, RcsApiError, ResponseShapeError, type HttpMethod, type OperationLabel, type RequestSite } from './errors.js';
 import { parseEndpoint, type Endpoint } from './endpoint.js';
 import type { Redactor } from './redact.js';
 import { backoffMs, RETRYABLE_STATUS, retryAfterMs, sleep, type RetryPolicy } from './retry.js';
 import type { TokenSource } from './credentials.js';
-import { ResponseShapeError } from './errors.js';
 
 /** A brand and, for agency accounts, its key (sent as X-RCS-Brandkey). */
 export interface BrandRef {
