@@ -55,6 +55,7 @@ export const DIAGNOSTIC_CODES = {
   RCS508: { severity: 'warning', title: 'agency fileId does not start with the brandId' },
   RCS509: { severity: 'error', title: 'pinned id declared twice' },
   RCS510: { severity: 'error', title: "reply link to another brand's auto-reply" },
+  RCS511: { severity: 'error', title: 'menu item field does not fit its type' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 /** A diagnostic code of the table above. */

@@ -8,6 +8,20 @@ import { diagAt, type PathSegments, type SourceDoc } from './source.js';
 import { didYouMean } from './suggest.js';
 import type { DesiredSuggestion, Diagnostic } from './types.js';
 
+type MenuField = 'autoReply' | 'autoReplyMsgId' | 'feedId' | 'actionType' | 'action';
+
+// The service answers a menu item carrying another type's fields with
+// 64377 Invalid_menu_format; say so before any request.
+const MENU_FIELDS_BY_TYPE = {
+  reply: ['autoReply', 'autoReplyMsgId'] as MenuField[],
+  feed: ['feedId'] as MenuField[],
+  action: ['actionType', 'action'] as MenuField[],
+  other(type: 'reply' | 'feed' | 'action'): MenuField[] {
+    const all: MenuField[] = ['autoReply', 'autoReplyMsgId', 'feedId', 'actionType', 'action'];
+    return all.filter((f) => !this[type].includes(f));
+  },
+};
+
 /**
  * Every reference and lint diagnostic for one brand. `others` are the other
  * brands loaded alongside, so a link to their handles is named as such.
@@ -97,6 +111,14 @@ export function lintBrand(draft: BrandDraft, others: readonly BrandDraft[] = [])
       diags.push(diagAt(src, 'RCS505', base, `room ${chatbotId} has rcsReply "${c.rcsReply}"; a persistent menu needs rcsReply "1"`));
     }
     c.persistentMenu.forEach((m, i) => {
+      for (const field of MENU_FIELDS_BY_TYPE.other(m.type)) {
+        if (m[field] !== undefined) {
+          diags.push(diagAt(src, 'RCS511', [...base, i, field], `"${field}" does not belong on a menu item of type ${m.type}; it takes ${MENU_FIELDS_BY_TYPE[m.type].join(', ')}`, { at: 'key' }));
+        }
+      }
+      if (m.autoReply !== undefined && m.autoReplyMsgId !== undefined) {
+        diags.push(diagAt(src, 'RCS511', [...base, i, 'autoReplyMsgId'], 'a reply item takes "autoReply" or "autoReplyMsgId", not both', { at: 'key' }));
+      }
       if (m.autoReply !== undefined && !brand.autoReplies.has(m.autoReply)) {
         diags.push(missingAutoReply(src, [...base, i, 'autoReply'], m.autoReply));
       }

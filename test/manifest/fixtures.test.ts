@@ -85,6 +85,7 @@ const CASES: [string, string[]][] = [
   ['508-agency-file-id', ['RCS508 5:3']],
   ['509-pinned-id-twice', ['RCS509 11:9']],
   ['510-link-to-other-brand', ['RCS510 19:29']],
+  ['511-menu-field-of-other-type', ['RCS511 16:9']],
 ];
 
 describe('invalid manifest corpus', () => {
