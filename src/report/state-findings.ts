@@ -18,7 +18,7 @@ const REJECTED = ['반려', '반려(수정)'];
 
 /** The troubleshooting anchor of a finding code. */
 export function helpAnchor(code: FindingCode): string {
-  return `docs/troubleshooting.md#${code.toLowerCase().replace(/_/g, '-')}`;
+  return `docs/troubleshooting.md#${code.toLowerCase()}`;
 }
 
 /** A finding with its help link filled in. */

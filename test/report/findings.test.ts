@@ -1,0 +1,150 @@
+// The pure parts of the drift report: state findings at their thresholds, and
+// the renderers on a hand-made report with hostile strings (escaping, JUnit
+// well-formedness, the JSON schema). The troubleshooting page has a section
+// for every finding code.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import formatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import type { AgencyFileInfo, ChatbotDetail, Logo } from '../../src/api/types.js';
+import { makeStyle } from '../../src/cli/style.js';
+import { renderDriftJson } from '../../src/report/render-json.js';
+import { renderDriftJunit } from '../../src/report/render-junit.js';
+import { renderDriftMarkdown } from '../../src/report/render-markdown.js';
+import { renderDriftText } from '../../src/report/render-text.js';
+import { agencyFileFindings, chatbotFindings, finding, helpAnchor, logoFindings } from '../../src/report/state-findings.js';
+import { DEFAULT_DRIFT_OPTIONS, type DriftReport, type FindingCode } from '../../src/report/types.js';
+import { formatServiceTime } from '../../src/util/time.js';
+import { checkJunit } from './xml-check.js';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = new Date('2026-11-21T01:00:00.000Z');
+const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', 'drift-report.schema.json'), 'utf8')) as { definitions: { finding: { properties: { code: { enum: string[] } } } } };
+const CODES = schema.definitions.finding.properties.code.enum as FindingCode[];
+
+function agency(expiry: Date, status = 'ready'): AgencyFileInfo {
+  return { fileId: 'BR.x.f', usageType: 'send', mimeType: 'image/png', status, expiryDate: formatServiceTime(expiry) };
+}
+
+describe('agency file window', () => {
+  const opts = { ...DEFAULT_DRIFT_OPTIONS, expiryWarningDays: 30 };
+  it('warns at exactly the threshold, not a day before it', () => {
+    expect(agencyFileFindings('a', agency(new Date(NOW.getTime() + 30 * DAY)), NOW, opts).map((f) => [f.code, f.daysLeft])).toEqual([['AGENCY_FILE_EXPIRING', 30]]);
+    expect(agencyFileFindings('a', agency(new Date(NOW.getTime() + 31 * DAY)), NOW, opts)).toEqual([]);
+  });
+  it('is expired at the end of the window, or when the service says so', () => {
+    expect(agencyFileFindings('a', agency(NOW), NOW, opts)[0]?.code).toBe('AGENCY_FILE_EXPIRED');
+    expect(agencyFileFindings('a', agency(new Date(NOW.getTime() + 99 * DAY), 'expired'), NOW, opts)[0]?.code).toBe('AGENCY_FILE_EXPIRED');
+    expect(agencyFileFindings('a', agency(new Date(NOW.getTime() + 1)), NOW, opts)[0]?.code).toBe('AGENCY_FILE_EXPIRING');
+  });
+});
+
+describe('review findings', () => {
+  const room = (state: string, updated: Date | string, reason: string | null = null) =>
+    ({ chatbotId: '021', subTitle: 'Shop', approvalResult: state, approvalReason: reason, updateDate: typeof updated === 'string' ? updated : formatServiceTime(updated) }) as ChatbotDetail;
+  it('a wait of exactly --review-warning days is info; one day more is a warning', () => {
+    const opts = { ...DEFAULT_DRIFT_OPTIONS, reviewWarningDays: 14 };
+    expect(chatbotFindings('c', room('승인대기', new Date(NOW.getTime() - 14 * DAY)), NOW, opts)[0]).toMatchObject({ severity: 'info', ageDays: 14 });
+    expect(chatbotFindings('c', room('검수시작(수정)', new Date(NOW.getTime() - 15 * DAY)), NOW, opts)[0]).toMatchObject({ severity: 'warning', ageDays: 15 });
+  });
+  it('an unreadable date gives no age rather than a wrong one', () => {
+    const f = chatbotFindings('c', room('승인대기', 'yesterday'), NOW, DEFAULT_DRIFT_OPTIONS)[0];
+    expect(f?.ageDays).toBeUndefined();
+    expect(f?.message).toContain('for an unknown time');
+  });
+  it('approved rooms have no finding; rejected ones carry the reason, or say there was none', () => {
+    expect(chatbotFindings('c', room('승인', NOW), NOW, DEFAULT_DRIFT_OPTIONS)).toEqual([]);
+    expect(chatbotFindings('c', room('반려', NOW), NOW, DEFAULT_DRIFT_OPTIONS)[0]?.message).toContain('(no reason given)');
+  });
+  it('LOGO_NOT_APPROVED only for a declared logo in 저장', () => {
+    const logo = { fileId: 'L1', name: 'Main', approvalResult: '저장', approvalReason: null, updateDate: formatServiceTime(NOW) } as Logo;
+    expect(logoFindings('logo.main', logo, true, NOW, DEFAULT_DRIFT_OPTIONS).map((f) => f.code)).toEqual(['LOGO_NOT_APPROVED']);
+    expect(logoFindings('logo.L1', logo, false, NOW, DEFAULT_DRIFT_OPTIONS)).toEqual([]);
+    expect(logoFindings('logo.main', { ...logo, approvalResult: '반려(수정)' }, true, NOW, DEFAULT_DRIFT_OPTIONS)[0]?.message).toContain('earlier approved version stays live');
+  });
+});
+
+describe('renderers on hostile text', () => {
+  const nasty = 'a|b <script>&amp; "q" \u0001 ]]> `x` ```';
+  const report: DriftReport = {
+    version: 1,
+    rcsctlVersion: '0.0.0',
+    generatedAt: NOW.toISOString(),
+    options: DEFAULT_DRIFT_OPTIONS,
+    clean: false,
+    summary: { resources: 2, inSync: 1, changed: 1, missing: 0, unmanaged: 0, errors: 0, warnings: 1, infos: 1 },
+    brands: [
+      {
+        brandId: 'BR.0000000001',
+        clean: false,
+        summary: { resources: 2, inSync: 1, changed: 1, missing: 0, unmanaged: 0, errors: 0, warnings: 1, infos: 1 },
+        problems: [],
+        notes: [],
+        resources: [
+          {
+            address: 'autoReply.x',
+            kind: 'autoReply',
+            name: nasty,
+            liveId: 'ARM1',
+            status: 'managed',
+            findings: [
+              finding('DRIFT_CHANGED', 'warning', 'autoReply.x', `"${nasty}" differs`, 'apply', {
+                changes: [{ path: 'body.description', type: 'change', before: nasty, after: 'ok' }],
+              }),
+              finding('AUTO_REPLY_SAVED', 'info' as never, 'autoReply.x', 'note', 'none'),
+            ],
+          },
+          { address: 'chatbot.1', kind: 'chatbot', name: 'room', liveId: '1', status: 'managed', findings: [] },
+        ],
+      },
+    ],
+  };
+
+  it('JUnit stays well-formed, with one testcase per resource and the text intact', () => {
+    const cases = checkJunit(renderDriftJunit(report));
+    expect(cases.map((c) => [c.name, c.failed])).toEqual([
+      ['autoReply.x', true],
+      ['chatbot.1', false],
+    ]);
+    expect(cases[0]?.body).toContain('a|b <script>&amp; "q"  ]]>');
+  });
+
+  it('Markdown escapes HTML and table pipes, and cannot be closed by a fence inside a value', () => {
+    const md = renderDriftMarkdown(report);
+    // Outside code blocks no raw HTML survives (inside them it is shown, not rendered).
+    expect(md.replace(/^```diff\n[\s\S]*?^```$/m, '')).not.toContain('<script>');
+    expect(md).toContain('a\\|b &lt;script&gt;');
+    const fenceLines = md.split('\n').filter((l) => l.startsWith('```'));
+    expect(fenceLines).toEqual(['```diff', '```']);
+    expect(md.match(/<details>/g)).toHaveLength(1);
+  });
+
+  it('JSON is valid against the schema; text shows the change', () => {
+    const ajv = (formatsModule as unknown as (a: Ajv) => Ajv)(new Ajv({ strict: true }));
+    const validate = ajv.compile(schema);
+    expect(validate(JSON.parse(renderDriftJson(report))), ajv.errorsText(validate.errors)).toBe(true);
+    expect(validate({ ...report, version: 2 })).toBe(false);
+    const text = renderDriftText(report, makeStyle(false));
+    expect(text).toContain('~ body.description:');
+    expect(text).toMatch(/^Drift: 1 changed, 0 missing, 0 unmanaged; 0 errors, 1 warning, 1 info \(2 resources, 1 in sync\)\.$/m);
+  });
+});
+
+describe('docs/troubleshooting.md', () => {
+  const doc = readFileSync(join(ROOT, 'docs', 'troubleshooting.md'), 'utf8');
+  it('has a section, with what it means and what to do, for every finding code in the schema', () => {
+    expect(CODES.length).toBe(15);
+    for (const code of CODES) {
+      const section = doc.split(/^## /m).find((s) => s.startsWith(`${code}\n`));
+      expect(section, code).toBeDefined();
+      expect(section).toContain('**What it means.**');
+      expect(section).toContain('**What to do.**');
+      // GitHub's anchor for "## CODE" is the code in lower case.
+      expect(helpAnchor(code)).toBe(`docs/troubleshooting.md#${code.toLowerCase()}`);
+    }
+  });
+});
