@@ -82,8 +82,11 @@ export interface ResourceKind<D, L> {
     delete(l: L): Gate;
   };
 
-  /** Tokens (`chatbot:0212345678`) of steps that must run before this object's steps, beyond those its request names. */
-  after?(d: D): string[];
+  /**
+   * Tokens (`chatbot:0212345678`) of steps that must run before this object's
+   * steps, beyond those its request names; `l` is the live counterpart, if any.
+   */
+  after?(d: D, l?: L): string[];
   /** References a live object holds (`autoReply:ARM0001`), so deletes wait for the updates that drop them. */
   liveRefs(l: L): string[];
 

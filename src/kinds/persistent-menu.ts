@@ -64,7 +64,10 @@ export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail> = {
     update: (l, _changes, d) => rcsReplyGate(d.items.length, d.rcsReply ?? l.rcsReply),
     delete: () => NO_GATE,
   },
-  after: (d) => [`chatbot:${d.chatbotId}`],
+  // A new room must exist first. A live room's update matters only when it is
+  // what makes a menu possible (rcsReply to "1"): menus may change in any review
+  // state, so a room update blocked by review must not hold the menu back.
+  after: (d, l) => (l === undefined || (d.rcsReply !== undefined && d.rcsReply !== l.rcsReply) ? [`chatbot:${d.chatbotId}`] : []),
   liveRefs: (l) => (l.persistentMenu ?? []).filter((i) => i.autoReplyMsgId !== undefined).map((i) => `autoReply:${i.autoReplyMsgId}`),
 };
 

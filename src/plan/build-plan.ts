@@ -38,7 +38,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
       step.expected = expected;
       remember(step.address, kind, l);
       extra.liveRefs.set(step.id, kind.liveRefs(l));
-      if (kind.after) extra.after.set(step.id, kind.after(d));
+      if (kind.after) extra.after.set(step.id, kind.after(d, l));
       steps.push(step);
     }
     for (const d of match.missing) {

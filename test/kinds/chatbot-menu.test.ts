@@ -111,7 +111,10 @@ describe('persistent menu', () => {
   it('lists the auto-replies a live menu points at, and waits for its room', () => {
     const l = liveChatbot('0212345678', { persistentMenu: [{ type: 'reply', title: 'H', ordNo: 1, autoReplyMsgId: 'ARM1' }, { type: 'feed', title: 'F', ordNo: 2 }] });
     expect(persistentMenuKind.liveRefs(l)).toEqual(['autoReply:ARM1']);
+    // A new room first; a live one only when its update is what allows the menu.
     expect(persistentMenuKind.after?.(menu([]))).toEqual(['chatbot:0212345678']);
+    expect(persistentMenuKind.after?.(menu([]), l)).toEqual([]);
+    expect(persistentMenuKind.after?.(menu([], '1'), liveChatbot('0212345678', { rcsReply: '0' }))).toEqual(['chatbot:0212345678']);
   });
 
   it('manages only the menus of rooms whose manifest has persistentMenu', () => {

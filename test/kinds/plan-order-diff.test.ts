@@ -83,11 +83,20 @@ describe('plan order', () => {
   });
 
   it('holds a step that waits for a blocked one', () => {
-    const brand = desiredBrand({ chatbots: [desiredChatbot('0212345678', { subDescr: 'New', persistentMenu: [{ type: 'feed', title: 'News' }] })] });
-    const plan = buildPlan(brand, liveBrand({ chatbots: [liveChatbot('0212345678', { approvalResult: '검수시작' })] }));
+    // The room update turns rcsReply to "1", which the menu needs; it is blocked by review.
+    const brand = desiredBrand({ chatbots: [desiredChatbot('0212345678', { rcsReply: '1', persistentMenu: [{ type: 'feed', title: 'News' }] })] });
+    const plan = buildPlan(brand, liveBrand({ chatbots: [liveChatbot('0212345678', { approvalResult: '검수시작', rcsReply: '0' })] }));
     expect(ids(plan.steps)).toEqual(['chatbot.0212345678:update', 'persistentMenu.0212345678:menu-replace']);
     expect(plan.steps[0]?.gate).toMatchObject({ type: 'blocked', state: '검수시작' });
+    expect(plan.steps[1]?.dependsOn).toEqual(['chatbot.0212345678:update']);
     expect(plan.steps[1]?.gate).toMatchObject({ type: 'blocked', state: 'waiting', reason: expect.stringContaining('chatbot.0212345678') });
+  });
+
+  it('does not hold a menu back for an unrelated room update that review blocks', () => {
+    const brand = desiredBrand({ chatbots: [desiredChatbot('0212345678', { subDescr: 'New', persistentMenu: [{ type: 'feed', title: 'News' }] })] });
+    const plan = buildPlan(brand, liveBrand({ chatbots: [liveChatbot('0212345678', { approvalResult: '검수시작' })] }));
+    expect(plan.steps[0]?.gate).toMatchObject({ type: 'blocked', state: '검수시작' });
+    expect(plan.steps[1]).toMatchObject({ id: 'persistentMenu.0212345678:menu-replace', dependsOn: [], gate: { type: 'none' } });
   });
 
   it('gives the same order whatever order the manifests list things in', () => {
