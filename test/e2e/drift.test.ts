@@ -261,6 +261,30 @@ describe('rcsctl drift against the emulator', () => {
     expect(f.daysLeft).toBeLessThan(0);
   });
 
+  it('a brand that cannot be compared (two live auto-replies with one name) exits 1, still reported in every format', async () => {
+    await converge(client, EXAMPLE);
+    await client.autoReplies.create({ id: BRAND }, { autoReplyMsgName: 'Welcome', messagebaseId: 'SCS00000', body: { description: 'A copy' } });
+    const json = await cli(['drift', 'examples/brand', '--format', 'json'], { emu });
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as DriftReport;
+    expect(validateReport(report)).toBe(true);
+    expect(report.clean).toBe(false);
+    expect(report.brands[0]?.problems.map((p) => p.code)).toEqual(['E_PLAN_DUPLICATE_NAME']);
+    const junit = await cli(['drift', 'examples/brand', '--format', 'junit'], { emu });
+    expect(junit.code).toBe(1);
+    const plan = checkJunit(junit.stdout).find((c) => c.name === 'plan');
+    expect(plan?.errored).toBe(true);
+    expect(plan?.body).toContain('E_PLAN_DUPLICATE_NAME');
+    const text = await cli(['drift', 'examples/brand'], { emu });
+    expect(text.stdout).toContain('error[E_PLAN_DUPLICATE_NAME]');
+  });
+
+  it('--brand checks only that brand, and names the brands found when it is not declared', async () => {
+    const r = await cli(['drift', 'examples/brand', '--brand', 'BR.nothere0001'], { emu });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no manifest declares brand BR.nothere0001 (found: BR.demo000001)');
+  });
+
   it('--output writes the report to a file and prints the summary line', async () => {
     await converge(client, EXAMPLE);
     const out = join(tmp, 'reports', 'drift.xml');
