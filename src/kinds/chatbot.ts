@@ -52,7 +52,10 @@ export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail> = {
       if (v !== undefined && v !== '') out[f] = v;
       else if (v === '') delete out[f];
     }
-    return out;
+    // In FIELDS order, so a new room's plan reads subTitle first, not the defaults.
+    const ordered: ChatbotFields = {};
+    for (const f of FIELDS) if (out[f] !== undefined) ordered[f] = out[f];
+    return ordered;
   },
 
   createStep(d, _ctx, seed) {
