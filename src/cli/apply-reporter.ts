@@ -18,7 +18,8 @@ const SYMBOL: Record<StepResult['status'], string> = { done: '✓', failed: '✗
 
 /** The right view for `io`: listr2 on an interactive terminal, plain lines elsewhere. */
 export function makeApplyView(io: CliIO, style: Style, brandId: string, steps: Step[]): ApplyView {
-  const interactive = io.stdout.isTTY === true && io.env.CI === undefined;
+  // A terminal that reports no width (some pseudo-terminals) cannot host a live task list.
+  const interactive = io.stdout.isTTY === true && io.env.CI === undefined && (io.stdout.columns ?? 0) >= 40;
   return interactive ? listrView(io, brandId, steps) : plainView(io, style);
 }
 
