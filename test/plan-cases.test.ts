@@ -10,6 +10,8 @@
 // three times: text (golden), --json (valid against schemas/plan.schema.json)
 // and --out (valid, holding no token). UPDATE_GOLDEN=1 rewrites plan.txt and
 // exit-code; read every rewritten file before committing it.
+// An optional `env` file (NAME=value lines) adds environment variables, such
+// as a brand key; none of their values may appear in any output.
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +52,7 @@ interface Case {
   args: string[];
   exitCode: number;
   token: string;
+  env: Record<string, string>;
 }
 
 function readCase(name: string): Case {
@@ -63,6 +66,12 @@ function readCase(name: string): Case {
     args,
     exitCode: Number(opt('exit-code') ?? '0'),
     token: opt('token') ?? DEFAULT_TOKEN,
+    env: Object.fromEntries(
+      (opt('env') ?? '')
+        .split('\n')
+        .filter((l) => l.includes('='))
+        .map((l) => [l.slice(0, l.indexOf('=')).trim(), l.slice(l.indexOf('=') + 1).trim()]),
+    ),
   };
 }
 
@@ -77,7 +86,7 @@ const validatePlan = new Ajv({ allErrors: true, strict: false }).compile(schema)
 async function plan(c: Case, emu: RunningEmulator, extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new Capture();
   const stderr = new Capture();
-  const env = { RCSCTL_TOKEN: c.token, NO_COLOR: '1' };
+  const env = { ...c.env, RCSCTL_TOKEN: c.token, NO_COLOR: '1' };
   const code = await main(['plan', ...c.paths, '--base-url', emu.url, ...c.args, ...extra], { stdout, stderr, env, cwd: c.dir });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
@@ -133,10 +142,10 @@ describe('plan cases', () => {
       expect(saved.code).toBe(text.code);
       if (existsSync(out)) {
         const raw = readFileSync(out, 'utf8');
-        expect(raw).not.toContain(c.token);
+        for (const secret of [c.token, ...Object.values(c.env)]) expect(raw).not.toContain(secret);
         expect(validatePlan(JSON.parse(raw)), JSON.stringify(validatePlan.errors)).toBe(true);
       }
-      for (const r of [text, json, saved]) expect(r.stdout + r.stderr).not.toContain(c.token);
+      for (const r of [text, json, saved]) for (const secret of [c.token, ...Object.values(c.env)]) expect(r.stdout + r.stderr).not.toContain(secret);
     });
   }
 });
