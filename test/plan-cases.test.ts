@@ -112,6 +112,21 @@ describe('plan cases', () => {
     }
   });
 
+  it('colours the markers on a terminal, and not with NO_COLOR', async () => {
+    const c = readCase(caseNames.find((n) => n.startsWith('012-')) as string);
+    emu = await startEmulator({ seed: join(c.dir, 'seed.yaml'), port: 0 });
+    const run = async (env: Record<string, string>): Promise<string> => {
+      const stdout = Object.assign(new Capture(), { isTTY: true });
+      const code = await main(['plan', ...c.paths, '--base-url', emu!.url], { stdout, stderr: new Capture(), env: { RCSCTL_TOKEN: c.token, ...env }, cwd: c.dir });
+      expect(code).toBe(0);
+      return stdout.text;
+    };
+    const coloured = await run({});
+    expect(coloured).toMatch(/\u001b\[\d+m⚑/);
+    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(readFileSync(join(c.dir, 'plan.txt'), 'utf8'));
+    expect(await run({ NO_COLOR: '1' })).not.toMatch(/\u001b\[/);
+  });
+
   for (const name of caseNames) {
     it(name, async () => {
       const c = readCase(name);
