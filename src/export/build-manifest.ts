@@ -56,17 +56,25 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
   }
 
   const arHandles = assignHandles(live.autoReplies, (a) => a.autoReplyMsgId, (a) => a.autoReplyMsgName, 'reply');
+  // A name two live auto-replies share cannot identify either: pin their ids.
+  const sharedArNames = shared(live.autoReplies.map((a) => a.autoReplyMsgName));
   const autoReplies: Record<string, unknown> = {};
   for (const a of sortByHandle(live.autoReplies, (a) => arHandles.get(a.autoReplyMsgId) as string)) {
-    autoReplies[arHandles.get(a.autoReplyMsgId) as string] = autoReply(a, fileHandles, arHandles, live.files);
+    const entry = autoReply(a, fileHandles, arHandles, live.files);
+    autoReplies[arHandles.get(a.autoReplyMsgId) as string] = sharedArNames.has(a.autoReplyMsgName) ? { id: a.autoReplyMsgId, ...entry } : entry;
+  }
+  for (const name of [...sharedArNames].sort()) {
+    notes.push(`auto-reply name "${name}" is used more than once live: those entries are pinned by \`id:\`, but manifest names must be unique, so rename all but one (in the manifest; apply renames them live) before validate passes`);
   }
 
   const logoHandles = assignHandles(live.logos, (l) => l.fileId, (l) => l.name, 'logo');
+  const sharedLogoNames = shared(live.logos.map((l) => l.name));
   const logos: Record<string, unknown> = {};
   for (const l of sortByHandle(live.logos, (l) => logoHandles.get(l.fileId) as string)) {
     const path = placeImage(l.fileName, 'images/logos', usedPaths);
     downloads.push(download(l.fileUrl, path, l.fileName));
-    logos[logoHandles.get(l.fileId) as string] = logo(l, path);
+    const entry = logo(l, path);
+    logos[logoHandles.get(l.fileId) as string] = sharedLogoNames.has(l.name) ? { fileId: l.fileId, ...entry } : entry;
     if (localName(l.fileName).sha12 === undefined) notes.push(`logo "${l.name}" was not registered by rcsctl; the first plan shows its image as changed (a modification goes to review)`);
   }
 
@@ -185,6 +193,14 @@ function safe(name: string): string {
 function download(url: string, path: string, liveFileName: string): Download {
   const sha12 = localName(liveFileName).sha12;
   return sha12 !== undefined ? { url, path, liveFileName, expectedSha12: sha12 } : { url, path, liveFileName };
+}
+
+/** Values that occur more than once. */
+function shared(values: string[]): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const v of values) (seen.has(v) ? twice : seen).add(v);
+  return twice;
 }
 
 function sortByHandle<T>(items: T[], handle: (t: T) => string): T[] {

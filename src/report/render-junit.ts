@@ -12,11 +12,13 @@ export function renderDriftJunit(report: DriftReport): string {
   const failures = report.brands.reduce((n, b) => n + b.resources.filter(failed).length, 0);
   const errors = report.brands.filter((b) => b.problems.length > 0).length;
   const tests = report.brands.reduce((n, b) => n + b.resources.length + (b.problems.length > 0 ? 1 : 0), 0);
-  out.push(`<testsuites name="rcsctl drift" tests="${tests}" failures="${failures}" errors="${errors}" timestamp="${attr(report.generatedAt)}">`);
+  // JUnit's schema wants a local date-time without zone or fraction; the report's is UTC.
+  const timestamp = report.generatedAt.slice(0, 19);
+  out.push(`<testsuites name="rcsctl drift" tests="${tests}" failures="${failures}" errors="${errors}" timestamp="${timestamp}">`);
   for (const b of report.brands) {
     const bf = b.resources.filter(failed).length;
     const be = b.problems.length > 0 ? 1 : 0;
-    out.push(`  <testsuite name="${attr(b.brandId)}" tests="${b.resources.length + be}" failures="${bf}" errors="${be}" skipped="0" timestamp="${attr(report.generatedAt)}">`);
+    out.push(`  <testsuite name="${attr(b.brandId)}" tests="${b.resources.length + be}" failures="${bf}" errors="${be}" skipped="0" timestamp="${timestamp}">`);
     if (be > 0) {
       const text = b.problems.map((p) => `${p.code}: ${p.message}`).join('\n');
       out.push(`    <testcase classname="${attr(b.brandId)}" name="plan">`);

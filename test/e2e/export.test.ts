@@ -35,7 +35,7 @@ async function roundTrip(out: string): Promise<{ manifest: any; yaml: string }> 
   expect(exp.code).toBe(0);
   expect(exp.stdout).toContain('note: Agency files are not exported: the service cannot list them.');
   const validate = await cli(['validate', out], { emu });
-  expect(validate.stderr).toBe('');
+  expect(validate.stderr, validate.stderr).toBe('');
   expect(validate.code).toBe(0);
   const plan = await cli(['plan', out, '--detailed-exitcode'], { emu });
   expect(plan.stdout).toContain('No changes. The live brand matches the manifests.');
@@ -88,6 +88,7 @@ describe('rcsctl export', () => {
     expect(handles).toContain('promo-1');
     expect(handles).toContain('promo-1-2');
     expect(handles.filter((h) => h.startsWith('reply-')).length).toBeGreaterThan(0);
+    expect(Object.values(manifest.autoReplies).filter((a: any) => a.id !== undefined)).toHaveLength(0);
     expect(Object.values(manifest.autoReplies).filter((a: any) => a.copyAllowed === false).length).toBe(seed.brands[0]!.autoReplies!.filter((a) => a.copyAllowed === false).length);
     expect(Object.values(manifest.autoReplies).filter((a: any) => a.copyAllowed === false).length).toBeGreaterThan(10);
 
@@ -96,6 +97,23 @@ describe('rcsctl export', () => {
     expect((await cli(['export', '--brand', BRAND, '--out', again], { emu })).code).toBe(0);
     expect(readFileSync(join(again, 'brand.yaml'), 'utf8').split('\n').slice(1)).toEqual(yaml.split('\n').slice(1));
   }, 30_000);
+
+  it('two live auto-replies with one name: both pinned by id, and the output says to rename one', async () => {
+    emu = await emulator();
+    client = clientFor(emu);
+    const a = await client.autoReplies.create({ id: BRAND }, { autoReplyMsgName: 'Twice', messagebaseId: 'SCS00000', body: { description: 'one' } });
+    const b = await client.autoReplies.create({ id: BRAND }, { autoReplyMsgName: 'Twice', messagebaseId: 'SCS00000', body: { description: 'two' } });
+    const out = join(tmp, 'twice');
+    const r = await cli(['export', '--brand', BRAND, '--out', out], { emu });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('auto-reply name "Twice" is used more than once live');
+    const manifest = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
+    expect([manifest.autoReplies.twice.id, manifest.autoReplies['twice-2'].id].sort()).toEqual([a.autoReplyMsgId, b.autoReplyMsgId].sort());
+    // The manifest format wants unique names, so validate says which one to rename.
+    const v = await cli(['validate', out], { emu });
+    expect(v.code).toBe(1);
+    expect(v.stderr).toContain('RCS503');
+  });
 
   it('refuses to overwrite brand.yaml without --force', async () => {
     emu = await emulator();
@@ -148,6 +166,7 @@ function bigSeed(): Seed {
   const sha12 = createHash('sha256').update(hero).digest('hex').slice(0, 12);
   const brand = seed.brands[0]!;
   brand.files = [{ fileId: 'ARFHERO0001', fileName: `hero-${sha12}.png`, content: hero.toString('base64') }];
+  // Names that slug alike, and names with no Latin letters.
   const names = (i: number): string => (i < 10 ? ['Promo #1', 'promo 1', '안내', '영업시간', 'Hours', 'hours!', 'Ünïcödé', '2024 sale', 'Menu', 'menu'][i]! : `Message ${i}`);
   brand.autoReplies = Array.from({ length: 200 }, (_, i) => {
     const id = `ARM${String(i).padStart(7, '0')}`;
