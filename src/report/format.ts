@@ -1,4 +1,6 @@
-// Value formatting shared by the drift renderers (as the plan shows values).
+// Value and change formatting shared by the drift renderers (as the plan shows them).
+
+import type { FieldChange } from '../plan/types.js';
 
 /** A value as shown in a report; `<ref:…>` placeholders read `(known after apply: …)`. */
 export function formatValue(v: unknown): string {
@@ -8,4 +10,20 @@ export function formatValue(v: unknown): string {
     return JSON.stringify(v);
   }
   return JSON.stringify(v) ?? 'undefined';
+}
+
+/** One field change as a line: `+ path: value`, `- path: value`, `~ path: before → after`. */
+export function changeLine(c: FieldChange): string {
+  switch (c.type) {
+    case 'add':
+      return `+ ${c.path}: ${formatValue(c.after)}`;
+    case 'remove':
+      return `- ${c.path}: ${formatValue(c.before)}`;
+    case 'change':
+      return `~ ${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`;
+    default: {
+      const never: never = c.type;
+      throw new Error(`unknown change ${String(never)}`);
+    }
+  }
 }

@@ -5,6 +5,7 @@
 
 import type { DriftReport, Finding, ResourceDrift } from './types.js';
 import { isDrift } from './build-drift.js';
+import { changeLine } from './format.js';
 
 /** Render the report as JUnit XML. */
 export function renderDriftJunit(report: DriftReport): string {
@@ -54,9 +55,7 @@ function testcase(brandId: string, r: ResourceDrift): string[] {
 
 function describe(f: Finding): string {
   const lines = [`${f.severity} ${f.code}: ${f.message}`];
-  for (const c of f.changes ?? []) {
-    lines.push(c.type === 'change' ? `  ~ ${c.path}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}` : `  ${c.type === 'add' ? '+' : '-'} ${c.path}: ${JSON.stringify(c.type === 'add' ? c.after : c.before)}`);
-  }
+  for (const c of f.changes ?? []) lines.push(`  ${changeLine(c)}`);
   lines.push(`what to do: ${f.action}`, `see ${f.help}`);
   return lines.join('\n');
 }

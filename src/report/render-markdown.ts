@@ -2,7 +2,7 @@
 // comment: a summary table per brand, then one collapsible <details> block
 // per resource that has findings.
 
-import { formatValue } from './format.js';
+import { changeLine } from './format.js';
 import type { FieldChange } from '../plan/types.js';
 import type { DriftReport, ResourceDrift, Severity } from './types.js';
 
@@ -51,20 +51,10 @@ function details(r: ResourceDrift): string[] {
   return lines;
 }
 
-/** One change as a diff line: `+` added, `-` removed, `!` changed. */
+/** One change as a diff line; a change is marked `!` (diff highlighting knows `+`, `-` and `!`). */
 function diffLine(c: FieldChange): string {
-  switch (c.type) {
-    case 'add':
-      return `+ ${c.path}: ${formatValue(c.after)}`;
-    case 'remove':
-      return `- ${c.path}: ${formatValue(c.before)}`;
-    case 'change':
-      return `! ${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`;
-    default: {
-      const never: never = c.type;
-      throw new Error(`unknown change ${String(never)}`);
-    }
-  }
+  const line = changeLine(c);
+  return c.type === 'change' ? `!${line.slice(1)}` : line;
 }
 
 /** Keep a line from closing the fence. */

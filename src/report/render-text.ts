@@ -2,8 +2,8 @@
 // resource that has findings, each finding with what to do and where it is
 // explained, then a summary line.
 
-import { renderChange } from '../cli/render-plan.js';
 import type { Style } from '../cli/style.js';
+import { changeLine } from './format.js';
 import type { BrandDrift, DriftReport, DriftSummary, Finding, Severity } from './types.js';
 
 /** Render the report as text (`style` decides colour). */
@@ -42,7 +42,10 @@ function renderBrand(brand: BrandDrift, style: Style): string[] {
 function renderFinding(f: Finding, style: Style): string[] {
   const paint = severityStyle(f.severity, style);
   const lines = [`    ${paint(`${f.severity} ${f.code}`)}: ${f.message}`];
-  for (const c of f.changes ?? []) lines.push('  ' + renderChange(c, style));
+  for (const c of f.changes ?? []) {
+    const paint = c.type === 'add' ? style.green : c.type === 'remove' ? style.red : style.yellow;
+    lines.push(paint(`        ${changeLine(c)}`));
+  }
   lines.push(`      what to do: ${f.action}`);
   lines.push(style.dim(`      see ${f.help}`));
   return lines;
