@@ -313,12 +313,17 @@ describe('rcsctl drift against the emulator', () => {
 });
 
 describe('rcsctl drift --sandbox', () => {
-  it('works with no credentials and no address', async () => {
-    const r = await cli(['--sandbox', 'drift', 'examples/brand', '--format', 'json'], { env: {} });
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(2);
-    const report = JSON.parse(r.stdout) as DriftReport;
-    expect(validateReport(report)).toBe(true);
-    expect(finding(report, 'autoReply.welcome', 'DRIFT_MISSING').severity).toBe('warning');
+  it('works with no credentials and no address, the flag before or after the command', async () => {
+    for (const argv of [
+      ['--sandbox', 'drift', 'examples/brand', '--format', 'json'],
+      ['drift', '--sandbox', 'examples/brand', '--format', 'json'],
+    ]) {
+      const r = await cli(argv, { env: {} });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(2);
+      const report = JSON.parse(r.stdout) as DriftReport;
+      expect(validateReport(report)).toBe(true);
+      expect(finding(report, 'autoReply.welcome', 'DRIFT_MISSING').severity).toBe('warning');
+    }
   });
 });
