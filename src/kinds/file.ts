@@ -31,7 +31,8 @@ export const fileKind: ResourceKind<DesiredFile, AutoReplyFile> = {
   },
   live: (live) => [...live.files.values()],
   key: (d) => d.file.uploadName,
-  desiredName: (d) => d.file.uploadName,
+  // The name shown in a plan: where the file comes from (the address already holds the upload name).
+  desiredName: (d) => d.file.relPath,
   liveId: (l) => l.fileId,
   liveName: (l) => l.fileName,
   liveState: () => undefined,
