@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    reporters: process.env.CI ? ['default'] : ['default'],
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });
