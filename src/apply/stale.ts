@@ -7,7 +7,7 @@ import { isServiceError, type BrandRef, type RcsClient } from '../api/index.js';
 import { kindByName } from '../kinds/index.js';
 import type { PlanContext } from '../kinds/kind.js';
 import { placeholder } from '../kinds/kind.js';
-import type { DesiredBrand } from '../manifest/types.js';
+import { emptyBrand } from '../manifest/build-brand.js';
 import { snapshot } from '../plan/build-plan.js';
 import { diffObjects, formatValue } from '../plan/diff.js';
 import { readFiles } from '../plan/read-live.js';
@@ -117,16 +117,6 @@ export async function reread(client: RcsClient, brand: BrandRef, kind: KindName,
 
 /** A plan context for normalising live objects only (no manifest at hand). */
 function liveOnlyContext(live: LiveBrand): PlanContext {
-  const brand: DesiredBrand = {
-    brandId: live.brandId,
-    prune: [],
-    files: new Map(),
-    autoReplies: new Map(),
-    logos: new Map(),
-    chatbots: new Map(),
-    agencyFiles: new Map(),
-    manifestFiles: [],
-    source: { file: '', line: 0, col: 0, path: '' },
-  };
+  const brand = emptyBrand(live.brandId, { file: '', line: 0, col: 0, path: '' });
   return { brand, live, ref: placeholder, liveFileName: (fileId) => live.files.get(fileId)?.fileName };
 }

@@ -5,6 +5,7 @@
 import type { AgencyFileInfo } from '../api/types.js';
 import type { DesiredAgencyFile } from '../manifest/types.js';
 import { NO_GATE, stepFile, type ResourceKind } from './kind.js';
+import { matchById } from './match.js';
 
 /** The agency file kind. */
 export const agencyFileKind: ResourceKind<DesiredAgencyFile, AgencyFileInfo> = {
@@ -20,17 +21,8 @@ export const agencyFileKind: ResourceKind<DesiredAgencyFile, AgencyFileInfo> = {
   liveName: (l) => l.fileId,
   liveState: (l) => l.status,
 
-  match(desired, live) {
-    const byId = new Map(live.map((l) => [l.fileId, l]));
-    const pairs: [DesiredAgencyFile, AgencyFileInfo][] = [];
-    const missing: DesiredAgencyFile[] = [];
-    for (const d of desired) {
-      const l = byId.get(d.fileId);
-      if (l === undefined) missing.push(d);
-      else pairs.push([d, l]);
-    }
-    return { pairs, missing, extra: [], problems: [] };
-  },
+  // The service cannot list agency files: only those the manifests name are read, so nothing is extra.
+  match: (desired, live) => ({ ...matchById(desired, live, (d) => d.fileId, (l) => l.fileId), extra: [] }),
 
   // The service reports no content hash, so only these fields can be compared.
   normaliseLive: (l) => ({ usageType: l.usageType, mimeType: l.mimeType }),

@@ -5,6 +5,7 @@ import type { ChatbotDetail, ChatbotInfo } from '../api/types.js';
 import type { DesiredChatbot } from '../manifest/types.js';
 import type { Gate, PlanProblem } from '../plan/types.js';
 import { NO_GATE, stepFile, type ResourceKind } from './kind.js';
+import { matchById } from './match.js';
 
 /** States in which the service accepts a room update (service-api.md, Chatbot update). */
 export const CHATBOT_UPDATABLE = ['저장', '반려', '승인'];
@@ -29,20 +30,7 @@ export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail> = {
   liveName: (l) => l.subTitle,
   liveState: (l) => l.approvalResult,
 
-  match(desired, live) {
-    const byId = new Map(live.map((l) => [l.chatbotId, l]));
-    const pairs: [DesiredChatbot, ChatbotDetail][] = [];
-    const missing: DesiredChatbot[] = [];
-    for (const d of desired) {
-      const l = byId.get(d.chatbotId);
-      if (l === undefined) missing.push(d);
-      else {
-        pairs.push([d, l]);
-        byId.delete(d.chatbotId);
-      }
-    }
-    return { pairs, missing, extra: [...byId.values()], problems: [] };
-  },
+  match: (desired, live) => matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId),
 
   normaliseLive: (l) => liveFields(l),
   normaliseDesired(d, _ctx, l) {

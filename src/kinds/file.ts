@@ -7,6 +7,7 @@ import type { AutoReplyFile } from '../api/types.js';
 import type { DesiredFile } from '../manifest/types.js';
 import { MEDIA_FIELD } from './auto-reply.js';
 import { NO_GATE, stepFile, type ResourceKind } from './kind.js';
+import { matchById } from './match.js';
 
 /** The auto-reply file kind. */
 export const fileKind: ResourceKind<DesiredFile, AutoReplyFile> = {
@@ -37,17 +38,8 @@ export const fileKind: ResourceKind<DesiredFile, AutoReplyFile> = {
   liveName: (l) => l.fileName,
   liveState: () => undefined,
 
-  match(desired, live) {
-    const byName = new Map(live.map((l) => [l.fileName, l]));
-    const pairs: [DesiredFile, AutoReplyFile][] = [];
-    const missing: DesiredFile[] = [];
-    for (const d of desired) {
-      const l = byName.get(d.file.uploadName);
-      if (l === undefined) missing.push(d);
-      else pairs.push([d, l]);
-    }
-    return { pairs, missing, extra: [], problems: [] };
-  },
+  // Files are never extra: the service can neither list nor delete them.
+  match: (desired, live) => ({ ...matchById(desired, live, (d) => d.file.uploadName, (l) => l.fileName), extra: [] }),
 
   // Same name means same content: nothing to compare.
   normaliseLive: (l) => ({ fileName: l.fileName }),

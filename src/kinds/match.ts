@@ -84,3 +84,23 @@ export function matchByIdThenName<D, L>(desired: D[], live: L[], rule: MatchRule
   const extra = live.filter((l) => !claimed.has(rule.liveId(l)));
   return { pairs, missing, extra, problems };
 }
+
+/**
+ * Pair by an id both sides carry (rooms, menus, agency files, files by name).
+ * `extra` is the live objects no desired one names.
+ */
+export function matchById<D, L>(desired: D[], live: L[], desiredId: (d: D) => string, liveId: (l: L) => string): MatchResult<D, L> {
+  const byId = new Map(live.map((l) => [liveId(l), l]));
+  const pairs: [D, L][] = [];
+  const missing: D[] = [];
+  const claimed = new Set<string>();
+  for (const d of desired) {
+    const l = byId.get(desiredId(d));
+    if (l === undefined) missing.push(d);
+    else {
+      pairs.push([d, l]);
+      claimed.add(desiredId(d));
+    }
+  }
+  return { pairs, missing, extra: live.filter((l) => !claimed.has(liveId(l))), problems: [] };
+}

@@ -6,6 +6,7 @@ import type { DesiredChatbot, DesiredMenuItem } from '../manifest/types.js';
 import type { Gate } from '../plan/types.js';
 import { compact } from './auto-reply.js';
 import { NO_GATE, type PlanContext, type ResourceKind } from './kind.js';
+import { matchById } from './match.js';
 
 /** A room's menu, desired: only rooms whose manifest has `persistentMenu`. */
 export interface DesiredMenu {
@@ -32,17 +33,8 @@ export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail> = {
   liveName: (l) => `menu of ${l.chatbotId}`,
   liveState: (l) => (l.psMenuUse ? 'in use' : 'not in use'),
 
-  match(desired, live) {
-    const byId = new Map(live.map((l) => [l.chatbotId, l]));
-    const pairs: [DesiredMenu, ChatbotDetail][] = [];
-    const missing: DesiredMenu[] = [];
-    for (const d of desired) {
-      const l = byId.get(d.chatbotId);
-      if (l === undefined) missing.push(d);
-      else pairs.push([d, l]);
-    }
-    return { pairs, missing, extra: [], problems: [] };
-  },
+  // Rooms whose manifest leaves the menu out are not extra: their menu is simply not managed.
+  match: (desired, live) => ({ ...matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId), extra: [] }),
 
   normaliseLive: (l) => ({
     items: [...(l.persistentMenu ?? [])].sort((a, b) => a.ordNo - b.ordNo).map((i) => itemFields(i)),

@@ -64,17 +64,7 @@ export async function addDocument(
   let draft = drafts.get(brandId);
   if (draft === undefined) {
     draft = {
-      brand: {
-        brandId,
-        prune: [],
-        files: new Map(),
-        autoReplies: new Map(),
-        logos: new Map(),
-        chatbots: new Map(),
-        agencyFiles: new Map(),
-        manifestFiles: [],
-        source: locationOf(src, ['brand']),
-      },
+      brand: emptyBrand(brandId, locationOf(src, ['brand'])),
       origin: new Map(),
       declared: new Map(),
     };
@@ -223,4 +213,9 @@ function toChatbot(chatbotId: string, c: Obj, source: SourceLocation): DesiredCh
     });
   }
   return d;
+}
+
+/** A brand that declares nothing yet. */
+export function emptyBrand(brandId: string, source: SourceLocation): DesiredBrand {
+  return { brandId, prune: [], files: new Map(), autoReplies: new Map(), logos: new Map(), chatbots: new Map(), agencyFiles: new Map(), manifestFiles: [], source };
 }
