@@ -8,8 +8,11 @@ import type { DriftReport, ResourceDrift, Severity } from './types.js';
 
 const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
 
-/** Render the report as GitHub-flavoured Markdown. */
-export function renderDriftMarkdown(report: DriftReport): string {
+/** GitHub refuses comments over 65,536 characters; details stop short of that, with room for the rest. */
+export const MARKDOWN_BUDGET = 60_000;
+
+/** Render the report as GitHub-flavoured Markdown, at most about `budget` characters. */
+export function renderDriftMarkdown(report: DriftReport, budget = MARKDOWN_BUDGET): string {
   const s = report.summary;
   const out: string[] = [];
   out.push(`## rcsctl drift: ${report.clean ? 'no drift' : 'drift found'}`, '');
@@ -22,14 +25,28 @@ export function renderDriftMarkdown(report: DriftReport): string {
   if (report.brands.length > 1) {
     out.push(`| **total** | ${report.clean ? '✅ clean' : '❌ drifted'} | ${s.resources} | ${s.inSync} | ${s.changed} | ${s.missing} | ${s.unmanaged} | ${s.errors} | ${s.warnings} | ${s.infos} |`);
   }
+  let size = out.join('\n').length;
+  let left = 0;
   for (const b of report.brands) {
     const withFindings = b.resources.filter((r) => r.findings.length > 0);
     if (withFindings.length === 0 && b.problems.length === 0 && b.notes.length === 0) continue;
-    out.push('', `### ${b.brandId}`, '');
-    for (const p of b.problems) out.push(`- ❌ **${p.code}**: ${inline(p.message)}`);
-    for (const n of b.notes) out.push(`> ${inline(n)}`, '');
-    for (const r of withFindings) out.push(...details(r), '');
+    const head = ['', `### ${b.brandId}`, ''];
+    for (const p of b.problems) head.push(`- ❌ **${p.code}**: ${inline(p.message)}`);
+    for (const n of b.notes) head.push(`> ${inline(n)}`, '');
+    out.push(...head);
+    size += head.join('\n').length;
+    for (const r of withFindings) {
+      const block = [...details(r), ''];
+      const length = block.join('\n').length + 1;
+      if (left > 0 || size + length > budget) {
+        left++;
+        continue;
+      }
+      out.push(...block);
+      size += length;
+    }
   }
+  if (left > 0) out.push('', `_${left} more resource${left === 1 ? '' : 's'} with findings not shown here, to keep this comment within size limits; the full report is in the job's output (\`rcsctl drift --format json\` or \`--format junit\`)._`);
   out.push('', `<sub>rcsctl ${report.rcsctlVersion}, ${report.generatedAt}</sub>`);
   return out.join('\n') + '\n';
 }

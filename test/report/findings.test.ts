@@ -123,6 +123,19 @@ describe('renderers on hostile text', () => {
     expect(md.match(/<details>/g)).toHaveLength(1);
   });
 
+  it('Markdown for a huge drift stays under the comment size limit and says how much it left out', () => {
+    const many = structuredClone(report);
+    const brand = many.brands[0]!;
+    const template = brand.resources[0]!;
+    brand.resources = Array.from({ length: 2000 }, (_, i) => ({ ...structuredClone(template), address: `autoReply.r${i}` }));
+    const md = renderDriftMarkdown(many);
+    expect(md.length).toBeLessThan(65_536);
+    const shown = md.match(/<details>/g)?.length ?? 0;
+    expect(shown).toBeGreaterThan(10);
+    expect(md).toContain(`_${2000 - shown} more resources with findings not shown here`);
+    expect(md.match(/<details>/g)?.length).toBe(md.match(/<\/details>/g)?.length);
+  });
+
   it('JSON is valid against the schema; text shows the change', () => {
     const ajv = (formatsModule as unknown as (a: Ajv) => Ajv)(new Ajv({ strict: true }));
     const validate = ajv.compile(schema);
