@@ -7,7 +7,7 @@ import type { DesiredBrand } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
 import { additions, diffObjects, removals } from './diff.js';
 import { orderSteps, type OrderInputs } from './order.js';
-import type { BrandPlan, Gate, KindName, LiveBrand, LiveSnapshot, PlanProblem, PlanSummary, Step, Unmanaged } from './types.js';
+import type { BrandPlan, DeleteStep, Gate, KindName, LiveBrand, LiveSnapshot, PlanProblem, PlanSummary, Step, Unmanaged } from './types.js';
 
 /** Plan one brand: match, normalise, diff, gate and order. */
 export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
@@ -71,6 +71,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
     }
   }
 
+  blockDanglingDeletes(steps, live);
   const ordered = holdDependants(orderSteps(steps, extra));
   return { brandId: brand.brandId, steps: ordered, unmanaged, problems, fingerprints, snapshots };
 }
@@ -103,6 +104,39 @@ function stepSeed(kind: AnyKind, key: string, op: Step['op'], name: string, gate
 function withOpId(step: Step): Step {
   step.id = `${step.address}:${step.op}`;
   return step;
+}
+
+/**
+ * A delete of something a live object will still point at after the plan (a
+ * room menu the manifests leave alone, another auto-reply's reply link) is
+ * blocked: the service would accept it and leave the link dangling.
+ */
+function blockDanglingDeletes(steps: Step[], live: LiveBrand): void {
+  const deletes = steps.filter((s): s is DeleteStep => s.op === 'delete');
+  if (deletes.length === 0) return;
+  // The step, if any, that rewrites or deletes each live object (`kind:liveId`).
+  const touched = new Map<string, Step>();
+  for (const s of steps) if (s.liveId !== undefined) touched.set(`${s.kind}:${s.liveId}`, s);
+  for (const del of deletes) {
+    const token = `${del.kind}:${del.liveId}`;
+    const holders: string[] = [];
+    for (const kind of KINDS) {
+      for (const l of kind.live(live)) {
+        if (!kind.liveRefs(l).includes(token)) continue;
+        const step = touched.get(`${kind.name}:${kind.liveId(l)}`);
+        // Untouched, or rewritten with a request that still names the id.
+        const keeps = step === undefined || ('request' in step && JSON.stringify(step.request ?? null).includes(JSON.stringify(del.liveId)));
+        if (keeps) holders.push(`${kind.name}.${kind.liveId(l)}`);
+      }
+    }
+    if (holders.length > 0 && del.gate.type !== 'blocked') {
+      del.gate = {
+        type: 'blocked',
+        state: 'referenced',
+        reason: `${holders.join(', ')} still point${holders.length === 1 ? 's' : ''} at it and the plan leaves ${holders.length === 1 ? 'that link' : 'those links'} in place; remove the link first (or manage it in the manifests)`,
+      };
+    }
+  }
 }
 
 /** A step that waits for a blocked step is held too, and says which one. */

@@ -73,6 +73,27 @@ describe('plan order', () => {
     expect(Object.keys(plan.fingerprints).sort()).toEqual(['autoReply.ARM-OLD', 'autoReply.home', 'persistentMenu.0212345678']);
   });
 
+  it('blocks the delete of an auto-reply that an untouched live menu still points at', () => {
+    const brand = desiredBrand({ prune: ['autoReplies'], chatbots: [desiredChatbot('0212345678')] });
+    const live = liveBrand({
+      autoReplies: [liveAutoReply('ARM-OLD', { autoReplyMsgName: 'Old' }), liveAutoReply('ARM-FREE', { autoReplyMsgName: 'Free' })],
+      chatbots: [liveChatbot('0212345678', { persistentMenu: [{ type: 'reply', title: 'Old', ordNo: 1, autoReplyMsgId: 'ARM-OLD' }] })],
+    });
+    const plan = buildPlan(brand, live);
+    expect(plan.steps.map((s) => [s.id, s.gate.type])).toEqual([
+      ['autoReply.ARM-FREE:delete', 'destructive'],
+      ['autoReply.ARM-OLD:delete', 'blocked'],
+    ]);
+    expect(plan.steps[1]?.gate).toMatchObject({ state: 'referenced', reason: expect.stringContaining('persistentMenu.0212345678') });
+    // Managing the menu without the link frees it.
+    const managed = desiredBrand({ prune: ['autoReplies'], chatbots: [desiredChatbot('0212345678', { persistentMenu: [] })] });
+    expect(buildPlan(managed, live).steps.map((s) => [s.id, s.gate.type])).toEqual([
+      ['persistentMenu.0212345678:menu-replace', 'none'],
+      ['autoReply.ARM-FREE:delete', 'destructive'],
+      ['autoReply.ARM-OLD:delete', 'destructive'],
+    ]);
+  });
+
   it('does not delete unlisted live objects of kinds not named in prune; it reports them', () => {
     const plan = buildPlan(desiredBrand(), liveBrand({ autoReplies: [liveAutoReply('ARM1', { autoReplyMsgName: 'One' })], chatbots: [liveChatbot('0212345678')] }));
     expect(plan.steps).toEqual([]);
