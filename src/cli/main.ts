@@ -12,6 +12,7 @@ import { registerEmulator } from './commands/emulator.js';
 import { registerExport } from './commands/export.js';
 import { registerPlan } from './commands/plan.js';
 import { registerValidate } from './commands/validate.js';
+import { hintFor } from './hints.js';
 import { redactSecrets } from './redact.js';
 
 /** Run rcsctl with `argv` (without node and script) and return the exit code. */
@@ -66,7 +67,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 /** The one place errors become text; secrets are scrubbed on the way out. */
 export function renderError(err: unknown, env: Record<string, string | undefined>): string {
   const text = err instanceof RcsctlError ? `Error: ${err.message}` : `Error: ${errorMessage(err)}`;
-  return redactSecrets(text, env);
+  const hint = hintFor(err);
+  return redactSecrets(hint === undefined ? text : `${text}\n  hint: ${hint}`, env);
 }
 
 function readGlobals(program: Command, io: CliIO): GlobalOptions {

@@ -1,0 +1,21 @@
+// What to do next, for the service errors people meet most: printed under the
+// error by the one error handler in src/cli/main.ts.
+
+import { RcsApiError } from '../api/errors.js';
+
+const HINTS: Record<string, string> = {
+  '61001': 'no credentials reached the service: set RCSCTL_TOKEN, or pass --token-file FILE, or set RCSCTL_CLIENT_ID and RCSCTL_CLIENT_SECRET',
+  '61003': 'the service does not know this token: check RCSCTL_TOKEN or the --token-file contents, and that --base-url is the service the token is for',
+  '61004': 'the token has expired: get a new one, or set RCSCTL_CLIENT_ID and RCSCTL_CLIENT_SECRET so rcsctl fetches and renews tokens itself',
+  '61005': 'the service does not know RCSCTL_CLIENT_ID',
+  '61006': 'RCSCTL_CLIENT_SECRET does not match RCSCTL_CLIENT_ID',
+  '63001': 'this account holds no brand role on the brand: ask the brand representative to grant one',
+  '64001': 'agency accounts must send the brand key: add `key: "${env:BRAND_KEY}"` under `brand:` in the manifest (for saved plans: RCSCTL_BRAND_KEY_<brandId with _ for . and ->)',
+  '64002': 'the brand key does not match the brand: check `brand.key` in the manifest (or RCSCTL_BRAND_KEY_<brandId> for saved plans)',
+  '69001': 'the service is rate-limiting: lower --concurrency',
+};
+
+/** A hint for `err`, or undefined. */
+export function hintFor(err: unknown): string | undefined {
+  return err instanceof RcsApiError ? HINTS[err.serviceCode] : undefined;
+}

@@ -1,0 +1,47 @@
+// Service errors people meet most come with what to do next, and never with a secret.
+
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { cli, emulator, EXAMPLE } from './helpers.js';
+
+let emu: RunningEmulator;
+let dir: string;
+beforeAll(async () => {
+  emu = await emulator();
+  dir = mkdtempSync(join(tmpdir(), 'rcsctl-hints-'));
+  cpSync(EXAMPLE, dir, { recursive: true });
+  const yaml = join(dir, 'brand.yaml');
+  writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('  id: BR.demo000001\n', '  id: BR.demo000001\n  key: "${env:BRAND_KEY}"\n'));
+});
+afterAll(async () => {
+  await emu.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('error hints', () => {
+  it('says what to do about an unknown token, without printing it', async () => {
+    const r = await cli(['plan', dir], { emu, env: { RCSCTL_TOKEN: 'not-a-real-token-42', BRAND_KEY: 'BK.demo0000000001' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('401 61003 Invalid token');
+    expect(r.stderr).toContain('hint: the service does not know this token');
+    expect(r.stdout + r.stderr).not.toContain('not-a-real-token-42');
+  });
+
+  it('says where the brand key comes from when it is wrong', async () => {
+    const r = await cli(['plan', dir], { emu, env: { RCSCTL_TOKEN: 'emulator-agency-token', BRAND_KEY: 'BK.wrong000000000' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('64002 Invalid Brand Key');
+    expect(r.stderr).toContain('hint: the brand key does not match the brand: check `brand.key` in the manifest');
+    expect(r.stdout + r.stderr).not.toContain('BK.wrong000000000');
+  });
+
+  it('plans with the agency account when the key is right', async () => {
+    const r = await cli(['plan', dir], { emu, env: { RCSCTL_TOKEN: 'emulator-agency-token', BRAND_KEY: 'BK.demo0000000001' } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Plan: 10 to create');
+  });
+});
