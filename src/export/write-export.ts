@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { request } from 'undici';
-import { Document } from 'yaml';
+import { Document, isMap, isScalar, visit } from 'yaml';
 import { RcsctlError } from '../errors.js';
 import { packageRoot } from '../util/paths.js';
 import { mapLimit } from '../util/concurrency.js';
@@ -15,6 +15,9 @@ import type { Download, ExportedManifest } from './build-manifest.js';
 
 /** Largest image rcsctl downloads (the service's own limits are far lower). */
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** Longest small map written on one line (its JSON length). */
+const FLOW_WIDTH = 72;
 
 /** What was written. */
 export interface ExportResult {
@@ -49,6 +52,12 @@ export async function writeExport(exported: ExportedManifest, dir: string, opts:
 export function renderManifest(manifest: Record<string, unknown>, dir: string, header: string[]): string {
   const schema = relative(dir, join(packageRoot(), 'schemas', 'manifest.schema.json')).split(sep).join('/');
   const doc = new Document(manifest);
+  // Small maps of plain values read best on one line (`media: { file: hero }`), as hand-written manifests do.
+  visit(doc, {
+    Map(_key, node) {
+      if (isMap(node) && node.items.length > 0 && node.items.every((p) => isScalar(p.value)) && JSON.stringify(node.toJSON()).length <= FLOW_WIDTH) node.flow = true;
+    },
+  });
   const lines = [`# yaml-language-server: $schema=${schema}`, '#', ...header.map((h) => (h === '' ? '#' : `# ${h}`))];
   return lines.join('\n') + '\n' + doc.toString({ lineWidth: 0 });
 }

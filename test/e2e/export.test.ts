@@ -186,7 +186,8 @@ function bigSeed(): Seed {
       autoReplyMsgName: names(i),
       messagebaseId: i % 5 === 0 ? 'SCL00000' : 'SCS00000',
       ...(i % 10 === 1 ? { copyAllowed: false } : {}),
-      body: { description: `Reply number ${i}` },
+      // Flow-map hazards: commas, colons, braces, comment marks and quotes.
+      body: { description: i % 7 === 0 ? `a, b: {c} [d] #e 'f' "g" ${i}` : `Reply number ${i}` },
       chipList: [
         { reply: { autoReplyMsgId: next, displayText: 'Next' } },
         { action: { displayText: 'Call', dialerAction: { dialPhoneNumber: { phoneNumber: '0212345678' } } } },

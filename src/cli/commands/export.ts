@@ -61,9 +61,12 @@ export function registerExport(program: Command, ctx: CommandContext): void {
         ];
         const result = await writeExport(exported, dir, { force: flags.force, concurrency: g.concurrency, header });
         const m = exported.manifest;
-        const count = (k: string) => Object.keys((m[k] as Record<string, unknown> | undefined) ?? {}).length;
+        const count = (k: string, one: string, many: string) => {
+          const n = Object.keys((m[k] as Record<string, unknown> | undefined) ?? {}).length;
+          return `${n} ${n === 1 ? one : many}`;
+        };
         io.stdout.write(
-          `Exported ${flags.brand}: ${count('autoReplies')} auto-replies, ${count('files')} files, ${count('logos')} logos, ${count('chatbots')} chatbots\n` +
+          `Exported ${flags.brand}: ${count('autoReplies', 'auto-reply', 'auto-replies')}, ${count('files', 'file', 'files')}, ${count('logos', 'logo', 'logos')}, ${count('chatbots', 'chatbot', 'chatbots')}\n` +
             `  wrote ${resolve(result.manifestPath)} and ${result.images.length} image${result.images.length === 1 ? '' : 's'}\n`,
         );
         for (const note of result.notes) io.stdout.write(`  note: ${note}\n`);
