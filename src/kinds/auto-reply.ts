@@ -51,6 +51,8 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
   normaliseLive(l, ctx) {
     const body: Record<string, string> = {};
     for (const [field, value] of Object.entries(l.body ?? {})) {
+      // An empty or null body field is the same as none.
+      if (value === '' || value === null || value === undefined) continue;
       body[field] = MEDIA_FIELD.test(field) ? (ctx.liveFileName(value) ?? value) : value;
     }
     return compact({
@@ -66,6 +68,7 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
   normaliseDesired(d, ctx) {
     const body: Record<string, string> = {};
     for (const [field, value] of Object.entries(d.body)) {
+      if (value === '') continue;
       body[field] = typeof value === 'string' ? value : (ctx.brand.files.get(value.file)?.file.uploadName ?? `<missing file ${value.file}>`);
     }
     const req = toRequest(d, ctx);

@@ -54,7 +54,7 @@ export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiv
 export async function readFiles(client: RcsClient, brand: BrandRef, autoReplies: AutoReplyDetail[], concurrency: number): Promise<Map<string, AutoReplyFile>> {
   const ids = new Set<string>();
   for (const ar of autoReplies) {
-    for (const [field, value] of Object.entries(ar.body ?? {})) if (MEDIA_FIELD.test(field) && value !== '') ids.add(value);
+    for (const [field, value] of Object.entries(ar.body ?? {})) if (MEDIA_FIELD.test(field) && typeof value === 'string' && value !== '') ids.add(value);
   }
   const files = await mapLimit([...ids].sort(), concurrency, (id) => client.autoReplies.getFile(brand, id));
   return new Map(files.map((f) => [f.fileId, f]));

@@ -83,6 +83,12 @@ describe('auto-reply normalisation', () => {
     expect(changes(desiredAutoReply('h', base), liveAutoReply('ARM1', { buttons: [{ suggestions: [] }] }))).toEqual([]);
   });
 
+  it('treats an empty or null body field as absent', () => {
+    const d = desiredAutoReply('h', { name: 'ARM1', messagebaseId: 'SCwThM00', body: { title: 'T', description: '' } });
+    expect(changes(d, liveAutoReply('ARM1', { messagebaseId: 'SCwThM00', body: { title: 'T', media: '', description: null as unknown as string } }))).toEqual([]);
+    expect(changes(d, liveAutoReply('ARM1', { messagebaseId: 'SCwThM00', body: { title: 'T', description: 'x' } }))).toEqual([{ path: 'body.description', type: 'remove', before: 'x' }]);
+  });
+
   it('compares media by content-addressed file name, not by fileId', () => {
     const hero = localFile('images/hero.png', 'hero bytes');
     const brand = desiredBrand({
