@@ -75,6 +75,12 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions): Brand
     if (f === undefined) continue;
     resourceFor(entries, step.address, step.kind, step.name, step.liveId).findings.push(f);
   }
+  // A declared resource the plan could not create (a problem names it) is still missing.
+  for (const p of plan.problems) {
+    const r = entries.get(p.address)?.resource;
+    if (r === undefined || r.status !== 'missing' || r.findings.some((f) => f.code === 'DRIFT_MISSING')) continue;
+    r.findings.push(finding('DRIFT_MISSING', 'warning', r.address, `"${r.name}" is declared in the manifests but does not exist live, and cannot be created as declared: ${p.message}`, 'Fix the manifest as the problem says, then run rcsctl apply.'));
+  }
   for (const u of plan.unmanaged) {
     const address = `${u.kind}.${u.id}`;
     const r = resourceFor(entries, address, u.kind, u.name, u.id);

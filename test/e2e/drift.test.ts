@@ -3,7 +3,7 @@
 // the emulator's admin API (states, reviews, the clock), then checked in every
 // format: JSON against the schema, text, Markdown and JUnit.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -277,6 +277,17 @@ describe('rcsctl drift against the emulator', () => {
     expect(plan?.body).toContain('E_PLAN_DUPLICATE_NAME');
     const text = await cli(['drift', 'examples/brand'], { emu });
     expect(text.stdout).toContain('error[E_PLAN_DUPLICATE_NAME]');
+  });
+
+  it('a declared room that cannot be created as written is still reported missing, with the reason', async () => {
+    const manifest = join(tmp, 'brand.yaml');
+    writeFileSync(manifest, 'apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.demo000001 }\nchatbots:\n  "0211112222": { subTitle: New room }\n');
+    const r = await cli(['drift', manifest, '--format', 'json'], { emu });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as DriftReport;
+    expect(validateReport(report)).toBe(true);
+    expect(finding(report, 'chatbot.0211112222', 'DRIFT_MISSING').message).toContain('needs `subTitle` and `certificate');
+    expect(finding(report, 'chatbot.0212345678', 'DRIFT_UNMANAGED').action).toContain('add chatbots to `prune:`');
   });
 
   it('--brand checks only that brand, and names the brands found when it is not declared', async () => {
