@@ -1,15 +1,19 @@
 // An opt-in local cache of auto-reply details (`--cache-dir`), so a repeat plan
 // skips the detail calls whose list `updateDate` is unchanged (DESIGN.md,
-// Performance). It holds service data only, never a credential.
+// Performance), and of auto-reply file details, which never change (their names
+// are content-addressed and the service cannot modify a file). It holds service
+// data only, never a credential.
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AutoReplyDetail } from '../api/types.js';
+import type { AutoReplyDetail, AutoReplyFile } from '../api/types.js';
 
 interface CacheFile {
   version: 1;
   entries: Record<string, { updateDate: string; detail: AutoReplyDetail }>;
+  /** File details by fileId (added later: absent in older cache files). */
+  files?: Record<string, AutoReplyFile>;
 }
 
 /** Auto-reply details by brand and id, valid while the list's updateDate matches. */
@@ -32,6 +36,18 @@ export class LiveCache {
   /** Remember a freshly read detail. */
   set(brandId: string, detail: AutoReplyDetail): void {
     this.load(brandId).entries[detail.autoReplyMsgId] = { updateDate: detail.updateDate, detail };
+    this.dirty.add(brandId);
+  }
+
+  /** A cached auto-reply file detail. */
+  getFile(brandId: string, fileId: string): AutoReplyFile | undefined {
+    return this.load(brandId).files?.[fileId];
+  }
+
+  /** Remember a file detail. */
+  setFile(brandId: string, file: AutoReplyFile): void {
+    const cache = this.load(brandId);
+    (cache.files ??= {})[file.fileId] = file;
     this.dirty.add(brandId);
   }
 

@@ -46,17 +46,23 @@ export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiv
       return detail;
     }),
   ]);
-  const files = await readFiles(client, brand, autoReplies, opts.concurrency);
+  const files = await readFiles(client, brand, autoReplies, opts.concurrency, opts.cache);
   return { brandId: brand.id, autoReplies, files, logos, chatbots, agencyFiles };
 }
 
-/** Read the files that live auto-replies show in their media fields. */
-export async function readFiles(client: RcsClient, brand: BrandRef, autoReplies: AutoReplyDetail[], concurrency: number): Promise<Map<string, AutoReplyFile>> {
+/** Read the files that live auto-replies show in their media fields (from `cache` when it has them: files never change). */
+export async function readFiles(client: RcsClient, brand: BrandRef, autoReplies: AutoReplyDetail[], concurrency: number, cache?: LiveCache): Promise<Map<string, AutoReplyFile>> {
   const ids = new Set<string>();
   for (const ar of autoReplies) {
     for (const [field, value] of Object.entries(ar.body ?? {})) if (MEDIA_FIELD.test(field) && typeof value === 'string' && value !== '') ids.add(value);
   }
-  const files = await mapLimit([...ids].sort(), concurrency, (id) => client.autoReplies.getFile(brand, id));
+  const files = await mapLimit([...ids].sort(), concurrency, async (id) => {
+    const cached = cache?.getFile(brand.id, id);
+    if (cached !== undefined) return cached;
+    const file = await client.autoReplies.getFile(brand, id);
+    cache?.setFile(brand.id, file);
+    return file;
+  });
   return new Map(files.map((f) => [f.fileId, f]));
 }
 
