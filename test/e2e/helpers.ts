@@ -1,9 +1,7 @@
 // Shared helpers of the end-to-end tests: an emulator on port 0, the CLI run
-// in-process against it over real HTTP, the admin API, and a small step runner
-// that brings a brand to its manifest through the real client (so these tests
-// do not depend on `rcsctl apply`).
+// in-process against it over real HTTP, the admin API, and `converge`, which
+// brings a brand to its manifest through the real applier.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +12,7 @@ import { startEmulator, type RunningEmulator, type Seed } from '../../src/emulat
 import { loadManifests } from '../../src/manifest/index.js';
 import type { DesiredBrand } from '../../src/manifest/types.js';
 import { brandRef, planBrands, type PlannedBrand } from '../../src/plan/plan-brands.js';
-import type { Step } from '../../src/plan/types.js';
+import { executePlan } from '../../src/apply/execute.js';
 
 export const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 export const EXAMPLE = join(ROOT, 'examples', 'brand');
@@ -80,64 +78,12 @@ export function plan(client: RcsClient, brands: DesiredBrand[]): Promise<Planned
   return planBrands(client, brands, { concurrency: 8 });
 }
 
-/** Bring the live brands to the manifests at `path`, step by step, through the client. */
+/** Bring the live brands to the manifests at `path` through the real applier (every gate open). */
 export async function converge(client: RcsClient, path: string): Promise<void> {
   const brands = await load(path);
-  for (const p of await plan(client, brands)) await runSteps(client, brandRef(p.desired), p.plan.steps);
-}
-
-/** Run plan steps in order, filling in ids as they become known (gates are ignored: a test helper). */
-export async function runSteps(client: RcsClient, brand: { id: string; key?: string }, steps: Step[]): Promise<void> {
-  const ids = new Map<string, string>();
-  const fill = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? null).replace(/<ref:([A-Za-z]+):([^>]+)>/g, (m, k: string, key: string) => ids.get(`${k}:${key}`) ?? m)) as T;
-  const upload = (f: NonNullable<Extract<Step, { op: 'create' }>['file']>) => ({ fileName: f.fileName, bytes: readFileSync(f.path), contentType: f.contentType });
-  for (const step of steps) {
-    switch (step.op) {
-      case 'upload': {
-        const f = await client.autoReplies.uploadFile(brand, upload(step.file));
-        if (step.produces) ids.set(step.produces, f.fileId);
-        break;
-      }
-      case 'create': {
-        const req = fill(step.request) as any;
-        let id: string;
-        if (step.kind === 'autoReply') id = (await client.autoReplies.create(brand, req)).autoReplyMsgId;
-        else if (step.kind === 'logo') id = (await client.logos.create(brand, { ...req, file: upload(step.file!) })).fileId;
-        else if (step.kind === 'agencyFile') id = (await client.agencyFiles.register(brand, { ...req, file: upload(step.file!) })).fileId;
-        else throw new Error(`test helper cannot create ${step.kind}`);
-        if (step.produces) ids.set(step.produces, id);
-        break;
-      }
-      case 'update': {
-        const req = fill(step.request) as any;
-        if (step.kind === 'autoReply') await client.autoReplies.update(brand, step.liveId, req);
-        else if (step.kind === 'logo') await client.logos.update(brand, step.liveId, { ...req, file: upload(step.file!) });
-        else if (step.kind === 'chatbot') await client.chatbots.update(brand, step.liveId, req.chatbot);
-        else throw new Error(`test helper cannot update ${step.kind}`);
-        break;
-      }
-      case 'link': {
-        const id = ids.get(`autoReply:${step.address.slice('autoReply.'.length)}`);
-        if (id === undefined) throw new Error(`no id for ${step.address}`);
-        await client.autoReplies.update(brand, id, fill(step.request) as any);
-        break;
-      }
-      case 'menu-replace': {
-        const items = (fill(step.request) as any)?.persistentMenu?.menu;
-        if (step.method === 'POST') await client.menus.create(brand, step.chatbotId, items);
-        else if (step.method === 'PUT') await client.menus.replace(brand, step.chatbotId, items);
-        else await client.menus.delete(brand, step.chatbotId);
-        break;
-      }
-      case 'delete':
-        if (step.kind === 'autoReply') await client.autoReplies.delete(brand, step.liveId);
-        else if (step.kind === 'logo') await client.logos.delete(brand, step.liveId);
-        else throw new Error(`test helper cannot delete ${step.kind}`);
-        break;
-      default: {
-        const never: never = step;
-        throw new Error(`unknown step ${JSON.stringify(never)}`);
-      }
-    }
+  for (const p of await plan(client, brands)) {
+    const { results } = await executePlan(p.plan, { client, brand: brandRef(p.desired), concurrency: 8, allowDelete: true, allowReview: true, fromSavedPlan: false });
+    const notDone = results.filter((r) => r.status !== 'done');
+    if (notDone.length > 0) throw new Error(notDone.map((r) => `${r.step.address}: ${r.message}`).join('\n'));
   }
 }
