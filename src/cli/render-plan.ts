@@ -2,7 +2,7 @@
 // step with its marker (+ ~ - ! ⚑), the field diffs, and a summary line.
 
 import { summarise } from '../plan/build-plan.js';
-import { formatValue } from '../plan/diff.js';
+import { formatChange } from '../plan/diff.js';
 import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js';
 import type { Style } from './style.js';
 
@@ -106,20 +106,10 @@ function markerOf(step: Step, style: Style): { marker: string; paint: (s: string
   }
 }
 
-/** One field change: `~ body.title: "Old" → "New"`. */
+/** One field change, indented and coloured: `~ body.title: "Old" → "New"`. */
 export function renderChange(c: FieldChange, style: Style): string {
-  switch (c.type) {
-    case 'add':
-      return style.green(`      + ${c.path}: ${formatValue(c.after)}`);
-    case 'remove':
-      return style.red(`      - ${c.path}: ${formatValue(c.before)}`);
-    case 'change':
-      return style.yellow(`      ~ ${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`);
-    default: {
-      const never: never = c.type;
-      throw new Error(`unknown change ${String(never)}`);
-    }
-  }
+  const paint = c.type === 'add' ? style.green : c.type === 'remove' ? style.red : style.yellow;
+  return paint(`      ${formatChange(c)}`);
 }
 
 function formatBytes(n: number): string {

@@ -107,3 +107,19 @@ export function formatValue(v: unknown): string {
   }
   return JSON.stringify(v) ?? 'undefined';
 }
+
+/** One field change as a line: `+ path: value`, `- path: value`, `~ path: before → after`. */
+export function formatChange(c: FieldChange): string {
+  switch (c.type) {
+    case 'add':
+      return `+ ${c.path}: ${formatValue(c.after)}`;
+    case 'remove':
+      return `- ${c.path}: ${formatValue(c.before)}`;
+    case 'change':
+      return `~ ${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`;
+    default: {
+      const never: never = c.type;
+      throw new Error(`unknown change ${String(never)}`);
+    }
+  }
+}

@@ -5,7 +5,7 @@
 
 import type { DriftReport, Finding, ResourceDrift } from './types.js';
 import { isDrift } from './build-drift.js';
-import { changeLine } from './format.js';
+import { formatChange } from '../plan/diff.js';
 
 /** Render the report as JUnit XML. */
 export function renderDriftJunit(report: DriftReport): string {
@@ -55,7 +55,7 @@ function testcase(brandId: string, r: ResourceDrift): string[] {
 
 function describe(f: Finding): string {
   const lines = [`${f.severity} ${f.code}: ${f.message}`];
-  for (const c of f.changes ?? []) lines.push(`  ${changeLine(c)}`);
+  for (const c of f.changes ?? []) lines.push(`  ${formatChange(c)}`);
   lines.push(`what to do: ${f.action}`, `see ${f.help}`);
   return lines.join('\n');
 }

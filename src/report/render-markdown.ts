@@ -2,7 +2,7 @@
 // comment: a summary table per brand, then one collapsible <details> block
 // per resource that has findings.
 
-import { changeLine } from './format.js';
+import { formatChange } from '../plan/diff.js';
 import type { FieldChange } from '../plan/types.js';
 import type { DriftReport, ResourceDrift, Severity } from './types.js';
 
@@ -70,7 +70,7 @@ function details(r: ResourceDrift): string[] {
 
 /** One change as a diff line; a change is marked `!` (diff highlighting knows `+`, `-` and `!`). */
 function diffLine(c: FieldChange): string {
-  const line = changeLine(c);
+  const line = formatChange(c);
   return c.type === 'change' ? `!${line.slice(1)}` : line;
 }
 

@@ -3,7 +3,7 @@
 // explained, then a summary line.
 
 import type { Style } from '../cli/style.js';
-import { changeLine } from './format.js';
+import { formatChange } from '../plan/diff.js';
 import type { BrandDrift, DriftReport, DriftSummary, Finding, Severity } from './types.js';
 
 /** Render the report as text (`style` decides colour). */
@@ -44,7 +44,7 @@ function renderFinding(f: Finding, style: Style): string[] {
   const lines = [`    ${paint(`${f.severity} ${f.code}`)}: ${f.message}`];
   for (const c of f.changes ?? []) {
     const paint = c.type === 'add' ? style.green : c.type === 'remove' ? style.red : style.yellow;
-    lines.push(paint(`        ${changeLine(c)}`));
+    lines.push(paint(`        ${formatChange(c)}`));
   }
   lines.push(`      what to do: ${f.action}`);
   lines.push(style.dim(`      see ${f.help}`));
