@@ -59,7 +59,8 @@ export function matchByIdThenName<D, L>(desired: D[], live: L[], rule: MatchRule
   }
   for (const d of unpinned) {
     const name = rule.name(d);
-    const candidates = name === undefined ? [] : (byName.get(name) ?? []);
+    // A live object claimed by an earlier desired one is not offered twice.
+    const candidates = name === undefined ? [] : (byName.get(name) ?? []).filter((l) => !claimed.has(rule.liveId(l)));
     if (candidates.length === 1) {
       const l = candidates[0] as L;
       claimed.add(rule.liveId(l));

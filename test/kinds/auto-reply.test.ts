@@ -152,6 +152,12 @@ describe('auto-reply matching', () => {
     expect(m.missing.map((d) => d.handle)).toEqual(['b']);
   });
 
+  it('never pairs one live auto-reply with two desired ones (the loader refuses duplicate names; the matcher holds anyway)', () => {
+    const m = autoReplyKind.match([desiredAutoReply('a', { name: 'A' }), desiredAutoReply('b', { name: 'A' })], [liveAutoReply('ARM1', { autoReplyMsgName: 'A' })], brand);
+    expect(m.pairs.map(([d, l]) => [d.handle, l.autoReplyMsgId])).toEqual([['a', 'ARM1']]);
+    expect(m.missing.map((d) => d.handle)).toEqual(['b']);
+  });
+
   it('a pinned id the brand does not have is a problem, not a create', () => {
     const m = autoReplyKind.match([desiredAutoReply('a', { id: 'ARM9' })], [liveAutoReply('ARM1')], brand);
     expect(m.problems.map((p) => p.code)).toEqual(['E_PLAN_PINNED_MISSING']);
