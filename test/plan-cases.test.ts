@@ -158,7 +158,10 @@ describe('plan cases', () => {
       if (existsSync(out)) {
         const raw = readFileSync(out, 'utf8');
         for (const secret of [c.token, ...Object.values(c.env)]) expect(raw).not.toContain(secret);
-        expect(validatePlan(JSON.parse(raw)), JSON.stringify(validatePlan.errors)).toBe(true);
+        const file = JSON.parse(raw) as { brands: { steps: { address: string; op: string; liveId?: string }[]; fingerprints: Record<string, string> }[] };
+        expect(validatePlan(file), JSON.stringify(validatePlan.errors)).toBe(true);
+        // Every live object a step touches has its fingerprint, for the staleness check.
+        for (const b of file.brands) for (const st of b.steps) if (st.liveId !== undefined && st.op !== 'link') expect(b.fingerprints[st.address], `${name} ${st.address}`).toMatch(/^[0-9a-f]{64}$/);
       }
       for (const r of [text, json, saved]) for (const secret of [c.token, ...Object.values(c.env)]) expect(r.stdout + r.stderr).not.toContain(secret);
     });
