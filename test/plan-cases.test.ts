@@ -8,7 +8,8 @@
 //
 // Every case runs `rcsctl plan` in-process against an emulator on port 0,
 // three times: text (golden), --json (valid against schemas/plan.schema.json)
-// and --out (valid, holding no token). UPDATE_GOLDEN=1 rewrites plan.txt and
+// and --out (valid, holding no token); then `apply` and a plan again, which
+// must hold nothing but the blocked steps. UPDATE_GOLDEN=1 rewrites plan.txt and
 // exit-code; read every rewritten file before committing it.
 // An optional `env` file (NAME=value lines) adds environment variables, such
 // as a brand key; none of their values may appear in any output.
@@ -83,12 +84,16 @@ const caseNames = readdirSync(CASES, { withFileTypes: true })
 const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', 'plan.schema.json'), 'utf8')) as object;
 const validatePlan = new Ajv({ allErrors: true, strict: false }).compile(schema);
 
-async function plan(c: Case, emu: RunningEmulator, extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(c: Case, emu: RunningEmulator, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new Capture();
   const stderr = new Capture();
   const env = { ...c.env, RCSCTL_TOKEN: c.token, NO_COLOR: '1' };
-  const code = await main(['plan', ...c.paths, '--base-url', emu.url, ...c.args, ...extra], { stdout, stderr, env, cwd: c.dir });
+  const code = await main([...argv, '--base-url', emu.url], { stdout, stderr, env, cwd: c.dir });
   return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+function plan(c: Case, emu: RunningEmulator, extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run(c, emu, ['plan', ...c.paths, ...c.args, ...extra]);
 }
 
 describe('plan cases', () => {
@@ -164,6 +169,16 @@ describe('plan cases', () => {
         for (const b of file.brands) for (const st of b.steps) if (st.liveId !== undefined && st.op !== 'link') expect(b.fingerprints[st.address], `${name} ${st.address}`).toMatch(/^[0-9a-f]{64}$/);
       }
       for (const r of [text, json, saved]) for (const secret of [c.token, ...Object.values(c.env)]) expect(r.stdout + r.stderr).not.toContain(secret);
+
+      // A plan right after an apply is empty, but for the steps that were blocked (DESIGN.md).
+      if (text.code !== 1) {
+        const brandArgs = c.args.includes('--brand') ? ['--brand', c.args[c.args.indexOf('--brand') + 1] as string] : [];
+        const applied = await run(c, emu, ['apply', ...c.paths, '--yes', '--allow-delete', '--allow-review', ...brandArgs]);
+        expect([0, 3], applied.stdout + applied.stderr).toContain(applied.code);
+        const again = await plan(c, emu, ['--json']);
+        const left = (JSON.parse(again.stdout) as { brands: { steps: { id: string; gate: { type: string } }[] }[] }).brands.flatMap((b) => b.steps);
+        expect(left.filter((st) => st.gate.type !== 'blocked').map((st) => st.id), `${name}: plan after apply`).toEqual([]);
+      }
     });
   }
 });
