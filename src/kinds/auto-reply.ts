@@ -82,7 +82,13 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
     });
   },
 
-  createStep: (d, ctx, seed) => ({ ...seed, op: 'create', request: toRequest(d, ctx) }),
+  // A create shows the messagebaseId as the manifest writes it (and sends it), not the alias the service will store.
+  createStep: (d, ctx, seed) => ({
+    ...seed,
+    changes: seed.changes.map((c) => (c.path === 'messagebaseId' ? { ...c, after: d.messagebaseId } : c)),
+    op: 'create',
+    request: toRequest(d, ctx),
+  }),
   updateStep: (d, l, ctx, seed) => ({ ...seed, op: 'update', liveId: l.autoReplyMsgId, request: toRequest(d, ctx) }),
 
   gates: {

@@ -41,6 +41,14 @@ describe('plan order', () => {
     expect(linkA.dependsOn).toEqual(['autoReply.a:create', 'autoReply.b:create']);
   });
 
+  it('a create shows the messagebaseId as written, while the expected form holds the alias the service stores', () => {
+    const plan = buildPlan(desiredBrand({ autoReplies: [desiredAutoReply('s', { name: 'S', messagebaseId: 'CCwMhM0200', body: { description1: 'x' } })] }), liveBrand());
+    const step = plan.steps[0];
+    expect(step?.changes.find((c) => c.path === 'messagebaseId')).toEqual({ path: 'messagebaseId', type: 'add', after: 'CCwMhM0200' });
+    expect(step?.op === 'create' && step.request).toMatchObject({ messagebaseId: 'CCwMhM0200' });
+    expect(step?.expected).toMatchObject({ messagebaseId: 'CCwMhM0600' });
+  });
+
   it('a chain without a cycle needs no link steps: the target is created first', () => {
     const brand = desiredBrand({ autoReplies: [desiredAutoReply('a', { name: 'A', chipList: [{ reply: { autoReply: 'b' } }] }), desiredAutoReply('b', { name: 'B' })] });
     expect(ids(buildPlan(brand, liveBrand()).steps)).toEqual(['autoReply.b:create', 'autoReply.a:create']);
