@@ -6,18 +6,11 @@ import type { ButtonGroup, Suggestion } from '../api/types.js';
 import { canonicalMessagebaseId } from '../spec/messagebases.js';
 import { MAX_LENGTH } from '../spec/limits.js';
 import { fail } from './service-error.js';
-import type { EmulatorStore, StoredBrand } from './store.js';
+import type { AutoReplyContent, EmulatorStore, StoredBrand } from './store.js';
+
+export type { AutoReplyContent };
 import { asObject, optionalBoolean, requiredString } from './validate.js';
 
-/** The comparable part of an auto-reply, after the service's normalisation. */
-export interface AutoReplyContent {
-  autoReplyMsgName: string;
-  messagebaseId: string;
-  copyAllowed: boolean;
-  body: Record<string, string>;
-  buttons?: ButtonGroup[];
-  chipList?: Suggestion[];
-}
 
 /** Check a create/update body against the brand and normalise it; `selfId` may be linked to itself. */
 export function parseAutoReply(store: EmulatorStore, brand: StoredBrand, raw: unknown, selfId?: string): AutoReplyContent {

@@ -40,15 +40,19 @@ export interface StoredFile extends StoredBlob {
   brandId: string;
 }
 
-/** An auto-reply: the normalised request (for 64323) and the read view. */
-export interface StoredAutoReply {
-  autoReplyMsgId: string;
+/** The comparable part of an auto-reply, after the service's normalisation. */
+export interface AutoReplyContent {
   autoReplyMsgName: string;
   messagebaseId: string;
   copyAllowed: boolean;
   body: Record<string, string>;
   buttons?: ButtonGroup[];
   chipList?: Suggestion[];
+}
+
+/** An auto-reply: the normalised request (for 64323) and the read view. */
+export interface StoredAutoReply extends AutoReplyContent {
+  autoReplyMsgId: string;
   /** buttons and chipList with every empty postback.data filled (what reads return). */
   filledButtons?: ButtonGroup[];
   filledChipList?: Suggestion[];
