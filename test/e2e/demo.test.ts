@@ -11,7 +11,7 @@ const run = promisify(execFile);
 
 describe('npm run demo', () => {
   it('validates, plans, applies, renames for review, approves, and ends with a clean drift report', async () => {
-    const env = { ...process.env, NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.RCSCTL_BASE_URL;
     delete env.RCSCTL_TOKEN;
     const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'dist', 'scripts', 'demo.js')], { cwd: ROOT, env, timeout: 60_000 });

@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RcsClient } from '../../src/api/index.js';
 import type { RunningEmulator, Seed } from '../../src/emulator/index.js';
+import type { SeedAutoReply } from '../../src/emulator/seed.js';
 import { loadSeed } from '../../src/emulator/index.js';
 import { defaultSeedPath } from '../../src/util/paths.js';
 import { BRAND, cli, clientFor, converge, emulator, EXAMPLE } from './helpers.js';
@@ -168,7 +169,7 @@ function bigSeed(): Seed {
   brand.files = [{ fileId: 'ARFHERO0001', fileName: `hero-${sha12}.png`, content: hero.toString('base64') }];
   // Names that slug alike, and names with no Latin letters.
   const names = (i: number): string => (i < 10 ? ['Promo #1', 'promo 1', '안내', '영업시간', 'Hours', 'hours!', 'Ünïcödé', '2024 sale', 'Menu', 'menu'][i]! : `Message ${i}`);
-  brand.autoReplies = Array.from({ length: 200 }, (_, i) => {
+  brand.autoReplies = Array.from({ length: 200 }, (_, i): SeedAutoReply => {
     const id = `ARM${String(i).padStart(7, '0')}`;
     const next = `ARM${String((i + 1) % 200).padStart(7, '0')}`;
     if (i % 3 === 0) {

@@ -98,11 +98,11 @@ describe('auto-reply normalisation', () => {
     const d = brand.autoReplies.get('h') as DesiredAutoReply;
     const same = liveBrand({ files: [{ fileId: 'ARF9', url: 'u', fileName: hero.uploadName }], autoReplies: [liveAutoReply('ARM1', { messagebaseId: 'SCwThM00', body: { title: 'T', media: 'ARF9' } })] });
     let ctx = contextFor(brand, same);
-    expect(diffObjects(autoReplyKind.normaliseLive(same.autoReplies[0], ctx), autoReplyKind.normaliseDesired(d, ctx, same.autoReplies[0]))).toEqual([]);
+    expect(diffObjects(autoReplyKind.normaliseLive(same.autoReplies[0]!, ctx), autoReplyKind.normaliseDesired(d, ctx, same.autoReplies[0]))).toEqual([]);
 
     const older = liveBrand({ files: [{ fileId: 'ARF1', url: 'u', fileName: 'hero-000000000000.png' }], autoReplies: [liveAutoReply('ARM1', { messagebaseId: 'SCwThM00', body: { title: 'T', media: 'ARF1' } })] });
     ctx = contextFor(brand, older);
-    expect(diffObjects(autoReplyKind.normaliseLive(older.autoReplies[0], ctx), autoReplyKind.normaliseDesired(d, ctx, older.autoReplies[0]))).toEqual([
+    expect(diffObjects(autoReplyKind.normaliseLive(older.autoReplies[0]!, ctx), autoReplyKind.normaliseDesired(d, ctx, older.autoReplies[0]))).toEqual([
       { path: 'body.media', type: 'change', before: 'hero-000000000000.png', after: hero.uploadName },
     ]);
     // The request names the file by placeholder until it is uploaded, and by id when it is live.

@@ -70,7 +70,7 @@ describe('persistent menu', () => {
   const brand = desiredBrand({ autoReplies: [desiredAutoReply('hours', { name: 'Hours' }), desiredAutoReply('news', { name: 'News' })] });
   const live = liveBrand({ autoReplies: [liveAutoReply('ARM1', { autoReplyMsgName: 'Hours' })] });
   const mctx = contextFor(brand, live);
-  const menu = (items: DesiredMenu['items'], rcsReply?: string): DesiredMenu => ({ chatbotId: '0212345678', items, rcsReply, source: SOURCE });
+  const menu = (items: DesiredMenu['items'], rcsReply?: string): DesiredMenu => ({ chatbotId: '0212345678', roomName: 'Coffee Co', items, rcsReply, source: SOURCE });
   const diffMenu = (d: DesiredMenu, l: ChatbotDetail) => diffObjects(persistentMenuKind.normaliseLive(l, mctx), persistentMenuKind.normaliseDesired(d, mctx, l));
 
   it('compares the live menu in ordNo order, without postbackIds', () => {
