@@ -11,6 +11,8 @@ import { matchById } from './match.js';
 /** A room's menu, desired: only rooms whose manifest has `persistentMenu`. */
 export interface DesiredMenu {
   chatbotId: string;
+  /** The room's subTitle in the manifest, when it names one. */
+  roomName: string | undefined;
   items: DesiredMenuItem[];
   rcsReply: string | undefined;
   source: DesiredChatbot['source'];
@@ -25,12 +27,13 @@ export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail> = {
   desired: (brand) =>
     [...brand.chatbots.values()]
       .filter((c) => c.persistentMenu !== undefined)
-      .map((c) => ({ chatbotId: c.chatbotId, items: c.persistentMenu ?? [], rcsReply: c.rcsReply, source: c.source })),
+      .map((c) => ({ chatbotId: c.chatbotId, roomName: c.subTitle, items: c.persistentMenu ?? [], rcsReply: c.rcsReply, source: c.source })),
   live: (live) => live.chatbots,
   key: (d) => d.chatbotId,
-  desiredName: (d) => `menu of ${d.chatbotId}`,
+  // Named by the room; without a subTitle in the manifest the key is returned and the live room name is used.
+  desiredName: (d) => (d.roomName !== undefined ? `${d.roomName} menu` : d.chatbotId),
   liveId: (l) => l.chatbotId,
-  liveName: (l) => `menu of ${l.chatbotId}`,
+  liveName: (l) => `${l.subTitle} menu`,
   liveState: (l) => (l.psMenuUse ? 'in use' : 'not in use'),
 
   // Rooms whose manifest leaves the menu out are not extra: their menu is simply not managed.
