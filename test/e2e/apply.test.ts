@@ -178,6 +178,22 @@ describe('apply --plan', () => {
     expect((await planExit()).code).toBe(0);
   });
 
+  it('takes the brand key of a saved plan from RCSCTL_BRAND_KEY_<brandId>, never from the plan file', async () => {
+    edit('  id: BR.demo000001\n', '  id: BR.demo000001\n  key: "${env:BRAND_KEY}"\n');
+    const agency = { RCSCTL_TOKEN: 'emulator-agency-token', BRAND_KEY: 'BK.demo0000000001' };
+    const out = join(dir, 'plan.json');
+    expect((await cli(['plan', manifest(), '--out', out], { emu, env: agency })).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).not.toContain('BK.demo0000000001');
+    const without = await cli(['apply', '--plan', out], { emu, env: { RCSCTL_TOKEN: 'emulator-agency-token' } });
+    expect(without.code).toBe(1);
+    expect(without.stderr).toContain('64001');
+    expect(without.stderr).toContain('hint: agency accounts must send the brand key');
+    const withKey = await cli(['apply', '--plan', out], { emu, env: { RCSCTL_TOKEN: 'emulator-agency-token', RCSCTL_BRAND_KEY_BR_demo000001: 'BK.demo0000000001' } });
+    expect(withKey.stderr).toBe('');
+    expect(withKey.code).toBe(0);
+    expect(autoReplyNames()).toHaveLength(6);
+  });
+
   it('refuses a stale plan, naming the resource and how it changed', async () => {
     expect((await applyAll()).code).toBe(0);
     edit('title: Opening hours', 'title: Our opening hours');
