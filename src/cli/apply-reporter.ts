@@ -51,7 +51,7 @@ function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
       const result = await (results.get(step.id) as { promise: Promise<StepResult> }).promise;
       task.title = `${step.address}: ${result.message}`;
       if (result.status === 'failed') throw new Error(result.message);
-      if (result.status !== 'done') task.skip(result.message);
+      if (result.status !== 'done') task.skip(`${step.address}: ${result.message}`);
     },
   }));
   const list = new Listr(tasks, {
