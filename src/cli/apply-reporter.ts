@@ -3,7 +3,7 @@
 // of completion, easy to grep in a log).
 
 import type { WriteStream } from 'node:tty';
-import { Listr, ProcessOutput, type ListrTask } from 'listr2';
+import { DefaultRenderer, Listr, ListrLogger, ProcessOutput, type ListrTask } from 'listr2';
 import type { ApplyReporter, StepResult } from '../apply/execute.js';
 import type { Step } from '../plan/types.js';
 import type { CliIO } from './context.js';
@@ -35,6 +35,14 @@ export function plainView(io: CliIO, style: Style): ApplyView {
   };
 }
 
+/**
+ * listr2's default renderer, writing to our stream. listr2 judges the terminal
+ * by process.stdout; we have already judged io.stdout, which is what we write to.
+ */
+class TerminalRenderer extends DefaultRenderer {
+  static override nonTTY = true;
+}
+
 function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
   const results = new Map<string, { resolve: (r: StepResult) => void; promise: Promise<StepResult> }>();
   const outputs = new Map<string, (text: string) => void>();
@@ -54,10 +62,12 @@ function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
       if (result.status !== 'done') task.skip(`${step.address}: ${result.message}`);
     },
   }));
+  const processOutput = new ProcessOutput(io.stdout as WriteStream, io.stderr as WriteStream);
   const list = new Listr(tasks, {
     concurrent: true,
     exitOnError: false,
-    rendererOptions: { processOutput: new ProcessOutput(io.stdout as WriteStream, io.stderr as WriteStream), collapseErrors: false },
+    renderer: TerminalRenderer,
+    rendererOptions: { logger: new ListrLogger({ useIcons: true, toStderr: [], processOutput }), collapseErrors: false },
   });
   io.stdout.write(`Applying to ${brandId}:\n`);
   const run = list.run().then(
