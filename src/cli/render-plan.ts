@@ -71,7 +71,8 @@ export function renderStep(step: Step, style: Style): string[] {
   return lines;
 }
 
-function describe(step: Step): string {
+/** What a step will do, in words: `will be created`, `menu will be replaced`. */
+export function describe(step: Step): string {
   switch (step.op) {
     case 'upload':
       return 'will be uploaded';
@@ -92,7 +93,8 @@ function describe(step: Step): string {
   }
 }
 
-function markerOf(step: Step, style: Style): { marker: string; paint: (s: string) => string } {
+/** The marker of a step (blocked and review win over the operation) and its colour. */
+export function markerOf(step: Step, style: Style): { marker: string; paint: (s: string) => string } {
   if (step.gate.type === 'blocked') return { marker: MARKERS.blocked, paint: style.red };
   if (step.gate.type === 'review') return { marker: MARKERS.review, paint: style.magenta };
   switch (step.op) {

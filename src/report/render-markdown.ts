@@ -4,6 +4,7 @@
 
 import { formatChange } from '../plan/diff.js';
 import type { FieldChange } from '../plan/types.js';
+import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
 import type { DriftReport, ResourceDrift, Severity } from './types.js';
 
 const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
@@ -69,24 +70,8 @@ function details(r: ResourceDrift): string[] {
 }
 
 /** One change as a diff line; a change is marked `!` (diff highlighting knows `+`, `-` and `!`). */
-function diffLine(c: FieldChange): string {
+export function diffLine(c: FieldChange): string {
   const line = formatChange(c);
   return c.type === 'change' ? `!${line.slice(1)}` : line;
 }
 
-/** Keep a line from closing the fence. */
-function fence(line: string): string {
-  return line.replace(/```/g, '`\u200b``');
-}
-
-function cell(text: string): string {
-  return escapeHtml(text).replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
-}
-
-function inline(text: string): string {
-  return escapeHtml(text).replace(/\r?\n/g, ' ');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}

@@ -15,11 +15,14 @@ import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.
 import { loadOrFail } from '../load.js';
 import { makeProgress } from '../progress.js';
 import { renderPlan } from '../render-plan.js';
+import { renderPlanMarkdown } from '../render-plan-markdown.js';
+import { RcsctlError } from '../../errors.js';
 import { makeStyle } from '../style.js';
 
 interface PlanOptions {
   out?: string;
   json: boolean;
+  format: string;
   detailedExitcode: boolean;
   brand?: string;
   cacheDir?: string;
@@ -32,17 +35,22 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
     .description('show, field by field, what apply would change in the live service')
     .argument('<paths...>', 'manifest files or directories')
     .option('--out <file>', 'save the plan for `rcsctl apply --plan FILE`')
-    .option('--json', 'print the plan as JSON (schemas/plan.schema.json)', false)
+    .option('--format <format>', 'output: text, json (schemas/plan.schema.json) or markdown (for a pull-request comment)', 'text')
+    .option('--json', 'the same as --format json', false)
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
     .option('--brand <id>', 'plan only this brand')
     .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)')
     .action(async (paths: string[], opts: PlanOptions) => {
+      const format = opts.json ? 'json' : opts.format;
+      if (format !== 'text' && format !== 'json' && format !== 'markdown') throw new RcsctlError('E_USAGE', `--format must be text, json or markdown, not "${format}"`);
       const result = await runPlan(ctx, paths, opts);
       const { plans, file } = result;
       const g = ctx.globals();
       if (opts.out !== undefined) writePlanFile(resolve(ctx.io.cwd, opts.out), file);
-      if (opts.json) {
+      if (format === 'json') {
         ctx.io.stdout.write(JSON.stringify(withSummaries(file), null, 2) + '\n');
+      } else if (format === 'markdown') {
+        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion }));
       } else {
         const style = makeStyle(g.color);
         ctx.io.stdout.write(plans.map((p) => renderPlan(p.plan, style)).join('\n'));

@@ -1,0 +1,77 @@
+// The Markdown view of a plan, for a pull-request comment: a summary table,
+// then per brand a table of steps (marker, resource, what happens, gate) and
+// the field changes in a collapsible diff. Sized to fit a comment.
+
+import { summarise } from '../plan/build-plan.js';
+import type { BrandPlan } from '../plan/types.js';
+import { diffLine, MARKDOWN_BUDGET } from '../report/render-markdown.js';
+import { cell, fence, inline } from '../util/markdown.js';
+import { describe, MARKERS, markerOf, summaryLine } from './render-plan.js';
+import { makeStyle } from './style.js';
+
+const plain = makeStyle(false);
+
+/** Render the plans of every brand as GitHub-flavoured Markdown, at most about `budget` characters. */
+export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number }): string {
+  const budget = opts.budget ?? MARKDOWN_BUDGET;
+  const out: string[] = ['## rcsctl plan', ''];
+  out.push('| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const p of plans) {
+    const s = summarise(p);
+    out.push(`| \`${p.brandId}\` | ${s.create} | ${s.update} | ${s.delete} | ${s.blocked} | ${s.review} | ${s.unmanaged} | ${p.problems.length} |`);
+  }
+  let size = out.join('\n').length;
+  let omitted = 0;
+  for (const p of plans) {
+    const block = brandBlock(p);
+    const length = block.join('\n').length + 1;
+    if (size + length > budget) {
+      omitted++;
+      out.push('', `### ${p.brandId}`, '', `**${summaryLine(summarise(p))}** Details left out to keep this comment within size limits.`);
+      continue;
+    }
+    out.push(...block);
+    size += length;
+  }
+  if (omitted > 0) out.push('', `_The full plan is in the job's output (\`rcsctl plan\`, or \`--format json\`)._`);
+  out.push('', `<sub>rcsctl ${opts.rcsctlVersion}</sub>`);
+  return out.join('\n') + '\n';
+}
+
+function brandBlock(p: BrandPlan): string[] {
+  const lines = ['', `### ${p.brandId}`, ''];
+  if (p.problems.length > 0) {
+    for (const problem of p.problems) lines.push(`- ❌ **${problem.code}**: ${inline(problem.message)}`);
+    lines.push('', '**The plan failed: nothing can be applied for this brand.**');
+    return lines;
+  }
+  lines.push(`**${summaryLine(summarise(p))}**`, '');
+  if (p.steps.length === 0) {
+    lines.push('No changes. The live brand matches the manifests.');
+  } else {
+    lines.push('| | Resource | Name | Action | Gate |', '|---|---|---|---|---|');
+    for (const step of p.steps) {
+      const gate =
+        step.gate.type === 'blocked'
+          ? `blocked (${step.gate.state}): ${step.gate.reason}`
+          : step.gate.type === 'review'
+            ? `needs review: ${step.gate.review}`
+            : step.gate.type === 'destructive'
+              ? 'delete'
+              : '';
+      lines.push(`| ${markerOf(step, plain).marker} | \`${cell(step.address)}\` | ${cell(JSON.stringify(step.name))} | ${cell(describe(step))} | ${cell(gate)} |`);
+    }
+    const diff: string[] = [];
+    for (const step of p.steps) {
+      if (step.changes.length === 0 || step.op === 'delete') continue;
+      diff.push(`# ${step.address} (${step.op})`, ...step.changes.map(diffLine).map(fence));
+    }
+    if (diff.length > 0) lines.push('', `<details><summary>Field changes</summary>`, '', '```diff', ...diff, '```', '', '</details>');
+  }
+  if (p.unmanaged.length > 0) {
+    lines.push('', `<details><summary>${p.unmanaged.length} unmanaged (live, not in the manifests)</summary>`, '');
+    for (const u of p.unmanaged) lines.push(`- ${MARKERS.unmanaged} \`${cell(`${u.kind}.${u.id}`)}\` ${inline(JSON.stringify(u.name))}`);
+    lines.push('', '</details>');
+  }
+  return lines;
+}

@@ -1,0 +1,66 @@
+// `rcsctl plan --format markdown`: a pull-request comment's worth of plan.
+
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderPlanMarkdown } from '../../src/cli/render-plan-markdown.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { PlanFile } from '../../src/plan/types.js';
+import { cli, emulator, EXAMPLE } from './helpers.js';
+
+let emu: RunningEmulator;
+let dir: string;
+beforeAll(async () => {
+  emu = await emulator();
+  dir = mkdtempSync(join(tmpdir(), 'rcsctl-plan-md-'));
+  cpSync(EXAMPLE, dir, { recursive: true });
+  const yaml = join(dir, 'brand.yaml');
+  // A name that would break a table and the page if it were not escaped.
+  writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('name: Events\n', 'name: "Events | <b>tastings</b>"\n'));
+});
+afterAll(async () => {
+  await emu.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('plan --format markdown', () => {
+  it('has a summary table, a row per step, escaped names and the field changes in a diff', async () => {
+    const r = await cli(['plan', dir, '--format', 'markdown'], { emu });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const md = r.stdout;
+    expect(md).toContain('| `BR.demo000001` | 10 | 1 | 0 | 0 | 1 | 0 | 0 |');
+    expect(md).toContain('**Plan: 10 to create, 1 to update, 0 to delete; 0 blocked, 1 needs review; 0 unmanaged.**');
+    const rows = md.split('\n').filter((l) => /^\| [+~\-!⚑] \| `/.test(l));
+    expect(rows).toHaveLength(16);
+    expect(md).toContain('| ⚑ | `logo.main` | "Coffee Co logo" | will be created | needs review: a new logo goes to operator review');
+    expect(md).toContain('"Events \\| &lt;b&gt;tastings&lt;/b&gt;"');
+    // Outside code fences (where GitHub renders HTML) the markup is escaped; inside them it is literal text.
+    expect(md.replace(/```diff\n[\s\S]*?```/g, '')).not.toContain('<b>');
+    expect(md).toContain('+ name: "Events | <b>tastings</b>"');
+    expect(md).toMatch(/<details><summary>Field changes<\/summary>\n\n```diff\n/);
+    expect(md).toContain('+ chipList[0].reply.autoReplyMsgId: (known after apply: autoReply.location)');
+  });
+
+  it('matches the JSON plan, and --json is --format json', async () => {
+    const a = await cli(['plan', dir, '--json'], { emu });
+    const b = await cli(['plan', dir, '--format', 'json'], { emu });
+    const strip = (t: string) => ({ ...(JSON.parse(t) as PlanFile), createdAt: '' });
+    expect(strip(a.stdout)).toEqual(strip(b.stdout));
+  });
+
+  it('stays within the size budget, saying what it left out', async () => {
+    const r = await cli(['plan', dir, '--json'], { emu });
+    const file = JSON.parse(r.stdout) as PlanFile;
+    const md = renderPlanMarkdown(file.brands, { rcsctlVersion: 'test', budget: 800 });
+    expect(md.length).toBeLessThan(1500);
+    expect(md).toContain('Details left out to keep this comment within size limits.');
+  });
+
+  it('refuses an unknown format before connecting', async () => {
+    const r = await cli(['plan', dir, '--format', 'html'], { env: {} });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--format must be text, json or markdown, not "html"');
+  });
+});
