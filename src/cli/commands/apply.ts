@@ -45,6 +45,7 @@ export function registerApply(program: Command, ctx: CommandContext): void {
     .option('--allow-review', 'run steps that send a room or logo to operator review', false)
     .option('-y, --yes', 'do not ask for confirmation', false)
     .option('--brand <id>', 'apply only this brand')
+    .addHelpText('after', '\nExit codes: 0 the live service matches; 1 error (nothing sent for bad input, or a step failed);\n3 finished, but some steps were blocked by a state or held by a gate. See docs/apply.md.')
     .action(async (paths: string[], opts: ApplyOptions) => {
       if (opts.plan !== undefined && paths.length > 0) throw new RcsctlError('E_USAGE', 'give manifest paths or --plan FILE, not both');
       if (opts.plan === undefined && paths.length === 0) throw new RcsctlError('E_USAGE', 'give manifest paths to apply, or --plan FILE');
