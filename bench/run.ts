@@ -11,6 +11,7 @@ interface Bench {
 const BENCHES: Bench[] = [
   { name: 'emulator-throughput', load: () => import('./emulator-throughput.js') },
   { name: 'plan-read', load: () => import('./plan-read.js') },
+  { name: 'plan-memory', load: () => import('./plan-memory.js') },
 ];
 
 let failed = 0;
