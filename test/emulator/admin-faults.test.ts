@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BRAND, admin, call, errorOf, start } from './helpers.js';
+import { BRAND, admin, call, errorOf, useEmulator } from './helpers.js';
 
 let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await start();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await admin(emu, 'POST', 'reset');
-});
+useEmulator((e) => (emu = e), { reset: true });
 
 const AR = `/api/1.1/brand/${BRAND}/autoreplymsg`;
 const CB = `/api/1.1/brand/${BRAND}/chatbot`;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { AGENCY, admin, call, form, png, start } from './helpers.js';
+import { AGENCY, admin, call, form, png, start, useEmulator } from './helpers.js';
 
 const seed = `
 clock: "2026-11-21T10:00:00.000+09"
@@ -10,15 +10,7 @@ brands: []
 `;
 
 let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await start(seed);
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await admin(emu, 'POST', 'reset');
-});
+useEmulator((e) => (emu = e), { seed: seed, reset: true });
 
 function register(fields: Record<string, string>, file: Buffer | null = png(800, 600)) {
   return call(emu, 'POST', '/ag/1.2/file', { token: 't-agency', form: form(fields, file ? { file: { name: 'spring.png', bytes: file, type: 'image/png' } } : {}) });

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BRAND, admin, call, errorOf, form, png, start } from './helpers.js';
+import { BRAND, admin, call, errorOf, form, png, useEmulator } from './helpers.js';
 
 let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await start();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await admin(emu, 'POST', 'reset');
-});
+useEmulator((e) => (emu = e), { reset: true });
 
 const AR = `/api/1.1/brand/${BRAND}/autoreplymsg`;
 const simple = { autoReplyMsgName: 'Hours', messagebaseId: 'SCS00000', body: { description: 'Mon-Fri 9-18' } };

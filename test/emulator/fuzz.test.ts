@@ -1,15 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BRAND, admin, call, form, start } from './helpers.js';
+import { BRAND, admin, call, form, useEmulator } from './helpers.js';
 
 let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await start();
-});
-afterAll(async () => {
-  await emu.close();
-});
+useEmulator((e) => (emu = e));
 
 const JSON_ROUTES: [string, string][] = [
   ['POST', `/api/1.1/brand/${BRAND}/autoreplymsg`],

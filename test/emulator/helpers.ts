@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 // Shared helpers for the emulator tests: start one on port 0, call it over real
 // HTTP with undici, build small images.
 
@@ -30,6 +31,26 @@ export interface Answer {
 /** Start an emulator (default seed unless one is given). */
 export function start(seed?: string | Seed, latencyMs?: number): Promise<RunningEmulator> {
   return startEmulator({ ...(seed !== undefined ? { seed } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}) });
+}
+
+/**
+ * One emulator for a test file, handed to `receive` once started, closed after
+ * the file; with `reset`, put back to its seed before every test.
+ */
+export function useEmulator(receive: (emu: RunningEmulator) => void, opts: { seed?: string | Seed; reset?: boolean } = {}): void {
+  let emu: RunningEmulator | undefined;
+  beforeAll(async () => {
+    emu = await start(opts.seed);
+    receive(emu);
+  });
+  afterAll(async () => {
+    await emu?.close();
+  });
+  if (opts.reset === true) {
+    beforeEach(async () => {
+      if (emu !== undefined) await admin(emu, 'POST', 'reset');
+    });
+  }
 }
 
 /** Call the emulator; `token` defaults to the master token (null: no header). */

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { admin, call, errorOf, start } from './helpers.js';
+import { admin, call, errorOf, useEmulator } from './helpers.js';
 
 // A brand with 25 auto-replies, seeded.
 const seed = {
@@ -12,12 +12,7 @@ const seed = {
 };
 
 let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await start(seed as never);
-});
-afterAll(async () => {
-  await emu.close();
-});
+useEmulator((e) => (emu = e), { seed: seed as never });
 
 const path = '/api/1.1/brand/BR.p/autoreplymsg';
 const list = (q: string) => call(emu, 'GET', `${path}${q}`, { token: 'tm' });

@@ -1,15 +1,10 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BRAND, admin, call, errorOf, start } from './helpers.js';
+import { BRAND, admin, call, errorOf, start, useEmulator } from './helpers.js';
 
 let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await start();
-});
-afterAll(async () => {
-  await emu.close();
-});
+useEmulator((e) => (emu = e));
 
 const AR = `/api/1.1/brand/${BRAND}/autoreplymsg`;
 
