@@ -55,14 +55,7 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
       if (value === '' || value === null || value === undefined) continue;
       body[field] = MEDIA_FIELD.test(field) ? (ctx.liveFileName(value) ?? value) : value;
     }
-    return compact({
-      name: l.autoReplyMsgName,
-      messagebaseId: canonicalMessagebaseId(l.messagebaseId),
-      copyAllowed: l.copyAllowed ?? true,
-      body,
-      buttons: normaliseButtons(l.buttons),
-      chipList: normaliseSuggestions(l.chipList),
-    });
+    return comparable({ autoReplyMsgName: l.autoReplyMsgName, messagebaseId: l.messagebaseId, copyAllowed: l.copyAllowed, body, buttons: l.buttons, chipList: l.chipList });
   },
 
   normaliseDesired(d, ctx) {
@@ -72,14 +65,7 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
       body[field] = typeof value === 'string' ? value : (ctx.brand.files.get(value.file)?.file.uploadName ?? `<missing file ${value.file}>`);
     }
     const req = toRequest(d, ctx);
-    return compact({
-      name: d.name,
-      messagebaseId: canonicalMessagebaseId(d.messagebaseId),
-      copyAllowed: d.copyAllowed ?? true,
-      body,
-      buttons: normaliseButtons(req.buttons),
-      chipList: normaliseSuggestions(req.chipList),
-    });
+    return comparable({ ...req, body });
   },
 
   // A create shows the messagebaseId as the manifest writes it (and sends it), not the alias the service will store.
@@ -118,6 +104,22 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
     return { base, links: req };
   },
 };
+
+/**
+ * The one shape both sides are compared in (STYLE.md §2): the name, the stored
+ * messagebaseId (aliases mapped), copyAllowed defaulted, media as file names,
+ * and buttons and chips without server postbacks or empty lists.
+ */
+function comparable(a: { autoReplyMsgName: string; messagebaseId: string; copyAllowed?: boolean | undefined; body: Record<string, string>; buttons?: ButtonGroup[] | undefined; chipList?: Suggestion[] | undefined }): unknown {
+  return compact({
+    name: a.autoReplyMsgName,
+    messagebaseId: canonicalMessagebaseId(a.messagebaseId),
+    copyAllowed: a.copyAllowed ?? true,
+    body: a.body,
+    buttons: normaliseButtons(a.buttons),
+    chipList: normaliseSuggestions(a.chipList),
+  });
+}
 
 /** The create/update request for a desired auto-reply, with placeholders for ids not yet known. */
 export function toRequest(d: DesiredAutoReply, ctx: PlanContext): AutoReplyRequest {
