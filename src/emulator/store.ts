@@ -70,9 +70,8 @@ export interface LogoContent {
   blob: StoredBlob;
 }
 
-/** A brand logo (spec/assumptions.md §2). */
-export interface StoredLogo extends LogoContent {
-  fileId: string;
+/** The review state and audit fields that logos and rooms share. */
+export interface ReviewedFields {
   approvalResult: string;
   approvalReason: string | null;
   registerDate: string;
@@ -80,12 +79,17 @@ export interface StoredLogo extends LogoContent {
   updateDate: string;
   registerId: string;
   updateId: string;
+}
+
+/** A brand logo (spec/assumptions.md §2). */
+export interface StoredLogo extends LogoContent, ReviewedFields {
+  fileId: string;
   /** The approved content before a pending modification, restored by cancel. */
   previous?: LogoContent;
 }
 
 /** A room (chatbot) with its persistent menu. */
-export interface StoredChatbot {
+export interface StoredChatbot extends ReviewedFields {
   groupId: string | null;
   chatbotId: string;
   subNum: string;
@@ -97,13 +101,6 @@ export interface StoredChatbot {
   subDescr: string | null;
   botAgencyId: string | null;
   saftyStatusYn: string;
-  approvalResult: string;
-  approvalReason: string | null;
-  registerDate: string;
-  approvalDate: string | null;
-  updateDate: string;
-  registerId: string;
-  updateId: string;
   rcsReply: string;
   webhook: string | null;
   searchWeight: string | null;
