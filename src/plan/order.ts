@@ -7,6 +7,7 @@
 
 import { KINDS, kindByName } from '../kinds/index.js';
 import { PLACEHOLDER_PATTERN } from '../kinds/kind.js';
+import { Heap } from '../util/heap.js';
 import type { Step } from './types.js';
 
 /** Rank of each operation within one kind: what must exist before it is changed. */
@@ -138,37 +139,41 @@ function stronglyConnected(steps: Step[]): Step[][] {
   return out;
 }
 
-/** Kahn's algorithm; ties broken by kind order, operation and address so plans are stable. */
+/**
+ * Kahn's algorithm; ties broken by kind order, operation and address so plans
+ * are stable. O(n log n): every step is ranked once by one sort, and the ready
+ * set is a heap of ranks.
+ */
 function topologicalSort(steps: Step[]): Step[] {
-  const rank = (s: Step): [number, number, string] => {
-    const kindIndex = KINDS.findIndex((k) => k.name === s.kind);
-    // Deletes run bottom-up: after everything else, dependants first.
-    return s.op === 'delete' ? [100 + (KINDS.length - kindIndex), OP_RANK[s.op], s.address] : [kindIndex, OP_RANK[s.op], s.address];
+  const kindIndex = new Map(KINDS.map((k, i) => [k.name as string, i]));
+  // Deletes run bottom-up: after everything else, dependants first.
+  const kindRank = (s: Step): number => {
+    const k = kindIndex.get(s.kind) ?? -1;
+    return s.op === 'delete' ? 100 + (KINDS.length - k) : k;
   };
-  const compare = (a: Step, b: Step): number => {
-    const [ka, oa, aa] = rank(a);
-    const [kb, ob, ab] = rank(b);
-    return ka - kb || oa - ob || aa.localeCompare(ab);
-  };
-  const pending = new Map<string, number>();
-  const dependants = new Map<string, Step[]>();
-  for (const s of steps) {
-    pending.set(s.id, s.dependsOn.length);
-    for (const d of s.dependsOn) dependants.set(d, [...(dependants.get(d) ?? []), s]);
-  }
-  const ready = steps.filter((s) => s.dependsOn.length === 0);
+  const keyed = steps.map((step) => ({ step, kind: kindRank(step), op: OP_RANK[step.op] }));
+  keyed.sort((a, b) => a.kind - b.kind || a.op - b.op || collator.compare(a.step.address, b.step.address) || (a.step.id < b.step.id ? -1 : a.step.id > b.step.id ? 1 : 0));
+  const byRank = keyed.map((k) => k.step);
+  const rankOf = new Map<string, number>(byRank.map((s, i) => [s.id, i]));
+
+  const pending = new Int32Array(byRank.length);
+  const dependants: number[][] = byRank.map(() => []);
+  byRank.forEach((s, i) => {
+    pending[i] = s.dependsOn.length;
+    for (const d of s.dependsOn) dependants[rankOf.get(d) as number]?.push(i);
+  });
+  const ready = new Heap<number>((a, b) => a - b);
+  byRank.forEach((s, i) => {
+    if (s.dependsOn.length === 0) ready.push(i);
+  });
   const out: Step[] = [];
-  while (ready.length > 0) {
-    let best = 0;
-    for (let i = 1; i < ready.length; i++) if (compare(ready[i] as Step, ready[best] as Step) < 0) best = i;
-    const next = ready.splice(best, 1)[0] as Step;
-    out.push(next);
-    for (const d of dependants.get(next.id) ?? []) {
-      const left = (pending.get(d.id) as number) - 1;
-      pending.set(d.id, left);
-      if (left === 0) ready.push(d);
-    }
+  for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
+    out.push(byRank[next] as Step);
+    for (const d of dependants[next] as number[]) if (--(pending[d] as number) === 0) ready.push(d);
   }
   if (out.length < steps.length) throw new Error('dependency cycle left after splitting');
   return out;
 }
+
+/** The same order as String.prototype.localeCompare, without its per-call cost. */
+const collator = new Intl.Collator();
