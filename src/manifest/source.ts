@@ -33,12 +33,23 @@ export function position(lines: LineCounter, offset: number): { line: number; co
   return { line: Math.max(1, p.line), col: Math.max(1, p.col) };
 }
 
+/** Each YAML map's pairs by key, built once per map on first lookup (a linear scan per lookup made K lookups O(K²)). */
+const pairIndex = new WeakMap<object, { size: number; byKey: Map<string, Pair> }>();
+
 function pairFor(node: unknown, seg: string | number): Pair | undefined {
   if (!isMap(node)) return undefined;
-  return node.items.find((it) => {
-    const k = isScalar(it.key) ? it.key.value : it.key;
-    return String(k) === String(seg);
-  });
+  let index = pairIndex.get(node);
+  if (index === undefined || index.size !== node.items.length) {
+    const byKey = new Map<string, Pair>();
+    for (const it of node.items) {
+      const k = String(isScalar(it.key) ? it.key.value : it.key);
+      // The first of duplicate keys, as a scan would find it.
+      if (!byKey.has(k)) byKey.set(k, it);
+    }
+    index = { size: node.items.length, byKey };
+    pairIndex.set(node, index);
+  }
+  return index.byKey.get(String(seg));
 }
 
 /** The deepest YAML node along `path` (and the pair holding it, for keys). */
