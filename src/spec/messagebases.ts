@@ -2,11 +2,16 @@
 // emulator serves. Source: service-api.md (Body shapes observed per type) and
 // spec/assumptions.md §5 and §7.
 
-/** The aliases the service applies on store (spec/assumptions.md §5). */
+/**
+ * The aliases the service applies on store: the long speech bubble as the short
+ * one, the tall card as the medium card. The medium sliders CCwMhM0200 to
+ * CCwMhM0600 are stored as themselves (their digits give the card count); the
+ * small sliders, stored as the medium slider with as many cards, have ids that
+ * neither document gives, so none is listed here.
+ */
 export const MESSAGEBASE_ALIASES: Readonly<Record<string, string>> = {
   SCL00000: 'SCS00000',
   SCwThT00: 'SCwThM00',
-  CCwMhM0200: 'CCwMhM0600',
 };
 
 /** The id the service stores for a requested messagebaseId. */
@@ -28,7 +33,26 @@ export interface MessagebaseFacts {
   readonly mediaFields: readonly string[];
 }
 
-const SLIDE_FIELDS = ['title1', 'description1', 'media1', 'title2', 'description2', 'media2'] as const;
+/** Body fields of a slider with `cards` cards: titleN, descriptionN, mediaN for N = 1..cards. */
+function sliderFields(cards: number): string[] {
+  return Array.from({ length: cards }, (_, i) => [`title${i + 1}`, `description${i + 1}`, `media${i + 1}`]).flat();
+}
+
+/** The medium sliders, CCwMhM0200 (2 cards) to CCwMhM0600 (6 cards). */
+function mediumSlider(cards: number): MessagebaseFacts {
+  const digits = `0${cards}00`;
+  const bodyFields = sliderFields(cards);
+  return {
+    messagebaseId: `CCwMhM${digits}`,
+    tmpltName: `Slider, medium, ${cards} cards`,
+    messagebaseformId: `CMhM${digits}`,
+    productCode: 'chat',
+    type: 'SLIDER',
+    typeName: '슬라이드',
+    bodyFields,
+    mediaFields: bodyFields.filter((f) => f.startsWith('media')),
+  };
+}
 
 /** The common messagebases rcsctl knows by heart. */
 export const KNOWN_MESSAGEBASES: readonly MessagebaseFacts[] = [
@@ -36,8 +60,7 @@ export const KNOWN_MESSAGEBASES: readonly MessagebaseFacts[] = [
   { messagebaseId: 'SCL00000', tmpltName: 'Speech bubble (long)', messagebaseformId: 'SL000000', productCode: 'chat', type: 'SCL', typeName: '말풍선', bodyFields: ['description'], mediaFields: [] },
   { messagebaseId: 'SCwThM00', tmpltName: 'Card, medium image', messagebaseformId: 'CwThM000', productCode: 'chat', type: 'CARD', typeName: '카드', bodyFields: ['title', 'description', 'media'], mediaFields: ['media'] },
   { messagebaseId: 'SCwThT00', tmpltName: 'Card, tall image', messagebaseformId: 'CwThT000', productCode: 'chat', type: 'CARD', typeName: '카드', bodyFields: ['title', 'description', 'media'], mediaFields: ['media'] },
-  { messagebaseId: 'CCwMhM0200', tmpltName: 'Slider, small, 2 cards', messagebaseformId: 'CMhM0200', productCode: 'chat', type: 'SLIDER', typeName: '슬라이드', bodyFields: SLIDE_FIELDS, mediaFields: ['media1', 'media2'] },
-  { messagebaseId: 'CCwMhM0600', tmpltName: 'Slider, medium, 2 cards', messagebaseformId: 'CMhM0600', productCode: 'chat', type: 'SLIDER', typeName: '슬라이드', bodyFields: SLIDE_FIELDS, mediaFields: ['media1', 'media2'] },
+  ...[2, 3, 4, 5, 6].map(mediumSlider),
 ];
 
 /** Facts for a messagebaseId, or undefined when rcsctl does not know it. */

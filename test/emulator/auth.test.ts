@@ -111,7 +111,7 @@ describe('common messagebases', () => {
   it('lists the known bases with their body fields, and one by id', async () => {
     const a = await call(emu, 'GET', '/api/1.1/messagebase/common');
     const ids = a.body.result.map((m: { messagebaseId: string }) => m.messagebaseId);
-    for (const id of ['SCS00000', 'SCL00000', 'SCwThM00', 'SCwThT00', 'CCwMhM0200', 'CCwMhM0600']) expect(ids).toContain(id);
+    for (const id of ['SCS00000', 'SCL00000', 'SCwThM00', 'SCwThT00', 'CCwMhM0200', 'CCwMhM0300', 'CCwMhM0400', 'CCwMhM0500', 'CCwMhM0600']) expect(ids).toContain(id);
     const one = await call(emu, 'GET', '/api/1.1/messagebase/common/SCwThM00');
     expect(one.body.result[0]).toMatchObject({ messagebaseId: 'SCwThM00', productCode: 'chat', bodyFields: ['title', 'description', 'media'] });
     expect(errorOf(await call(emu, 'GET', '/api/1.1/messagebase/common/NOPE')).code).toBe('64303');

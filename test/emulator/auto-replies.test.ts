@@ -53,7 +53,9 @@ describe('auto-reply create, detail, list, update, delete', () => {
     const cases: [string, Record<string, string>, string, string][] = [
       ['SCL00000', { description: 'd' }, 'SCS00000', 'SCL'],
       ['SCwThT00', { title: 't', description: 'd', media: f }, 'SCwThM00', 'CARD'],
-      ['CCwMhM0200', { title1: 'a', description1: 'b', media1: f, title2: 'c', description2: 'd', media2: f }, 'CCwMhM0600', 'SLIDER'],
+      ['CCwMhM0200', { title1: 'a', description1: 'b', media1: f, title2: 'c', description2: 'd', media2: f }, 'CCwMhM0200', 'SLIDER'],
+      ['CCwMhM0300', { title1: 'a', media1: f, title2: 'c', media2: f, title3: 'e', media3: f }, 'CCwMhM0300', 'SLIDER'],
+      ['CCwMhM0600', { title6: 'f', description6: 'g', media6: f }, 'CCwMhM0600', 'SLIDER'],
     ];
     for (const [base, body, stored, type] of cases) {
       const id = (await call(emu, 'POST', AR, { json: { autoReplyMsgName: base, messagebaseId: base, body } })).body.result[0].autoReplyMsgId;

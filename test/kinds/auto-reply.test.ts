@@ -57,10 +57,16 @@ describe('auto-reply normalisation', () => {
   it.each([
     ['SCL00000', 'SCS00000'],
     ['SCwThT00', 'SCwThM00'],
-    ['CCwMhM0200', 'CCwMhM0600'],
   ])('maps the messagebase alias %s to %s before comparing', (written, stored) => {
     const d = desiredAutoReply('h', { name: 'ARM1', messagebaseId: written, body: { description: 'about ARM1' } });
     expect(changes(d, liveAutoReply('ARM1', { messagebaseId: stored }))).toEqual([]);
+  });
+
+  it.each(['CCwMhM0200', 'CCwMhM0300', 'CCwMhM0600'])('keeps the medium slider %s as itself: a two-card slider is not a six-card one', (id) => {
+    const d = desiredAutoReply('h', { name: 'ARM1', messagebaseId: id, body: { description: 'about ARM1' } });
+    expect(changes(d, liveAutoReply('ARM1', { messagebaseId: id }))).toEqual([]);
+    const other = id === 'CCwMhM0600' ? 'CCwMhM0200' : 'CCwMhM0600';
+    expect(changes(d, liveAutoReply('ARM1', { messagebaseId: other }))).toEqual([{ path: 'messagebaseId', type: 'change', before: other, after: id }]);
   });
 
   it('still sees a real messagebase change', () => {

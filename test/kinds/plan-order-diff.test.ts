@@ -42,11 +42,11 @@ describe('plan order', () => {
   });
 
   it('a create shows the messagebaseId as written, while the expected form holds the alias the service stores', () => {
-    const plan = buildPlan(desiredBrand({ autoReplies: [desiredAutoReply('s', { name: 'S', messagebaseId: 'CCwMhM0200', body: { description1: 'x' } })] }), liveBrand());
+    const plan = buildPlan(desiredBrand({ autoReplies: [desiredAutoReply('s', { name: 'S', messagebaseId: 'SCwThT00', body: { description: 'x' } })] }), liveBrand());
     const step = plan.steps[0];
-    expect(step?.changes.find((c) => c.path === 'messagebaseId')).toEqual({ path: 'messagebaseId', type: 'add', after: 'CCwMhM0200' });
-    expect(step?.op === 'create' && step.request).toMatchObject({ messagebaseId: 'CCwMhM0200' });
-    expect(step?.expected).toMatchObject({ messagebaseId: 'CCwMhM0600' });
+    expect(step?.changes.find((c) => c.path === 'messagebaseId')).toEqual({ path: 'messagebaseId', type: 'add', after: 'SCwThT00' });
+    expect(step?.op === 'create' && step.request).toMatchObject({ messagebaseId: 'SCwThT00' });
+    expect(step?.expected).toMatchObject({ messagebaseId: 'SCwThM00' });
   });
 
   it('a chain without a cycle needs no link steps: the target is created first', () => {

@@ -76,6 +76,8 @@ const CASES: [string, string[]][] = [
   ['405-agency-file-twice', ['RCS405 11:3']],
   ['406-brand-key-conflict', ['RCS406 7:34']],
   ['501-ignored-body-field', ['RCS501 10:7']],
+  // A two-card slider (CCwMhM0200) shows title1..2, not title3.
+  ['501-slider-card-beyond-count', ['RCS501 11:7']],
   ['502-unknown-messagebase', ['RCS502 7:20']],
   ['503-duplicate-name', ['RCS503 10:11']],
   ['504-duplicate-logo-name', ['RCS504 6:18']],
