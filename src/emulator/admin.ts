@@ -7,7 +7,7 @@ import type { FaultPlan } from './faults.js';
 import type { Handler, RequestContext, Reply } from './http-types.js';
 import type { Route } from './router.js';
 import { failEmulator } from './service-error.js';
-import type { Seed } from './seed.js';
+import { checkBehaviour, type Seed } from './seed.js';
 import { storeFromSeed } from './seed-apply.js';
 import { STATES, reviewTransition, type ReviewAction } from './state-machines.js';
 import type { EmulatorStore, StoredBrand } from './store.js';
@@ -123,7 +123,10 @@ export function adminRoutes(state: AdminState): Route[] {
         if (typeof body.noContentOnEmptyList !== 'boolean') failEmulator('badAdminRequest', 'noContentOnEmptyList must be a boolean');
         state.store.noContentOnEmptyList = body.noContentOnEmptyList;
       }
-      return json({ noContentOnEmptyList: state.store.noContentOnEmptyList });
+      const { noContentOnEmptyList: _n, ...behaviour } = body;
+      const given = checkBehaviour(behaviour, (field, why) => failEmulator('badAdminRequest', `${field} ${why}`));
+      Object.assign(state.store.behaviour, given);
+      return json({ noContentOnEmptyList: state.store.noContentOnEmptyList, ...state.store.behaviour });
     }),
   ];
 }

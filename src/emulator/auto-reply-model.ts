@@ -3,6 +3,7 @@
 // (service-api.md, Auto-reply message; spec/assumptions.md §5).
 
 import type { ButtonGroup, Suggestion } from '../api/types.js';
+import { mediaFileId, MAAPFILE_PREFIX } from '../spec/media.js';
 import { canonicalMessagebaseId } from '../spec/messagebases.js';
 import { MAX_LENGTH } from '../spec/limits.js';
 import { fail } from './service-error.js';
@@ -20,7 +21,7 @@ export function parseAutoReply(store: EmulatorStore, brand: StoredBrand, raw: un
   if (o.body === undefined || o.body === null) fail('requiredValue', 'body');
   const bodyIn = asObject(o.body, 'body');
   const copyAllowed = optionalBoolean(o, 'copyAllowed') ?? true;
-  const messagebaseId = canonicalMessagebaseId(requested);
+  const messagebaseId = store.behaviour.storeAliases ? canonicalMessagebaseId(requested) : requested;
   const facts = store.messagebase(messagebaseId) ?? store.messagebase(requested);
   if (facts === undefined) fail('invalidType', 'messagebaseId');
   const body: Record<string, string> = {};
@@ -28,8 +29,9 @@ export function parseAutoReply(store: EmulatorStore, brand: StoredBrand, raw: un
     if (v === null || v === undefined) continue;
     if (typeof v !== 'string') fail('invalidType', `body.${k}`);
     body[k] = v;
-    // Every media field must name a file uploaded to this brand (*chosen*: 64303).
-    if (/^media\d*$/.test(k) && v !== '' && !brand.files.has(v)) fail('invalidType', `body.${k}`);
+    // Every media field must name a file uploaded to this brand (*chosen*: 64303),
+    // as a bare fileId or in the `maapfile://` form the public document also shows.
+    if (/^media\d*$/.test(k) && v !== '' && !brand.files.has(mediaFileId(v))) fail('invalidType', `body.${k}`);
   }
   const content: AutoReplyContent = { autoReplyMsgName, messagebaseId, copyAllowed, body };
   if (o.buttons !== undefined && o.buttons !== null) {
@@ -95,4 +97,12 @@ export function fillPostbacks(store: EmulatorStore, buttons?: ButtonGroup[], chi
   if (buttons !== undefined) result.buttons = buttons.map((g) => (g.suggestions === undefined ? {} : { suggestions: g.suggestions.map(fill) }));
   if (chipList !== undefined) result.chipList = chipList.map(fill);
   return result;
+}
+
+/** A body as an answer shows it: media fields in the form the emulator's behaviour names. */
+export function bodyAsRead(store: EmulatorStore, body: Record<string, string>): Record<string, string> {
+  const prefix = store.behaviour.mediaForm === 'maapfile' ? MAAPFILE_PREFIX : '';
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) out[k] = /^media\d*$/.test(k) && v !== '' ? prefix + mediaFileId(v) : v;
+  return out;
 }

@@ -6,7 +6,7 @@ import { formatServiceTime, parseServiceTime } from '../util/time.js';
 import { fillPostbacks } from './auto-reply-model.js';
 import { defaultLayoutComponents } from './layout-components.js';
 import { seedMessagebases, type Seed, type SeedFile } from './seed.js';
-import { EmulatorStore, type StoredBlob, type StoredBrand } from './store.js';
+import { EmulatorStore, defaultBehaviour, type StoredBlob, type StoredBrand } from './store.js';
 import { contentTypeOf } from './files.js';
 
 const SEED_USER = 'seed';
@@ -17,6 +17,7 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
   if (seed.clock !== undefined) store.fixedNow = parseServiceTime(seed.clock).getTime();
   if (seed.tokenTtlSeconds !== undefined) store.tokenTtlSeconds = seed.tokenTtlSeconds;
   store.noContentOnEmptyList = seed.noContentOnEmptyList ?? false;
+  store.behaviour = { ...defaultBehaviour(), ...(seed.behaviour ?? {}) };
   store.messagebases = seedMessagebases(seed);
   store.layoutComponents = seed.layoutComponents ?? defaultLayoutComponents();
   const now = formatServiceTime(new Date(store.now()));
@@ -72,7 +73,7 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
       brand.autoReplies.set(id, {
         autoReplyMsgId: id,
         autoReplyMsgName: a.autoReplyMsgName,
-        messagebaseId: canonicalMessagebaseId(a.messagebaseId),
+        messagebaseId: store.behaviour.storeAliases ? canonicalMessagebaseId(a.messagebaseId) : a.messagebaseId,
         copyAllowed: a.copyAllowed ?? true,
         body: a.body,
         ...(buttons ? { buttons, filledButtons: filled.buttons ?? [] } : {}),

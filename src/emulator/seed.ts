@@ -8,6 +8,7 @@ import type { LayoutComponent, PersistentMenuItem } from '../api/types.js';
 import { KNOWN_MESSAGEBASES, type MessagebaseFacts } from '../spec/messagebases.js';
 import { parseServiceTime } from '../util/time.js';
 import { RcsctlError } from '../errors.js';
+import { defaultBehaviour, type EmulatorBehaviour } from './store.js';
 
 /** A seeded account. */
 export interface SeedAccount {
@@ -94,6 +95,7 @@ export interface Seed {
   clock?: string;
   tokenTtlSeconds?: number;
   noContentOnEmptyList?: boolean;
+  behaviour?: Partial<EmulatorBehaviour>;
   accounts: SeedAccount[];
   brands: SeedBrand[];
   messagebases?: MessagebaseFacts[];
@@ -129,6 +131,7 @@ export function checkSeed(doc: unknown, source = 'seed'): Seed {
   if (typeof root.clock === 'string' && Number.isNaN(parseServiceTime(root.clock).getTime())) c.bad('clock', 'must be a date-time like 2026-11-21T10:00:00.000+09');
   c.optional(root, 'tokenTtlSeconds', 'number');
   c.optional(root, 'noContentOnEmptyList', 'boolean');
+  if (root.behaviour !== undefined) checkBehaviour(root.behaviour, (field, why) => c.bad(`behaviour.${field}`, why));
   const accounts = c.array(root.accounts ?? [], 'accounts');
   accounts.forEach((a, i) => {
     const p = `accounts[${i}]`;
@@ -191,6 +194,17 @@ export function checkSeed(doc: unknown, source = 'seed'): Seed {
   });
   c.array(root.layoutComponents ?? [], 'layoutComponents');
   return root as unknown as Seed;
+}
+
+/** Check a (partial) behaviour object; `bad` names the field and throws. */
+export function checkBehaviour(raw: unknown, bad: (field: string, why: string) => never): Partial<EmulatorBehaviour> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return bad('', 'must be a map');
+  const o = raw as Record<string, unknown>;
+  const known = Object.keys(defaultBehaviour());
+  for (const k of Object.keys(o)) if (!known.includes(k)) bad(k, `is not a behaviour; known: ${known.join(', ')}`);
+  if (o.mediaForm !== undefined && o.mediaForm !== 'fileId' && o.mediaForm !== 'maapfile') bad('mediaForm', 'must be fileId or maapfile');
+  for (const k of ['fillPostbacks', 'storeAliases']) if (o[k] !== undefined && typeof o[k] !== 'boolean') bad(k, 'must be a boolean');
+  return o as Partial<EmulatorBehaviour>;
 }
 
 /** The messagebases of a seed: the seed's own, then every known default it leaves out. */

@@ -133,6 +133,25 @@ export interface StoredAgencyFile extends StoredBlob {
   registerId: string;
 }
 
+/**
+ * How this emulator answers where the service's behaviour is assumed, so that
+ * `rcsctl doctor` can be shown a service that behaves otherwise (seed
+ * `behaviour:` or POST /_emulator/options).
+ */
+export interface EmulatorBehaviour {
+  /** How answers name an uploaded image in a media body field: bare fileId (default) or `maapfile://<fileId>`. */
+  mediaForm: 'fileId' | 'maapfile';
+  /** Fill empty postback data as `postbackId=<id>;;` on read (default true). */
+  fillPostbacks: boolean;
+  /** Store SCL00000 as SCS00000 and SCwThT00 as SCwThM00 (default true). */
+  storeAliases: boolean;
+}
+
+/** The behaviour the service reference and the public document describe. */
+export function defaultBehaviour(): EmulatorBehaviour {
+  return { mediaForm: 'fileId', fillPostbacks: true, storeAliases: true };
+}
+
 /** The whole state of one emulator. */
 export class EmulatorStore {
   accounts = new Map<string, StoredAccount>();
@@ -146,6 +165,7 @@ export class EmulatorStore {
   tokenTtlSeconds = 3600;
   /** Answer empty lists with HTTP 204 (spec/assumptions.md §6) instead of an empty page. */
   noContentOnEmptyList = false;
+  behaviour: EmulatorBehaviour = defaultBehaviour();
   /** A fixed clock (ms) when the seed sets one; otherwise real time plus `clockOffsetMs`. */
   fixedNow: number | null = null;
   clockOffsetMs = 0;
@@ -180,6 +200,7 @@ export class EmulatorStore {
       now: this.now(),
       tokenTtlSeconds: this.tokenTtlSeconds,
       noContentOnEmptyList: this.noContentOnEmptyList,
+      behaviour: this.behaviour,
       accounts: [...this.accounts.values()].map((a) => ({
         userId: a.userId,
         role: a.role,

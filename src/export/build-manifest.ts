@@ -6,6 +6,7 @@
 import { basename, extname } from 'node:path';
 import type { AutoReplyDetail, AutoReplyFile, ButtonGroup, ChatbotDetail, Logo, PersistentMenuItem, Suggestion } from '../api/types.js';
 import { MEDIA_FIELD } from '../kinds/auto-reply.js';
+import { mediaFileId } from '../spec/media.js';
 import type { LiveBrand } from '../plan/types.js';
 import { assignHandles } from './handles.js';
 
@@ -96,7 +97,8 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
 function autoReply(a: AutoReplyDetail, fileHandles: Map<string, string>, arHandles: Map<string, string>, files: Map<string, AutoReplyFile>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(a.body ?? {})) {
-    const handle = MEDIA_FIELD.test(field) && files.has(value) ? fileHandles.get(value) : undefined;
+    const id = mediaFileId(value);
+    const handle = MEDIA_FIELD.test(field) && files.has(id) ? fileHandles.get(id) : undefined;
     body[field] = handle !== undefined ? { file: handle } : value;
   }
   const out: Record<string, unknown> = { name: a.autoReplyMsgName, messagebaseId: a.messagebaseId };

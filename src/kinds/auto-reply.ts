@@ -3,6 +3,7 @@
 
 import type { Action, AutoReplyDetail, AutoReplyRequest, Body, ButtonGroup, Reply, Suggestion } from '../api/types.js';
 import type { DesiredAutoReply, DesiredSuggestion } from '../manifest/types.js';
+import { mediaFileId } from '../spec/media.js';
 import { canonicalMessagebaseId } from '../spec/messagebases.js';
 import type { Gate } from '../plan/types.js';
 import { NO_GATE, type PlanContext, type ResourceKind } from './kind.js';
@@ -53,7 +54,7 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
     for (const [field, value] of Object.entries(l.body ?? {})) {
       // An empty or null body field is the same as none.
       if (value === '' || value === null || value === undefined) continue;
-      body[field] = MEDIA_FIELD.test(field) ? (ctx.liveFileName(value) ?? value) : value;
+      body[field] = MEDIA_FIELD.test(field) ? (ctx.liveFileName(mediaFileId(value)) ?? mediaFileId(value)) : value;
     }
     return comparable({ autoReplyMsgName: l.autoReplyMsgName, messagebaseId: l.messagebaseId, copyAllowed: l.copyAllowed, body, buttons: l.buttons, chipList: l.chipList });
   },

@@ -5,6 +5,7 @@
 import type { BrandRef, RcsClient } from '../api/index.js';
 import type { AgencyFileInfo, AutoReplyDetail, AutoReplyFile } from '../api/types.js';
 import { MEDIA_FIELD } from '../kinds/auto-reply.js';
+import { mediaFileId } from '../spec/media.js';
 import { mapLimit } from '../util/concurrency.js';
 import type { LiveCache } from './live-cache.js';
 import type { LiveBrand } from './types.js';
@@ -54,7 +55,7 @@ export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiv
 export async function readFiles(client: RcsClient, brand: BrandRef, autoReplies: AutoReplyDetail[], concurrency: number, cache?: LiveCache): Promise<Map<string, AutoReplyFile>> {
   const ids = new Set<string>();
   for (const ar of autoReplies) {
-    for (const [field, value] of Object.entries(ar.body ?? {})) if (MEDIA_FIELD.test(field) && typeof value === 'string' && value !== '') ids.add(value);
+    for (const [field, value] of Object.entries(ar.body ?? {})) if (MEDIA_FIELD.test(field) && typeof value === 'string' && value !== '') ids.add(mediaFileId(value));
   }
   const files = await mapLimit([...ids].sort(), concurrency, async (id) => {
     const cached = cache?.getFile(brand.id, id);

@@ -64,6 +64,18 @@ describe('auto-reply create, detail, list, update, delete', () => {
     }
   });
 
+  it('accepts media as a bare fileId or as maapfile://, and answers in the form its behaviour names', async () => {
+    const f = (await upload()).body.result[0].fileId;
+    const card = (media: string) => ({ autoReplyMsgName: media, messagebaseId: 'SCwThM00', body: { title: 't', description: 'd', media } });
+    const bare = (await call(emu, 'POST', AR, { json: card(f) })).body.result[0].autoReplyMsgId;
+    const prefixed = (await call(emu, 'POST', AR, { json: card(`maapfile://${f}`) })).body.result[0].autoReplyMsgId;
+    expect(errorOf(await call(emu, 'POST', AR, { json: card('maapfile://ARF-none') })).code).toBe('64303');
+    for (const id of [bare, prefixed]) expect((await call(emu, 'GET', `${AR}/${id}`)).body.result[0].body.media).toBe(f);
+    expect((await admin(emu, 'POST', 'options', { mediaForm: 'maapfile' })).body).toMatchObject({ mediaForm: 'maapfile' });
+    for (const id of [bare, prefixed]) expect((await call(emu, 'GET', `${AR}/${id}`)).body.result[0].body.media).toBe(`maapfile://${f}`);
+    expect((await admin(emu, 'POST', 'options', { mediaForm: 'url' })).status).toBe(400);
+  });
+
   it('fills empty postback.data as postbackId=<id>;; on read and keeps given data', async () => {
     const id = (await call(emu, 'POST', AR, { json: simple })).body.result[0].autoReplyMsgId;
     const json = {

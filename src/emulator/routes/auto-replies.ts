@@ -1,9 +1,10 @@
 // Auto-reply messages and their image files (service-api.md, Auto-reply
 // messages; spec/assumptions.md §5).
 
+import type { ButtonGroup, Suggestion } from '../../api/types.js';
 import { AUTO_REPLY_FILE, MAX_LENGTH } from '../../spec/limits.js';
 import { formatServiceTime } from '../../util/time.js';
-import { fillPostbacks, parseAutoReply } from '../auto-reply-model.js';
+import { bodyAsRead, fillPostbacks, parseAutoReply } from '../auto-reply-model.js';
 import { authorizeBrand } from '../auth.js';
 import { fileUrl, contentTypeOf } from '../files.js';
 import { ok, paged, type RequestContext } from '../http-types.js';
@@ -73,9 +74,8 @@ function detail(ctx: RequestContext) {
       autoReplyMsgTypeNm: facts?.typeName ?? '말풍선',
       cardCount: 0,
       copyAllowed: a.copyAllowed,
-      body: a.body,
-      ...(a.filledButtons !== undefined ? { buttons: a.filledButtons } : {}),
-      ...(a.filledChipList !== undefined ? { chipList: a.filledChipList } : {}),
+      body: bodyAsRead(ctx.store, a.body),
+      ...suggestionsAsRead(ctx, a),
     },
   ]);
 }
@@ -148,4 +148,12 @@ function normaliseLists(c: object): Record<string, unknown> {
   const out: Record<string, unknown> = { ...c };
   for (const k of ['buttons', 'chipList']) if (Array.isArray(out[k]) && (out[k] as unknown[]).length === 0) delete out[k];
   return out;
+}
+
+/** buttons and chipList as a read shows them: postback data filled in, unless the behaviour says otherwise. */
+function suggestionsAsRead(ctx: RequestContext, a: StoredAutoReply): { buttons?: ButtonGroup[]; chipList?: Suggestion[] } {
+  const fill = ctx.store.behaviour.fillPostbacks;
+  const buttons = fill ? a.filledButtons : a.buttons;
+  const chipList = fill ? a.filledChipList : a.chipList;
+  return { ...(buttons !== undefined ? { buttons } : {}), ...(chipList !== undefined ? { chipList } : {}) };
 }
