@@ -26,15 +26,20 @@ const AUTO_REPLY_REVIEW: Record<ReviewAction, Record<string, string>> = {
 /** The state after a review action, or undefined when the action does not apply. */
 export function reviewTransition(kind: 'autoReply' | 'chatbot' | 'logo', from: string, action: ReviewAction): string | undefined {
   const to = (kind === 'autoReply' ? AUTO_REPLY_REVIEW : REVIEW)[action][from];
-  // Chatbots know no 반려(수정) (service-api.md lists only 반려).
-  if (kind === 'chatbot' && to === '반려(수정)') return '반려';
+  if (kind === 'chatbot') {
+    // Rooms know no 반려(수정) (the reference lists only 반려), and no 검수시작(수정):
+    // a modification's review is not started as a state of its own.
+    if (to === '반려(수정)') return '반려';
+    if (to === '검수시작(수정)') return undefined;
+  }
   return to;
 }
 
 /** Every state each kind can be forced into (POST /_emulator/state). */
 export const STATES = {
   autoReply: ['등록완료', '저장', '처리중'],
-  chatbot: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '검수완료(수정)', '승인대기(수정)', '검수시작(수정)'],
+  // 검수시작(수정) belongs to logos only: the service reference lists no such room state.
+  chatbot: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '검수완료(수정)', '승인대기(수정)'],
   logo: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '승인대기(수정)', '검수시작(수정)', '반려(수정)', '검수완료(수정)'],
 } as const;
 

@@ -9,8 +9,13 @@ import type { DriftOptions, Finding, FindingCode, Severity } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** States in which a room or logo waits for the operator's review. */
-const REVIEW_WAITING = ['승인대기', '검수시작', '승인대기(수정)', '검수시작(수정)'];
+/**
+ * States in which a room waits for the operator's review. 검수시작(수정) is a logo
+ * state only: the service reference lists no such room state.
+ */
+const ROOM_REVIEW_WAITING = ['승인대기', '검수시작', '승인대기(수정)'];
+/** States in which a logo waits for the operator's review. */
+const LOGO_REVIEW_WAITING = ['승인대기', '검수시작', '승인대기(수정)', '검수시작(수정)'];
 /** States in which the review is done and carrier registration is pending. */
 const REGISTRATION_PENDING = ['검수완료', '검수완료(수정)'];
 /** Rejected states (a rejected modification keeps the earlier approved version live). */
@@ -62,6 +67,7 @@ export function chatbotFindings(address: string, l: ChatbotDetail, now: Date, op
   return reviewFindings(what, address, l, now, opts, {
     rejected: 'ROOM_REJECTED',
     waiting: 'ROOM_REVIEW_PENDING',
+    waitingStates: ROOM_REVIEW_WAITING,
     registration: 'ROOM_REGISTRATION_PENDING',
     fix: 'Fix what the reviewer asks in the manifest, then run rcsctl apply --allow-review: updating a rejected room requests review again.',
   });
@@ -78,6 +84,7 @@ export function logoFindings(address: string, l: Logo, managed: boolean, now: Da
   const out = reviewFindings(what, address, l, now, opts, {
     rejected: 'LOGO_REJECTED',
     waiting: 'LOGO_REVIEW_PENDING',
+    waitingStates: LOGO_REVIEW_WAITING,
     registration: 'LOGO_REGISTRATION_PENDING',
     fix: 'Replace the image or description as the reviewer asks, then run rcsctl apply --allow-review: the modification is reviewed again.',
   });
@@ -99,6 +106,7 @@ export function logoFindings(address: string, l: Logo, managed: boolean, now: Da
 interface ReviewCodes {
   rejected: FindingCode;
   waiting: FindingCode;
+  waitingStates: readonly string[];
   registration: FindingCode;
   fix: string;
 }
@@ -123,7 +131,7 @@ function reviewFindings(
       }),
     ];
   }
-  if (REVIEW_WAITING.includes(state)) {
+  if (codes.waitingStates.includes(state)) {
     const ageDays = wholeDays(now.getTime() - parseServiceTime(l.updateDate).getTime());
     const late = ageDays !== undefined && ageDays > opts.reviewWarningDays;
     const age = ageDays === undefined ? 'for an unknown time' : `for ${ageDays} day${ageDays === 1 ? '' : 's'}`;

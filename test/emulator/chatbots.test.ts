@@ -98,6 +98,14 @@ describe('chatbot update, state rules and cancel', () => {
     expect(errorOf(await call(emu, 'PUT', `${CB}/nope`, { form: updateForm({ subDescr: 'x' }) })).code).toBe('64105');
   });
 
+  it('a room has no 검수시작(수정): the admin API refuses to force it or to start a modification review into it', async () => {
+    const forced = await admin(emu, 'POST', 'state', { kind: 'chatbot', brandId: BRAND, id: '0212345678', approvalResult: '검수시작(수정)' });
+    expect(forced.status).toBe(400);
+    expect(forced.text).not.toMatch(/approvalResult must be one of [^"]*검수시작\(수정\)/);
+    await admin(emu, 'POST', 'state', { kind: 'chatbot', brandId: BRAND, id: '0212345678', approvalResult: '승인대기(수정)' });
+    expect((await admin(emu, 'POST', 'review', { kind: 'chatbot', brandId: BRAND, id: '0212345678', action: 'start' })).status).toBe(409);
+  });
+
   it('the review flow reaches 승인 through the admin API', async () => {
     expect((await admin(emu, 'POST', 'review', { kind: 'chatbot', brandId: BRAND, id: '0298765432', action: 'approve' })).body.approvalResult).toBe('검수완료');
     expect((await admin(emu, 'POST', 'review', { kind: 'chatbot', brandId: BRAND, id: '0298765432', action: 'complete' })).body.approvalResult).toBe('승인');

@@ -49,7 +49,13 @@ describe('review findings', () => {
   it('a wait of exactly --review-warning days is info; one day more is a warning', () => {
     const opts = { ...DEFAULT_DRIFT_OPTIONS, reviewWarningDays: 14 };
     expect(chatbotFindings('c', room('승인대기', new Date(NOW.getTime() - 14 * DAY)), NOW, opts)[0]).toMatchObject({ severity: 'info', ageDays: 14 });
-    expect(chatbotFindings('c', room('검수시작(수정)', new Date(NOW.getTime() - 15 * DAY)), NOW, opts)[0]).toMatchObject({ severity: 'warning', ageDays: 15 });
+    expect(chatbotFindings('c', room('승인대기(수정)', new Date(NOW.getTime() - 15 * DAY)), NOW, opts)[0]).toMatchObject({ severity: 'warning', ageDays: 15 });
+  });
+  it('검수시작(수정) is a logo state, not a room state: no review-pending finding for a room', () => {
+    const old = new Date(NOW.getTime() - 15 * DAY);
+    expect(chatbotFindings('c', room('검수시작(수정)', old), NOW, DEFAULT_DRIFT_OPTIONS).map((f) => f.code)).not.toContain('ROOM_REVIEW_PENDING');
+    const logo = { fileId: 'BLG-1', name: 'Logo', approvalResult: '검수시작(수정)', approvalReason: null, updateDate: formatServiceTime(old) } as unknown as Logo;
+    expect(logoFindings('l', logo, true, NOW, DEFAULT_DRIFT_OPTIONS)[0]?.code).toBe('LOGO_REVIEW_PENDING');
   });
   it('an unreadable date gives no age rather than a wrong one', () => {
     const f = chatbotFindings('c', room('승인대기', 'yesterday'), NOW, DEFAULT_DRIFT_OPTIONS)[0];
