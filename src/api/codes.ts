@@ -16,7 +16,10 @@ export interface ErrorDef {
   readonly message: string;
 }
 
-/** Every management-interface error the reference and assumptions.md name. */
+/**
+ * Every management-interface error the reference and assumptions.md name, and the
+ * few the public OpenAPI document adds (64376, 64388-64390, 64397).
+ */
 export const ERRORS = {
   missingAuthorization: { http: 401, code: '61001', message: 'Missing Authorization header' },
   invalidToken: { http: 401, code: '61003', message: 'Invalid token' },
@@ -41,6 +44,13 @@ export const ERRORS = {
   requiredValue: { http: 400, code: '64336', message: 'required value: [%s]' },
   notAllowedExtension: { http: 400, code: '64355', message: 'Not allowed file extension' },
   autoReplyNotFound: { http: 400, code: '64375', message: 'AutoReplyMsgId not found' },
+  // The public OpenAPI document's error list (messages in its own spelling).
+  missingMenuTitle: { http: 400, code: '64376', message: 'Missing Menu Title' },
+  menuNotUsed: { http: 400, code: '64388', message: 'This chatbot dose not using the persistentMenu' },
+  invalidIsPause: { http: 400, code: '64389', message: 'Invalid isPause format' },
+  agencyNotRelay: { http: 400, code: '64390', message: 'This agency dose not support relay' },
+  requiredBodyField: { http: 400, code: '64397', message: 'required %s' },
+  invalidBody: { http: 400, code: '64397', message: 'invalid body %s' },
   invalidMenuFormat: { http: 400, code: '64377', message: 'Invalid_menu_format [%s]' },
   fileTooLarge: { http: 400, code: '64395', message: 'file is up to 1Mb' },
   logoSize: { http: 400, code: '64606', message: 'only one size (300x300px) can be uploaded.' },

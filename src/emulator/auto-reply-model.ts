@@ -17,9 +17,12 @@ import { asObject, optionalBoolean, requiredString } from './validate.js';
 export function parseAutoReply(store: EmulatorStore, brand: StoredBrand, raw: unknown, selfId?: string): AutoReplyContent {
   const o = asObject(raw, 'body');
   const autoReplyMsgName = requiredString(o, 'autoReplyMsgName', MAX_LENGTH.autoReplyMsgName);
+  // 64336 for a missing name (the reference); the other required fields take 64397.
+  if (o.messagebaseId === undefined || o.messagebaseId === null || o.messagebaseId === '') fail('requiredBodyField', 'messagebaseId');
   const requested = requiredString(o, 'messagebaseId', MAX_LENGTH.messagebaseId);
-  if (o.body === undefined || o.body === null) fail('requiredValue', 'body');
-  const bodyIn = asObject(o.body, 'body');
+  if (o.body === undefined || o.body === null) fail('requiredBodyField', 'body');
+  if (typeof o.body !== 'object' || Array.isArray(o.body)) fail('invalidBody', 'body');
+  const bodyIn = o.body as Record<string, unknown>;
   const copyAllowed = optionalBoolean(o, 'copyAllowed') ?? true;
   const messagebaseId = store.behaviour.storeAliases ? canonicalMessagebaseId(requested) : requested;
   const facts = store.messagebase(messagebaseId) ?? store.messagebase(requested);
@@ -27,11 +30,11 @@ export function parseAutoReply(store: EmulatorStore, brand: StoredBrand, raw: un
   const body: Record<string, string> = {};
   for (const [k, v] of Object.entries(bodyIn)) {
     if (v === null || v === undefined) continue;
-    if (typeof v !== 'string') fail('invalidType', `body.${k}`);
+    if (typeof v !== 'string') fail('invalidBody', `body.${k}`);
     body[k] = v;
-    // Every media field must name a file uploaded to this brand (*chosen*: 64303),
+    // Every media field must name a file uploaded to this brand (64397, invalid body),
     // as a bare fileId or in the `maapfile://` form the public document also shows.
-    if (/^media\d*$/.test(k) && v !== '' && !brand.files.has(mediaFileId(v))) fail('invalidType', `body.${k}`);
+    if (/^media\d*$/.test(k) && v !== '' && !brand.files.has(mediaFileId(v))) fail('invalidBody', `body.${k}`);
   }
   const content: AutoReplyContent = { autoReplyMsgName, messagebaseId, copyAllowed, body };
   if (o.buttons !== undefined && o.buttons !== null) {

@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RcsApiError, isServiceError } from '../../src/api/index.js';
-import { BRAND, collect, rejection, startTestEmulator, type TestEmulator } from './helpers.js';
+import { AGENCY_TOKEN, BRAND, collect, rejection, startTestEmulator, type TestEmulator } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -94,11 +94,18 @@ describe('persistent menus', () => {
     room = await client.chatbots.get(BRAND, '0212345678');
     expect(room.persistentMenu.map((m) => m.title)).toEqual(['Only one']);
 
-    const paused = await client.menus.pause(BRAND, '0212345678', true);
+    // Only the relay agency registered on the room may pause its menu (64390 otherwise).
+    expect(code(await rejection(client.menus.pause(BRAND, '0212345678', true)))).toBe('64390');
+    const seeded = emu.store.brands.get(BRAND.id)?.chatbots.get('0212345678');
+    if (seeded === undefined) throw new Error('seed room missing');
+    seeded.botAgencyId = 'agency01';
+    const relay = emu.client({ credentials: { token: AGENCY_TOKEN } });
+    const paused = await relay.menus.pause(BRAND, '0212345678', true);
     expect(paused).toMatchObject({ chatbotId: '0212345678', isPause: true });
     expect(typeof paused.pausedDate).toBe('string');
     expect((await client.chatbots.get(BRAND, '0212345678')).psMenuUse).toBe(false);
-    const resumed = await client.menus.pause(BRAND, '0212345678', false);
+    const resumed = await relay.menus.pause(BRAND, '0212345678', false);
+    seeded.botAgencyId = null;
     expect(resumed.isPause).toBe(false);
 
     await client.menus.delete(BRAND, '0212345678');

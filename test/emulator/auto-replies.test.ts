@@ -69,7 +69,7 @@ describe('auto-reply create, detail, list, update, delete', () => {
     const card = (media: string) => ({ autoReplyMsgName: media, messagebaseId: 'SCwThM00', body: { title: 't', description: 'd', media } });
     const bare = (await call(emu, 'POST', AR, { json: card(f) })).body.result[0].autoReplyMsgId;
     const prefixed = (await call(emu, 'POST', AR, { json: card(`maapfile://${f}`) })).body.result[0].autoReplyMsgId;
-    expect(errorOf(await call(emu, 'POST', AR, { json: card('maapfile://ARF-none') })).code).toBe('64303');
+    expect(errorOf(await call(emu, 'POST', AR, { json: card('maapfile://ARF-none') })).code).toBe('64397');
     for (const id of [bare, prefixed]) expect((await call(emu, 'GET', `${AR}/${id}`)).body.result[0].body.media).toBe(f);
     expect((await admin(emu, 'POST', 'options', { mediaForm: 'maapfile' })).body).toMatchObject({ mediaForm: 'maapfile' });
     for (const id of [bare, prefixed]) expect((await call(emu, 'GET', `${AR}/${id}`)).body.result[0].body.media).toBe(`maapfile://${f}`);
@@ -132,16 +132,18 @@ describe('auto-reply create, detail, list, update, delete', () => {
 describe('auto-reply validation', () => {
   const cases: [string, unknown, string, string][] = [
     ['missing name', { messagebaseId: 'SCS00000', body: {} }, '64336', 'required value: [autoReplyMsgName]'],
-    ['missing messagebaseId', { autoReplyMsgName: 'a', body: {} }, '64336', 'required value: [messagebaseId]'],
-    ['missing body', { autoReplyMsgName: 'a', messagebaseId: 'SCS00000' }, '64336', 'required value: [body]'],
+    // 64336 only for the name (the reference); the public document's 64397 for the rest.
+    ['missing messagebaseId', { autoReplyMsgName: 'a', body: {} }, '64397', 'required messagebaseId'],
+    ['missing body', { autoReplyMsgName: 'a', messagebaseId: 'SCS00000' }, '64397', 'required body'],
+    ['body not an object', { ...simple, body: 'text' }, '64397', 'invalid body body'],
     ['name too long', { ...simple, autoReplyMsgName: 'x'.repeat(101) }, '64304', 'Over specified size (autoReplyMsgName)'],
     ['messagebaseId too long', { ...simple, messagebaseId: 'x'.repeat(41) }, '64304', 'Over specified size (messagebaseId)'],
     ['name not a string', { ...simple, autoReplyMsgName: 5 }, '64303', 'Invalid type of Attribute (autoReplyMsgName)'],
     ['copyAllowed not boolean', { ...simple, copyAllowed: 'yes' }, '64303', 'Invalid type of Attribute (copyAllowed)'],
-    ['body field not a string', { ...simple, body: { description: 1 } }, '64303', 'Invalid type of Attribute (body.description)'],
+    ['body field not a string', { ...simple, body: { description: 1 } }, '64397', 'invalid body body.description'],
     ['buttons not a list', { ...simple, buttons: {} }, '64303', 'Invalid type of Attribute (buttons)'],
     ['unknown messagebase', { ...simple, messagebaseId: 'NOPE0000' }, '64303', 'Invalid type of Attribute (messagebaseId)'],
-    ['media not an uploaded file', { ...simple, messagebaseId: 'SCwThM00', body: { title: 't', description: 'd', media: 'ARF999' } }, '64303', 'Invalid type of Attribute (body.media)'],
+    ['media not an uploaded file', { ...simple, messagebaseId: 'SCwThM00', body: { title: 't', description: 'd', media: 'ARF999' } }, '64397', 'invalid body body.media'],
     ['reply to an unknown auto-reply', { ...simple, chipList: [{ reply: { autoReplyMsgId: 'ARM999', displayText: 'x' } }] }, '64375', 'AutoReplyMsgId not found'],
   ];
   for (const [name, json, code, message] of cases) {
@@ -151,9 +153,10 @@ describe('auto-reply validation', () => {
     });
   }
 
-  it('the same checks apply on update, 64336 included', async () => {
+  it('the same checks apply on update, 64336 and 64397 included', async () => {
     const id = (await call(emu, 'POST', AR, { json: simple })).body.result[0].autoReplyMsgId;
     expect(errorOf(await call(emu, 'PUT', `${AR}/${id}`, { json: { messagebaseId: 'SCS00000', body: {} } })).code).toBe('64336');
+    expect(errorOf(await call(emu, 'PUT', `${AR}/${id}`, { json: { autoReplyMsgName: 'a', body: {} } })).code).toBe('64397');
   });
 
   it('an update may link an auto-reply to itself', async () => {

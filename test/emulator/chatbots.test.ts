@@ -161,16 +161,26 @@ describe('persistent menu and bidirectional rooms', () => {
     expect(errorOf(await call(emu, 'DELETE', MENU)).code).toBe('64323');
   });
 
-  it('pause toggles psMenuUse', async () => {
+  it('pause toggles psMenuUse; only the relay agency of the room may pause (64390); 64388 without a menu; 64389 bad isPause', async () => {
+    const room = emu.store.brands.get(BRAND)?.chatbots.get('0212345678');
+    if (room === undefined) throw new Error('seed room missing');
+    room.botAgencyId = 'agency';
+    const asAgency = { token: AGENCY, brandKey: BRAND_KEY };
+    expect(errorOf(await call(emu, 'PUT', `${MENU}/pause`, { ...asAgency, json: { isPause: true } }))).toEqual({ status: 400, code: '64388', message: 'This chatbot dose not using the persistentMenu' });
     await call(emu, 'POST', MENU, { json: { persistentMenu: { menu: [call_] } } });
-    const p = await call(emu, 'PUT', `${MENU}/pause`, { json: { isPause: true } });
+    // The master account is not the room's relay agency.
+    expect(errorOf(await call(emu, 'PUT', `${MENU}/pause`, { json: { isPause: true } }))).toEqual({ status: 400, code: '64390', message: 'This agency dose not support relay' });
+    room.botAgencyId = 'another-agency';
+    expect(errorOf(await call(emu, 'PUT', `${MENU}/pause`, { ...asAgency, json: { isPause: true } })).code).toBe('64390');
+    room.botAgencyId = 'agency';
+    const p = await call(emu, 'PUT', `${MENU}/pause`, { ...asAgency, json: { isPause: true } });
     expect(p.body.result[0]).toMatchObject({ chatbotId: '0212345678', isPause: true, pausedDate: expect.stringMatching(/\+09$/) });
     expect((await call(emu, 'GET', `${CB}/0212345678`)).body.result[0].psMenuUse).toBe(false);
-    const r = await call(emu, 'PUT', `${MENU}/pause`, { json: { isPause: false } });
+    const r = await call(emu, 'PUT', `${MENU}/pause`, { ...asAgency, json: { isPause: false } });
     expect(r.body.result[0]).toMatchObject({ isPause: false, resumeDate: expect.any(String) });
     expect((await call(emu, 'GET', `${CB}/0212345678`)).body.result[0].psMenuUse).toBe(true);
-    expect(errorOf(await call(emu, 'PUT', `${MENU}/pause`, { json: { isPause: 'yes' } })).code).toBe('64303');
-    expect(errorOf(await call(emu, 'PUT', `${MENU}/pause`, { json: {} })).code).toBe('64336');
+    expect(errorOf(await call(emu, 'PUT', `${MENU}/pause`, { ...asAgency, json: { isPause: 'yes' } }))).toEqual({ status: 400, code: '64389', message: 'Invalid isPause format' });
+    expect(errorOf(await call(emu, 'PUT', `${MENU}/pause`, { ...asAgency, json: {} })).code).toBe('64389');
   });
 
   it('refuses bad menus', async () => {
@@ -180,7 +190,7 @@ describe('persistent menu and bidirectional rooms', () => {
     expect(errorOf(await put([{ type: 'menu', title: 'Sub', ordNo: 1 }])).message).toBe('Invalid_menu_format [type]');
     expect(errorOf(await put([{ type: 'app', title: 'App', ordNo: 1 }])).message).toBe('Invalid_menu_format [type]');
     expect(errorOf(await put([{ type: 'feed', title: 'x'.repeat(26), ordNo: 1 }])).message).toBe('Over specified size (title)');
-    expect(errorOf(await put([{ type: 'feed', ordNo: 1 }])).message).toBe('required value: [title]');
+    expect(errorOf(await put([{ type: 'feed', ordNo: 1 }]))).toEqual({ status: 400, code: '64376', message: 'Missing Menu Title' });
     expect(errorOf(await put([{ type: 'feed', title: 'a' }])).message).toBe('required value: [ordNo]');
     expect(errorOf(await put([{ type: 'reply', title: 'a', ordNo: 1, autoReplyMsgId: 'ARM404' }]))).toEqual({ status: 400, code: '64375', message: 'AutoReplyMsgId not found' });
     expect(errorOf(await put([{ ...call_, actionType: 'urlAction' }])).message).toBe('Invalid_menu_format [actionType]');

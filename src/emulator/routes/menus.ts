@@ -8,7 +8,7 @@ import { authorizeBrand } from '../auth.js';
 import { ok, type RequestContext } from '../http-types.js';
 import type { Route } from '../router.js';
 import { fail } from '../service-error.js';
-import type { EmulatorStore, StoredBrand, StoredChatbot } from '../store.js';
+import type { EmulatorStore, StoredAccount, StoredBrand, StoredChatbot } from '../store.js';
 import { asObject, optionalString, requiredString, sameJson } from '../validate.js';
 import { findChatbot } from './chatbots.js';
 
@@ -55,25 +55,27 @@ function remove(ctx: RequestContext) {
 }
 
 async function pause(ctx: RequestContext) {
-  const { room } = target(ctx);
+  const { account, room } = target(ctx);
+  // Only the relay agency registered on the room may pause its menu.
+  if (account.role !== 'agency' || room.botAgencyId !== account.userId) fail('agencyNotRelay');
   const doc = asObject(await ctx.json(), 'body');
-  if (doc.isPause === undefined || doc.isPause === null) fail('requiredValue', 'isPause');
-  if (typeof doc.isPause !== 'boolean') fail('invalidType', 'isPause');
-  if (room.menu === null) fail('invalidMenuFormat', 'persistentMenu');
+  if (typeof doc.isPause !== 'boolean') fail('invalidIsPause');
+  if (room.menu === null) fail('menuNotUsed');
   room.menuPaused = doc.isPause;
   const when = formatServiceTime(new Date(ctx.store.now()));
   return ok([{ chatbotId: room.chatbotId, isPause: doc.isPause, ...(doc.isPause ? { pausedDate: when } : { resumeDate: when }) }]);
 }
 
-function target(ctx: RequestContext): { brand: StoredBrand; room: StoredChatbot } {
-  const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
-  return { brand, room: findChatbot(brand, ctx.params.chatbotId as string) };
+function target(ctx: RequestContext): { account: StoredAccount; brand: StoredBrand; room: StoredChatbot } {
+  const { account, brand } = authorizeBrand(ctx, ctx.params.brandId as string);
+  return { account, brand, room: findChatbot(brand, ctx.params.chatbotId as string) };
 }
 
 function parseItem(brand: StoredBrand, raw: unknown): PersistentMenuItem {
   const o = asObject(raw, 'menu');
   const type = requiredString(o, 'type');
   if (!(ENUMS.menuType as readonly string[]).includes(type)) fail('invalidMenuFormat', 'type');
+  if (o.title === undefined || o.title === null || o.title === '') fail('missingMenuTitle');
   const title = requiredString(o, 'title', MAX_LENGTH.menuTitle);
   if (o.ordNo === undefined || o.ordNo === null) fail('requiredValue', 'ordNo');
   if (typeof o.ordNo !== 'number' || !Number.isFinite(o.ordNo)) fail('invalidType', 'ordNo');
