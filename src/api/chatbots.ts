@@ -4,8 +4,8 @@
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
-import { appendFile, brandPath, listAll, newForm, seg, type UploadFile } from './resource.js';
-import { any, anyObject, arr, bool, num, obj, opt, str } from './shape.js';
+import { appendFile, brandPath, listAll, mapAll, newForm, seg, type UploadFile } from './resource.js';
+import { any, anyObject, arr, bool, num, obj, opt, str, unsetAsNull } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
 import type { ChatbotDeleteResult, ChatbotDetail, ChatbotInfo, ChatbotListItem } from './types.js';
 
@@ -82,18 +82,15 @@ export function chatbotsApi(transport: Transport): ChatbotsApi {
   };
   return {
     list(brand) {
-      return listAll<ChatbotListItem>(transport, brandPath(brand, '/chatbot'), listItem, { operation: 'list', entity: `chatbots of ${brand.id}` }, brand);
+      return mapAll(listAll<ChatbotListItem>(transport, brandPath(brand, '/chatbot'), listItem, { operation: 'list', entity: `chatbots of ${brand.id}` }, brand), readListItem);
     },
     get(brand, id) {
       return getAt(brand, brandPath(brand, `/chatbot/${seg(id)}`), id);
     },
     listBidirectional(brand) {
-      return listAll<ChatbotListItem>(
-        transport,
-        brandPath(brand, '/bidirectional/chatbot'),
-        listItem,
-        { operation: 'list', entity: `bidirectional chatbots of ${brand.id}` },
-        brand,
+      return mapAll(
+        listAll<ChatbotListItem>(transport, brandPath(brand, '/bidirectional/chatbot'), listItem, { operation: 'list', entity: `bidirectional chatbots of ${brand.id}` }, brand),
+        readListItem,
       );
     },
     getBidirectional(brand, id) {
@@ -160,7 +157,15 @@ export function chatbotsApi(transport: Transport): ChatbotsApi {
   };
 }
 
-/** Lists the service may omit become empty lists, so callers need not guard. */
+/** Room list fields that may hold no value (read as null whether absent, null or ""). */
+const UNSET_LIST_FIELDS = ['groupId', 'subDescr', 'botAgencyId', 'approvalDate'] as const;
+
+function readListItem(l: ChatbotListItem): ChatbotListItem {
+  return unsetAsNull(l, UNSET_LIST_FIELDS);
+}
+
+/** Lists the service may omit become empty lists, and fields without a value null, so callers need not guard. */
 function normaliseDetail(d: ChatbotDetail): ChatbotDetail {
-  return { ...d, mediaUrl: d.mediaUrl ?? [], persistentMenu: d.persistentMenu ?? [] };
+  const read = unsetAsNull(d, [...UNSET_LIST_FIELDS, 'approvalReason', 'searchWeight', 'webhook', 'botTcPage']);
+  return { ...read, mediaUrl: d.mediaUrl ?? [], persistentMenu: d.persistentMenu ?? [] };
 }

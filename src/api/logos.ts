@@ -2,8 +2,8 @@
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
-import { appendFile, brandPath, listAll, newForm, seg, type UploadFile } from './resource.js';
-import { any, obj, opt, str } from './shape.js';
+import { appendFile, brandPath, listAll, mapAll, newForm, seg, type UploadFile } from './resource.js';
+import { any, obj, opt, str, unsetAsNull } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
 import type { Logo } from './types.js';
 
@@ -68,12 +68,12 @@ function logoForm(req: LogoRequest): () => import('undici').FormData {
 export function logosApi(transport: Transport): LogosApi {
   return {
     list(brand) {
-      return listAll<Logo>(transport, brandPath(brand, '/logo'), logo, { operation: 'list', entity: `logos of ${brand.id}` }, brand);
+      return mapAll(listAll<Logo>(transport, brandPath(brand, '/logo'), logo, { operation: 'list', entity: `logos of ${brand.id}` }, brand), readLogo);
     },
     async get(brand, fileId) {
       const label: OperationLabel = { operation: 'get', entity: entity(fileId) };
       const res = await transport.send({ method: 'GET', path: brandPath(brand, `/logo/${seg(fileId)}`), brand, label });
-      return single<Logo>(res, logo, label);
+      return readLogo(single<Logo>(res, logo, label));
     },
     async create(brand, req) {
       const label: OperationLabel = { operation: 'create', entity: entity(undefined, req.name) };
@@ -110,4 +110,9 @@ export function logosApi(transport: Transport): LogosApi {
       results(res, any, label);
     },
   };
+}
+
+/** Logo fields without a value read as null, whichever form the service answers them in. */
+function readLogo(l: Logo): Logo {
+  return unsetAsNull(l, ['description', 'approvalReason', 'approvalDate']);
 }

@@ -44,3 +44,8 @@ export function appendFile(form: FormData, part: string, file: UploadFile): void
 export function newForm(): FormData {
   return new FormData();
 }
+
+/** Every item of `items`, passed through `fn`. */
+export async function* mapAll<T, U>(items: AsyncIterable<T>, fn: (item: T) => U): AsyncIterable<U> {
+  for await (const item of items) yield fn(item);
+}

@@ -62,3 +62,14 @@ export function expectShape<T>(value: unknown, check: Check, at: string, fail: S
   check(value, at, fail);
   return value as T;
 }
+
+/**
+ * A copy of `o` in which each of `fields` that holds no value (absent, null or
+ * "") is null: the service's answers are not consistent about which of the three
+ * it uses, so the rest of rcsctl sees one.
+ */
+export function unsetAsNull<T extends object>(o: T, fields: readonly (keyof T)[]): T {
+  const out = { ...o } as Record<keyof T, unknown>;
+  for (const f of fields) if (out[f] === undefined || out[f] === null || out[f] === '') out[f] = null;
+  return out as T;
+}

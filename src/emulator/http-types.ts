@@ -41,6 +41,21 @@ export interface Reply {
 /** A route handler. */
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
+/**
+ * An answer object with its unset (null) fields in the form the emulator's
+ * behaviour names: kept as null, left out, or "".
+ */
+export function withUnset<T extends Record<string, unknown>>(store: EmulatorStore, o: T): T {
+  const form = store.behaviour.unsetFields;
+  if (form === 'null') return o;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v !== null) out[k] = v;
+    else if (form === 'empty') out[k] = '';
+  }
+  return out as T;
+}
+
 /** The success envelope around `result`. */
 export function ok(result: unknown[]): Reply {
   return { status: 200, json: { code: SUCCESS_CODE, status: 200, desc: null, result } };

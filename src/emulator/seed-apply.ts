@@ -59,7 +59,7 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
         updateId: SEED_USER,
         rcsReply: c.rcsReply ?? '1',
         webhook: c.webhook ?? null,
-        searchWeight: null,
+        searchWeight: '512',
         botTcPage: null,
         menu: c.persistentMenu ? c.persistentMenu.map((item) => ({ ...item, postbackId: item.postbackId ?? store.nextId('PM') })) : null,
         menuPaused: c.menuPaused ?? false,

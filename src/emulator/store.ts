@@ -145,11 +145,13 @@ export interface EmulatorBehaviour {
   fillPostbacks: boolean;
   /** Store SCL00000 as SCS00000 and SCwThT00 as SCwThM00 (default true). */
   storeAliases: boolean;
+  /** How a field without a value is answered: null (default), left out, or "". */
+  unsetFields: 'null' | 'absent' | 'empty';
 }
 
 /** The behaviour the service reference and the public document describe. */
 export function defaultBehaviour(): EmulatorBehaviour {
-  return { mediaForm: 'fileId', fillPostbacks: true, storeAliases: true };
+  return { mediaForm: 'fileId', fillPostbacks: true, storeAliases: true, unsetFields: 'null' };
 }
 
 /** The whole state of one emulator. */

@@ -7,7 +7,7 @@ import { formatServiceTime } from '../../util/time.js';
 import { bodyAsRead, fillPostbacks, parseAutoReply } from '../auto-reply-model.js';
 import { authorizeBrand } from '../auth.js';
 import { fileUrl, contentTypeOf } from '../files.js';
-import { ok, paged, type RequestContext } from '../http-types.js';
+import { ok, paged, withUnset, type RequestContext } from '../http-types.js';
 import type { Route } from '../router.js';
 import { fail } from '../service-error.js';
 import type { StoredAutoReply, StoredBrand, StoredFile } from '../store.js';
@@ -66,7 +66,7 @@ function detail(ctx: RequestContext) {
   const facts = ctx.store.messagebase(a.messagebaseId);
   const processing = a.approvalResult === '처리중';
   return ok([
-    {
+    withUnset(ctx.store, {
       ...listItem(brand)(a),
       status: processing ? 'APRV_MOD' : 'ACTIVE',
       aprvRet: processing ? 'INSPECTED' : a.approvalResult === '등록완료' ? 'OK' : null,
@@ -76,7 +76,7 @@ function detail(ctx: RequestContext) {
       copyAllowed: a.copyAllowed,
       body: bodyAsRead(ctx.store, a.body),
       ...suggestionsAsRead(ctx, a),
-    },
+    }),
   ]);
 }
 

@@ -4,7 +4,7 @@
 import { CERTIFICATE, ENUMS, MAX_LENGTH } from '../../spec/limits.js';
 import { formatServiceTime } from '../../util/time.js';
 import { authorizeBrand } from '../auth.js';
-import { ok, paged, type RequestContext } from '../http-types.js';
+import { ok, paged, withUnset, type RequestContext } from '../http-types.js';
 import type { MultipartBody } from '../multipart.js';
 import type { Route } from '../router.js';
 import { fail } from '../service-error.js';
@@ -31,19 +31,19 @@ export function chatbotRoutes(): Route[] {
 
 function list(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
-  return paged(ctx, [...brand.chatbots.values()], listItem(brand));
+  return paged(ctx, [...brand.chatbots.values()], (c) => withUnset(ctx.store, listItem(brand)(c)));
 }
 
 function bidirectionalList(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
   // Rooms with a bidirectional ID, a room menu, or a linked bidirectional agency.
   const rooms = [...brand.chatbots.values()].filter((c) => c.service === 'chat' || c.menu !== null || c.botAgencyId !== null);
-  return paged(ctx, rooms, listItem(brand));
+  return paged(ctx, rooms, (c) => withUnset(ctx.store, listItem(brand)(c)));
 }
 
 function detail(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
-  return ok([chatbotDetail(brand, findChatbot(brand, ctx.params.chatbotId as string))]);
+  return ok([chatbotDetail(ctx.store, brand, findChatbot(brand, ctx.params.chatbotId as string))]);
 }
 
 async function register(ctx: RequestContext) {
@@ -82,7 +82,8 @@ async function register(ctx: RequestContext) {
       updateId: account.userId,
       rcsReply: optionalEnum(o, 'rcsReply', ENUMS.rcsReply) ?? '1',
       webhook: null,
-      searchWeight: null,
+      // The public document's default (ChatbotDetail.searchWeight).
+      searchWeight: '512',
       botTcPage: null,
       menu: null,
       menuPaused: false,
@@ -92,7 +93,7 @@ async function register(ctx: RequestContext) {
     r.isMainNum = brand.chatbots.size === 0;
     brand.chatbots.set(r.chatbotId, r);
   }
-  return ok(rooms.map((r) => chatbotDetail(brand, r)));
+  return ok(rooms.map((r) => chatbotDetail(ctx.store, brand, r)));
 }
 
 async function update(ctx: RequestContext) {
@@ -119,7 +120,7 @@ async function update(ctx: RequestContext) {
   const to = chatbotAfterUpdate(room.approvalResult, subTitleChanged);
   if (to === '승인대기(수정)') room.previousSubTitle = room.subTitle;
   Object.assign(room, next, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.now())), updateId: account.userId });
-  return ok([chatbotDetail(brand, room)]);
+  return ok([chatbotDetail(ctx.store, brand, room)]);
 }
 
 function remove(ctx: RequestContext) {
@@ -177,8 +178,8 @@ function listItem(brand: StoredBrand) {
 }
 
 /** Every field of the Chatbot resource, persistentMenu in ordNo order. */
-export function chatbotDetail(brand: StoredBrand, c: StoredChatbot) {
-  return {
+export function chatbotDetail(store: EmulatorStore, brand: StoredBrand, c: StoredChatbot) {
+  return withUnset(store, {
     ...listItem(brand)(c),
     mediaUrl: [],
     rcsReply: c.rcsReply,
@@ -188,7 +189,7 @@ export function chatbotDetail(brand: StoredBrand, c: StoredChatbot) {
     webhook: c.webhook,
     botTcPage: c.botTcPage,
     persistentMenu: [...(c.menu ?? [])].sort((a, b) => a.ordNo - b.ordNo),
-  };
+  });
 }
 
 function roomExists(store: EmulatorStore, id: string): boolean {

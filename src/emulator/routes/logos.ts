@@ -6,7 +6,7 @@ import { LOGO, MAX_LENGTH } from '../../spec/limits.js';
 import { formatServiceTime } from '../../util/time.js';
 import { authorizeBrand } from '../auth.js';
 import { contentTypeOf, fileUrl } from '../files.js';
-import { ok, paged, type RequestContext } from '../http-types.js';
+import { ok, paged, type RequestContext, withUnset } from '../http-types.js';
 import type { UploadedFile } from '../multipart.js';
 import type { Route } from '../router.js';
 import { logoId } from '../seed-apply.js';
@@ -113,7 +113,7 @@ function find(brand: StoredBrand, id: string): StoredLogo {
 }
 
 function view(ctx: RequestContext, l: StoredLogo) {
-  return {
+  return withUnset(ctx.store, {
     fileId: l.fileId,
     fileUrl: fileUrl(ctx.baseUrl, l.fileId, l.blob.fileName),
     name: l.name,
@@ -126,5 +126,5 @@ function view(ctx: RequestContext, l: StoredLogo) {
     updateDate: l.updateDate,
     registerId: l.registerId,
     updateId: l.updateId,
-  };
+  });
 }
