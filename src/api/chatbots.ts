@@ -4,7 +4,7 @@
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
-import { appendFile, brandPath, listAll, mapAll, newForm, seg, type UploadFile } from './resource.js';
+import { appendFile, appendJson, brandPath, listAll, mapAll, newForm, seg, type UploadFile } from './resource.js';
 import { any, anyObject, arr, bool, num, obj, opt, str, unsetAsNull } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
 import type { ChatbotDeleteResult, ChatbotDetail, ChatbotInfo, ChatbotListItem } from './types.js';
@@ -111,7 +111,7 @@ export function chatbotsApi(transport: Transport): ChatbotsApi {
           const form = newForm();
           appendFile(form, 'subNumCertificate', certificate);
           // spec/assumptions.md §3: part `chatbots` holds JSON `{chatbots:[RegChatbotInfo...]}`.
-          form.append('chatbots', JSON.stringify({ chatbots }));
+          appendJson(form, 'chatbots', { chatbots });
           return form;
         },
       });
@@ -128,7 +128,7 @@ export function chatbotsApi(transport: Transport): ChatbotsApi {
         form: () => {
           const form = newForm();
           // service-api.md, Chatbot update: part `chatbot` is JSON text.
-          form.append('chatbot', JSON.stringify(info));
+          appendJson(form, 'chatbot', info);
           if (certificate !== undefined) appendFile(form, 'subNumCertificate', certificate);
           return form;
         },

@@ -40,6 +40,15 @@ export function appendFile(form: FormData, part: string, file: UploadFile): void
   form.append(part, new Blob([file.bytes], { type: file.contentType }), file.fileName);
 }
 
+/**
+ * Append a JSON part with `Content-Type: application/json`: many servers bind a
+ * JSON part only when it says so, and neither document calls the type optional.
+ * undici gives a Blob part a file name; `<part>.json` says what it holds.
+ */
+export function appendJson(form: FormData, part: string, value: unknown): void {
+  form.append(part, new Blob([JSON.stringify(value)], { type: 'application/json' }), `${part}.json`);
+}
+
 /** A fresh FormData (undici's, so the transport sends it as multipart with a boundary). */
 export function newForm(): FormData {
   return new FormData();

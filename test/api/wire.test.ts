@@ -18,6 +18,8 @@ interface Part {
   filename?: string;
   mimeType?: string;
   size?: number;
+  /** The text of a part sent as application/json. */
+  json?: string;
 }
 
 function parts(req: SeenRequest): Promise<Part[]> {
@@ -26,9 +28,14 @@ function parts(req: SeenRequest): Promise<Part[]> {
     const bb = busboy({ headers: req.headers as Record<string, string> });
     bb.on('field', (name, value) => out.push({ name, value }));
     bb.on('file', (name, stream, info) => {
-      let size = 0;
-      stream.on('data', (c: Buffer) => (size += c.length));
-      stream.on('end', () => out.push({ name, filename: info.filename, mimeType: info.mimeType, size }));
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        const part: Part = { name, filename: info.filename, mimeType: info.mimeType, size: bytes.length };
+        if (info.mimeType === 'application/json') part.json = bytes.toString('utf8');
+        out.push(part);
+      });
     });
     bb.on('close', () => resolve(out));
     bb.on('error', reject);
@@ -93,9 +100,12 @@ describe('requests on the wire', () => {
       expect(byName(logoCreate)).toEqual({ name: 'Logo', description: 'Desc', file: 'image/png' });
       expect(byName(logoUpdate)).toEqual({ name: 'Logo', file: 'image/png' });
       expect(botCreate?.find((p) => p.name === 'subNumCertificate')).toMatchObject({ filename: 'cert.pdf', mimeType: 'application/pdf', size: 4 });
-      expect(JSON.parse(botCreate?.find((p) => p.name === 'chatbots')?.value ?? '')).toEqual({ chatbots: [{ mdn: '0212345678', subTitle: 'S' }] });
-      expect(botUpdate?.map((p) => p.name)).toEqual(['chatbot']);
-      expect(JSON.parse(botUpdate?.[0]?.value ?? '')).toEqual({ mdn: '0212345678', subTitle: 'S' });
+      // The JSON parts go out with Content-Type: application/json.
+      const chatbotsPart = botCreate?.find((p) => p.name === 'chatbots');
+      expect(chatbotsPart?.mimeType).toBe('application/json');
+      expect(JSON.parse(chatbotsPart?.json ?? '')).toEqual({ chatbots: [{ mdn: '0212345678', subTitle: 'S' }] });
+      expect(botUpdate?.map((p) => [p.name, p.mimeType])).toEqual([['chatbot', 'application/json']]);
+      expect(JSON.parse(botUpdate?.[0]?.json ?? '')).toEqual({ mdn: '0212345678', subTitle: 'S' });
       expect(byName(agency)).toEqual({ fileId: 'F', usageType: 'send', mimeType: 'image/png', file: 'image/png', messagebaseId: 'SCS00000' });
     } finally {
       await client.close();
