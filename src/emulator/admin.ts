@@ -32,6 +32,10 @@ export interface AdminState {
   seed: Seed;
 }
 
+/** The service clock stays within these years (*chosen*), so every date formats. */
+const CLOCK_MIN = Date.UTC(2000, 0, 1);
+const CLOCK_MAX = Date.UTC(2100, 0, 1);
+
 type Kind = 'autoReply' | 'chatbot' | 'logo';
 const KINDS: readonly Kind[] = ['autoReply', 'chatbot', 'logo'];
 const ACTIONS: readonly ReviewAction[] = ['start', 'approve', 'reject', 'complete'];
@@ -99,17 +103,20 @@ export function adminRoutes(state: AdminState): Route[] {
     r('POST', 'clock', async (ctx) => {
       const body = await adminBody(ctx);
       const store = state.store;
+      // Compute the new time first and commit only a time inside the bounds:
+      // an overflowing clock would turn every later answer into a 500.
+      let target = store.now();
       if (body.now !== undefined) {
-        const t = typeof body.now === 'string' ? parseServiceTime(body.now).getTime() : NaN;
-        if (Number.isNaN(t)) failEmulator('badAdminRequest', 'now must be a date-time like 2026-11-21T10:00:00.000+09');
-        if (store.fixedNow !== null) store.fixedNow = t;
-        else store.clockOffsetMs = t - Date.now();
+        target = typeof body.now === 'string' ? parseServiceTime(body.now).getTime() : NaN;
+        if (Number.isNaN(target)) failEmulator('badAdminRequest', 'now must be a date-time like 2026-11-21T10:00:00.000+09');
       }
       if (body.advanceSeconds !== undefined) {
         if (typeof body.advanceSeconds !== 'number' || !Number.isFinite(body.advanceSeconds)) failEmulator('badAdminRequest', 'advanceSeconds must be a number');
-        if (store.fixedNow !== null) store.fixedNow += body.advanceSeconds * 1000;
-        else store.clockOffsetMs += body.advanceSeconds * 1000;
+        target += body.advanceSeconds * 1000;
       }
+      if (!(target >= CLOCK_MIN && target < CLOCK_MAX)) failEmulator('badAdminRequest', `the clock must stay from ${formatServiceTime(new Date(CLOCK_MIN))} to before ${formatServiceTime(new Date(CLOCK_MAX))}`);
+      if (store.fixedNow !== null) store.fixedNow = target;
+      else store.clockOffsetMs = target - Date.now();
       return json({ now: formatServiceTime(new Date(store.now())) });
     }),
     r('POST', 'tokens/expire', () => {

@@ -30,6 +30,11 @@ export interface FaultDecision {
   fault?: FaultRule;
 }
 
+/** Bounds on admin input, so no rule can stall or break the server (*chosen*). */
+const MAX_RULES = 100;
+const MAX_PATH_PATTERN = 1000;
+const MAX_FIELD: Record<'status' | 'ms' | 'retryAfter', number> = { status: 599, ms: 60_000, retryAfter: 3600 };
+
 const KINDS: readonly FaultKind[] = ['latency', 'error', 'rate-limit', 'reset', 'drop-after-commit'];
 
 /** The active rules and their PRNG. */
@@ -42,6 +47,7 @@ export class FaultPlan {
   set(seed: unknown, rules: unknown): void {
     if (typeof seed !== 'number' || !Number.isInteger(seed)) failEmulator('badAdminRequest', 'seed must be an integer');
     if (!Array.isArray(rules)) failEmulator('badAdminRequest', 'rules must be a list');
+    if (rules.length > MAX_RULES) failEmulator('badAdminRequest', `at most ${MAX_RULES} rules`);
     const parsed = rules.map((r, i) => parseRule(r, i));
     this.rules = parsed;
     this.seed = seed;
@@ -86,6 +92,7 @@ function parseRule(raw: unknown, i: number): FaultRule & { re?: RegExp } {
   }
   if (r.path !== undefined) {
     if (typeof r.path !== 'string') bad('path must be a string');
+    if ((r.path as string).length > MAX_PATH_PATTERN) bad(`path must be at most ${MAX_PATH_PATTERN} characters`);
     try {
       rule.re = new RegExp(r.path as string);
     } catch {
@@ -96,7 +103,7 @@ function parseRule(raw: unknown, i: number): FaultRule & { re?: RegExp } {
   for (const k of ['status', 'ms', 'retryAfter'] as const) {
     const v = r[k];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) bad(`${k} must be a non-negative integer`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_FIELD[k]) bad(`${k} must be a whole number from 0 to ${MAX_FIELD[k]}`);
     rule[k] = v as number;
   }
   if (rule.status !== undefined && (rule.status < 400 || rule.status > 599)) bad('status must be 400 to 599');

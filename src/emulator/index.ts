@@ -23,6 +23,10 @@ export interface EmulatorOptions {
   /** Added to every service (non-admin) response. */
   latencyMs?: number;
   log?: (line: string) => void;
+  /** Close a connection whose request headers have not all arrived after this long (default 10 s). */
+  headersTimeoutMs?: number;
+  /** Close a connection whose whole request has not arrived after this long (default 120 s). */
+  requestTimeoutMs?: number;
 }
 
 /** A started emulator. */
@@ -41,7 +45,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const seed = typeof opts.seed === 'object' ? checkSeed(opts.seed) : loadSeed(opts.seed ?? defaultSeedPath());
   const store = storeFromSeed(seed);
   const host = opts.host ?? '127.0.0.1';
-  const emu = createEmulatorServer({ store, seed, latencyMs: opts.latencyMs ?? 0, ...(opts.log ? { log: opts.log } : {}) });
+  const emu = createEmulatorServer({
+    store,
+    seed,
+    latencyMs: opts.latencyMs ?? 0,
+    ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.headersTimeoutMs !== undefined ? { headersTimeoutMs: opts.headersTimeoutMs } : {}),
+    ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     emu.server.once('error', reject);
     emu.server.listen(opts.port ?? 0, host, () => {

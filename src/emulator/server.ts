@@ -34,7 +34,16 @@ export interface ServerSettings {
   seed: Seed;
   latencyMs: number;
   log?: (line: string) => void;
+  /** A client must send its request headers within this (default 10 s), or the connection is closed. */
+  headersTimeoutMs?: number;
+  /** A client must send its whole request within this (default 120 s), or the connection is closed. */
+  requestTimeoutMs?: number;
 }
+
+/** Default header timeout (*chosen*): far above any real client on loopback, far below Node's 60 s. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** Default whole-request timeout (*chosen*): a 25 MB body at 250 KB/s still fits. */
+export const REQUEST_TIMEOUT_MS = 120_000;
 
 /** A server with its admin state. */
 export interface EmulatorServer {
@@ -56,7 +65,12 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
   const sockets = new Set<Socket>();
   const emu: EmulatorServer = { server: undefined as unknown as Server, state, baseUrl: '', sockets };
 
-  const server = createServer((req, res) => {
+  const headersTimeout = settings.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const requestTimeout = Math.max(settings.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, headersTimeout);
+  // Slow clients (a header a byte a minute) are closed: Node checks the
+  // timeouts every connectionsCheckingInterval, so it is kept well below them.
+  const serverOptions = { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))) };
+  const server = createServer(serverOptions, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (err instanceof ClientGone) return;
       settings.log?.(`emulator: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
@@ -67,8 +81,10 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const status = timedOut ? '408 Request Timeout' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     else socket.destroy();
   });
   server.keepAliveTimeout = 5_000;
