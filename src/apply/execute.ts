@@ -7,6 +7,7 @@ import type { BrandRef, RcsClient } from '../api/index.js';
 import { errorMessage } from '../errors.js';
 import type { BrandPlan, Step } from '../plan/types.js';
 import { runStep, type HandlerEnv } from './handlers.js';
+import { absenceCheck } from './recheck.js';
 import type { IdMap } from './refs.js';
 
 /** How a step ended. */
@@ -59,7 +60,7 @@ export function holdReason(step: Step, opts: GateOptions): { status: 'blocked' |
 /** Run every step of `plan`; results come back in plan order, with the ids learnt. */
 export async function executePlan(plan: BrandPlan, opts: ExecuteOptions): Promise<{ results: StepResult[]; ids: IdMap }> {
   const ids: IdMap = new Map();
-  const env: HandlerEnv = { client: opts.client, brand: opts.brand, ids, uploads: new Map() };
+  const env: HandlerEnv = { client: opts.client, brand: opts.brand, ids, uploads: new Map(), absence: absenceCheck(opts.client, opts.brand) };
   const slots = semaphore(opts.concurrency);
   const results = new Map<string, Promise<StepResult>>();
   const report = (r: StepResult): StepResult => {

@@ -9,6 +9,7 @@ import { isServiceError, OutcomeUnknownError, type BrandRef, type RcsClient } fr
 import type { AutoReplyRequest, ChatbotInfo, PersistentMenuRequestItem } from '../api/types.js';
 import { RcsctlError } from '../errors.js';
 import type { Step, StepFile } from '../plan/types.js';
+import type { AbsenceCheck } from './recheck.js';
 import { resolveRefs, tokenOf, type IdMap } from './refs.js';
 
 /** What a handler needs besides the step. */
@@ -18,6 +19,8 @@ export interface HandlerEnv {
   ids: IdMap;
   /** Uploads by content hash, so one run never uploads the same content twice. */
   uploads: Map<string, Promise<string>>;
+  /** Re-checks, right before a create, that nothing of its name appeared since the plan. */
+  absence?: AbsenceCheck;
 }
 
 /** What a step produced: the service id of what it created, and a note for the report. */
@@ -57,6 +60,7 @@ const HANDLERS: Record<string, Handler> = {
   'logo:create': async (step, env) => {
     const req = requestOf<{ name: string; description?: string }>(step);
     const file = await readChecked(stepFileOf(step));
+    await env.absence?.assertAbsent('logo', req.name, step.address);
     return createOnce(
       () => env.client.logos.create(env.brand, { ...req, file }).then((r) => r.fileId),
       async () => {
@@ -104,6 +108,7 @@ const HANDLERS: Record<string, Handler> = {
 
   'autoReply:create': async (step, env) => {
     const req = resolveRefs(requestOf<AutoReplyRequest>(step), env.ids);
+    await env.absence?.assertAbsent('autoReply', req.autoReplyMsgName, step.address);
     return createOnce(
       () => env.client.autoReplies.create(env.brand, req).then((r) => r.autoReplyMsgId),
       async () => {

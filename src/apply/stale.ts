@@ -116,7 +116,7 @@ export async function reread(client: RcsClient, brand: BrandRef, kind: KindName,
 }
 
 /** A plan context for normalising live objects only (no manifest at hand). */
-function liveOnlyContext(live: LiveBrand): PlanContext {
+export function liveOnlyContext(live: LiveBrand): PlanContext {
   const brand = emptyBrand(live.brandId, { file: '', line: 0, col: 0, path: '' });
   return { brand, live, ref: placeholder, liveFileName: (fileId) => live.files.get(fileId)?.fileName };
 }

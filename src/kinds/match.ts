@@ -75,7 +75,8 @@ export function matchByIdThenName<D, L>(desired: D[], live: L[], rule: MatchRule
         address: rule.address(d),
         message:
           `${ids.length} live ${rule.labelPlural} are named "${name}" (${ids.join(', ')}); ` +
-          `pin the one ${rule.address(d)} manages with \`${rule.pinKey}: ${ids[0]}\` in ${src.file}:${src.line}`,
+          `pin the one ${rule.address(d)} manages with \`${rule.pinKey}: ${ids[0]}\` in ${src.file}:${src.line}, ` +
+          `or, if they are identical copies left by two runs at once, delete the newer with \`rcsctl apply --dedupe --allow-delete\``,
         file: src.file,
         line: src.line,
       });

@@ -5,11 +5,14 @@ import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { executePlan, type StepResult } from '../../apply/execute.js';
+import { deleteCopies, describeDuplicates, findDuplicates } from '../../apply/dedupe.js';
+import { findInterference, listsFromLive, readKindLists, touchedKinds, type KindLists } from '../../apply/interference.js';
+import { acquireBrandLocks, lockDir, parseDuration, releaseAll, type BrandLock } from '../../apply/lock.js';
 import { findStale } from '../../apply/stale.js';
 import { verifyApplied, type Unconverged } from '../../apply/verify.js';
 import { RcsctlError } from '../../errors.js';
 import { readPlanFile } from '../../plan/plan-file.js';
-import { brandRef } from '../../plan/plan-brands.js';
+import { brandRef, type PlannedBrand } from '../../plan/plan-brands.js';
 import type { BrandPlan } from '../../plan/types.js';
 import { makeApplyView } from '../apply-reporter.js';
 import { connect, type Connection } from '../connect.js';
@@ -26,12 +29,16 @@ interface ApplyOptions {
   allowReview: boolean;
   yes: boolean;
   brand?: string;
+  lockTimeout: string;
+  dedupe: boolean;
 }
 
 /** One brand to apply: its plan and its brand key (from the manifest, or the environment for saved plans). */
 interface BrandRun {
   plan: BrandPlan;
   brand: { id: string; key?: string };
+  /** The lists of the named kinds the plan touches, as they were before the run. */
+  before: KindLists;
 }
 
 /** Register `rcsctl apply`. */
@@ -45,10 +52,13 @@ export function registerApply(program: Command, ctx: CommandContext): void {
     .option('--allow-review', 'run steps that send a room or logo to operator review', false)
     .option('-y, --yes', 'do not ask for confirmation', false)
     .option('--brand <id>', 'apply only this brand')
+    .option('--lock-timeout <duration>', 'wait this long for another rcsctl apply of the same brand on this machine (0, 30s, 5m)', '0s')
+    .option('--dedupe', 'first delete the newer of identical live copies sharing a managed name (needs --allow-delete)', false)
     .addHelpText('after', '\nExit codes: 0 the live service matches; 1 error (nothing sent for bad input, or a step failed);\n3 finished, but some steps were blocked by a state or held by a gate. See docs/apply.md.')
     .action(async (paths: string[], opts: ApplyOptions) => {
       if (opts.plan !== undefined && paths.length > 0) throw new RcsctlError('E_USAGE', 'give manifest paths or --plan FILE, not both');
       if (opts.plan === undefined && paths.length === 0) throw new RcsctlError('E_USAGE', 'give manifest paths to apply, or --plan FILE');
+      if (opts.plan !== undefined && opts.dedupe) throw new RcsctlError('E_USAGE', '--dedupe works on manifests, not with --plan: a saved plan runs exactly its steps');
       ctx.exit(await runApply(ctx, paths, opts));
     });
 }
@@ -58,14 +68,26 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
   const style = makeStyle(ctx.globals().color);
   // Manifests are read before connecting: bad input never reaches the network.
   const brands = opts.plan === undefined ? await loadOrFail(ctx, paths, opts.brand) : [];
+  const lockTimeoutMs = parseDuration(opts.lockTimeout);
   const conn = await connect(ctx);
+  const locks: BrandLock[] = [];
+  // One apply per brand at a time on this machine (docs/concurrency.md), taken before the live state is read.
+  const lock = async (brandIds: string[]): Promise<void> => {
+    locks.push(...(await acquireBrandLocks(brandIds, { dir: lockDir(io.env), timeoutMs: lockTimeoutMs, baseUrl: conn.baseUrl, command: 'apply' })));
+  };
   try {
     let runs: BrandRun[];
     if (opts.plan !== undefined) {
-      runs = await savedPlanRuns(ctx, conn, resolve(io.cwd, opts.plan), opts.brand);
+      runs = await savedPlanRuns(ctx, conn, resolve(io.cwd, opts.plan), opts.brand, lock);
     } else {
-      const { plans } = await planWith(ctx, conn, brands, {});
-      runs = plans.map((p) => ({ plan: p.plan, brand: brandRef(p.desired) }));
+      await lock(brands.map((b) => b.brandId));
+      let { plans } = await planWith(ctx, conn, brands, {});
+      if (opts.dedupe) {
+        const outcome = await dedupe(ctx, conn, plans, opts);
+        if (outcome !== undefined) return outcome;
+        ({ plans } = await planWith(ctx, conn, brands, {}));
+      }
+      runs = plans.map((p) => ({ plan: p.plan, brand: brandRef(p.desired), before: listsFromLive(p.live, touchedKinds(p.plan)) }));
     }
     io.stdout.write(runs.map((r) => renderPlan(r.plan, style)).join('\n'));
     if (runs.some((r) => r.plan.problems.length > 0)) throw new RcsctlError('E_PLAN', 'the plan has problems (above); nothing was applied');
@@ -74,7 +96,7 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
       io.stdout.write('\nNothing to apply: the live service matches.\n');
       return EXIT_OK;
     }
-    if (opts.plan === undefined && !opts.yes) await confirm(ctx, runs);
+    if (opts.plan === undefined && !opts.yes) await confirm(ctx, runs.map((r) => r.plan.brandId), 'apply these changes to');
 
     let failed = 0;
     let held = 0;
@@ -96,6 +118,8 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
       held += results.filter((r) => r.status === 'blocked' || r.status === 'held' || r.status === 'skipped').length;
       const notConverged = await verifyApplied(conn.client, run.brand, run.plan, results, ids, ctx.globals().concurrency);
       unconverged.push(...notConverged);
+      const after = await readKindLists(conn.client, run.brand, touchedKinds(run.plan));
+      for (const i of findInterference(run.before, after, run.plan, results, ids)) unconverged.push({ address: `${i.kind}:${i.name}`, changes: [], message: `${run.plan.brandId}: ${i.message}` });
       io.stdout.write(summaryLine(run.plan.brandId, results, style));
     }
     for (const u of unconverged) io.stderr.write(style.red(`verification: ${u.message}\n`));
@@ -110,18 +134,47 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
     io.stdout.write(style.green('\nApply complete: the live service matches the manifests.\n'));
     return EXIT_OK;
   } finally {
+    releaseAll(locks);
     await conn.close();
   }
 }
 
-async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string, brandFilter: string | undefined): Promise<BrandRun[]> {
+/**
+ * `--dedupe`: show the newer identical copies of managed names and delete them
+ * (gated like a delete); an exit code when the run stops here, else undefined.
+ */
+async function dedupe(ctx: CommandContext, conn: Connection, plans: PlannedBrand[], opts: ApplyOptions): Promise<ExitCode | undefined> {
+  const { io } = ctx;
+  const found = plans.map((p) => ({ p, groups: findDuplicates(p.desired, p.live) })).filter((x) => x.groups.length > 0);
+  if (found.length === 0) {
+    io.stdout.write('Dedupe: no live duplicates of managed names.\n\n');
+    return undefined;
+  }
+  for (const { p, groups } of found) io.stdout.write(`Dedupe ${p.desired.brandId}:\n${describeDuplicates(groups).map((l) => `  ${l}\n`).join('')}`);
+  const deletable = found.reduce((n, x) => n + x.groups.reduce((m, g) => m + g.copies.filter((c) => c.identical).length, 0), 0);
+  if (deletable === 0) return undefined;
+  if (!opts.allowDelete) {
+    io.stdout.write(`\n⏸ ${deletable} duplicate cop${deletable === 1 ? 'y' : 'ies'} held: deletes run only with --allow-delete. Nothing was changed.\n`);
+    return EXIT_HELD;
+  }
+  if (!opts.yes) await confirm(ctx, plans.map((p) => p.plan.brandId), `delete ${deletable} duplicate cop${deletable === 1 ? 'y' : 'ies'} from`);
+  for (const { p, groups } of found) {
+    const deleted = await deleteCopies(conn.client, brandRef(p.desired), groups);
+    io.stdout.write(`✓ ${p.desired.brandId}: deleted ${deleted.join(', ')}\n`);
+  }
+  io.stdout.write('\n');
+  return undefined;
+}
+
+async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string, brandFilter: string | undefined, lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
   const file = readPlanFile(path, { baseUrl: conn.baseUrl });
   let brands = file.brands;
   if (brandFilter !== undefined) {
     brands = brands.filter((b) => b.brandId === brandFilter);
     if (brands.length === 0) throw new RcsctlError('E_PLAN_TARGET', `plan file ${path} holds no plan for brand ${brandFilter} (it has: ${file.brands.map((b) => b.brandId).join(', ')})`);
   }
-  const runs = brands.map((plan) => ({ plan, brand: brandKeyFromEnv(plan.brandId, ctx.io.env) }));
+  await lock(brands.map((b) => b.brandId));
+  const runs = brands.map((plan) => ({ plan, brand: brandKeyFromEnv(plan.brandId, ctx.io.env), before: {} as KindLists }));
   const stale: string[] = [];
   for (const run of runs) {
     for (const s of await findStale(conn.client, run.brand, run.plan, ctx.globals().concurrency)) stale.push(`  ${run.plan.brandId} ${s.address}: ${s.how}`);
@@ -129,6 +182,7 @@ async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string
   if (stale.length > 0) {
     throw new RcsctlError('E_PLAN_STALE', `the saved plan is stale; the live service changed since it was made:\n${stale.join('\n')}\nMake a new plan (rcsctl plan --out) and review it again.`, { stale });
   }
+  for (const run of runs) run.before = await readKindLists(conn.client, run.brand, touchedKinds(run.plan));
   return runs;
 }
 
@@ -138,14 +192,15 @@ export function brandKeyFromEnv(brandId: string, env: Record<string, string | un
   return key !== undefined && key !== '' ? { id: brandId, key } : { id: brandId };
 }
 
-async function confirm(ctx: CommandContext, runs: BrandRun[]): Promise<void> {
+async function confirm(ctx: CommandContext, brandIds: string[], what: string): Promise<void> {
   const { io } = ctx;
   if (io.stdin === undefined || io.stdin.isTTY !== true) {
     throw new RcsctlError('E_CONFIRM', 'refusing to apply without confirmation: there is no terminal to ask on. Review the plan above and run again with --yes, or save it with `rcsctl plan --out FILE` and run `rcsctl apply --plan FILE`.');
   }
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   try {
-    const answer = await rl.question(`\nApply these changes to ${runs.map((r) => r.plan.brandId).join(', ')}? Only 'yes' will be accepted: `);
+    const question = what.charAt(0).toUpperCase() + what.slice(1);
+    const answer = await rl.question(`\n${question} ${brandIds.join(', ')}? Only 'yes' will be accepted: `);
     if (answer.trim() !== 'yes') throw new RcsctlError('E_CONFIRM', 'apply cancelled; nothing was changed');
   } finally {
     rl.close();
