@@ -278,3 +278,161 @@ export interface AgencyFileResponse {
   status: string;
   data: { fileInfo: AgencyFileInfo };
 }
+
+// ------------------------------------------- templates (brand messagebases)
+// The public OpenAPI document (MessagebaseForm, MessagebaseInfo, RegMessagebaseInfo,
+// RegTemplateInfo, ModTemplateInfo, TemplateFileInfo); docs/decisions.md records
+// what it leaves open.
+
+/** Which attributes of a widget a template may change (the form's `widgetPolicy`). */
+export interface WidgetPolicy {
+  allowedAttributes: string[];
+}
+
+/** One input of a form (ParamInfo): what a v2 template body may set. */
+export interface TemplateParamInfo {
+  param: string;
+  isMandatory: boolean;
+  type: 'string' | 'file' | 'button' | 'layout' | string;
+  contentType: string;
+  /** Maximum length of a string value; 0 or less: unchecked. */
+  strSize: number;
+  fileSize: number | null;
+  strRegx: string | null;
+  verification: string[];
+  imageWidth: number | null;
+  imageHeight: number | null;
+  couplingId: string | null;
+  /** On a template's detail: the value the template set (assumed for file params: `maapfile://<fileId>`). */
+  inputText?: string | null;
+}
+
+/** A form's limits (PolicyInfo). */
+export interface TemplatePolicyInfo {
+  cardCount: number;
+  maxTitleSize: number;
+  maxButtonCount: number;
+  maxDescriptionSize: number;
+  maxMediaSize: number;
+  buttonsAllowed: boolean;
+  adHeaderAllowed: boolean;
+  adBodyAllowed: boolean;
+}
+
+/** A form's writing guide (GuideInfo). */
+export interface TemplateGuideInfo {
+  maxLineCount: number;
+  maxDisplayText: number;
+  maxDescriptionSize: number;
+  imageWidth: string | number;
+  imageHeight: string | number;
+  detailInfo: unknown;
+}
+
+/** A template form list item (MessagebaseForm). */
+export interface MessagebaseFormListItem {
+  messagebaseformId: string;
+  formName: string;
+  cardType: string;
+  bizCondition: string[];
+  bizCategory: string | null;
+  bizService: string | null;
+  registerDate: ServiceTime;
+  updateDate: ServiceTime;
+}
+
+/** A template form in full (MessagebaseFormInfo). */
+export interface MessagebaseForm extends MessagebaseFormListItem {
+  mediaUrl: unknown[];
+  productCode: string;
+  spec: string;
+  guideInfo: TemplateGuideInfo;
+  policyInfo: TemplatePolicyInfo;
+  params: TemplateParamInfo[];
+  formattedString: Record<string, unknown>;
+}
+
+/** A logo the service offers for a form (MessagebaseformLogo). */
+export interface MessagebaseFormLogo {
+  fileId: string;
+  fileUrl: string;
+  fileName: string;
+}
+
+/** A v2 body entry: a param's value (`maapfile://<fileId>` for a file param) or a line under a cell row. */
+export type TemplateBodyItem = { param: string; value: string } | { lineIndex: number };
+
+/** v2 buttons: one group per card. */
+export interface TemplateButtonGroup {
+  suggestions?: Suggestion[] | Record<string, unknown>[];
+}
+
+/** POST /brand/{brandId}/messagebase: one of `regMessagebases` (RegMessagebaseInfo). */
+export interface TemplateV1Request {
+  brandId: string;
+  custTmpltId: string;
+  messagebaseformId: string;
+  tmpltName: string;
+  agencyId?: string;
+  formattedString: Record<string, unknown>;
+}
+
+/** POST /brand/{brandId}/v2/messagebase (RegTemplateInfo). */
+export interface TemplateV2Request {
+  brandId: string;
+  custTmpltId: string;
+  messagebaseformId: string;
+  tmpltName: string;
+  agencyId?: string;
+  body: TemplateBodyItem[];
+  buttons?: TemplateButtonGroup[];
+}
+
+/** POST /brand/{brandId}/v2/messagebase/{messagebaseId} (ModTemplateInfo). */
+export type TemplateV2Modification = Omit<TemplateV2Request, 'custTmpltId' | 'messagebaseformId'> & { messagebaseformId?: string };
+
+/** A brand template list item (Messagebase). */
+export interface TemplateListItem {
+  groupId: string | null;
+  messagebaseId: string;
+  tmpltName: string;
+  messagebaseformId: string;
+  brandId: string;
+  status: 'ready' | 'pause' | string;
+  approvalResult: ReviewState | string;
+  approvalReason: string | null;
+  registerDate: ServiceTime;
+  approvalDate: ServiceTime | null;
+  updateDate: ServiceTime;
+  registerId: string;
+  updateId: string | null;
+}
+
+/** A brand template in full (MessagebaseInfo), plus the assumed v2 fields `body` and `buttons`. */
+export interface TemplateDetail extends TemplateListItem {
+  productCode: string;
+  spec: string;
+  cardType: string;
+  agencyId: string | null;
+  inputText: string | null;
+  attribute: string[];
+  guideInfo: TemplateGuideInfo;
+  policyInfo: TemplatePolicyInfo;
+  params: TemplateParamInfo[];
+  files?: TemplateFile[];
+  formattedString: Record<string, unknown>;
+  /** Assumed (docs/decisions.md): the user's id, which the document's ids embed (`U<brandId>-<custTmpltId>`). */
+  custTmpltId?: string;
+  /** Assumed (docs/decisions.md): the body and buttons a v2 template was registered with. */
+  body?: TemplateBodyItem[];
+  buttons?: TemplateButtonGroup[];
+}
+
+/** A template image file (TemplateFileInfo). */
+export interface TemplateFile {
+  fileId: string;
+  url: string;
+  fileName: string;
+  imageWidth: number;
+  imageHeight: number;
+}

@@ -36,8 +36,8 @@ export interface AdminState {
 const CLOCK_MIN = Date.UTC(2000, 0, 1);
 const CLOCK_MAX = Date.UTC(2100, 0, 1);
 
-type Kind = 'autoReply' | 'chatbot' | 'logo';
-const KINDS: readonly Kind[] = ['autoReply', 'chatbot', 'logo'];
+type Kind = 'autoReply' | 'chatbot' | 'logo' | 'template';
+const KINDS: readonly Kind[] = ['autoReply', 'chatbot', 'logo', 'template'];
 const ACTIONS: readonly ReviewAction[] = ['start', 'approve', 'reject', 'complete'];
 
 /** The admin routes. */
@@ -166,7 +166,8 @@ function target(store: EmulatorStore, body: Record<string, unknown>): { obj: Rev
   if (typeof body.brandId !== 'string' || typeof body.id !== 'string') failEmulator('badAdminRequest', 'brandId and id must be strings');
   const brand: StoredBrand | undefined = store.brands.get(body.brandId);
   if (brand === undefined) failEmulator('adminNotFound', `brand ${body.brandId}`);
-  const map: Map<string, Reviewable> = kind === 'autoReply' ? brand.autoReplies : kind === 'chatbot' ? brand.chatbots : brand.logos;
+  const maps: Record<Kind, Map<string, Reviewable>> = { autoReply: brand.autoReplies, chatbot: brand.chatbots, logo: brand.logos, template: brand.templates };
+  const map = maps[kind];
   const obj = map.get(body.id);
   if (obj === undefined) failEmulator('adminNotFound', `${kind} ${body.id}`);
   return { obj, kind };

@@ -2,6 +2,8 @@
 
 import type { ButtonGroup, Suggestion } from '../api/types.js';
 import { canonicalMessagebaseId } from '../spec/messagebases.js';
+import { TEMPLATE_FORMS } from '../spec/template-forms.js';
+import { withoutWidgetPolicy } from '../spec/template-policy.js';
 import { formatServiceTime, parseServiceTime } from '../util/time.js';
 import { fillPostbacks } from './auto-reply-model.js';
 import { defaultLayoutComponents } from './layout-components.js';
@@ -19,6 +21,7 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
   store.noContentOnEmptyList = seed.noContentOnEmptyList ?? false;
   store.behaviour = { ...defaultBehaviour(), ...(seed.behaviour ?? {}) };
   store.messagebases = seedMessagebases(seed);
+  for (const f of [...(seed.messagebaseForms ?? []), ...TEMPLATE_FORMS]) if (!store.forms.has(f.messagebaseformId)) store.forms.set(f.messagebaseformId, f);
   store.layoutComponents = seed.layoutComponents ?? defaultLayoutComponents();
   const now = formatServiceTime(new Date(store.now()));
   for (const b of seed.brands) {
@@ -30,6 +33,9 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
       autoReplies: new Map(),
       files: new Map(),
       logos: new Map(),
+      templates: new Map(),
+      templateFiles: new Map(),
+      deletedTemplateIds: new Set(),
     };
     store.brands.set(b.brandId, brand);
     for (const f of b.files ?? []) {
@@ -101,6 +107,32 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
         updateId: SEED_USER,
       });
     }
+    for (const f of b.templateFiles ?? []) {
+      const fileId = f.fileId ?? templateFileId(store, b.brandId);
+      brand.templateFiles.set(fileId, { fileId, imageWidth: f.imageWidth ?? 0, imageHeight: f.imageHeight ?? 0, ...blobOf(f) });
+    }
+    for (const t of b.templates ?? []) {
+      const messagebaseId = t.messagebaseId ?? templateId(b.brandId, t.custTmpltId);
+      const state = t.approvalResult ?? '승인';
+      brand.templates.set(messagebaseId, {
+        messagebaseId,
+        custTmpltId: t.custTmpltId,
+        tmpltName: t.tmpltName,
+        messagebaseformId: t.messagebaseformId,
+        ...(t.formattedString !== undefined ? { formattedString: withoutWidgetPolicy(t.formattedString) as Record<string, unknown> } : {}),
+        ...(t.body !== undefined ? { body: t.body } : {}),
+        ...(t.buttons !== undefined ? { buttons: t.buttons } : {}),
+        agencyId: null,
+        status: 'ready',
+        approvalResult: state,
+        approvalReason: t.approvalReason ?? null,
+        registerDate: t.registerDate ?? now,
+        approvalDate: state === '승인' ? (t.registerDate ?? now) : null,
+        updateDate: t.updateDate ?? t.registerDate ?? now,
+        registerId: SEED_USER,
+        updateId: SEED_USER,
+      });
+    }
     for (const f of b.agencyFiles ?? []) {
       store.agencyFiles.set(f.fileId, {
         fileId: f.fileId,
@@ -130,13 +162,27 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
 
 /** A logo id like `BLG-BR.275F8GY6nR-uylr`: brand id and a four-letter counter. */
 export function logoId(store: EmulatorStore, brandId: string): string {
-  let n = store.next('BLG') - 1;
+  return letterId(store, 'BLG', brandId);
+}
+
+/** A template image id like `LT-BR.275F8GY6nR-aaab` (the document shows `maapfile://LT-BR.…-A46w`). */
+export function templateFileId(store: EmulatorStore, brandId: string): string {
+  return letterId(store, 'LT', brandId);
+}
+
+/** A brand template's messagebaseId: `U`, the brand id, `-`, the user's custTmpltId (the document's example). */
+export function templateId(brandId: string, custTmpltId: string): string {
+  return `U${brandId}-${custTmpltId}`;
+}
+
+function letterId(store: EmulatorStore, prefix: string, brandId: string): string {
+  let n = store.next(prefix) - 1;
   let suffix = '';
   for (let i = 0; i < 4; i++) {
     suffix = String.fromCharCode(97 + (n % 26)) + suffix;
     n = Math.floor(n / 26);
   }
-  return `BLG-${brandId}-${suffix}`;
+  return `${prefix}-${brandId}-${suffix}`;
 }
 
 function blobOf(f: SeedFile): StoredBlob {

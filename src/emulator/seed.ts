@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import type { LayoutComponent, PersistentMenuItem } from '../api/types.js';
+import type { LayoutComponent, MessagebaseForm, PersistentMenuItem, TemplateBodyItem, TemplateButtonGroup } from '../api/types.js';
 import { KNOWN_MESSAGEBASES, type MessagebaseFacts } from '../spec/messagebases.js';
 import { parseServiceTime } from '../util/time.js';
 import { RcsctlError } from '../errors.js';
@@ -78,6 +78,27 @@ export interface SeedAgencyFile extends SeedFile {
   registerDate?: string;
 }
 
+/** A seeded brand template (messagebase): a v1 formattedString or a v2 body. */
+export interface SeedTemplate {
+  messagebaseId?: string;
+  custTmpltId: string;
+  tmpltName: string;
+  messagebaseformId: string;
+  formattedString?: Record<string, unknown>;
+  body?: TemplateBodyItem[];
+  buttons?: TemplateButtonGroup[];
+  approvalResult?: string;
+  approvalReason?: string;
+  registerDate?: string;
+  updateDate?: string;
+}
+
+/** A seeded template image file. */
+export interface SeedTemplateFile extends SeedFile {
+  imageWidth?: number;
+  imageHeight?: number;
+}
+
 /** A seeded brand. */
 export interface SeedBrand {
   brandId: string;
@@ -88,6 +109,8 @@ export interface SeedBrand {
   files?: SeedFile[];
   logos?: SeedLogo[];
   agencyFiles?: SeedAgencyFile[];
+  templates?: SeedTemplate[];
+  templateFiles?: SeedTemplateFile[];
 }
 
 /** The whole seed document. */
@@ -99,6 +122,8 @@ export interface Seed {
   accounts: SeedAccount[];
   brands: SeedBrand[];
   messagebases?: MessagebaseFacts[];
+  /** Template forms; the default forms this leaves out are added. */
+  messagebaseForms?: MessagebaseForm[];
   layoutComponents?: LayoutComponent[];
 }
 
@@ -172,7 +197,15 @@ export function checkSeed(doc: unknown, source = 'seed'): Seed {
       c.required(ar, 'messagebaseId', 'string', q);
       c.object(ar.body, `${q}.body`);
     });
-    for (const kind of ['files', 'logos', 'agencyFiles']) {
+    c.array(o.templates ?? [], `${p}.templates`).forEach((x, j) => {
+      const q = `${p}.templates[${j}]`;
+      const t = c.object(x, q);
+      for (const k of ['custTmpltId', 'tmpltName', 'messagebaseformId']) c.required(t, k, 'string', q);
+      if (t.formattedString !== undefined) c.object(t.formattedString, `${q}.formattedString`);
+      if (t.body !== undefined) c.array(t.body, `${q}.body`);
+      if ((t.formattedString === undefined) === (t.body === undefined)) c.bad(q, 'give either formattedString (v1) or body (v2)');
+    });
+    for (const kind of ['files', 'logos', 'agencyFiles', 'templateFiles']) {
       c.array(o[kind] ?? [], `${p}.${kind}`).forEach((x, j) => {
         const q = `${p}.${kind}[${j}]`;
         const f = c.object(x, q);
@@ -191,6 +224,14 @@ export function checkSeed(doc: unknown, source = 'seed'): Seed {
     const o = c.object(m, q);
     c.required(o, 'messagebaseId', 'string', q);
     c.array(o.bodyFields ?? [], `${q}.bodyFields`);
+  });
+  c.array(root.messagebaseForms ?? [], 'messagebaseForms').forEach((m, i) => {
+    const q = `messagebaseForms[${i}]`;
+    const o = c.object(m, q);
+    c.required(o, 'messagebaseformId', 'string', q);
+    c.array(o.params ?? [], `${q}.params`);
+    c.object(o.formattedString, `${q}.formattedString`);
+    c.object(o.policyInfo, `${q}.policyInfo`);
   });
   c.array(root.layoutComponents ?? [], 'layoutComponents');
   return root as unknown as Seed;

@@ -17,6 +17,7 @@ import { chatbotRoutes } from './routes/chatbots.js';
 import { logoRoutes } from './routes/logos.js';
 import { menuRoutes } from './routes/menus.js';
 import { miscRoutes } from './routes/misc.js';
+import { templateRoutes } from './routes/templates.js';
 import { EMULATOR_ERRORS, ServiceError, fail } from './service-error.js';
 import type { Seed } from './seed.js';
 import type { EmulatorStore } from './store.js';
@@ -60,7 +61,7 @@ class ClientGone extends Error {}
 /** Create (but do not start) the emulator's HTTP server. */
 export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
   const state: AdminState = { store: settings.store, faults: new FaultPlan(), log: [], seed: settings.seed };
-  const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...miscRoutes());
+  const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...miscRoutes(), ...templateRoutes());
   const admin = new Router().add(...adminRoutes(state));
   const sockets = new Set<Socket>();
   const emu: EmulatorServer = { server: undefined as unknown as Server, state, baseUrl: '', sockets };

@@ -24,7 +24,7 @@ const AUTO_REPLY_REVIEW: Record<ReviewAction, Record<string, string>> = {
 };
 
 /** The state after a review action, or undefined when the action does not apply. */
-export function reviewTransition(kind: 'autoReply' | 'chatbot' | 'logo', from: string, action: ReviewAction): string | undefined {
+export function reviewTransition(kind: 'autoReply' | 'chatbot' | 'logo' | 'template', from: string, action: ReviewAction): string | undefined {
   const to = (kind === 'autoReply' ? AUTO_REPLY_REVIEW : REVIEW)[action][from];
   if (kind === 'chatbot') {
     // Rooms know no 반려(수정) (the reference lists only 반려), and no 검수시작(수정):
@@ -41,6 +41,7 @@ export const STATES = {
   // 검수시작(수정) belongs to logos only: the service reference lists no such room state.
   chatbot: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '검수완료(수정)', '승인대기(수정)'],
   logo: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '승인대기(수정)', '검수시작(수정)', '반려(수정)', '검수완료(수정)'],
+  template: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '승인대기(수정)', '검수시작(수정)', '반려(수정)', '검수완료(수정)'],
 } as const;
 
 /** Chatbot update is allowed only in these states (service-api.md, Chatbot update). */
@@ -65,5 +66,20 @@ export function logoAfterModify(from: string): string {
 export function afterCancel(from: string): string | undefined {
   if (from === '승인대기') return '저장';
   if (from === '승인대기(수정)') return '승인';
+  return undefined;
+}
+
+/** Template update and delete are allowed only in these states (the public OpenAPI document, template PUT and DELETE). */
+export const TEMPLATE_CHANGEABLE = ['저장', '반려', '반려(수정)', '승인'];
+
+/** Template state after a modification: an approved template (or a rejected modification of one) waits as 승인대기(수정). */
+export function templateAfterModify(from: string): string {
+  return from === '승인' || from === '반려(수정)' ? '승인대기(수정)' : '승인대기';
+}
+
+/** Template state after a cancel: 승인대기 → 저장; 승인대기(수정) and 반려(수정) roll back to 승인; otherwise undefined. */
+export function templateAfterCancel(from: string): string | undefined {
+  if (from === '승인대기') return '저장';
+  if (from === '승인대기(수정)' || from === '반려(수정)') return '승인';
   return undefined;
 }

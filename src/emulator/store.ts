@@ -3,7 +3,7 @@
 // dumps it. Ids come from counters so two runs of the same calls match.
 
 import { createHash } from 'node:crypto';
-import type { ButtonGroup, LayoutComponent, PersistentMenuItem, Suggestion } from '../api/types.js';
+import type { ButtonGroup, LayoutComponent, MessagebaseForm, PersistentMenuItem, Suggestion, TemplateBodyItem, TemplateButtonGroup } from '../api/types.js';
 import type { MessagebaseFacts } from '../spec/messagebases.js';
 
 /** Account roles (service-api.md, Authentication). */
@@ -112,6 +112,34 @@ export interface StoredChatbot extends ReviewedFields {
   previousSubTitle?: string;
 }
 
+/** Template fields a modification changes and a cancel restores. */
+export interface TemplateContent {
+  tmpltName: string;
+  messagebaseformId: string;
+  /** v1 (text) templates: the layout as registered, without widgetPolicy. */
+  formattedString?: Record<string, unknown>;
+  /** v2 templates: the params and buttons as registered. */
+  body?: TemplateBodyItem[];
+  buttons?: TemplateButtonGroup[];
+}
+
+/** A brand template (messagebase). */
+export interface StoredTemplate extends TemplateContent, ReviewedFields {
+  messagebaseId: string;
+  custTmpltId: string;
+  agencyId: string | null;
+  status: 'ready' | 'pause';
+  /** The approved content before a pending or rejected modification, restored by cancel. */
+  previous?: TemplateContent;
+}
+
+/** An image uploaded for templates (POST …/v2/messagebase/file). */
+export interface StoredTemplateFile extends StoredBlob {
+  fileId: string;
+  imageWidth: number;
+  imageHeight: number;
+}
+
 /** A brand and everything in it. */
 export interface StoredBrand {
   brandId: string;
@@ -121,6 +149,10 @@ export interface StoredBrand {
   autoReplies: Map<string, StoredAutoReply>;
   files: Map<string, StoredFile>;
   logos: Map<string, StoredLogo>;
+  templates: Map<string, StoredTemplate>;
+  templateFiles: Map<string, StoredTemplateFile>;
+  /** messagebaseIds deleted once: the service never gives them out again. */
+  deletedTemplateIds: Set<string>;
 }
 
 /** An agency message file (service-api.md, Agency message file). */
@@ -163,6 +195,8 @@ export class EmulatorStore {
   brands = new Map<string, StoredBrand>();
   agencyFiles = new Map<string, StoredAgencyFile>();
   messagebases: MessagebaseFacts[] = [];
+  /** Template forms (messagebaseforms), by id. */
+  forms = new Map<string, MessagebaseForm>();
   layoutComponents: LayoutComponent[] = [];
   tokenTtlSeconds = 3600;
   /** Answer empty lists with HTTP 204 (spec/assumptions.md §6) instead of an empty page. */
@@ -222,9 +256,12 @@ export class EmulatorStore {
           file: blob(bl),
           previous: previous ? { name: previous.name, description: previous.description, file: blob(previous.blob) } : null,
         })),
+        templates: [...b.templates.values()],
+        templateFiles: [...b.templateFiles.values()].map((f) => ({ fileId: f.fileId, imageWidth: f.imageWidth, imageHeight: f.imageHeight, ...blob(f) })),
       })),
       agencyFiles: [...this.agencyFiles.values()].map(({ bytes: _bytes, ...rest }) => ({ ...rest, ...blob({ ...rest, bytes: _bytes }) })),
       messagebases: this.messagebases.map((m) => m.messagebaseId),
+      forms: [...this.forms.keys()],
     };
   }
 }

@@ -26,6 +26,9 @@ export const MAX_LENGTH = {
   usageType: 10,
   clientId: 20,
   clientSecret: 18,
+  tmpltName: 40,
+  custTmpltId: 25,
+  messagebaseformId: 10,
 } as const;
 
 /** Enumerations. */
@@ -73,3 +76,11 @@ export const AGENCY_FILE = {
 
 /** List paging (service-api.md, Limits). */
 export const PAGING = { defaultLimit: 100, maxLimit: 1000 } as const;
+
+/** Brand templates (the public OpenAPI document: RegMessagebaseInfo, RegTemplateInfo). */
+export const TEMPLATE = {
+  /** custTmpltId: letters and digits only, at most 25. */
+  custTmpltId: /^[A-Za-z0-9]{1,25}$/,
+  /** Entries of one v1 registration (regMessagebases maxItems). */
+  maxPerRegistration: 1000,
+} as const;

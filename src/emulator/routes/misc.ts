@@ -80,6 +80,8 @@ function findBlob(ctx: RequestContext, id: string): StoredBlob | undefined {
     if (f !== undefined) return f;
     const l = b.logos.get(id);
     if (l !== undefined) return l.blob;
+    const t = b.templateFiles.get(id);
+    if (t !== undefined) return t;
   }
   return ctx.store.agencyFiles.get(id);
 }
