@@ -10,6 +10,7 @@ import { createTokenSource, type Credentials } from './credentials.js';
 import { unwrapped } from './envelope.js';
 import { logosApi, type LogosApi } from './logos.js';
 import { menusApi, type MenusApi } from './menus.js';
+import { templatesApi, type TemplatesApi } from './templates.js';
 import { createRedactor } from './redact.js';
 import { API_PREFIX } from './resource.js';
 import { retryPolicy, type RetryOptions } from './retry.js';
@@ -45,6 +46,7 @@ export interface RcsClient {
   layoutComponents: LayoutComponentsApi;
   messagebases: MessagebasesApi;
   agencyFiles: AgencyFilesApi;
+  templates: TemplatesApi;
   /** Requests sent and retries made so far (for benchmarks and tests). */
   readonly stats: Readonly<TransportStats>;
   /** Close every connection. */
@@ -101,6 +103,7 @@ export function createClient(opts: ClientOptions): RcsClient {
     layoutComponents: layoutComponentsApi(transport),
     messagebases: messagebasesApi(transport),
     agencyFiles: agencyFilesApi(transport),
+    templates: templatesApi(transport),
     get stats() {
       return { ...transport.stats };
     },

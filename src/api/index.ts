@@ -9,6 +9,7 @@ export type { LayoutComponentsApi, MessagebasesApi } from './catalogue.js';
 export type { ChatbotsApi } from './chatbots.js';
 export type { LogoRequest, LogosApi } from './logos.js';
 export type { MenusApi } from './menus.js';
+export type { TemplatesApi } from './templates.js';
 export type { UploadFile } from './resource.js';
 export type { RetryOptions } from './retry.js';
 export type { Timeouts } from './transport.js';
