@@ -7,10 +7,12 @@ import { VERSION } from '../version.js';
 import type { CliIO, CommandContext, GlobalOptions } from './context.js';
 import { EXIT_ERROR, EXIT_OK, type ExitCode } from './exit-codes.js';
 import { registerApply } from './commands/apply.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerDrift } from './commands/drift.js';
 import { registerEmulator } from './commands/emulator.js';
 import { registerExport } from './commands/export.js';
 import { registerPlan } from './commands/plan.js';
+import { registerShow } from './commands/show.js';
 import { registerValidate } from './commands/validate.js';
 import { hintFor } from './hints.js';
 import { redactSecrets } from './redact.js';
@@ -50,6 +52,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   registerDrift(program, ctx);
   registerExport(program, ctx);
   registerEmulator(program, ctx);
+  registerShow(program, ctx);
+  registerCompletion(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

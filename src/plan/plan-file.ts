@@ -21,8 +21,8 @@ export function writePlanFile(path: string, plan: PlanFile): void {
   renameSync(`${path}.tmp`, path);
 }
 
-/** Read and check a plan file; every refusal says why. */
-export function readPlanFile(path: string, expect: { baseUrl: string }): PlanFile {
+/** Read and check a plan file; every refusal says why. Without `expect`, the service it was made for is not checked (`rcsctl show`). */
+export function readPlanFile(path: string, expect?: { baseUrl: string }): PlanFile {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -39,7 +39,7 @@ export function readPlanFile(path: string, expect: { baseUrl: string }): PlanFil
     throw new RcsctlError('E_PLAN_FILE', `plan file ${path} is not a valid plan: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim());
   }
   const plan = raw as PlanFile;
-  if (normaliseBaseUrl(plan.baseUrl) !== normaliseBaseUrl(expect.baseUrl)) {
+  if (expect !== undefined && normaliseBaseUrl(plan.baseUrl) !== normaliseBaseUrl(expect.baseUrl)) {
     throw new RcsctlError('E_PLAN_TARGET', `plan file ${path} was made for ${plan.baseUrl}, not ${normaliseBaseUrl(expect.baseUrl)}; make a new plan against this service`);
   }
   return plan;
