@@ -9,6 +9,7 @@ import type { RunningEmulator } from '../emulator/index.js';
 import { createClient, type ClientOptions, type Credentials, type RcsClient } from '../api/index.js';
 import { RcsctlError } from '../errors.js';
 import { defaultSeedPath } from '../util/paths.js';
+import type { DeclaredBrand } from '../emulator/seed-brands.js';
 import type { CommandContext } from './context.js';
 import { redactSecrets } from './redact.js';
 
@@ -32,25 +33,37 @@ export function httpDebugEnabled(env: Record<string, string | undefined>): boole
   return parts.includes('http') || parts.includes('all') || parts.includes('*');
 }
 
+/** What a command knows before it connects. */
+export interface ConnectOptions {
+  /** The brands the manifests declare: `--sandbox` seeds each one its seed lacks. */
+  declared?: DeclaredBrand[];
+}
+
 /** Connect as the global flags and environment say; throws RcsctlError naming what to set. */
-export async function connect(ctx: CommandContext): Promise<Connection> {
+export async function connect(ctx: CommandContext, connectOpts: ConnectOptions = {}): Promise<Connection> {
   const g = ctx.globals();
   const env = ctx.io.env;
   const extraSecrets: string[] = [];
-  let credentials = await credentialsFrom(ctx, extraSecrets);
 
   let sandbox: RunningEmulator | undefined;
   let baseUrl: string;
   let agencyBaseUrl = g.agencyBaseUrl;
+  let credentials: Credentials | undefined;
   if (g.sandbox) {
-    const { startEmulator } = await import('../emulator/index.js');
-    const seed = g.seed !== undefined ? resolve(ctx.io.cwd, g.seed) : defaultSeedPath();
-    const emu = await startEmulator({ seed, port: 0 });
+    const ignored = ambientSettings(ctx);
+    if (ignored.length > 0) {
+      ctx.io.stderr.write(`note: --sandbox ignores ${ignored.join(', ')}: it talks only to its in-process emulator, as that emulator's master account\n`);
+    }
+    const { startEmulator, loadSeed } = await import('../emulator/index.js');
+    const { withDeclaredBrands } = await import('../emulator/seed-brands.js');
+    const ready = withDeclaredBrands(loadSeed(g.seed !== undefined ? resolve(ctx.io.cwd, g.seed) : defaultSeedPath()), connectOpts.declared ?? [], SANDBOX_TOKEN);
+    const emu = await startEmulator({ seed: ready.seed, port: 0 });
     sandbox = emu;
     baseUrl = emu.url;
     agencyBaseUrl = emu.url;
-    credentials ??= { token: SANDBOX_TOKEN };
+    credentials = { token: ready.token };
   } else {
+    credentials = await credentialsFrom(ctx, extraSecrets);
     if (g.baseUrl === undefined) {
       throw new RcsctlError('E_CONFIG', 'no service address: set RCSCTL_BASE_URL or pass --base-url URL (or use --sandbox for a local emulator)');
     }
@@ -91,6 +104,17 @@ export async function connect(ctx: CommandContext): Promise<Connection> {
   };
   if (sandbox !== undefined) conn.sandbox = sandbox;
   return conn;
+}
+
+/** The service settings in the environment or flags that --sandbox does not use, by name (never by value). */
+function ambientSettings(ctx: CommandContext): string[] {
+  const g = ctx.globals();
+  const env = ctx.io.env;
+  const set = (name: string): boolean => (env[name] ?? '').trim() !== '';
+  const names = ['RCSCTL_TOKEN', 'RCSCTL_CLIENT_ID', 'RCSCTL_CLIENT_SECRET'].filter(set);
+  if (g.tokenFile !== undefined) names.push('--token-file');
+  if (g.baseUrl !== undefined) names.push(set('RCSCTL_BASE_URL') ? 'RCSCTL_BASE_URL' : '--base-url');
+  return names;
 }
 
 /**

@@ -15,7 +15,16 @@ const HINTS: Record<string, string> = {
   '69001': 'the service is rate-limiting: lower --concurrency',
 };
 
-/** A hint for `err`, or undefined. */
-export function hintFor(err: unknown): string | undefined {
-  return err instanceof RcsApiError ? HINTS[err.serviceCode] : undefined;
+/** In the sandbox the emulator's seed, not a person, decides who may do what. */
+const SANDBOX_HINTS: Record<string, string> = {
+  '63001':
+    'the sandbox knows the brands of its seed (the example seed has only BR.demo000001) plus every brand the manifests given to this command declare; ' +
+    'run the command with the manifest paths, or pass --seed FILE with an account that holds a role on the brand (docs/emulator.md, "Seed format")',
+  '64002': 'the sandbox seed gives this brand another key than the manifest: use the seed\'s brandKey, or leave the brand out of the seed so the sandbox takes the manifest\'s',
+};
+
+/** A hint for `err`, or undefined; `sandbox` when the command ran against --sandbox. */
+export function hintFor(err: unknown, opts: { sandbox?: boolean } = {}): string | undefined {
+  if (!(err instanceof RcsApiError)) return undefined;
+  return (opts.sandbox === true ? SANDBOX_HINTS[err.serviceCode] : undefined) ?? HINTS[err.serviceCode];
 }

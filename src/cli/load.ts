@@ -5,6 +5,7 @@ import { RcsctlError } from '../errors.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../manifest/index.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import type { CommandContext } from './context.js';
+import type { ConnectOptions } from './connect.js';
 
 /** Load `paths`, print diagnostics, and return the brands (filtered by `brand` when given). */
 export async function loadOrFail(ctx: CommandContext, paths: string[], brand?: string): Promise<DesiredBrand[]> {
@@ -21,4 +22,9 @@ export async function loadOrFail(ctx: CommandContext, paths: string[], brand?: s
     throw new RcsctlError('E_NO_BRAND', brand === undefined ? 'the manifests declare no brand' : `no manifest declares brand ${brand} (found: ${known})`);
   }
   return brands.sort((a, b) => a.brandId.localeCompare(b.brandId));
+}
+
+/** What `connect` needs to know of the loaded brands: `--sandbox` seeds each one its seed lacks. */
+export function declaredBy(brands: DesiredBrand[]): ConnectOptions {
+  return { declared: brands.map((b) => (b.brandKey !== undefined ? { brandId: b.brandId, brandKey: b.brandKey } : { brandId: b.brandId })) };
 }

@@ -63,15 +63,15 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       // --help and --version end here with code 0; usage errors with 1.
       return err.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
     }
-    io.stderr.write(renderError(err, io.env) + '\n');
+    io.stderr.write(renderError(err, io.env, { sandbox: program.opts<{ sandbox?: boolean }>().sandbox === true }) + '\n');
     return EXIT_ERROR;
   }
 }
 
 /** The one place errors become text; secrets are scrubbed on the way out. */
-export function renderError(err: unknown, env: Record<string, string | undefined>): string {
+export function renderError(err: unknown, env: Record<string, string | undefined>, opts: { sandbox?: boolean } = {}): string {
   const text = err instanceof RcsctlError ? `Error: ${err.message}` : `Error: ${errorMessage(err)}`;
-  const hint = hintFor(err);
+  const hint = hintFor(err, opts);
   return redactSecrets(hint === undefined ? text : `${text}\n  hint: ${hint}`, env);
 }
 

@@ -18,7 +18,7 @@ import { makeApplyView } from '../apply-reporter.js';
 import { connect, type Connection } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_HELD, EXIT_OK, type ExitCode } from '../exit-codes.js';
-import { loadOrFail } from '../load.js';
+import { declaredBy, loadOrFail } from '../load.js';
 import { renderPlan } from '../render-plan.js';
 import { makeStyle, type Style } from '../style.js';
 import { planWith } from './plan.js';
@@ -69,7 +69,7 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
   // Manifests are read before connecting: bad input never reaches the network.
   const brands = opts.plan === undefined ? await loadOrFail(ctx, paths, opts.brand) : [];
   const lockTimeoutMs = parseDuration(opts.lockTimeout);
-  const conn = await connect(ctx);
+  const conn = await connect(ctx, declaredBy(brands));
   const locks: BrandLock[] = [];
   // One apply per brand at a time on this machine (docs/concurrency.md), taken before the live state is read.
   const lock = async (brandIds: string[]): Promise<void> => {

@@ -3,7 +3,12 @@
 // `io.signal` aborts.
 
 import type { Command } from 'commander';
-import { startEmulator } from '../../emulator/index.js';
+import { resolve } from 'node:path';
+import { loadSeed, startEmulator } from '../../emulator/index.js';
+import { withDeclaredBrands } from '../../emulator/seed-brands.js';
+import { defaultSeedPath } from '../../util/paths.js';
+import { SANDBOX_TOKEN } from '../connect.js';
+import { declaredBy, loadOrFail } from '../load.js';
 import { RcsctlError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -17,20 +22,29 @@ export function registerEmulator(program: Command, ctx: CommandContext): void {
     .option('--port <n>', 'port to listen on (0: any free port)', '0')
     .option('--seed <file>', 'seed YAML (default: examples/emulator-seed.yaml)')
     .option('--latency <ms>', 'delay added to every service response', '0')
-    .action(async (opts: { host: string; port: string; seed?: string; latency: string }, cmd: Command) => {
+    .option('--brands-from <paths...>', 'also seed every brand these manifests declare, with a representative role for the master account')
+    .action(async (opts: { host: string; port: string; seed?: string; latency: string; brandsFrom?: string[] }, cmd: Command) => {
       const port = wholeNumber(opts.port, '--port', 65535);
       const latencyMs = wholeNumber(opts.latency, '--latency', 600_000);
       // `--seed` may also land on the global option of the same name.
-      const seed = opts.seed ?? cmd.parent?.opts<{ seed?: string }>().seed;
+      const seedPath = opts.seed ?? cmd.parent?.opts<{ seed?: string }>().seed;
       const { io } = ctx;
+      const base = loadSeed(resolve(io.cwd, seedPath ?? defaultSeedPath()));
+      const declared = opts.brandsFrom !== undefined ? declaredBy(await loadOrFail(ctx, opts.brandsFrom)).declared ?? [] : [];
+      const ready = withDeclaredBrands(base, declared, SANDBOX_TOKEN);
       const emulator = await startEmulator({
         host: opts.host,
         port,
         latencyMs,
-        ...(seed !== undefined ? { seed } : {}),
+        seed: ready.seed,
         log: (line) => io.stderr.write(line + '\n'),
       });
       io.stdout.write(`listening on ${emulator.url}\n`);
+      if (declared.length > 0) {
+        const known = new Set(base.brands.map((b) => b.brandId));
+        const added = [...new Set(declared.map((d) => d.brandId))].filter((id) => !known.has(id));
+        io.stdout.write(`seeded from the manifests: ${added.length > 0 ? added.join(', ') : 'no brand the seed lacked'}; master account token: ${ready.token}\n`);
+      }
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);

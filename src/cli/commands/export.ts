@@ -45,7 +45,7 @@ export function registerExport(program: Command, ctx: CommandContext): void {
       }
       const g = ctx.globals();
       const dir = resolve(io.cwd, flags.out ?? flags.brand);
-      const conn = await connect(ctx);
+      const conn = await connect(ctx, { declared: [key !== undefined ? { brandId: flags.brand, brandKey: key } : { brandId: flags.brand }] });
       const progress = makeProgress(io);
       try {
         const live = await readLive(conn.client, key !== undefined ? { id: flags.brand, key } : { id: flags.brand }, {

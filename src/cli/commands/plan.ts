@@ -12,7 +12,7 @@ import { connect, type Connection } from '../connect.js';
 import type { DesiredBrand } from '../../manifest/types.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
-import { loadOrFail } from '../load.js';
+import { declaredBy, loadOrFail } from '../load.js';
 import { makeProgress } from '../progress.js';
 import { renderPlan } from '../render-plan.js';
 import { renderPlanMarkdown } from '../render-plan-markdown.js';
@@ -63,7 +63,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
 /** Load, connect, read and plan, then close the connection. */
 export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string; cacheDir?: string }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
   const brands = await loadOrFail(ctx, paths, opts.brand);
-  const conn = await connect(ctx);
+  const conn = await connect(ctx, declaredBy(brands));
   try {
     return await planWith(ctx, conn, brands, opts);
   } finally {
