@@ -63,7 +63,9 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
     const body: Record<string, string> = {};
     for (const [field, value] of Object.entries(d.body)) {
       if (value === '') continue;
-      body[field] = typeof value === 'string' ? value : (ctx.brand.files.get(value.file)?.file.uploadName ?? `<missing file ${value.file}>`);
+      // A media field may name a registered file by id: compared as the live side is, by that file's name.
+      if (typeof value === 'string') body[field] = MEDIA_FIELD.test(field) ? (ctx.liveFileName(value) ?? value) : value;
+      else body[field] = ctx.brand.files.get(value.file)?.file.uploadName ?? `<missing file ${value.file}>`;
     }
     const req = toRequest(d, ctx);
     return comparable({ ...req, body });

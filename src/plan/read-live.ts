@@ -2,7 +2,7 @@
 // `concurrency` at a time over the client's keep-alive pool. The only part of
 // planning that touches the network.
 
-import type { BrandRef, RcsClient } from '../api/index.js';
+import { RcsApiError, type BrandRef, type RcsClient } from '../api/index.js';
 import type { AgencyFileInfo, AutoReplyDetail, AutoReplyFile } from '../api/types.js';
 import { MEDIA_FIELD } from '../kinds/auto-reply.js';
 import { mediaFileId } from '../spec/media.js';
@@ -15,6 +15,8 @@ export interface ReadLiveOptions {
   concurrency: number;
   /** Agency fileIds to look up (the service has no list of them). */
   agencyFileIds?: string[];
+  /** Auto-reply file ids the manifests name directly in media fields: read too, so both sides compare by the same file. */
+  fileIds?: string[];
   /** Details whose list `updateDate` is unchanged are taken from here. */
   cache?: LiveCache;
   /** Called as detail reads finish, for progress display. */
@@ -47,24 +49,43 @@ export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiv
       return detail;
     }),
   ]);
-  const files = await readFiles(client, brand, autoReplies, opts.concurrency, opts.cache);
+  const files = await readFiles(client, brand, autoReplies, opts.concurrency, opts.cache, opts.fileIds);
   return { brandId: brand.id, autoReplies, files, logos, chatbots, agencyFiles };
 }
 
-/** Read the files that live auto-replies show in their media fields (from `cache` when it has them: files never change). */
-export async function readFiles(client: RcsClient, brand: BrandRef, autoReplies: AutoReplyDetail[], concurrency: number, cache?: LiveCache): Promise<Map<string, AutoReplyFile>> {
+/**
+ * Read the files that live auto-replies show in their media fields, and those
+ * the manifests name by id (`desiredIds`), from `cache` when it has them (files
+ * never change). A named id the service does not know is left out: the plan
+ * shows it as given, and the service's refusal names it.
+ */
+export async function readFiles(
+  client: RcsClient,
+  brand: BrandRef,
+  autoReplies: AutoReplyDetail[],
+  concurrency: number,
+  cache?: LiveCache,
+  desiredIds: string[] = [],
+): Promise<Map<string, AutoReplyFile>> {
   const ids = new Set<string>();
   for (const ar of autoReplies) {
     for (const [field, value] of Object.entries(ar.body ?? {})) if (MEDIA_FIELD.test(field) && typeof value === 'string' && value !== '') ids.add(mediaFileId(value));
   }
-  const files = await mapLimit([...ids].sort(), concurrency, async (id) => {
+  const onlyDesired = new Set(desiredIds.filter((id) => !ids.has(id)));
+  const files = await mapLimit([...ids, ...onlyDesired].sort(), concurrency, async (id) => {
     const cached = cache?.getFile(brand.id, id);
     if (cached !== undefined) return cached;
-    const file = await client.autoReplies.getFile(brand, id);
+    let file: AutoReplyFile;
+    try {
+      file = await client.autoReplies.getFile(brand, id);
+    } catch (err) {
+      if (onlyDesired.has(id) && err instanceof RcsApiError && err.httpStatus >= 400 && err.httpStatus < 500 && err.httpStatus !== 401 && err.httpStatus !== 403 && err.httpStatus !== 429) return undefined;
+      throw err;
+    }
     cache?.setFile(brand.id, file);
     return file;
   });
-  return new Map(files.map((f) => [f.fileId, f]));
+  return new Map(files.filter((f): f is AutoReplyFile => f !== undefined).map((f) => [f.fileId, f]));
 }
 
 async function readAgencyFiles(client: RcsClient, brand: BrandRef, ids: string[], concurrency: number): Promise<Map<string, AgencyFileInfo | null>> {
