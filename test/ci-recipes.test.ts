@@ -134,7 +134,8 @@ describe('CI recipes', () => {
       ['plna', 'brands'],
       ['drift', 'brands', '--formt', 'junit'],
       ['drift', 'brands', '--format', 'xml'],
-      ['plan'],
+      ['show'], // its plan file is required (plan's paths default to .)
+      ['export', '--out', 'x'], // --brand is required
       ['validate', 'brands', 'extra', '--strictly'],
     ]) {
       expect((await accepted(argv)).ok, argv.join(' ')).toBe(false);

@@ -7,8 +7,8 @@ import type { DesiredBrand } from '../manifest/types.js';
 import type { CommandContext } from './context.js';
 import type { ConnectOptions } from './connect.js';
 
-/** Load `paths`, print diagnostics, and return the brands (filtered by `brand` when given). */
-export async function loadOrFail(ctx: CommandContext, paths: string[], brand?: string): Promise<DesiredBrand[]> {
+/** Load `paths`, print diagnostics, and return the brands (only those of `only`, when it names any). */
+export async function loadOrFail(ctx: CommandContext, paths: string[], only: string[] = []): Promise<DesiredBrand[]> {
   const { io } = ctx;
   const result = await loadManifests(paths, { env: io.env, cwd: io.cwd });
   if (result.diagnostics.length > 0) io.stderr.write(renderDiagnostics(result.diagnostics, { color: ctx.globals().color, cwd: io.cwd }));
@@ -16,11 +16,13 @@ export async function loadOrFail(ctx: CommandContext, paths: string[], brand?: s
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw new RcsctlError('E_MANIFEST', `the manifests have ${n} error${n === 1 ? '' : 's'}; nothing was sent`);
   }
-  const brands = brand === undefined ? result.brands : result.brands.filter((b) => b.brandId === brand);
-  if (brands.length === 0) {
-    const known = result.brands.map((b) => b.brandId).join(', ') || 'none';
-    throw new RcsctlError('E_NO_BRAND', brand === undefined ? 'the manifests declare no brand' : `no manifest declares brand ${brand} (found: ${known})`);
+  const known = result.brands.map((b) => b.brandId);
+  const missing = only.filter((id) => !known.includes(id));
+  if (missing.length > 0) {
+    throw new RcsctlError('E_NO_BRAND', `no manifest declares brand ${missing.join(', ')} (found: ${known.join(', ') || 'none'})`);
   }
+  const brands = only.length === 0 ? result.brands : result.brands.filter((b) => only.includes(b.brandId));
+  if (brands.length === 0) throw new RcsctlError('E_NO_BRAND', `the manifests in ${paths.join(', ')} declare no brand`);
   return brands.sort((a, b) => a.brandId.localeCompare(b.brandId));
 }
 

@@ -40,6 +40,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .option('--seed <file>', 'with --sandbox: the emulator seed (default: the example brand)')
     .option('--insecure-http', 'allow plain http:// to a non-loopback host', false)
     .showHelpAfterError('(run rcsctl --help for usage)')
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),

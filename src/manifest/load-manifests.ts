@@ -60,7 +60,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402' && d.code !== 'RCS510');
     diagnostics.push(...found);
   }
-  return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))) };
+  return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown) };
 }
 
 // Messages quote handles and names, and any of them may come from `${env:...}`
@@ -71,8 +71,9 @@ function scrub(d: Diagnostic, secrets: Set<string>): Diagnostic {
   return message === d.message ? d : { ...d, message };
 }
 
+// A path given on the command line has no line to point at: line and column 0.
 function topLevel(code: 'RCS100' | 'RCS108', file: string, message: string): Diagnostic {
-  return { code, severity: DIAGNOSTIC_CODES[code].severity, file, line: 1, col: 1, path: '', message };
+  return { code, severity: DIAGNOSTIC_CODES[code].severity, file, line: 0, col: 0, path: '', message };
 }
 
 function displayName(abs: string, cwd: string): string {

@@ -38,7 +38,7 @@ export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; c
   for (const d of sortDiagnostics(diags)) {
     const sev = d.severity === 'error' ? paint(RED + BOLD, 'error') : paint(YELLOW + BOLD, 'warning');
     const where = d.path === '' ? '' : ` [${d.path}]`;
-    out.push(`${paint(BOLD, `${d.file}:${d.line}:${d.col}`)}: ${sev} ${d.code}: ${d.message}${where}`);
+    out.push(`${paint(BOLD, d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file)}: ${sev} ${d.code}: ${d.message}${where}`);
     const line = linesOf(d.file)?.[d.line - 1];
     if (line !== undefined && line.length < 500) {
       const gutter = String(d.line).padStart(4);

@@ -14,7 +14,7 @@ export interface Diagnostic {
   severity: Severity;
   /** Manifest file, as given on the command line or found in a directory. */
   file: string;
-  /** 1-based line and column of the fault. */
+  /** 1-based line and column of the fault; 0 when there is none (a path given on the command line). */
   line: number;
   col: number;
   /** JSON path of the node, e.g. `/autoReplies/hours/body/title`. */
@@ -166,4 +166,6 @@ export interface DesiredBrand {
 export interface LoadResult {
   brands: DesiredBrand[];
   diagnostics: Diagnostic[];
+  /** Every manifest file read, as shown in diagnostics. */
+  files: string[];
 }

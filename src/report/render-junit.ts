@@ -6,6 +6,7 @@
 import type { DriftReport, Finding, ResourceDrift } from './types.js';
 import { isDrift } from './build-drift.js';
 import { formatChange } from '../plan/diff.js';
+import { xmlAttr as attr, xmlText as text_ } from '../util/xml.js';
 
 /** Render the report as JUnit XML. */
 export function renderDriftJunit(report: DriftReport): string {
@@ -58,18 +59,4 @@ function describe(f: Finding): string {
   for (const c of f.changes ?? []) lines.push(`  ${formatChange(c)}`);
   lines.push(`what to do: ${f.action}`, `see ${f.help}`);
   return lines.join('\n');
-}
-
-/** XML 1.0 text: escaped, with characters XML cannot hold dropped. */
-function text_(s: string): string {
-  return clean(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function attr(s: string): string {
-  return text_(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
-}
-
-function clean(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '');
 }

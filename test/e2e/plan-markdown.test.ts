@@ -61,6 +61,6 @@ describe('plan --format markdown', () => {
   it('refuses an unknown format before connecting', async () => {
     const r = await cli(['plan', dir, '--format', 'html'], { env: {} });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('--format must be text, json or markdown, not "html"');
+    expect(r.stderr).toContain('--format must be one of text, json, markdown, not "html"');
   });
 });

@@ -61,7 +61,7 @@ describe('rcsctl show', () => {
   it('refuses an unknown format', async () => {
     const run = await cli(['show', 'x.json', '--format', 'yaml'], { env: {} });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('--format must be text, json, markdown, not "yaml"');
+    expect(run.stderr).toContain('--format must be one of text, json, markdown, not "yaml"');
   });
 });
 

@@ -19,6 +19,7 @@ import { connect, type Connection } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_HELD, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { declaredBy, loadOrFail } from '../load.js';
+import { pathsOrCwd } from '../options.js';
 import { renderPlan } from '../render-plan.js';
 import { makeStyle, type Style } from '../style.js';
 import { planWith } from './plan.js';
@@ -28,7 +29,8 @@ interface ApplyOptions {
   allowDelete: boolean;
   allowReview: boolean;
   yes: boolean;
-  brand?: string;
+  autoApprove?: boolean;
+  brand?: string[];
   lockTimeout: string;
   dedupe: boolean;
 }
@@ -46,20 +48,21 @@ export function registerApply(program: Command, ctx: CommandContext): void {
   program
     .command('apply')
     .description('make the live service match the manifests (or run a saved plan)')
-    .argument('[paths...]', 'manifest files or directories (not with --plan)')
+    .argument('[paths...]', 'manifest files or directories (default: .; not with --plan)')
     .option('--plan <file>', 'apply exactly the steps of a saved plan (rcsctl plan --out)')
     .option('--allow-delete', 'run delete steps (saved plans may hold them without this flag)', false)
     .option('--allow-review', 'run steps that send a room or logo to operator review', false)
     .option('-y, --yes', 'do not ask for confirmation', false)
-    .option('--brand <id>', 'apply only this brand')
+    .option('--auto-approve', 'the same as --yes (as in terraform)')
+    .option('--brand <id>', 'apply only this brand (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--lock-timeout <duration>', 'wait this long for another rcsctl apply of the same brand on this machine (0, 30s, 5m)', '0s')
     .option('--dedupe', 'first delete the newer of identical live copies sharing a managed name (needs --allow-delete)', false)
     .addHelpText('after', '\nExit codes: 0 the live service matches; 1 error (nothing sent for bad input, or a step failed);\n3 finished, but some steps were blocked by a state or held by a gate. See docs/apply.md.')
     .action(async (paths: string[], opts: ApplyOptions) => {
       if (opts.plan !== undefined && paths.length > 0) throw new RcsctlError('E_USAGE', 'give manifest paths or --plan FILE, not both');
-      if (opts.plan === undefined && paths.length === 0) throw new RcsctlError('E_USAGE', 'give manifest paths to apply, or --plan FILE');
       if (opts.plan !== undefined && opts.dedupe) throw new RcsctlError('E_USAGE', '--dedupe works on manifests, not with --plan: a saved plan runs exactly its steps');
-      ctx.exit(await runApply(ctx, paths, opts));
+      if (opts.autoApprove === true) opts.yes = true;
+      ctx.exit(await runApply(ctx, pathsOrCwd(paths), opts));
     });
 }
 
@@ -78,7 +81,7 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
   try {
     let runs: BrandRun[];
     if (opts.plan !== undefined) {
-      runs = await savedPlanRuns(ctx, conn, resolve(io.cwd, opts.plan), opts.brand, lock);
+      runs = await savedPlanRuns(ctx, conn, resolve(io.cwd, opts.plan), opts.brand ?? [], lock);
     } else {
       await lock(brands.map((b) => b.brandId));
       let { plans } = await planWith(ctx, conn, brands, {});
@@ -166,12 +169,13 @@ async function dedupe(ctx: CommandContext, conn: Connection, plans: PlannedBrand
   return undefined;
 }
 
-async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string, brandFilter: string | undefined, lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
+async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string, brandFilter: string[], lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
   const file = readPlanFile(path, { baseUrl: conn.baseUrl });
   let brands = file.brands;
-  if (brandFilter !== undefined) {
-    brands = brands.filter((b) => b.brandId === brandFilter);
-    if (brands.length === 0) throw new RcsctlError('E_PLAN_TARGET', `plan file ${path} holds no plan for brand ${brandFilter} (it has: ${file.brands.map((b) => b.brandId).join(', ')})`);
+  if (brandFilter.length > 0) {
+    const missing = brandFilter.filter((id) => !brands.some((b) => b.brandId === id));
+    if (missing.length > 0) throw new RcsctlError('E_PLAN_TARGET', `plan file ${path} holds no plan for brand ${missing.join(', ')} (it has: ${file.brands.map((b) => b.brandId).join(', ')})`);
+    brands = brands.filter((b) => brandFilter.includes(b.brandId));
   }
   await lock(brands.map((b) => b.brandId));
   const runs = brands.map((plan) => ({ plan, brand: brandKeyFromEnv(plan.brandId, ctx.io.env), before: {} as KindLists }));

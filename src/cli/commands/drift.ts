@@ -15,6 +15,7 @@ import { DEFAULT_DRIFT_OPTIONS, type DriftReport } from '../../report/types.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { makeStyle, type Style } from '../style.js';
+import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
 import { runPlan } from './plan.js';
 
 /** The output formats of `rcsctl drift`. */
@@ -25,8 +26,10 @@ export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
 interface DriftFlags {
   format: string;
+  json: boolean;
+  out?: string;
   output?: string;
-  brand?: string;
+  brand?: string[];
   expiryWarning: string;
   reviewWarning: string;
   cacheDir?: string;
@@ -34,31 +37,33 @@ interface DriftFlags {
 
 /** Register `rcsctl drift`. */
 export function registerDrift(program: Command, ctx: CommandContext): void {
-  program
+  const cmd = program
     .command('drift')
-    .description('report what differs from the manifests and which live states need attention (exit 0 clean, 2 drift, 1 error)')
-    .argument('<paths...>', 'manifest files or directories')
-    .option('--format <format>', `output format: ${DRIFT_FORMATS.join(', ')}`, 'text')
-    .option('--output <file>', 'write the report to FILE (stdout gets the summary line)')
-    .option('--brand <id>', 'check only this brand')
+    .description('report what differs from the manifests and which live states need attention (exit 0 clean, 2 drift, 1 error)');
+  pathsArgument(cmd);
+  outOption(cmd, 'file', 'write the report to FILE (stdout gets the summary line)');
+  formatOption(cmd, DRIFT_FORMATS, 'output format');
+  brandOption(cmd, 'check only this brand');
+  cmd
     .option('--expiry-warning <days>', 'warn about agency files whose sendable window ends within DAYS', String(DEFAULT_DRIFT_OPTIONS.expiryWarningDays))
     .option('--review-warning <days>', 'warn about reviews waiting longer than DAYS', String(DEFAULT_DRIFT_OPTIONS.reviewWarningDays))
     .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)')
-    .action(async (paths: string[], flags: DriftFlags) => {
-      const format = driftFormat(flags.format);
+    .action(async (paths: string[] | undefined, flags: DriftFlags) => {
+      const format = formatValue(flags, DRIFT_FORMATS);
+      const out = outValue(flags);
       const expiryWarningDays = days(flags.expiryWarning, '--expiry-warning');
       const reviewWarningDays = days(flags.reviewWarning, '--review-warning');
-      const { plans } = await runPlan(ctx, paths, {
+      const { plans } = await runPlan(ctx, pathsOrCwd(paths), {
         ...(flags.brand !== undefined ? { brand: flags.brand } : {}),
         ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
       });
       const report = buildDrift(plans, new Date(), { expiryWarningDays, reviewWarningDays });
       const g = ctx.globals();
-      if (flags.output !== undefined) {
-        const path = resolve(ctx.io.cwd, flags.output);
+      if (out !== undefined) {
+        const path = resolve(ctx.io.cwd, out);
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, renderDrift(report, format, makeStyle(false)));
-        ctx.io.stdout.write(`${summaryLine(report.summary, report.clean)}\nWrote the ${format} report to ${flags.output}.\n`);
+        ctx.io.stdout.write(`${summaryLine(report.summary, report.clean)}\nWrote the ${format} report to ${out}.\n`);
       } else {
         ctx.io.stdout.write(renderDrift(report, format, makeStyle(g.color)));
       }
@@ -82,12 +87,6 @@ export function renderDrift(report: DriftReport, format: DriftFormat, style: Sty
       throw new Error(`unknown format ${String(never)}`);
     }
   }
-}
-
-function driftFormat(text: string): DriftFormat {
-  const f = DRIFT_FORMATS.find((x) => x === text);
-  if (f === undefined) throw new RcsctlError('E_USAGE', `--format must be one of ${DRIFT_FORMATS.join(', ')}, not "${text}"`);
-  return f;
 }
 
 function days(text: string, flag: string): number {

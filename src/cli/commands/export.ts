@@ -12,10 +12,12 @@ import { connect } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { makeProgress } from '../progress.js';
+import { outOption, outValue } from '../options.js';
 
 interface ExportFlags {
   brand: string;
   out?: string;
+  output?: string;
   brandKeyEnv?: string;
   force: boolean;
 }
@@ -25,11 +27,12 @@ export const AGENCY_FILES_NOTE = 'Agency files are not exported: the service can
 
 /** Register `rcsctl export`. */
 export function registerExport(program: Command, ctx: CommandContext): void {
-  program
+  const cmd = program
     .command('export')
     .description('write a live brand as a manifest with its images, to adopt it (plan right after shows no changes)')
-    .requiredOption('--brand <id>', 'the brand to export')
-    .option('--out <dir>', 'directory to write brand.yaml and images/ into (default: ./<brand id>)')
+    .requiredOption('--brand <id>', 'the brand to export (required)');
+  outOption(cmd, 'dir', 'directory to write brand.yaml and images/ into (default: ./<brand id>)');
+  cmd
     .option('--brand-key-env <name>', 'agency accounts: read the brand key from this environment variable, and write key: "${env:NAME}"')
     .option('--force', 'overwrite an existing brand.yaml', false)
     .action(async (flags: ExportFlags) => {
@@ -44,7 +47,7 @@ export function registerExport(program: Command, ctx: CommandContext): void {
         if (key === undefined || key === '') throw new RcsctlError('E_CONFIG', `--brand-key-env ${flags.brandKeyEnv}: the variable is not set`);
       }
       const g = ctx.globals();
-      const dir = resolve(io.cwd, flags.out ?? flags.brand);
+      const dir = resolve(io.cwd, outValue(flags) ?? flags.brand);
       const conn = await connect(ctx, { declared: [key !== undefined ? { brandId: flags.brand, brandKey: key } : { brandId: flags.brand }] });
       const progress = makeProgress(io);
       try {

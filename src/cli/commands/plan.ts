@@ -16,37 +16,38 @@ import { declaredBy, loadOrFail } from '../load.js';
 import { makeProgress } from '../progress.js';
 import { renderPlan } from '../render-plan.js';
 import { renderPlanMarkdown } from '../render-plan-markdown.js';
-import { RcsctlError } from '../../errors.js';
 import { makeStyle } from '../style.js';
+import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
 
 interface PlanOptions {
   out?: string;
+  output?: string;
   json: boolean;
   format: string;
   detailedExitcode: boolean;
-  brand?: string;
+  brand?: string[];
   cacheDir?: string;
 }
 
+const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
+
 /** Register `rcsctl plan`. */
 export function registerPlan(program: Command, ctx: CommandContext): void {
-  program
-    .command('plan')
-    .description('show, field by field, what apply would change in the live service')
-    .argument('<paths...>', 'manifest files or directories')
-    .option('--out <file>', 'save the plan for `rcsctl apply --plan FILE`')
-    .option('--format <format>', 'output: text, json (schemas/plan.schema.json) or markdown (for a pull-request comment)', 'text')
-    .option('--json', 'the same as --format json', false)
+  const cmd = program.command('plan').description('show, field by field, what apply would change in the live service');
+  pathsArgument(cmd);
+  outOption(cmd, 'file', 'save the plan for `rcsctl apply --plan FILE` (stdout still shows it)');
+  formatOption(cmd, PLAN_FORMATS, 'output: text, json (schemas/plan.schema.json) or markdown (for a pull-request comment)');
+  brandOption(cmd, 'plan only this brand');
+  cmd
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
-    .option('--brand <id>', 'plan only this brand')
     .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)')
-    .action(async (paths: string[], opts: PlanOptions) => {
-      const format = opts.json ? 'json' : opts.format;
-      if (format !== 'text' && format !== 'json' && format !== 'markdown') throw new RcsctlError('E_USAGE', `--format must be text, json or markdown, not "${format}"`);
-      const result = await runPlan(ctx, paths, opts);
+    .action(async (paths: string[] | undefined, opts: PlanOptions) => {
+      const format = formatValue(opts, PLAN_FORMATS);
+      const out = outValue(opts);
+      const result = await runPlan(ctx, pathsOrCwd(paths), opts);
       const { plans, file } = result;
       const g = ctx.globals();
-      if (opts.out !== undefined) writePlanFile(resolve(ctx.io.cwd, opts.out), file);
+      if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), file);
       if (format === 'json') {
         ctx.io.stdout.write(JSON.stringify(withSummaries(file), null, 2) + '\n');
       } else if (format === 'markdown') {
@@ -54,14 +55,14 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
       } else {
         const style = makeStyle(g.color);
         ctx.io.stdout.write(plans.map((p) => renderPlan(p.plan, style)).join('\n'));
-        if (opts.out !== undefined) ctx.io.stdout.write(`\nSaved the plan to ${opts.out}. Apply exactly these steps with: rcsctl apply --plan ${opts.out}\n`);
+        if (out !== undefined) ctx.io.stdout.write(`\nSaved the plan to ${out}. Apply exactly these steps with: rcsctl apply --plan ${out}\n`);
       }
       ctx.exit(planExitCode(plans, opts.detailedExitcode));
     });
 }
 
 /** Load, connect, read and plan, then close the connection. */
-export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string; cacheDir?: string }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
+export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string[]; cacheDir?: string }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
   const brands = await loadOrFail(ctx, paths, opts.brand);
   const conn = await connect(ctx, declaredBy(brands));
   try {

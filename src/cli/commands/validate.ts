@@ -1,12 +1,16 @@
 // `rcsctl validate <paths...>`: load the manifests and report every diagnostic,
 // without talking to the service.
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../../manifest/index.js';
 import type { DesiredBrand } from '../../manifest/index.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
+import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
+import { renderValidateJunit, renderValidateMarkdown, type ValidateResult } from '../render-validate.js';
 
 /** Counts of what a brand declares, for the summary line and JSON output. */
 function counts(b: DesiredBrand): { files: number; autoReplies: number; logos: number; chatbots: number; agencyFiles: number } {
@@ -23,44 +27,80 @@ function n(count: number, one: string, many = one + 's'): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+const VALIDATE_FORMATS = ['text', 'json', 'markdown', 'junit'] as const;
+
+interface ValidateOptions {
+  format: string;
+  json: boolean;
+  strict: boolean;
+  out?: string;
+  output?: string;
+  brand?: string[];
+}
+
+/** `6 auto-replies, 2 files, 1 logo, 2 chatbots, 1 agency file` */
+function describeCounts(c: ReturnType<typeof counts>): string {
+  return `${n(c.autoReplies, 'auto-reply', 'auto-replies')}, ${n(c.files, 'file')}, ${n(c.logos, 'logo')}, ${n(c.chatbots, 'chatbot')}, ${n(c.agencyFiles, 'agency file')}`;
+}
+
+/** The report in `format`; `text` renders the compiler-style view. */
+function report(format: (typeof VALIDATE_FORMATS)[number], result: ValidateResult, brands: DesiredBrand[], strict: boolean, text: () => string): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify({ ...result, brands: brands.map((b) => ({ brandId: b.brandId, manifestFiles: b.manifestFiles, ...counts(b) })) }, null, 2) + '\n';
+    case 'markdown':
+      return renderValidateMarkdown(result);
+    case 'junit':
+      return renderValidateJunit(result, { strict });
+    case 'text':
+      return text();
+    default: {
+      const never: never = format;
+      throw new Error(`unknown format ${String(never)}`);
+    }
+  }
+}
+
 /** Register `rcsctl validate`. */
 export function registerValidate(program: Command, ctx: CommandContext): void {
-  program
-    .command('validate')
-    .description('check manifests offline: YAML, schema, local files, references and lint')
-    .argument('<paths...>', 'manifest files or directories (read recursively for *.yaml, *.yml)')
-    .option('--format <format>', 'output format: text or json', 'text')
+  const cmd = program.command('validate').description('check manifests offline: YAML, schema, local files, references and lint');
+  pathsArgument(cmd);
+  outOption(cmd, 'file', 'write the report to FILE (stdout gets the verdict line)');
+  formatOption(cmd, VALIDATE_FORMATS, 'output format');
+  brandOption(cmd, 'report only this brand');
+  cmd
     .option('--strict', 'fail (exit 1) on warnings too', false)
-    .action(async (paths: string[], opts: { format: string; strict: boolean }) => {
-      if (opts.format !== 'text' && opts.format !== 'json') {
-        throw new RcsctlError('E_USAGE', `--format must be text or json, not "${opts.format}"`);
-      }
+    .action(async (paths: string[] | undefined, opts: ValidateOptions) => {
+      const format = formatValue(opts, VALIDATE_FORMATS);
+      const outPath = outValue(opts);
       const { io } = ctx;
-      const result = await loadManifests(paths, { env: io.env, cwd: io.cwd });
-      const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-      const warnings = result.diagnostics.length - errors;
-      const failed = hasErrors(result.diagnostics) || (opts.strict && warnings > 0);
-      if (opts.format === 'json') {
-        const out = {
-          ok: !failed,
-          errors,
-          warnings,
-          diagnostics: result.diagnostics,
-          brands: result.brands.map((b) => ({ brandId: b.brandId, manifestFiles: b.manifestFiles, ...counts(b) })),
-        };
-        io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd });
+      const only = opts.brand ?? [];
+      const missing = only.filter((id) => !loaded.brands.some((b) => b.brandId === id));
+      if (missing.length > 0) throw new RcsctlError('E_NO_BRAND', `no manifest declares brand ${missing.join(', ')} (found: ${loaded.brands.map((b) => b.brandId).join(', ') || 'none'})`);
+      const brands = only.length === 0 ? loaded.brands : loaded.brands.filter((b) => only.includes(b.brandId));
+      const files = only.length === 0 ? loaded.files : [...new Set(brands.flatMap((b) => b.manifestFiles))];
+      const diagnostics = only.length === 0 ? loaded.diagnostics : loaded.diagnostics.filter((d) => files.includes(d.file));
+      const errors = diagnostics.filter((d) => d.severity === 'error').length;
+      const warnings = diagnostics.length - errors;
+      const failed = hasErrors(diagnostics) || (opts.strict && warnings > 0);
+      const result = { ok: !failed, errors, warnings, diagnostics, files };
+      const verdicts = failed
+        ? opts.strict && errors === 0
+          ? 'warnings are errors under --strict\n'
+          : ''
+        : brands.map((b) => `${b.brandId}: valid (${describeCounts(counts(b))})\n`).join('');
+      if (outPath !== undefined) {
+        const path = resolve(io.cwd, outPath);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, report(format, result, brands, opts.strict, () => renderDiagnostics(diagnostics, { color: false, cwd: io.cwd }) + verdicts));
+        io.stdout.write(`${failed ? 'invalid' : 'valid'}: ${n(errors, 'error')}, ${n(warnings, 'warning')}\nWrote the ${format} report to ${outPath}.\n`);
+      } else if (format === 'text') {
+        // Diagnostics go to stderr, as a compiler's do; the verdicts to stdout.
+        io.stderr.write(renderDiagnostics(diagnostics, { color: ctx.globals().color, cwd: io.cwd }));
+        (failed ? io.stderr : io.stdout).write(verdicts);
       } else {
-        io.stderr.write(renderDiagnostics(result.diagnostics, { color: ctx.globals().color, cwd: io.cwd }));
-        if (!failed) {
-          for (const b of result.brands) {
-            const c = counts(b);
-            io.stdout.write(
-              `${b.brandId}: valid (${n(c.autoReplies, 'auto-reply', 'auto-replies')}, ${n(c.files, 'file')}, ${n(c.logos, 'logo')}, ${n(c.chatbots, 'chatbot')}, ${n(c.agencyFiles, 'agency file')})\n`,
-            );
-          }
-        } else if (opts.strict && !hasErrors(result.diagnostics)) {
-          io.stderr.write('warnings are errors under --strict\n');
-        }
+        io.stdout.write(report(format, result, brands, opts.strict, () => ''));
       }
       ctx.exit(failed ? EXIT_ERROR : EXIT_OK);
     });

@@ -1,0 +1,55 @@
+// One grammar for every command: the same flag means the same thing wherever
+// it appears. `-o/--out` names what a command writes (`--output` is kept as an
+// alias), `--format` picks the rendering (`--json` is short for
+// `--format json`), `--brand` may be repeated, and paths default to `.`.
+
+import { Option, type Command } from 'commander';
+import { RcsctlError } from '../errors.js';
+
+/** Every rendering a command may offer. */
+export type Format = 'text' | 'json' | 'markdown' | 'junit';
+
+/** Add `[paths...]`, defaulting to the current directory. */
+export function pathsArgument(cmd: Command, description = 'manifest files or directories, read recursively for *.yaml and *.yml (default: .)'): Command {
+  return cmd.argument('[paths...]', description);
+}
+
+/** The paths given, or `.` when none were. */
+export function pathsOrCwd(paths: string[] | undefined): string[] {
+  return paths === undefined || paths.length === 0 ? ['.'] : paths;
+}
+
+/** Add `-o, --out <what>` and its alias `--output`. */
+export function outOption(cmd: Command, what: string, description: string): Command {
+  return cmd.option(`-o, --out <${what}>`, description).addOption(new Option(`--output <${what}>`, 'the same as --out').hideHelp());
+}
+
+/** The value of `-o/--out` (or of its alias `--output`); refused when both disagree. */
+export function outValue(opts: { out?: string; output?: string }): string | undefined {
+  if (opts.out !== undefined && opts.output !== undefined && opts.out !== opts.output) {
+    throw new RcsctlError('E_USAGE', '--out and --output are the same option; give it once');
+  }
+  return opts.out ?? opts.output;
+}
+
+/** Add `--format <format>` (with its choices for help and completion) and `--json`. */
+export function formatOption(cmd: Command, formats: readonly Format[], what: string): Command {
+  const option = new Option('--format <format>', what).default('text');
+  // Listed for help and completion; checked by formatValue, whose message names the command's formats.
+  option.argChoices = [...formats];
+  return cmd.addOption(option).option('--json', 'the same as --format json', false);
+}
+
+/** The format asked for: `--json` wins over `--format`. */
+export function formatValue<F extends Format>(opts: { format?: string; json?: boolean }, formats: readonly F[]): F {
+  const format = opts.json === true ? 'json' : (opts.format ?? 'text');
+  if (!(formats as readonly string[]).includes(format)) {
+    throw new RcsctlError('E_USAGE', `--format must be one of ${formats.join(', ')}, not "${format}"`);
+  }
+  return format as F;
+}
+
+/** Add `--brand <id>`, repeatable: each one adds a brand. */
+export function brandOption(cmd: Command, description: string): Command {
+  return cmd.option('--brand <id>', `${description} (repeat for several)`, (value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+}
