@@ -116,9 +116,9 @@ describe('loading layouts', () => {
     await mkdir(join(dir, 'empty'));
     const r = await loadManifests(['huge.yaml', 'missing.yaml', 'empty'], { env: {}, cwd: dir });
     expect(r.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}:${d.col}`).sort()).toEqual([
-      'RCS100 missing.yaml:1:1',
+      'RCS100 missing.yaml:0:0',
       'RCS105 huge.yaml:1:1',
-      'RCS108 empty:1:1',
+      'RCS108 empty:0:0',
     ]);
     expect(hasErrors(r.diagnostics)).toBe(true);
     expect(r.brands).toEqual([]);
