@@ -89,7 +89,18 @@ export const AGENCY_ERRORS = {
   logoFileMixup: { http: 400, code: '40009', message: 'logo-file mix-up' },
   fileAlreadyRegistered: { http: 400, code: '40010', message: 'fileId already registered' },
   imageSizeMismatch: { http: 400, code: '40011', message: 'image size does not fit the messagebase' },
+  // The three below are the emulator's own numbers (docs/decisions.md): the reference names the conditions only.
+  chipListOutsideBidirectional: { http: 400, code: '40012', message: 'chipList is allowed only in a bidirectional room' },
+  invalidReplyId: { http: 400, code: '40013', message: 'replyId unknown, expired or of another room or handset' },
+  replyOutsideSession: { http: 400, code: '40014', message: 'reply suggestions are allowed only in session messages (%s)' },
 } as const satisfies Record<string, ErrorDef>;
+
+/** `error` of a msgstatus item that reports a failed delivery (the reference's sample code is 40000; the messages are the emulator's). */
+export const DELIVERY_ERRORS = {
+  failed: { code: '40000', message: 'Not delivered to the handset' },
+  expired: { code: '40000', message: 'Not delivered within the expiryOption window' },
+  autoReplyGone: { code: '40000', message: 'Auto-reply not found' },
+} as const satisfies Record<string, { code: string; message: string }>;
 
 /** Fill a message template's `%s` with a detail. */
 export function formatMessage(def: ErrorDef, detail?: string): string {

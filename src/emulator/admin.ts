@@ -30,6 +30,8 @@ export interface AdminState {
   faults: FaultPlan;
   log: RequestLogEntry[];
   seed: Seed;
+  /** Called after /_emulator/reset restored the seed. */
+  onReset?: () => void;
 }
 
 /** The service clock stays within these years (*chosen*), so every date formats. */
@@ -93,6 +95,7 @@ export function adminRoutes(state: AdminState): Route[] {
       Object.assign(state.store, storeFromSeed(state.seed));
       state.faults.clear();
       state.log.length = 0;
+      state.onReset?.();
       return json({ reset: true });
     }),
     r('GET', 'requests', () => json({ requests: state.log })),
@@ -142,7 +145,8 @@ function json(body: unknown): Reply {
   return { status: 200, json: body };
 }
 
-async function adminBody(ctx: RequestContext): Promise<Record<string, unknown>> {
+/** The JSON object body of an admin call (60400 otherwise). */
+export async function adminBody(ctx: RequestContext): Promise<Record<string, unknown>> {
   let v: unknown;
   try {
     v = await ctx.json();

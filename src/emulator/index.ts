@@ -74,6 +74,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         emu.server.close(() => resolve());
         emu.server.closeAllConnections();
         for (const s of emu.sockets) s.destroy();
-      })),
+      }).then(() => emu.messaging.stop())),
   };
 }

@@ -10,6 +10,7 @@ import { defaultLayoutComponents } from './layout-components.js';
 import { seedMessagebases, type Seed, type SeedFile } from './seed.js';
 import { EmulatorStore, defaultBehaviour, type StoredBlob, type StoredBrand } from './store.js';
 import { contentTypeOf } from './files.js';
+import { messagingFromSeed } from './messaging/model.js';
 
 const SEED_USER = 'seed';
 
@@ -23,6 +24,7 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
   store.messagebases = seedMessagebases(seed);
   for (const f of [...(seed.messagebaseForms ?? []), ...TEMPLATE_FORMS]) if (!store.forms.has(f.messagebaseformId)) store.forms.set(f.messagebaseformId, f);
   store.layoutComponents = seed.layoutComponents ?? defaultLayoutComponents();
+  store.messaging = messagingFromSeed(seed.messaging);
   const now = formatServiceTime(new Date(store.now()));
   for (const b of seed.brands) {
     const brand: StoredBrand = {

@@ -9,6 +9,7 @@ import { KNOWN_MESSAGEBASES, type MessagebaseFacts } from '../spec/messagebases.
 import { parseServiceTime } from '../util/time.js';
 import { RcsctlError } from '../errors.js';
 import { defaultBehaviour, type EmulatorBehaviour } from './store.js';
+import { checkSeedMessaging, type SeedMessaging } from './messaging/model.js';
 
 /** A seeded account. */
 export interface SeedAccount {
@@ -125,6 +126,8 @@ export interface Seed {
   /** Template forms; the default forms this leaves out are added. */
   messagebaseForms?: MessagebaseForm[];
   layoutComponents?: LayoutComponent[];
+  /** The agency messaging interface (docs/emulator.md, "Testing your relay"). */
+  messaging?: SeedMessaging;
 }
 
 /** Parse and check a seed from a file path or from YAML text (text when it holds a newline or a colon). */
@@ -234,6 +237,7 @@ export function checkSeed(doc: unknown, source = 'seed'): Seed {
     c.object(o.policyInfo, `${q}.policyInfo`);
   });
   c.array(root.layoutComponents ?? [], 'layoutComponents');
+  checkSeedMessaging(root.messaging, source);
   return root as unknown as Seed;
 }
 

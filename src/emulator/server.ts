@@ -8,6 +8,7 @@ import { ERRORS, formatMessage } from '../api/codes.js';
 import { formatServiceTime } from '../util/time.js';
 import { adminRoutes, type AdminState } from './admin.js';
 import { FaultPlan } from './faults.js';
+import { Messaging } from './messaging/index.js';
 import type { Reply, RequestContext } from './http-types.js';
 import { parseMultipart } from './multipart.js';
 import { Router } from './router.js';
@@ -53,6 +54,8 @@ export interface EmulatorServer {
   /** Set once listening: `http://HOST:PORT`. */
   baseUrl: string;
   sockets: Set<Socket>;
+  /** The agency messaging interface: sends, webhooks, user events. */
+  messaging: Messaging;
 }
 
 /** Thrown while reading a body when the client went away: no answer is possible. */
@@ -60,11 +63,12 @@ class ClientGone extends Error {}
 
 /** Create (but do not start) the emulator's HTTP server. */
 export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
-  const state: AdminState = { store: settings.store, faults: new FaultPlan(), log: [], seed: settings.seed };
-  const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...miscRoutes(), ...templateRoutes());
-  const admin = new Router().add(...adminRoutes(state));
+  const messaging = new Messaging(settings.store);
+  const state: AdminState = { store: settings.store, faults: new FaultPlan(), log: [], seed: settings.seed, onReset: () => messaging.reset() };
+  const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...messaging.routes(), ...miscRoutes(), ...templateRoutes());
+  const admin = new Router().add(...adminRoutes(state), ...messaging.adminRoutes());
   const sockets = new Set<Socket>();
-  const emu: EmulatorServer = { server: undefined as unknown as Server, state, baseUrl: '', sockets };
+  const emu: EmulatorServer = { server: undefined as unknown as Server, state, baseUrl: '', sockets, messaging };
 
   const headersTimeout = settings.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const requestTimeout = Math.max(settings.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, headersTimeout);
@@ -101,7 +105,9 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
 
     if (isAdmin) {
       if (!ctx.loopback) return write(res, errorReply(new ServiceError(EMULATOR_ERRORS.forbiddenAdmin), false));
-      write(res, await run(admin, ctx, false));
+      const reply = await run(admin, ctx, false);
+      messaging.observe(ctx, reply);
+      write(res, reply);
       return;
     }
 
@@ -125,6 +131,7 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
       reply = errorReply(new ServiceError({ ...ERRORS.internal, http: status }), agencyFamily);
     } else {
       reply = await run(service, ctx, agencyFamily);
+      messaging.observe(ctx, reply);
     }
     const delay = settings.latencyMs + decision.delayMs;
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ButtonGroup, LayoutComponent, MessagebaseForm, PersistentMenuItem, Suggestion, TemplateBodyItem, TemplateButtonGroup } from '../api/types.js';
 import type { MessagebaseFacts } from '../spec/messagebases.js';
+import { emptyMessaging, type MessagingData } from './messaging/model.js';
 
 /** Account roles (service-api.md, Authentication). */
 export type AccountRole = 'master' | 'manager' | 'agency';
@@ -194,6 +195,8 @@ export class EmulatorStore {
   issuedTokens = new Map<string, IssuedToken>();
   brands = new Map<string, StoredBrand>();
   agencyFiles = new Map<string, StoredAgencyFile>();
+  /** The agency messaging interface: agencies, webhooks, handsets, sent messages, replyIds. */
+  messaging: MessagingData = emptyMessaging();
   messagebases: MessagebaseFacts[] = [];
   /** Template forms (messagebaseforms), by id. */
   forms = new Map<string, MessagebaseForm>();

@@ -11,6 +11,7 @@ import { fail } from '../service-error.js';
 import { CHATBOT_UPDATABLE, afterCancel, chatbotAfterUpdate } from '../state-machines.js';
 import type { EmulatorStore, StoredBrand, StoredChatbot } from '../store.js';
 import { asObject, extensionOf, optionalEnum, optionalString, requiredString } from '../validate.js';
+import { isBidirectional } from '../messaging/rooms.js';
 
 const BASE = '/api/1.1/brand/:brandId/chatbot';
 const BIDI = '/api/1.1/brand/:brandId/bidirectional/chatbot';
@@ -36,8 +37,7 @@ function list(ctx: RequestContext) {
 
 function bidirectionalList(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
-  // Rooms with a bidirectional ID, a room menu, or a linked bidirectional agency.
-  const rooms = [...brand.chatbots.values()].filter((c) => c.service === 'chat' || c.menu !== null || c.botAgencyId !== null);
+  const rooms = [...brand.chatbots.values()].filter(isBidirectional);
   return paged(ctx, rooms, (c) => withUnset(ctx.store, listItem(brand)(c)));
 }
 
