@@ -1,7 +1,7 @@
 // User-originated events played through the admin API: newUser, message (text,
 // file, location) and response (a room-menu reply, or a reply chip or button of
 // a sent message). Each event gets a fresh replyId, valid 24 hours on the
-// emulator's clock. Shapes: service-api.md, User-originated event item.
+// emulator's clock. Shapes: the service reference, User-originated event item.
 
 import type { PersistentMenuItem, Suggestion } from '../../api/types.js';
 import { formatServiceTime } from '../../util/time.js';

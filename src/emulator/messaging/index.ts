@@ -20,7 +20,7 @@ export const BILLED_PER_SESSION = 1;
 /** How often held messages are checked against their expiryOption window. */
 const SWEEP_MS = 1000;
 
-/** A msgstatus item (service-api.md, Delivery status item). */
+/** A msgstatus item (the service reference, Delivery status item). */
 export interface StatusItem {
   clientMsgId: string;
   status: 'success' | 'fail';

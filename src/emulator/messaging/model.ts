@@ -76,7 +76,7 @@ export interface MessagingData {
 
 /** Sent messages kept for chip replies and the admin dump (oldest dropped first). */
 export const MAX_MESSAGES = 10_000;
-/** replyId lifetime (service-api.md: valid 24 hours). */
+/** replyId lifetime (the service reference: valid 24 hours). */
 export const REPLY_ID_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a reissued agency key keeps working beside the new one. */
 export const PREVIOUS_KEY_TTL_MS = 24 * 60 * 60 * 1000;

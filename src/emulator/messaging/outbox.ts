@@ -24,7 +24,7 @@ export interface OutboxSettings {
 
 /** The documented default policy (docs/emulator.md, "Testing your relay"). */
 export const DEFAULT_OUTBOX: Readonly<OutboxSettings> = { batchIntervalMs: 100, retryDelaysMs: [500, 1000, 2000], timeoutMs: 5000, paused: false };
-/** Most msgstatus items in one call (service-api.md, Limits). */
+/** Most msgstatus items in one call (the service reference, Limits). */
 export const MAX_BATCH = 100;
 /** Delivery attempts kept in the log (oldest dropped first). */
 const MAX_LOG = 10_000;

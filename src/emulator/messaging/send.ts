@@ -14,7 +14,7 @@ import { asObject, optionalBoolean, optionalEnum, optionalString, requiredString
 import { MAX_MESSAGES, REPLY_ID_TTL_MS, type Agency, type SentMessage } from './model.js';
 import { findRoom, isBidirectional } from './rooms.js';
 
-/** Message field lengths (service-api.md, Limits: ids echoed in webhooks are at most 40). */
+/** Message field lengths (the service reference, Limits: ids echoed in webhooks are at most 40). */
 const MAX = { clientMsgId: 40, userContact: 40, agencyId: 20, agencyKey: 18, replyId: 40, groupId: 40 } as const;
 /** expiryOption values: 1 day (default), 30 s, 180 s, 3600 s. */
 export const EXPIRY_WINDOW_MS: Readonly<Record<number, number>> = { 1: 86_400_000, 2: 30_000, 3: 180_000, 4: 3_600_000 };
