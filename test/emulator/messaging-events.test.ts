@@ -3,25 +3,20 @@
 // the auto-reply the platform then sends) and to a chip or button reply, and
 // notiType logo, autoreplymsg and agencyKey.
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { admin, call, form, png, useEmulator } from './helpers.js';
-import { BASE_MESSAGE, MESSAGING_SEED, sendMessage } from './messaging-helpers.js';
-import { startReceiver, type Receiver } from './webhook-receiver.js';
+import { admin, call, form, png } from './helpers.js';
+import { BASE_MESSAGE, sendMessage, useMessaging } from './messaging-helpers.js';
+import type { Receiver } from './webhook-receiver.js';
 
 let emu: RunningEmulator;
 let rx: Receiver;
-useEmulator((e) => (emu = e), { seed: MESSAGING_SEED });
-
-beforeAll(async () => {
-  rx = await startReceiver();
+useMessaging((e, r) => {
+  emu = e;
+  rx = r;
 });
-afterAll(() => rx.close());
 
 beforeEach(async () => {
-  await admin(emu, 'POST', 'reset');
-  rx.calls.length = 0;
-  await admin(emu, 'POST', 'messaging/webhook', { agencyId: 'ag1', url: rx.url });
   await admin(emu, 'POST', 'messaging/room', { chatbotId: '0200000002', moMsgWebhookUrl: `${rx.url}/mo/` });
   await admin(emu, 'POST', 'messaging/options', { batchIntervalMs: 10 });
 });

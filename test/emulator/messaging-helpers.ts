@@ -1,7 +1,9 @@
 // The seed and a send helper shared by the messaging tests.
 
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { call, type Answer } from './helpers.js';
+import { admin, call, useEmulator, type Answer } from './helpers.js';
+import { startReceiver, type Receiver } from './webhook-receiver.js';
 
 /** Two brands: BR.a with a one-way room and a bidirectional room with a menu, BR.b with one room. */
 export const MESSAGING_SEED = `
@@ -58,4 +60,26 @@ export const BASE_MESSAGE = {
 /** POST /ag/1.2/message with the agency token. */
 export function sendMessage(emu: RunningEmulator, message: Record<string, unknown>): Promise<Answer> {
   return call(emu, 'POST', '/ag/1.2/message', { token: 't-agency', json: message });
+}
+
+/**
+ * An emulator on MESSAGING_SEED and a webhook receiver for a test file. Before
+ * every test: the emulator reset, the receiver emptied and answering 200, and
+ * agency ag1's webhook pointed at it.
+ */
+export function useMessaging(receive: (emu: RunningEmulator, rx: Receiver) => void): void {
+  let emu: RunningEmulator;
+  let rx: Receiver;
+  useEmulator((e) => (emu = e), { seed: MESSAGING_SEED });
+  beforeAll(async () => {
+    rx = await startReceiver();
+    receive(emu, rx);
+  });
+  afterAll(() => rx.close());
+  beforeEach(async () => {
+    await admin(emu, 'POST', 'reset');
+    rx.calls.length = 0;
+    rx.answer = () => 200;
+    await admin(emu, 'POST', 'messaging/webhook', { agencyId: 'ag1', url: rx.url });
+  });
 }

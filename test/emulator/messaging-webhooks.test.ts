@@ -2,26 +2,17 @@
 // retry policy on a failing receiver, scripted handsets, session billing, and
 // the expiryOption window of a message held for an offline handset.
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { admin, useEmulator } from './helpers.js';
-import { BASE_MESSAGE, MESSAGING_SEED, sendMessage } from './messaging-helpers.js';
+import { admin } from './helpers.js';
+import { BASE_MESSAGE, sendMessage, useMessaging } from './messaging-helpers.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 
 let emu: RunningEmulator;
 let rx: Receiver;
-useEmulator((e) => (emu = e), { seed: MESSAGING_SEED });
-
-beforeAll(async () => {
-  rx = await startReceiver();
-});
-afterAll(() => rx.close());
-
-beforeEach(async () => {
-  await admin(emu, 'POST', 'reset');
-  rx.calls.length = 0;
-  rx.answer = () => 200;
-  await admin(emu, 'POST', 'messaging/webhook', { agencyId: 'ag1', url: rx.url });
+useMessaging((e, r) => {
+  emu = e;
+  rx = r;
 });
 
 const statusCalls = () => rx.on('/msgstatus');
