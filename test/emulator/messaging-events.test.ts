@@ -118,7 +118,7 @@ describe('user events', () => {
     await admin(emu, 'POST', 'messaging/room', { chatbotId: '0200000002', moMsgWebhookUrl: null });
     expect((await play({ eventType: 'newUser', ...WHO })).body.error.message).toContain('has no moMsgWebhookUrl');
     await admin(emu, 'POST', 'messaging/room', { chatbotId: '0200000002', moMsgWebhookUrl: rx.url });
-    expect((await call(emu, 'PUT', '/api/1.1/brand/BR.a/bidirectional/chatbot/0200000002/persistentmenu/pause', { token: 't-master', json: { isPause: true } })).status).toBe(200);
+    expect((await call(emu, 'PUT', '/api/1.1/brand/BR.a/bidirectional/chatbot/0200000002/persistentmenu/pause', { token: 't-agency', brandKey: 'BK.a', json: { isPause: true } })).status).toBe(200);
     expect((await play({ eventType: 'response', ...WHO, title: 'Hours' })).body.error.message).toContain('paused');
   });
 });

@@ -9,7 +9,7 @@ import { startReceiver, type Receiver } from './webhook-receiver.js';
 export const MESSAGING_SEED = `
 clock: "2026-11-21T10:00:00.000+09"
 accounts:
-  - { userId: agency, role: agency, token: t-agency, brands: [{ brandId: BR.a, role: operator }] }
+  - { userId: ag1, role: agency, token: t-agency, brands: [{ brandId: BR.a, role: operator }] }
   - { userId: master, role: master, token: t-master, brands: [{ brandId: BR.a, role: representative }] }
 brands:
   - brandId: BR.a

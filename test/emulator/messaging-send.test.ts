@@ -85,6 +85,8 @@ describe('POST /ag/1.2/message', () => {
     ['the standard watch URL', { body: { media1: `https://www.youtube.com/watch?v=abc_123-X${VIDEO_THUMB}` } }],
     ['the short URL', { body: { media1: `https://youtu.be/abc123${VIDEO_THUMB}` } }],
     ['the mobile watch URL', { body: { media3: `https://m.youtube.com/watch?v=abc123${VIDEO_THUMB}` } }],
+    ['a file referenced as maapfile:// (the public document form)', { body: { media: 'maapfile://f.img', subMedia1: 'mediafile://f.img' } }],
+    ['a video whose thumbnail is a maapfile:// reference', { body: { media2: 'https://youtu.be/abc123,maapfile://f.img' } }],
     ['an approved logo as mTitleMedia and itemMedia', { body: { mTitleMedia: 'mediafile://BLG-BR.a-aaaa', itemMedia: 'BLG-BR.a-aaaa', description: 'd' } }],
     ['an advertising header with a footer', { header: '1', footer: '080-000-0000' }],
     ['the messagebase productCode', { productCode: 'chat' }],

@@ -4,6 +4,7 @@
 
 import type { ButtonGroup, Suggestion } from '../../api/types.js';
 import { AGENCY_FILE, MAX_LENGTH } from '../../spec/limits.js';
+import { MAAPFILE_PREFIX } from '../../spec/media.js';
 import { kstMidnightAfter } from '../../util/time.js';
 import { authenticate } from '../auth.js';
 import type { Reply, RequestContext } from '../http-types.js';
@@ -20,6 +21,8 @@ const MAX = { clientMsgId: 40, userContact: 40, agencyId: 20, agencyKey: 18, rep
 export const EXPIRY_WINDOW_MS: Readonly<Record<number, number>> = { 1: 86_400_000, 2: 30_000, 3: 180_000, 4: 3_600_000 };
 /** The reference's file-reference scheme for body media. */
 export const MEDIA_SCHEME = 'mediafile://';
+/** Accepted file references: the reference's scheme, and the one the public OpenAPI document shows. */
+const FILE_SCHEMES = [MEDIA_SCHEME, MAAPFILE_PREFIX];
 /** The three accepted video URL forms (iframeplayB): the whole value must match one. */
 const VIDEO_URLS = [/^https:\/\/www\.youtube\.com\/watch\?v=[A-Za-z0-9_-]+$/, /^https:\/\/youtu\.be\/[A-Za-z0-9_-]+$/, /^https:\/\/m\.youtube\.com\/watch\?v=[A-Za-z0-9_-]+$/];
 /** Body fields that must hold a logo id, and only they may. */
@@ -124,12 +127,14 @@ function checkVideo(store: EmulatorStore, field: string, value: string): void {
   const url = comma < 0 ? value : value.slice(0, comma);
   const thumbnail = comma < 0 ? '' : value.slice(comma + 1);
   if (!VIDEO_URLS.some((re) => re.test(url))) failAgency('invalidVideo', `body.${field}`);
-  if (!thumbnail.startsWith(MEDIA_SCHEME) || sendableFile(store, thumbnail.slice(MEDIA_SCHEME.length)) !== 'ok') failAgency('invalidVideo', `body.${field}`);
+  const thumbnailId = fileReference(thumbnail);
+  if (thumbnailId === undefined || sendableFile(store, thumbnailId) !== 'ok') failAgency('invalidVideo', `body.${field}`);
 }
 
 function checkSendFile(store: EmulatorStore, field: string, value: string): void {
-  if (!value.startsWith(MEDIA_SCHEME)) fail('invalidType', `body.${field}`);
-  const state = sendableFile(store, value.slice(MEDIA_SCHEME.length));
+  const fileId = fileReference(value);
+  if (fileId === undefined) fail('invalidType', `body.${field}`);
+  const state = sendableFile(store, fileId);
   if (state === 'logo') failAgency('logoFileMixup', `body.${field}`);
   if (state !== 'ok') failAgency('unknownFile', `body.${field}`);
 }
@@ -145,8 +150,15 @@ function sendableFile(store: EmulatorStore, fileId: string): 'ok' | 'logo' | 'un
   return store.now() >= kstMidnightAfter(new Date(file.registeredAt), AGENCY_FILE.sendableDays).getTime() ? 'expired' : 'ok';
 }
 
+/** The fileId of a `mediafile://` or `maapfile://` reference, or undefined for anything else. */
+function fileReference(value: string): string | undefined {
+  const scheme = FILE_SCHEMES.find((s) => value.startsWith(s));
+  return scheme === undefined ? undefined : value.slice(scheme.length);
+}
+
+/** A logo field may hold the bare logo id or a file reference to it. */
 function stripScheme(value: string): string {
-  return value.startsWith(MEDIA_SCHEME) ? value.slice(MEDIA_SCHEME.length) : value;
+  return fileReference(value) ?? value;
 }
 
 function listOf<T>(o: Record<string, unknown>, field: string): T[] {
