@@ -29,6 +29,8 @@ export interface GlobalOptions {
   sandbox: boolean;
   seed?: string;
   insecureHttp: boolean;
+  /** Show every diagnostic, follow-on YAML errors included. */
+  verbose?: boolean;
 }
 
 /** Passed to every command module's `register`. */

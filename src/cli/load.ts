@@ -11,7 +11,7 @@ import type { ConnectOptions } from './connect.js';
 export async function loadOrFail(ctx: CommandContext, paths: string[], only: string[] = []): Promise<DesiredBrand[]> {
   const { io } = ctx;
   const result = await loadManifests(paths, { env: io.env, cwd: io.cwd });
-  if (result.diagnostics.length > 0) io.stderr.write(renderDiagnostics(result.diagnostics, { color: ctx.globals().color, cwd: io.cwd }));
+  if (result.diagnostics.length > 0) io.stderr.write(renderDiagnostics(result.diagnostics, { color: ctx.globals().color, cwd: io.cwd, verbose: ctx.globals().verbose === true }));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw new RcsctlError('E_MANIFEST', `the manifests have ${n} error${n === 1 ? '' : 's'}; nothing was sent`);

@@ -39,6 +39,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .option('--sandbox', 'run against an in-process emulator; nothing leaves the machine', false)
     .option('--seed <file>', 'with --sandbox: the emulator seed (default: the example brand)')
     .option('--insecure-http', 'allow plain http:// to a non-loopback host', false)
+    .option('--verbose', 'show every diagnostic, follow-on YAML errors included', false)
     .showHelpAfterError('(run rcsctl --help for usage)')
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true })
@@ -87,13 +88,14 @@ function readGlobals(program: Command, io: CliIO): GlobalOptions {
     sandbox: boolean;
     seed?: string;
     insecureHttp: boolean;
+    verbose: boolean;
   }>();
   const concurrency = Number(o.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     throw new RcsctlError('E_USAGE', `--concurrency must be a whole number from 1 to 64, not "${o.concurrency}"`);
   }
   const color = o.color && io.env.NO_COLOR === undefined && io.stdout.isTTY === true;
-  const globals: GlobalOptions = { concurrency, color, sandbox: o.sandbox, insecureHttp: o.insecureHttp };
+  const globals: GlobalOptions = { concurrency, color, sandbox: o.sandbox, insecureHttp: o.insecureHttp, verbose: o.verbose };
   const baseUrl = o.baseUrl ?? io.env.RCSCTL_BASE_URL;
   const agencyBaseUrl = o.agencyBaseUrl ?? io.env.RCSCTL_AGENCY_BASE_URL;
   if (baseUrl !== undefined && baseUrl !== '') globals.baseUrl = baseUrl;

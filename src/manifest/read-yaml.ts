@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAlias, isNode, isScalar, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
 import { diagAtOffset, type SourceDoc } from './source.js';
 import type { Diagnostic } from './types.js';
+import { yamlErrorDiagnostics } from './yaml-errors.js';
 
 /** A manifest file larger than this is refused before parsing (a manifest is text, not data). */
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
@@ -57,7 +58,7 @@ export function parseManifestText(text: string, absPath: string, file: string): 
   for (const doc of parsed) {
     const duplicates = duplicateKeys(doc);
     if (doc.errors.length > 0 || duplicates.length > 0) {
-      for (const e of doc.errors) diagnostics.push(diagAtOffset(file, lines, 'RCS101', e.pos[0], firstLine(e.message)));
+      diagnostics.push(...yamlErrorDiagnostics(doc.errors, text, file, lines));
       for (const offset of duplicates) diagnostics.push(diagAtOffset(file, lines, 'RCS102', offset, 'Map keys must be unique'));
       continue;
     }

@@ -20,8 +20,11 @@ export function sortDiagnostics(diags: Diagnostic[]): Diagnostic[] {
   return [...diags].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.code.localeCompare(b.code));
 }
 
-/** Render diagnostics as text with source excerpts; `cwd` resolves relative file names. */
-export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; cwd: string }): string {
+/**
+ * Render diagnostics as text with source excerpts; `cwd` resolves relative file
+ * names. Follow-on YAML errors are counted, not shown, unless `verbose`.
+ */
+export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; cwd: string; verbose?: boolean }): string {
   const texts = new Map<string, string[] | undefined>();
   const linesOf = (file: string): string[] | undefined => {
     if (!texts.has(file)) {
@@ -35,7 +38,9 @@ export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; c
   };
   const paint = (code: string, s: string): string => (opts.color ? code + s + RESET : s);
   const out: string[] = [];
+  const folded = opts.verbose === true ? 0 : diags.filter((d) => d.followOn === true).length;
   for (const d of sortDiagnostics(diags)) {
+    if (d.followOn === true && opts.verbose !== true) continue;
     const sev = d.severity === 'error' ? paint(RED + BOLD, 'error') : paint(YELLOW + BOLD, 'warning');
     const where = d.path === '' ? '' : ` [${d.path}]`;
     out.push(`${paint(BOLD, d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file)}: ${sev} ${d.code}: ${d.message}${where}`);
@@ -50,6 +55,7 @@ export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; c
   }
   const errors = diags.filter((d) => d.severity === 'error').length;
   const warnings = diags.length - errors;
+  if (folded > 0) out.push(`${folded} follow-on error${folded === 1 ? '' : 's'} suppressed: fix the first error in the file and validate again (--verbose shows them all)`);
   if (diags.length > 0) out.push(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   return out.length === 0 ? '' : out.join('\n') + '\n';
 }

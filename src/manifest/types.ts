@@ -20,6 +20,8 @@ export interface Diagnostic {
   /** JSON path of the node, e.g. `/autoReplies/hours/body/title`. */
   path: string;
   message: string;
+  /** A YAML error that follows from an earlier one in the same document; the text view folds these unless --verbose. */
+  followOn?: boolean;
 }
 
 /** Where a resource was declared. */

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { cli, emulator, EXAMPLE } from './helpers.js';
+import { cli, emulator, EXAMPLE, ROOT } from './helpers.js';
+
+const ROOT_FIXTURES = join(ROOT, 'test', 'fixtures', 'manifests');
 
 let emu: RunningEmulator;
 const dir = mkdtempSync(join(tmpdir(), 'rcsctl-grammar-'));
@@ -143,5 +145,16 @@ describe('global options, brands and paths', () => {
     } finally {
       await fresh.close();
     }
+  });
+});
+
+describe('--verbose', () => {
+  it('shows follow-on YAML errors that validate otherwise folds', async () => {
+    const file = join(ROOT_FIXTURES, '101-tab-indent.yaml');
+    const short = await cli(['validate', file], { env: {} });
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('3 follow-on errors suppressed');
+    const all = await cli(['validate', file, '--verbose'], { env: {} });
+    expect(all.stderr.match(/error RCS101/g)).toHaveLength(4);
   });
 });

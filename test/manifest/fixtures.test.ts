@@ -9,9 +9,15 @@ import { hasErrors, loadManifests } from '../../src/manifest/index.js';
 const FIXTURES = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'manifests');
 const ENV = { FIXTURE_LONG_KEY: 'k'.repeat(19), FIXTURE_KEY_A: 'key-a', FIXTURE_KEY_B: 'key-b' };
 
-// [fixture, every diagnostic as "CODE line:col"]
+// [fixture, every diagnostic as "CODE line:col", with " (follow-on)" for a YAML error that follows from the first]
 const CASES: [string, string[]][] = [
-  ['101-yaml-syntax', ['RCS101 5:1']],
+  // An unclosed flow collection is reported where it opens, not at the end of the file.
+  ['101-yaml-syntax', ['RCS101 4:14']],
+  ['101-unclosed-flow-map', ['RCS101 8:11']],
+  // One tab: the tab is the root cause; what the parser says after it follows from it.
+  ['101-tab-indent', ['RCS101 7:1', 'RCS101 7:17 (follow-on)', 'RCS101 7:17 (follow-on)', 'RCS101 9:3 (follow-on)']],
+  // One key indented one space short: reported at that key, not at the blank line before it.
+  ['101-bad-indent', ['RCS101 10:2', 'RCS101 14:3 (follow-on)']],
   ['102-duplicate-key', ['RCS102 9:5']],
   ['103-custom-tag', ['RCS103 6:19']],
   ['104-alias-bomb', ['RCS104 5:10']],
@@ -97,7 +103,7 @@ describe('invalid manifest corpus', () => {
 
   it.each(CASES)('%s', async (name, want) => {
     const result = await loadManifests([`${name}.yaml`], { env: ENV, cwd: FIXTURES });
-    const got = result.diagnostics.map((d) => `${d.code} ${d.line}:${d.col}`);
+    const got = result.diagnostics.map((d) => `${d.code} ${d.line}:${d.col}${d.followOn === true ? ' (follow-on)' : ''}`);
     expect(got).toEqual(want);
     // The fixture name starts with the code it is about.
     expect(got.some((g) => g.startsWith(`RCS${name.slice(0, 3)} `))).toBe(true);
@@ -112,5 +118,19 @@ describe('invalid manifest corpus', () => {
     expect(hasErrors(result.diagnostics)).toBe(true);
     const text = JSON.stringify(result.diagnostics);
     for (const secret of Object.values(ENV)) expect(text).not.toContain(secret);
+  });
+});
+
+describe('follow-on YAML errors', () => {
+  it('the text view shows the root cause and counts the rest; --verbose shows all', async () => {
+    const { renderDiagnostics } = await import('../../src/manifest/index.js');
+    const result = await loadManifests(['101-tab-indent.yaml'], { env: ENV, cwd: FIXTURES });
+    const short = renderDiagnostics(result.diagnostics, { color: false, cwd: FIXTURES });
+    expect(short.match(/error RCS101/g)).toHaveLength(1);
+    expect(short).toContain('101-tab-indent.yaml:7:1: error RCS101: Tabs are not allowed as indentation');
+    expect(short).toContain('3 follow-on errors suppressed');
+    const all = renderDiagnostics(result.diagnostics, { color: false, cwd: FIXTURES, verbose: true });
+    expect(all.match(/error RCS101/g)).toHaveLength(4);
+    expect(all).not.toContain('suppressed');
   });
 });

@@ -93,11 +93,11 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       if (outPath !== undefined) {
         const path = resolve(io.cwd, outPath);
         mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, report(format, result, brands, opts.strict, () => renderDiagnostics(diagnostics, { color: false, cwd: io.cwd }) + verdicts));
+        writeFileSync(path, report(format, result, brands, opts.strict, () => renderDiagnostics(diagnostics, { color: false, cwd: io.cwd, verbose: ctx.globals().verbose === true }) + verdicts));
         io.stdout.write(`${failed ? 'invalid' : 'valid'}: ${n(errors, 'error')}, ${n(warnings, 'warning')}\nWrote the ${format} report to ${outPath}.\n`);
       } else if (format === 'text') {
         // Diagnostics go to stderr, as a compiler's do; the verdicts to stdout.
-        io.stderr.write(renderDiagnostics(diagnostics, { color: ctx.globals().color, cwd: io.cwd }));
+        io.stderr.write(renderDiagnostics(diagnostics, { color: ctx.globals().color, cwd: io.cwd, verbose: ctx.globals().verbose === true }));
         (failed ? io.stderr : io.stdout).write(verdicts);
       } else {
         io.stdout.write(report(format, result, brands, opts.strict, () => ''));
