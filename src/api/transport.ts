@@ -108,6 +108,12 @@ function classify(err: unknown): { kind: NetFailure; reason: string } {
   return { kind: 'reset', reason: code === '' ? 'connection failed' : `connection reset (${code})` };
 }
 
+/** `host:port` of an origin, the port spelled out even when it is the scheme's default. */
+function hostPort(origin: string): string {
+  const u = new URL(origin);
+  return `${u.hostname}:${u.port !== '' ? u.port : u.protocol === 'https:' ? '443' : '80'}`;
+}
+
 /** An error body of either family: `{error:{code,message}}` or `{code,message}`. */
 function serviceError(body: unknown): { code: string; message: string } | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
@@ -212,7 +218,9 @@ export function createTransport(opts: TransportOptions): Transport {
         retryAfterHeader = res.headers['retry-after'];
         text = await res.body.text();
       } catch (err) {
-        const { kind, reason } = classify(err);
+        const { kind, reason: why } = classify(err);
+        // Name where: "connection refused at 127.0.0.1:8080" says which setting to check.
+        const reason = `${why} at ${hostPort(endpoint.origin)}`;
         trace(`http ${req.method} ${fullPath} ${reason} ${Date.now() - t0}ms retry=${attempt - 1}`);
         if (kind === 'unreachable') throw new ApiTransportError(site, redact(reason), attempt, req.label);
         // A request that never left (refused, connect timeout) is safe to send

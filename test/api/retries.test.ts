@@ -70,7 +70,7 @@ describe('idempotent requests are retried', () => {
     const client = emu.client({ timeouts: { headersMs: 200 }, retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 } });
     const err = await rejection(client.chatbots.get(BRAND, '0212345678'));
     expect(err).toBeInstanceOf(ApiTransportError);
-    expect((err as Error).message).toBe('get chatbot 0212345678 failed: response timeout (after 2 attempts)');
+    expect((err as Error).message).toBe(`get chatbot 0212345678 failed: response timeout at 127.0.0.1:${new URL(emu.url).port} (after 2 attempts)`);
     expect(client.stats).toEqual({ requests: 2, retries: 1 });
   });
 
@@ -179,7 +179,7 @@ describe('a POST is never repeated blindly', () => {
     const client = emu.client({ baseUrl: 'http://127.0.0.1:9', retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
     const err = await rejection(client.autoReplies.create(BRAND, request('Refused')));
     expect(err).toBeInstanceOf(ApiTransportError);
-    expect((err as Error).message).toBe('create auto-reply "Refused" failed: connection refused (after 2 attempts)');
+    expect((err as Error).message).toBe('create auto-reply "Refused" failed: connection refused at 127.0.0.1:9 (after 2 attempts)');
   });
 });
 

@@ -45,3 +45,11 @@ describe('error hints', () => {
     expect(r.stdout).toContain('Plan: 10 to create');
   });
 });
+
+describe('connection errors', () => {
+  it('name the host and port that refused, through the CLI', async () => {
+    const r = await cli(['plan', 'examples/brand'], { env: { RCSCTL_BASE_URL: 'http://127.0.0.1:9', RCSCTL_TOKEN: 'x' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/failed: connection refused at 127\.0\.0\.1:9 \(after \d+ attempts\)/);
+  });
+});
