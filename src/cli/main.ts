@@ -12,6 +12,7 @@ import { registerDrift } from './commands/drift.js';
 import { registerEmulator } from './commands/emulator.js';
 import { registerExport } from './commands/export.js';
 import { registerPlan } from './commands/plan.js';
+import { registerPreview } from './commands/preview.js';
 import { registerShow } from './commands/show.js';
 import { registerValidate } from './commands/validate.js';
 import { hintFor } from './hints.js';
@@ -56,6 +57,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   registerExport(program, ctx);
   registerEmulator(program, ctx);
   registerShow(program, ctx);
+  registerPreview(program, ctx);
   registerCompletion(program, ctx);
 
   try {
