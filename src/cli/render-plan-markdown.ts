@@ -12,7 +12,7 @@ import { makeStyle } from './style.js';
 const plain = makeStyle(false);
 
 /** Render the plans of every brand as GitHub-flavoured Markdown, at most about `budget` characters. */
-export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number }): string {
+export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number; previewLink?: string }): string {
   const budget = opts.budget ?? MARKDOWN_BUDGET;
   const out: string[] = ['## rcsctl plan', ''];
   out.push('| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|');
@@ -20,6 +20,7 @@ export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: st
     const s = summarise(p);
     out.push(`| \`${p.brandId}\` | ${s.create} | ${s.update} | ${s.delete} | ${s.blocked} | ${s.review} | ${s.unmanaged} | ${p.problems.length} |`);
   }
+  if (opts.previewLink !== undefined) out.push('', previewLine(opts.previewLink));
   let size = out.join('\n').length;
   let omitted = 0;
   for (const p of plans) {
@@ -74,4 +75,11 @@ function brandBlock(p: BrandPlan): string[] {
     lines.push('', '</details>');
   }
   return lines;
+}
+
+/** The line that links the before/after preview: a link for a URL, the path otherwise. */
+function previewLine(link: string): string {
+  return /^https?:\/\//.test(link)
+    ? `🖼 **[See the changed messages and menus, live against proposed](${link.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})**`
+    : `🖼 **The changed messages and menus, live against proposed:** \`${link.replace(/[`\r\n]/g, '')}\` (in this job's artifacts)`;
 }

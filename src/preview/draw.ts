@@ -39,7 +39,7 @@ function part(path: string, o: DrawOptions): { attrs: string; mark: string } {
   const changed = o.changed?.(path) === true;
   return {
     attrs: ` data-path="${esc(path)}"${changed ? ' data-changed="true"' : ''}`,
-    mark: changed ? '<span class="chg-mark">changed</span>' : '',
+    mark: changed ? '<span class="chg-mark"> (changed)</span>' : '',
   };
 }
 
@@ -171,7 +171,7 @@ a:focus-visible,.sg:focus-visible{outline:3px solid var(--focus);outline-offset:
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:2}
 header.top{padding:1rem 1.5rem;background:var(--accent);color:#fff}
 header.top h1{margin:0;font-size:1.5rem}header.top p{margin:.25rem 0 0;opacity:.9}
-.layout{display:grid;grid-template-columns:14rem 1fr 18rem;gap:1.5rem;padding:1.5rem;align-items:start}
+.layout{display:grid;grid-template-columns:14rem 1fr 18rem;gap:1.5rem;padding:1.5rem;align-items:start}.changes-layout{grid-template-columns:14rem 1fr}
 nav.toc{position:sticky;top:1rem;font-size:.9rem}nav.toc h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);margin:1rem 0 .25rem}
 nav.toc ul{list-style:none;margin:0;padding:0}nav.toc li{margin:.15rem 0}
 main h2{margin:0 0 1rem;font-size:1.2rem}main section{margin-bottom:2rem}

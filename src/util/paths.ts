@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The package root (where package.json is), from src/ or from dist/src/. */
@@ -16,4 +16,10 @@ export function packageRoot(): string {
 /** The example emulator seed shipped with rcsctl. */
 export function defaultSeedPath(): string {
   return join(packageRoot(), 'examples', 'emulator-seed.yaml');
+}
+
+/** A path relative to `cwd` when it lies inside it, else as given: for messages. */
+export function shortPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }

@@ -11,6 +11,7 @@ import type { PlanFile } from '../../plan/types.js';
 import { connect, type Connection } from '../connect.js';
 import type { DesiredBrand } from '../../manifest/types.js';
 import type { CommandContext } from '../context.js';
+import { previewOptions, writePlanPreview } from '../preview-option.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { declaredBy, loadOrFail } from '../load.js';
 import { makeProgress } from '../progress.js';
@@ -27,6 +28,8 @@ interface PlanOptions {
   detailedExitcode: boolean;
   brand?: string[];
   cacheDir?: string;
+  preview?: string;
+  previewUrl?: string;
 }
 
 const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -40,22 +43,28 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
   brandOption(cmd, 'plan only this brand');
   cmd
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
-    .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)')
-    .action(async (paths: string[] | undefined, opts: PlanOptions) => {
+    .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)');
+  previewOptions(cmd).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
       const result = await runPlan(ctx, pathsOrCwd(paths), opts);
       const { plans, file } = result;
       const g = ctx.globals();
       if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), file);
+      // The preview note goes to stderr unless stdout is the text plan, where it follows the plan.
+      const notes: string[] = [];
+      const preview = opts.preview === undefined ? undefined : writePlanPreview(ctx, opts.preview, plans, notes);
+      if (format !== 'text') ctx.io.stderr.write(notes.join(''));
       if (format === 'json') {
         ctx.io.stdout.write(JSON.stringify(withSummaries(file), null, 2) + '\n');
       } else if (format === 'markdown') {
-        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion }));
+        const link = opts.previewUrl ?? preview;
+        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(link === undefined ? {} : { previewLink: link }) }));
       } else {
         const style = makeStyle(g.color);
         ctx.io.stdout.write(plans.map((p) => renderPlan(p.plan, style)).join('\n'));
         if (out !== undefined) ctx.io.stdout.write(`\nSaved the plan to ${out}. Apply exactly these steps with: rcsctl apply --plan ${out}\n`);
+        if (notes.length > 0) ctx.io.stdout.write(`\n${notes.join('')}`);
       }
       ctx.exit(planExitCode(plans, opts.detailedExitcode));
     });

@@ -1,9 +1,10 @@
 // `rcsctl preview <paths...>`: draw every auto-reply and room of each brand as
 // a handset shows it, in one self-contained HTML page per brand. Offline.
 
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeBrandPreviews } from '../../preview/index.js';
+import { shortPath } from '../../util/paths.js';
 import { VERSION } from '../../version.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -28,8 +29,3 @@ export function registerPreview(program: Command, ctx: CommandContext): void {
     });
 }
 
-/** A path relative to `cwd` when it lies inside it, else absolute. */
-export function shortPath(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel;
-}

@@ -1,0 +1,208 @@
+// Before and after: each auto-reply and menu a plan changes, drawn twice, live
+// against proposed, with the changed parts marked. Built from the plan alone
+// (its snapshots hold the normalised live form, each step's `expected` the
+// proposed one), so a saved plan file can be previewed as well as a fresh plan.
+
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { BrandPlan, FieldChange, Step } from '../plan/types.js';
+import { dataUri } from './brand.js';
+import { esc, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
+import { menuItemView, messageView, type ImageView, type LinkTarget, type MessageView, type RawMenuItem, type RawMessage, type RawReply, type Resolvers, type RoomView } from './model.js';
+import { count } from './site.js';
+
+/** An image the page can inline, by its content-addressed upload name. */
+export interface PreviewImage {
+  uploadName: string;
+  bytes: Buffer;
+  mimeType: string;
+}
+
+/** What the plan alone does not say: images, and the names of things it links to. */
+export interface ChangesContext {
+  images: ReadonlyMap<string, PreviewImage>;
+  /** Auto-reply names by live id and by handle. */
+  names: ReadonlyMap<string, string>;
+  /** Room names by chatbotId. */
+  rooms: ReadonlyMap<string, string>;
+  logo?: ImageView;
+}
+
+/** One changed auto-reply or menu. */
+export interface ChangeView {
+  address: string;
+  op: Step['op'];
+  heading: string;
+  gate?: string;
+  /** Undefined when the object does not exist on that side (a create, a delete). */
+  before?: MessageView | RoomView;
+  after?: MessageView | RoomView;
+  changes: FieldChange[];
+}
+
+/** Anchor of a change on the page. */
+export const changeAnchor = (address: string): string => `chg-${address}`;
+
+const REF = /^<ref:autoReply:(.+)>$/;
+
+/** The auto-reply and menu changes of one brand's plan. */
+export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] {
+  const addressOfId = new Map<string, string>();
+  for (const s of plan.steps) if (s.kind === 'autoReply' && s.liveId !== undefined) addressOfId.set(s.liveId, s.address);
+  const link = (reply: RawReply): LinkTarget => {
+    const id = reply.autoReplyMsgId ?? '';
+    const ref = REF.exec(id);
+    const address = ref !== null ? `autoReply.${ref[1]}` : addressOfId.get(id);
+    const name = ctx.names.get(ref?.[1] ?? id) ?? ref?.[1] ?? id;
+    return address === undefined ? { name } : { key: changeAnchor(address), name };
+  };
+  const resolvers: Resolvers = {
+    image: (value, alt) => {
+      const img = typeof value === 'string' ? ctx.images.get(value) : undefined;
+      const src = img === undefined ? undefined : dataUri(img);
+      return src === undefined ? { name: String(value), alt } : { name: String(value), alt, src };
+    },
+    link,
+  };
+  // A link step is the second half of a create (cycles): one view, with the final form.
+  const byAddress = new Map<string, Step[]>();
+  for (const s of plan.steps) if (s.kind === 'autoReply' || s.kind === 'persistentMenu') byAddress.set(s.address, [...(byAddress.get(s.address) ?? []), s]);
+  return [...byAddress.entries()].map(([address, steps]) => {
+    const main = steps.find((s) => s.op !== 'link') ?? (steps[0] as Step);
+    const last = steps[steps.length - 1] as Step;
+    const before = plan.snapshots[address]?.value;
+    const after = main.op === 'delete' ? undefined : last.expected;
+    const draw = (value: unknown): MessageView | RoomView | undefined => {
+      if (value === undefined || value === null) return undefined;
+      return main.kind === 'autoReply' ? messageView(asRawMessage(address, value), resolvers) : roomWithMenu(address, value, main, ctx, resolvers);
+    };
+    const view: ChangeView = { address, op: main.op, heading: heading(main), changes: steps.flatMap((s) => s.changes) };
+    const gate = gateText(main);
+    if (gate !== undefined) view.gate = gate;
+    const b = main.op === 'create' ? undefined : draw(before);
+    const a = draw(after);
+    if (b !== undefined) view.before = b;
+    if (a !== undefined) view.after = a;
+    return view;
+  });
+}
+
+function asRawMessage(address: string, value: unknown): RawMessage {
+  const v = value as { name?: string; messagebaseId?: string; body?: Record<string, unknown>; buttons?: RawMessage['buttons']; chipList?: RawMessage['chipList'] };
+  const m: RawMessage = { key: changeAnchor(address), address, name: v.name ?? address, messagebaseId: v.messagebaseId ?? '', body: v.body ?? {} };
+  if (v.buttons !== undefined) m.buttons = v.buttons;
+  if (v.chipList !== undefined) m.chipList = v.chipList;
+  return m;
+}
+
+function roomWithMenu(address: string, value: unknown, step: Step, ctx: ChangesContext, r: Resolvers): RoomView {
+  const chatbotId = address.slice(address.indexOf('.') + 1);
+  const items = ((value as { items?: RawMenuItem[] }).items ?? []).map((item, i) => menuItemView(item, i, r));
+  const room: RoomView = { key: changeAnchor(address), address, chatbotId, name: ctx.rooms.get(chatbotId) ?? step.name.replace(/ menu$/, ''), menu: items };
+  if (ctx.logo !== undefined) room.logo = ctx.logo;
+  return room;
+}
+
+function heading(step: Step): string {
+  const what =
+    step.op === 'menu-replace'
+      ? step.method === 'DELETE'
+        ? 'menu will be removed'
+        : step.method === 'POST'
+          ? 'menu will be created'
+          : 'menu will be replaced'
+      : step.op === 'create'
+        ? 'will be created'
+        : step.op === 'delete'
+          ? 'will be deleted'
+          : 'will be updated';
+  return `${step.address} “${step.name}” ${what}`;
+}
+
+function gateText(step: Step): string | undefined {
+  switch (step.gate.type) {
+    case 'blocked':
+      return `blocked (${step.gate.state}): ${step.gate.reason}; apply will not send this step`;
+    case 'review':
+      return `needs review: ${step.gate.review}`;
+    case 'destructive':
+      return 'deletes a live object';
+    default:
+      return undefined;
+  }
+}
+
+/** Whether a drawn part at `path` is touched by a change on this side. */
+export function changedOn(changes: FieldChange[], side: 'before' | 'after'): (path: string) => boolean {
+  const paths = changes.filter((c) => c.type === 'change' || (side === 'before' ? c.type === 'remove' : c.type === 'add')).map((c) => c.path);
+  return (p) => paths.some((c) => c === p || c.startsWith(`${p}.`) || c.startsWith(`${p}[`));
+}
+
+function sideHtml(side: 'before' | 'after', view: MessageView | RoomView | undefined, change: ChangeView, base: Omit<DrawOptions, 'side' | 'changed'>): string {
+  const label = side === 'before' ? 'Live' : 'Proposed';
+  const o: DrawOptions = { ...base, side, changed: changedOn(change.changes, side) };
+  let inner: string;
+  if (view === undefined) inner = `<div class="absent">${side === 'before' ? 'Does not exist yet' : 'Will be deleted'}</div>`;
+  else inner = 'cards' in view ? messageHandset(view, o) : roomHandset(view, o);
+  return `<figure class="side ${side}"><figcaption>${label}</figcaption>${inner}</figure>`;
+}
+
+function changeLine(c: FieldChange): string {
+  const show = (v: unknown): string => esc(JSON.stringify(v) ?? 'undefined');
+  if (c.type === 'add') return `<span class="add">+ ${esc(c.path)}: ${show(c.after)}</span>`;
+  if (c.type === 'remove') return `<span class="del">- ${esc(c.path)}: ${show(c.before)}</span>`;
+  return `~ ${esc(c.path)}: <span class="del">${show(c.before)}</span> → <span class="add">${show(c.after)}</span>`;
+}
+
+/** The before/after page of one brand. */
+export function changesPage(brandId: string, changes: ChangeView[], ctx: Pick<ChangesContext, 'logo'> & { title: string; version: string }): string {
+  const onPage = new Set(changes.map((c) => changeAnchor(c.address)));
+  const base = { roomName: ctx.title, onPage, ...(ctx.logo === undefined ? {} : { logo: ctx.logo }) };
+  const sections = changes.map((c) => {
+    const gate = c.gate === undefined ? '' : `<p class="gate">${esc(c.gate)}</p>`;
+    const lines = c.changes.length === 0 ? '' : `<details><summary>${count(c.changes.length, 'field change')}</summary><pre class="changes">${c.changes.map(changeLine).join('\n')}</pre></details>`;
+    return (
+      `<section class="change" id="${esc(changeAnchor(c.address))}" aria-labelledby="${esc(changeAnchor(c.address))}-h"><h2 id="${esc(changeAnchor(c.address))}-h">${esc(c.heading)}</h2>${gate}` +
+      `<div class="sides">${sideHtml('before', c.before, c, base)}${sideHtml('after', c.after, c, base)}</div>${lines}</section>`
+    );
+  });
+  const toc = changes.length === 0 ? '' : `<nav class="toc" aria-label="Changes"><h2>Changes</h2><ul>${changes.map((c) => `<li><a href="#${esc(changeAnchor(c.address))}">${esc(c.address)}</a></li>`).join('')}</ul></nav>`;
+  const empty = changes.length === 0 ? '<p>No auto-reply or menu changes in this plan.</p>' : '';
+  const body = `<a class="skip" href="#main">Skip to the changes</a>
+<header class="top"><h1>${esc(ctx.title)}: proposed changes</h1><p>Brand ${esc(brandId)} · ${count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes')} · live on the left, proposed on the right, changed parts outlined</p></header>
+<div class="layout changes-layout">
+${toc}
+<main id="main">${empty}${sections.join('\n')}</main>
+</div>
+<footer>Made by rcsctl ${esc(ctx.version)} from a plan. Nothing on this page loads from the network.</footer>`;
+  return page(`${ctx.title} (${brandId}): proposed changes`, body);
+}
+
+/** The images a saved plan's upload steps name, read again and checked against their hash; missing or changed files are left out. */
+export function imagesFromPlan(plan: BrandPlan): Map<string, PreviewImage> {
+  const images = new Map<string, PreviewImage>();
+  for (const s of plan.steps) {
+    if (s.op !== 'upload') continue;
+    try {
+      const bytes = readFileSync(s.file.path);
+      if (createHash('sha256').update(bytes).digest('hex') === s.file.sha256) images.set(s.file.fileName, { uploadName: s.file.fileName, bytes, mimeType: s.file.contentType });
+    } catch {
+      // The file moved since the plan was made: the page shows a named placeholder.
+    }
+  }
+  return images;
+}
+
+/** What a plan says about names and images by itself: enough for a saved plan file. */
+export function contextFromPlan(plan: BrandPlan): ChangesContext {
+  const names = new Map<string, string>();
+  const rooms = new Map<string, string>();
+  for (const s of plan.steps) {
+    if (s.kind === 'autoReply') {
+      names.set(s.address.slice('autoReply.'.length), s.name);
+      if (s.liveId !== undefined) names.set(s.liveId, s.name);
+    }
+    if (s.kind === 'chatbot') rooms.set(s.address.slice('chatbot.'.length), s.name);
+  }
+  return { images: imagesFromPlan(plan), names, rooms };
+}
