@@ -122,6 +122,9 @@ describe('CI recipes', () => {
       for (const c of ['validate', 'plan', 'apply', 'drift']) expect(commands, `${file} runs rcsctl ${c}`).toContain(c);
       expect(calls.some((a) => a[0] === 'apply' && a.includes('--plan'))).toBe(true);
       expect(calls.some((a) => a[0] === 'drift' && a.join(' ').includes('--format junit'))).toBe(true);
+      // The pull-request plan draws its changes (docs/preview.md), kept as an artifact and linked from the comment.
+      expect(calls.some((a) => a[0] === 'plan' && a.includes('--format') && a.includes('--preview'))).toBe(true);
+      expect(readRecipe(file)).toMatch(file.startsWith('github') ? /path: preview\/[\s\S]*steps\.preview\.outputs\.artifact-url/ : /paths: \[[^\]]*preview\/\]/);
       for (const argv of calls) {
         const r = await accepted(argv);
         expect(r.ok, `rcsctl ${argv.join(' ')}\n${r.why}`).toBe(true);

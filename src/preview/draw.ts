@@ -218,7 +218,7 @@ nav.menu li{border-bottom:1px solid var(--line)}nav.menu li:nth-child(odd){borde
 .input{margin:.5rem;border:1px solid var(--line);border-radius:999px;padding:.35rem .75rem;color:var(--muted);font-size:.8rem}.input.off{background:#f1efec}
 .safety{margin-left:.3rem;color:var(--add);font-size:.9rem}
 .badges{list-style:none;padding:0;margin:.5rem 0 0;font-size:.75rem}
-[data-changed]{position:relative}
+[data-changed]{position:relative}.side p[data-changed]{padding:0 .2rem}
 .side.before [data-changed]{outline:2px solid var(--del);outline-offset:-2px;background:#fdecea}
 .side.after [data-changed]{outline:2px solid var(--add);outline-offset:-2px;background:#e6f4ea}
 .chg-mark{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}

@@ -1,0 +1,206 @@
+// The preview in a real browser: Debian's Chromium, headless, driven by
+// playwright-core (one launch for the whole file). Each page is screenshotted
+// and checked: not blank, every auto-reply's card drawn where the DOM says,
+// reply chips and menu items open the auto-reply they link to, and not one
+// resource loaded from anywhere. `.ci/run` installs Chromium when it is
+// missing (CHROMIUM_PATH overrides /usr/bin/chromium).
+//
+// UPDATE_SCREENSHOTS=1 writes the screenshots to docs/img/ (shown in docs/preview.md).
+
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { cli, ROOT } from '../e2e/helpers.js';
+import { useEmulator } from '../emulator/helpers.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'preview');
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'img') : undefined;
+
+let emu: RunningEmulator;
+useEmulator((e) => (emu = e), { seed: join(FIXTURE, 'live-seed.yaml') });
+
+let dir: string;
+let context: BrowserContext;
+/** Every URL any page asked for, in order, and the pages opened. */
+const requested: string[] = [];
+const opened: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`);
+  dir = mkdtempSync(join(tmpdir(), 'rcsctl-browser-'));
+  const brand = await cli(['preview', 'examples/brand', '-o', join(dir, 'brand')], { env: {} });
+  expect(brand.code, brand.stderr).toBe(0);
+  const plan = await cli(['plan', join(FIXTURE, 'changed'), '--preview', join(dir, 'changes')], { emu });
+  expect(plan.code, plan.stderr).toBe(0);
+  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 720 },
+    offline: true,
+  });
+  context.on('request', (r) => requested.push(r.url()));
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(path: string): Promise<{ page: Page; url: string }> {
+  const page = await context.newPage();
+  const url = pathToFileURL(path).href;
+  opened.push(url);
+  await page.goto(url);
+  return { page, url };
+}
+
+/** A decoded screenshot, and how to read it. */
+function decode(png: Buffer): PNG {
+  return PNG.sync.read(png);
+}
+
+/** How many pixels of the box have the colour (±2 per channel). */
+function pixelsOf(img: PNG, box: Box, rgb: [number, number, number]): number {
+  let n = 0;
+  for (let y = Math.max(0, Math.floor(box.y)); y < Math.min(img.height, box.y + box.height); y++) {
+    for (let x = Math.max(0, Math.floor(box.x)); x < Math.min(img.width, box.x + box.width); x++) {
+      const i = (y * img.width + x) * 4;
+      if (Math.abs((img.data[i] ?? 0) - rgb[0]) <= 2 && Math.abs((img.data[i + 1] ?? 0) - rgb[1]) <= 2 && Math.abs((img.data[i + 2] ?? 0) - rgb[2]) <= 2) n++;
+    }
+  }
+  return n;
+}
+
+/** The share of the image taken by its most common colour. */
+function dominantShare(img: PNG): number {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < img.data.length; i += 4) {
+    const key = ((img.data[i] ?? 0) << 16) | ((img.data[i + 1] ?? 0) << 8) | (img.data[i + 2] ?? 0);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return Math.max(...counts.values()) / (img.width * img.height);
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Each card (bubble or card) on the page: its handset, its box in page coordinates, and the colour that outlines it. */
+async function cards(page: Page): Promise<{ address: string; box: Box; rgb: [number, number, number] }[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('article.handset')].flatMap((h) => {
+      const card = h.querySelector('.msg .bubble, .msg .card');
+      if (card === null) return [];
+      const r = card.getBoundingClientRect();
+      const style = getComputedStyle(card);
+      const colour = card.classList.contains('bubble') ? style.backgroundColor : style.borderTopColor;
+      const rgb = (colour.match(/\d+/g) ?? []).slice(0, 3).map(Number) as [number, number, number];
+      return [{ address: h.getAttribute('data-address') ?? '', box: { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height }, rgb }];
+    }),
+  );
+}
+
+async function checkPage(page: Page, name: string): Promise<PNG> {
+  const png = await page.screenshot({ fullPage: true });
+  if (SHOTS !== undefined) {
+    mkdirSync(SHOTS, { recursive: true });
+    writeFileSync(join(SHOTS, name), png);
+  }
+  const img = decode(png);
+  expect(img.width).toBe(1280);
+  // Not blank: no colour covers most of the page.
+  expect(dominantShare(img)).toBeLessThan(0.8);
+  return img;
+}
+
+describe('the example brand in Chromium', () => {
+  let page: Page;
+  let url: string;
+  beforeAll(async () => {
+    ({ page, url } = await open(join(dir, 'brand', 'BR.demo000001', 'index.html')));
+  });
+
+  it('is drawn, and each auto-reply card is where the DOM says', async () => {
+    const img = await checkPage(page, 'preview-brand.png');
+    const found = await cards(page);
+    expect(found.map((c) => c.address)).toEqual(['autoReply.welcome', 'autoReply.hours', 'autoReply.location', 'autoReply.menu', 'autoReply.events', 'autoReply.loyalty']);
+    for (const c of found) {
+      expect(c.box.width, c.address).toBeGreaterThan(100);
+      // The card's own colour (a bubble's fill, a card's border) is in the screenshot inside its box…
+      const inside = pixelsOf(img, c.box, c.rgb);
+      expect(inside, `${c.address}: ${JSON.stringify(c)}`).toBeGreaterThan(100);
+      // …and nothing covers it: the element at its centre belongs to it.
+      const top = await page.evaluate((address) => {
+        const box = document.querySelector(`article[data-address="${address}"] .msg`);
+        box?.scrollIntoView({ block: 'center' });
+        const r = box?.getBoundingClientRect();
+        const hit = r === undefined ? null : document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return box !== null && hit !== null && box.contains(hit);
+      }, c.address);
+      expect(top, c.address).toBe(true);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+  });
+
+  it('opens the linked auto-reply when a reply chip is clicked', async () => {
+    const visible = (id: string): Promise<boolean> =>
+      page.evaluate((target) => {
+        const r = document.getElementById(target)?.getBoundingClientRect();
+        return r !== undefined && r.top >= 0 && r.top < innerHeight;
+      }, id);
+    expect(await visible('ar-location')).toBe(false);
+    await page.click('#ar-welcome a.chip[href="#ar-location"]');
+    await page.waitForFunction(() => location.hash === '#ar-location');
+    expect(await page.evaluate(() => document.querySelector(':target')?.getAttribute('data-address'))).toBe('autoReply.location');
+    expect(await visible('ar-location')).toBe(true);
+    // A menu item does the same from the room.
+    await page.click('#room-0212345678 nav.menu a[href="#ar-menu"]');
+    await page.waitForFunction(() => location.hash === '#ar-menu');
+    expect(await visible('ar-menu')).toBe(true);
+    // The button on the second slide of the menu leads on to the loyalty card.
+    await page.click('#ar-menu a.btn[href="#ar-loyalty"]');
+    await page.waitForFunction(() => location.hash === '#ar-loyalty');
+    expect(await visible('ar-loyalty')).toBe(true);
+    if (SHOTS !== undefined) writeFileSync(join(SHOTS, 'preview-after-click.png'), await page.screenshot());
+  });
+
+  it('loads no network resource: the page is its only request', async () => {
+    expect(requested).toEqual([url]);
+    expect(await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name))).toEqual([]);
+  });
+});
+
+describe('a before/after preview of a changed card in Chromium', () => {
+  let page: Page;
+  beforeAll(async () => {
+    ({ page } = await open(join(dir, 'changes', 'BR.demo000001', 'index.html')));
+  });
+
+  it('draws live and proposed side by side, with the changed parts outlined', async () => {
+    const img = await checkPage(page, 'preview-changes.png');
+    const found = await cards(page);
+    expect(found.map((c) => c.address)).toEqual(['autoReply.hours', 'autoReply.hours']);
+    const [live, proposed] = found as [(typeof found)[0], (typeof found)[0]];
+    expect(proposed.box.x).toBeGreaterThan(live.box.x + live.box.width);
+    expect(proposed.box.y).toBe(live.box.y);
+    // The outline colours of removed (live) and added (proposed) parts are drawn inside each card.
+    expect(pixelsOf(img, live.box, [0xc0, 0x26, 0x2d])).toBeGreaterThan(100);
+    expect(pixelsOf(img, proposed.box, [0x1a, 0x7f, 0x37])).toBeGreaterThan(100);
+    expect(pixelsOf(img, live.box, [0x1a, 0x7f, 0x37])).toBe(0);
+  });
+
+  it('loads no network resource', async () => {
+    expect(requested).toEqual(opened);
+    expect(await page.evaluate(() => performance.getEntriesByType('resource').length)).toBe(0);
+  });
+});
