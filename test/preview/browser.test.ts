@@ -18,6 +18,11 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { cli, ROOT } from '../e2e/helpers.js';
 import { useEmulator } from '../emulator/helpers.js';
 
+// The page.evaluate callbacks run in the browser. The test build has Node's types
+// and no DOM (adding the DOM library would change every other file's types), so
+// the page globals they use are declared here, loosely, for this file only.
+declare const document: any, window: any, location: any, getComputedStyle: any, scrollX: number, scrollY: number, innerHeight: number;
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'preview');
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'img') : undefined;

@@ -52,26 +52,26 @@ describe('rcsctl plan --preview', () => {
   });
 
   it('marks what changed on each side: removed and changed parts live, added and changed parts proposed', () => {
-    const hours = doc.getElementById('chg-autoReply.hours');
+    const hours = byId(doc, 'chg-autoReply.hours');
     expect(marked(hours.querySelector('.side.before'))).toEqual(['body.media', 'body.title', 'body.description']);
     expect(marked(hours.querySelector('.side.after'))).toEqual(['body.media', 'body.title', 'body.description', 'buttons[0].suggestions[1]']);
     // The unchanged button and chip are drawn on both sides, unmarked.
     expect(hours.querySelectorAll('[data-path="buttons[0].suggestions[0]"]:not([data-changed])')).toHaveLength(2);
     expect(hours.querySelectorAll('[data-path="chipList[0]"]:not([data-changed])')).toHaveLength(2);
-    const menu = doc.getElementById('chg-persistentMenu.0212345678');
+    const menu = byId(doc, 'chg-persistentMenu.0212345678');
     expect(marked(menu.querySelector('.side.before'))).toEqual(['items[2]', 'items[3]']);
     expect(marked(menu.querySelector('.side.after'))).toEqual(['items[2]', 'items[3]', 'items[4]']);
     expect(menu.querySelectorAll('.side.after nav.menu .label').map((l) => l.text)).toEqual(['Opening hours', "Today's menu", '오시는 길 Find us', 'Events', 'Call us']);
   });
 
   it('inlines both images: the live one and the proposed one, by content', () => {
-    const images = doc.getElementById('chg-autoReply.hours').querySelectorAll('img.media');
+    const images = byId(doc, 'chg-autoReply.hours').querySelectorAll('img.media');
     expect(images.map((i) => i.getAttribute('alt'))).toEqual(['Image for “Opening hours” (hero-ff7131fa55b5.png)', 'Image for “영업시간 Opening hours” (beans-6fb28bf87c06.png)']);
     for (const img of images) expect(img.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
   });
 
   it('names menu targets by the auto-reply they open, and lists every field change', () => {
-    const menu = doc.getElementById('chg-persistentMenu.0212345678');
+    const menu = byId(doc, 'chg-persistentMenu.0212345678');
     expect(menu.querySelector('.side.after [data-path="items[3]"] .detail')?.text).toBe('opens Events');
     expect(menu.querySelector('pre.changes')?.text).toContain('~ items[2].title: "Find us" → "오시는 길 Find us"');
   });
@@ -116,7 +116,7 @@ describe('a create and a delete', () => {
       [true, false],
       [false, true],
     ]);
-    expect(page.getElementById('chg-autoReply.old').querySelector('.gate')?.text).toBe('deletes a live object');
+    expect(byId(page, 'chg-autoReply.old').querySelector('.gate')?.text).toBe('deletes a live object');
   });
 
   it('matches a part to the changes below it, not to a sibling that shares a prefix', () => {
@@ -124,3 +124,9 @@ describe('a create and a delete', () => {
     expect([changed('items[1]'), changed('items[10]'), changed('items'), changed('items[1].title')]).toEqual([true, false, true, true]);
   });
 });
+
+function byId(root: HTMLElement, id: string): HTMLElement {
+  const found = root.getElementById(id);
+  if (found === null) throw new Error(`no #${id}`);
+  return found;
+}
