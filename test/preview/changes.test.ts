@@ -86,16 +86,18 @@ describe('rcsctl plan --preview', () => {
     expect(r.stderr).toBe(`Preview of BR.demo000001 (2 auto-reply and menu changes): build/preview/BR.demo000001/index.html\n`);
   });
 
-  it('draws the same changes from the saved plan file alone, with placeholders for images it cannot read', () => {
-    const file = JSON.parse(readFileSync(join(out, 'plan.json'), 'utf8')) as PlanFile;
-    const plan = file.brands[0];
-    if (plan === undefined) throw new Error('no brand');
-    const saved = html(changesPage(plan.brandId, changesView(plan, contextFromPlan(plan)), { title: 'Coffee Co', version: '0' }));
+  it('draws the same changes from the saved plan file alone (rcsctl show --preview), with placeholders for images it cannot read', async () => {
+    const r = await cli(['show', join(out, 'plan.json'), '--preview', join(out, 'shown')], { env: {} });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`Preview of BR.demo000001 (2 auto-reply and menu changes): ${join(out, 'shown', 'BR.demo000001', 'index.html')}\n`);
+    const saved = html(readFileSync(join(out, 'shown', 'BR.demo000001', 'index.html'), 'utf8'));
     expect(marked(saved.querySelector('.side.after'))).toEqual(marked(doc.querySelector('.side.after')));
     expect(saved.querySelectorAll('.media.missing').map((m) => m.getAttribute('aria-label'))).toEqual([
       'Image for “Opening hours” (hero-ff7131fa55b5.png)',
       'Image for “영업시간 Opening hours” (beans-6fb28bf87c06.png)',
     ]);
+    const md = await cli(['show', join(out, 'plan.json'), '--format', 'markdown', '--preview', join(out, 'shown'), '--preview-url', 'https://ci.example/p'], { env: {} });
+    expect(md.stdout).toContain('(https://ci.example/p)');
   });
 });
 

@@ -1,4 +1,4 @@
-// `rcsctl preview <paths...>`: draw every auto-reply and room of each brand as
+// `rcsctl preview [paths...]`: draw every auto-reply and room of each brand as
 // a handset shows it, in one self-contained HTML page per brand. Offline.
 
 import { resolve } from 'node:path';
@@ -9,23 +9,21 @@ import { VERSION } from '../../version.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { loadWithDiagnostics } from '../load.js';
+import { brandOption, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
 
 /** Register `rcsctl preview`. */
 export function registerPreview(program: Command, ctx: CommandContext): void {
-  program
-    .command('preview')
-    .description('draw each brand as a handset shows it: a static HTML site, no network needed')
-    .argument('<paths...>', 'manifest files or directories')
-    .option('-o, --out <dir>', 'write the site here (one folder per brand, and index.html)', 'preview')
-    .option('--brand <id>', 'preview only this brand')
-    .action(async (paths: string[], opts: { out: string; brand?: string }) => {
-      const { io } = ctx;
-      const { brands, diagnostics } = await loadWithDiagnostics(ctx, paths, opts.brand);
-      const dir = resolve(io.cwd, opts.out);
-      for (const b of writeBrandPreviews(dir, brands, diagnostics, { cwd: io.cwd, version: VERSION })) {
-        io.stdout.write(`${b.brandId}: ${b.summary}: ${shortPath(io.cwd, b.path)}\n`);
-      }
-      ctx.exit(EXIT_OK);
-    });
+  const cmd = program.command('preview').description('draw each brand as a handset shows it: a static HTML site, no network needed');
+  pathsArgument(cmd);
+  outOption(cmd, 'dir', 'write the site here: index.html and one folder per brand (default: preview)');
+  brandOption(cmd, 'preview only this brand');
+  cmd.action(async (paths: string[] | undefined, opts: { out?: string; output?: string; brand?: string[] }) => {
+    const { io } = ctx;
+    const { brands, diagnostics } = await loadWithDiagnostics(ctx, pathsOrCwd(paths), opts.brand);
+    const dir = resolve(io.cwd, outValue(opts) ?? 'preview');
+    for (const b of writeBrandPreviews(dir, brands, diagnostics, { cwd: io.cwd, version: VERSION })) {
+      io.stdout.write(`${b.brandId}: ${b.summary}: ${shortPath(io.cwd, b.path)}\n`);
+    }
+    ctx.exit(EXIT_OK);
+  });
 }
-

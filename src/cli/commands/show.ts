@@ -11,6 +11,7 @@ import { renderPlan } from '../render-plan.js';
 import { renderPlanMarkdown } from '../render-plan-markdown.js';
 import { makeStyle } from '../style.js';
 import { formatOption, formatValue, outOption, outValue } from '../options.js';
+import { previewOptions, writePlanPreview } from '../preview-option.js';
 import { withSummaries } from './plan.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -23,13 +24,19 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     .argument('<plan-file>', 'a plan file written by `rcsctl plan --out` (required)');
   outOption(cmd, 'file', 'write it to FILE instead of stdout');
   formatOption(cmd, FORMATS, 'output');
-  cmd.action((path: string, opts: { format: string; json: boolean; out?: string; output?: string }) => {
+  previewOptions(cmd);
+  cmd.action((path: string, opts: { format: string; json: boolean; out?: string; output?: string; preview?: string; previewUrl?: string }) => {
     const format = formatValue(opts, FORMATS);
     const out = outValue(opts);
     const file = readPlanFile(resolve(ctx.io.cwd, path));
+    // The saved plan alone: images come from its upload steps' files, names from its steps.
+    const notes: string[] = [];
+    const preview = opts.preview === undefined ? undefined : writePlanPreview(ctx, opts.preview, file.brands.map((plan) => ({ plan })), notes);
+    ctx.io.stderr.write(notes.join(''));
+    const link = opts.previewUrl ?? preview;
     let text: string;
     if (format === 'json') text = JSON.stringify(withSummaries(file), null, 2) + '\n';
-    else if (format === 'markdown') text = renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion });
+    else if (format === 'markdown') text = renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(link === undefined ? {} : { previewLink: link }) });
     else {
       const style = makeStyle(out === undefined && ctx.globals().color);
       text = `Saved plan ${path}, made ${file.createdAt} against ${file.baseUrl} by rcsctl ${file.rcsctlVersion}\n\n` + file.brands.map((b) => renderPlan(b, style)).join('\n');
