@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { loadSeed, type RunningEmulator } from '../../src/emulator/index.js';
-import { admin, call, useEmulator } from './helpers.js';
+import { AGENCY, BRAND_KEY, admin, call, start, useEmulator } from './helpers.js';
 import { BASE_MESSAGE, MESSAGING_SEED, sendMessage } from './messaging-helpers.js';
 
 let emu: RunningEmulator;
@@ -143,6 +143,16 @@ describe('POST /ag/1.2/message', () => {
 });
 
 describe('the messaging seed', () => {
+  it('of the example seed lets the agency account send from the example room', async () => {
+    const e = await start();
+    try {
+      const a = await call(e, 'POST', '/ag/1.2/message', { token: AGENCY, json: { ...BASE_MESSAGE, chatbotId: '0212345678', agencyId: 'agency', agencyKey: 'AK.demo0000000001', brandKey: BRAND_KEY } });
+      expect([a.status, a.body.status]).toEqual([200, '200']);
+    } finally {
+      await e.close();
+    }
+  });
+
   it.each([
     ['messaging: { agencies: [{ agencyKey: k }] }', 'seed: messaging.agencies[0].agencyId is required (a string)'],
     ['messaging: { agencies: [{ agencyId: a, agencyKey: k, webhookUrl: "http://10.1.1.1/x" }] }', 'seed: messaging.agencies[0].webhookUrl must be on the loopback interface (127.0.0.1, localhost or [::1])'],
