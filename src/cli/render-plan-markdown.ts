@@ -4,7 +4,7 @@
 
 import { summarise } from '../plan/build-plan.js';
 import type { BrandPlan } from '../plan/types.js';
-import { diffLine, MARKDOWN_BUDGET } from '../report/render-markdown.js';
+import { diffLines, MARKDOWN_BUDGET } from '../report/render-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
 import { describe, MARKERS, markerOf, summaryLine } from './render-plan.js';
 import { makeStyle } from './style.js';
@@ -65,7 +65,7 @@ function brandBlock(p: BrandPlan): string[] {
     const diff: string[] = [];
     for (const step of p.steps) {
       if (step.changes.length === 0 || step.op === 'delete') continue;
-      diff.push(`# ${step.address} (${step.op})`, ...step.changes.map(diffLine).map(fence));
+      diff.push(`# ${step.address} (${step.op})`, ...step.changes.flatMap(diffLines).map(fence));
     }
     if (diff.length > 0) lines.push('', `<details><summary>Field changes</summary>`, '', '```diff', ...diff, '```', '', '</details>');
   }

@@ -64,14 +64,18 @@ function details(r: ResourceDrift): string[] {
   lines.push('| Severity | Code | Finding | What to do |', '|---|---|---|---|');
   for (const f of r.findings) lines.push(`| ${ICON[f.severity]} ${f.severity} | [\`${f.code}\`](${f.help}) | ${cell(f.message)} | ${cell(f.action)} |`);
   const changes = r.findings.flatMap((f) => f.changes ?? []);
-  if (changes.length > 0) lines.push('', '```diff', ...changes.map(diffLine).map(fence), '```');
+  if (changes.length > 0) lines.push('', '```diff', ...changes.flatMap(diffLines).map(fence), '```');
   lines.push('', '</details>');
   return lines;
 }
 
-/** One change as a diff line; a change is marked `!` (diff highlighting knows `+`, `-` and `!`). */
-export function diffLine(c: FieldChange): string {
-  const line = formatChange(c);
-  return c.type === 'change' ? `!${line.slice(1)}` : line;
+/**
+ * One change as diff lines: an addition `+`, a removal `-`, and a change as the
+ * pair `-` before, `+` after, which GitHub colours red and green (it does not
+ * colour `!`, and `!` means "blocked" in the text plan).
+ */
+export function diffLines(c: FieldChange): string[] {
+  if (c.type !== 'change') return [formatChange(c)];
+  return [formatChange({ path: c.path, type: 'remove', before: c.before }), formatChange({ path: c.path, type: 'add', after: c.after })];
 }
 

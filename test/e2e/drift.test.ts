@@ -166,7 +166,9 @@ describe('rcsctl drift against the emulator', () => {
     expect(finding(report, `logo.${old.fileId}`, 'DRIFT_UNMANAGED').action).toMatch(/rcsctl export --brand BR\.demo000001/);
     expect(report.summary).toMatchObject({ changed: 1, missing: 1, unmanaged: 2 });
     expect(text).toContain('~ body.description: "Closed for renovation" → "Mon-Fri');
-    expect(markdown).toContain('! body.description: "Closed for renovation" → "Mon-Fri');
+    // A change is a -/+ pair that GitHub colours, not `!`.
+    expect(markdown).toMatch(/^- body\.description: "Closed for renovation"\n\+ body\.description: "Mon-Fri/m);
+    expect(markdown).not.toMatch(/^! /m);
     expect(junit).toContain('type="DRIFT_CHANGED"');
   });
 
