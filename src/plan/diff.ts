@@ -4,36 +4,132 @@
 import deepDiff from 'deep-diff';
 import type { FieldChange } from './types.js';
 
-/** The changes that turn `before` (live, normalised) into `after` (desired, normalised). */
+/**
+ * The changes that turn `before` (live, normalised) into `after` (desired,
+ * normalised). Lists whose items have an identity (a menu item's title, a
+ * suggestion's displayText) are compared item by item, so removing the middle
+ * item shows as one removal rather than a change to every later item; a list
+ * without usable identities is compared by position.
+ */
 export function diffObjects(before: unknown, after: unknown): FieldChange[] {
-  const raw = deepDiff.diff(before as object, after as object) ?? [];
-  const changes: FieldChange[] = [];
+  const aligned = new Map<string, AlignedItem>();
+  const orders: FieldChange[] = [];
+  const [b, a] = align(before, after, [], aligned, orders);
+  const raw = deepDiff.diff(b as object, a as object) ?? [];
+  const changes: FieldChange[] = [...orders];
   for (const d of raw) {
     const path = [...(d.path ?? [])];
     if (d.kind === 'A') {
       path.push(d.index);
-      pushChange(changes, path, d.item);
+      pushChange(changes, path, d.item, aligned);
     } else {
-      pushChange(changes, path, d);
+      pushChange(changes, path, d, aligned);
     }
   }
-  return changes.sort((a, b) => comparePaths(a.path, b.path));
+  return changes.sort((x, y) => comparePaths(x.path, y.path));
 }
 
-function pushChange(out: FieldChange[], path: (string | number)[], d: deepDiff.Diff<unknown, unknown>): void {
-  const p = formatPath(path);
+/** Where an aligned list item sits on each side. */
+interface AlignedItem {
+  before?: number;
+  after?: number;
+}
+
+/** Keys standing for aligned list items start with this, which no field name holds. */
+const ITEM_KEY = '\u0000';
+
+/** The identity of a list item, if it has one: a menu item's title, a suggestion's displayText. */
+function identityOf(item: unknown): string | undefined {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+  const o = item as Record<string, unknown>;
+  const nested = (k: string): unknown => (o[k] !== null && typeof o[k] === 'object' ? (o[k] as Record<string, unknown>).displayText : undefined);
+  for (const v of [o.title, nested('action'), nested('reply'), o.displayText]) if (typeof v === 'string' && v !== '') return v;
+  return undefined;
+}
+
+/** Identities of every item of `list`, or undefined when one has none or two share one. */
+function identities(list: unknown[]): string[] | undefined {
+  const ids = list.map(identityOf);
+  if (ids.some((id) => id === undefined)) return undefined;
+  return new Set(ids).size === ids.length ? (ids as string[]) : undefined;
+}
+
+/**
+ * Both sides with every pair of identity lists turned into maps keyed by
+ * identity, so deep-diff matches items by identity; `aligned` records where
+ * each key came from, and `orders` gets a change for each list whose shared
+ * items changed order.
+ */
+function align(before: unknown, after: unknown, path: (string | number)[], aligned: Map<string, AlignedItem>, orders: FieldChange[]): [unknown, unknown] {
+  if (Array.isArray(before) && Array.isArray(after)) {
+    const ib = identities(before);
+    const ia = identities(after);
+    if (ib === undefined || ia === undefined || (before.length === 0 && after.length === 0)) {
+      return pairwise(before, after, path, aligned, orders);
+    }
+    const listKey = `${ITEM_KEY}${aligned.size}:`;
+    const bMap: Record<string, unknown> = {};
+    const aMap: Record<string, unknown> = {};
+    ia.forEach((id, i) => aligned.set(listKey + id, { after: i }));
+    ib.forEach((id, i) => aligned.set(listKey + id, { ...aligned.get(listKey + id), before: i }));
+    for (const [i, id] of ib.entries()) {
+      const j = ia.indexOf(id);
+      const [x, y] = j === -1 ? [before[i], undefined] : align(before[i], after[j], [...path, j], aligned, orders);
+      bMap[listKey + id] = x;
+      if (j !== -1) aMap[listKey + id] = y;
+    }
+    for (const [j, id] of ia.entries()) if (!(listKey + id in aMap)) aMap[listKey + id] = after[j];
+    const shared = ib.filter((id) => ia.includes(id));
+    const sharedAfter = ia.filter((id) => ib.includes(id));
+    if (shared.join('\u0000') !== sharedAfter.join('\u0000')) {
+      orders.push({ path: `${formatPath(path)} order`, type: 'change', before: shared, after: sharedAfter });
+    }
+    return [bMap, aMap];
+  }
+  if (isRecord(before) && isRecord(after)) {
+    const b: Record<string, unknown> = { ...before };
+    const a: Record<string, unknown> = { ...after };
+    for (const k of Object.keys(before)) if (k in after) [b[k], a[k]] = align(before[k], after[k], [...path, k], aligned, orders);
+    return [b, a];
+  }
+  return [before, after];
+}
+
+/** Lists compared by position; items at the same index may still hold identity lists. */
+function pairwise(before: unknown[], after: unknown[], path: (string | number)[], aligned: Map<string, AlignedItem>, orders: FieldChange[]): [unknown[], unknown[]] {
+  const b = [...before];
+  const a = [...after];
+  for (let i = 0; i < Math.min(b.length, a.length); i++) [b[i], a[i]] = align(before[i], after[i], [...path, i], aligned, orders);
+  return [b, a];
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A deep-diff path with aligned item keys turned back into the index of the side shown. */
+function realPath(path: (string | number)[], side: 'before' | 'after', aligned: Map<string, AlignedItem>): (string | number)[] {
+  return path.map((part) => {
+    if (typeof part !== 'string' || !part.startsWith(ITEM_KEY)) return part;
+    const at = aligned.get(part);
+    return (side === 'before' ? (at?.before ?? at?.after) : (at?.after ?? at?.before)) ?? part;
+  });
+}
+
+function pushChange(out: FieldChange[], path: (string | number)[], d: deepDiff.Diff<unknown, unknown>, aligned: Map<string, AlignedItem>): void {
+  const p = formatPath(realPath(path, 'after', aligned));
   switch (d.kind) {
     case 'N':
-      walkLeaves(d.rhs, path, (leaf, value) => out.push({ path: formatPath(leaf), type: 'add', after: value }));
+      walkLeaves(d.rhs, realPath(path, 'after', aligned), (leaf, value) => out.push({ path: formatPath(leaf), type: 'add', after: value }));
       return;
     case 'D':
-      walkLeaves(d.lhs, path, (leaf, value) => out.push({ path: formatPath(leaf), type: 'remove', before: value }));
+      walkLeaves(d.lhs, realPath(path, 'before', aligned), (leaf, value) => out.push({ path: formatPath(leaf), type: 'remove', before: value }));
       return;
     case 'E':
       out.push({ path: p, type: 'change', before: d.lhs, after: d.rhs });
       return;
     case 'A':
-      pushChange(out, [...path, d.index], d.item);
+      pushChange(out, [...path, d.index], d.item, aligned);
       return;
     default: {
       const never: never = d;
