@@ -1,4 +1,4 @@
-// The plan benchmark (DESIGN.md, Performance): a plan of a brand with 1,000
+// The plan benchmark : a plan of a brand with 1,000
 // live auto-replies against an emulator that answers every request after
 // 20 ms. Reading is latency-bound, so the ideal is one list round plus
 // 1000/concurrency detail rounds: (1 + 1000/concurrency) × 20 ms. Target:
@@ -18,9 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { createClient } from '../src/api/index.js';
 import { startEmulator, type Seed } from '../src/emulator/index.js';
-import type { DesiredAutoReply, DesiredBrand } from '../src/manifest/types.js';
+import type { DesiredAutoReply } from '../src/kinds/index.js';
+import type { DesiredBrand } from '../src/manifest/types.js';
 import { buildPlan } from '../src/plan/build-plan.js';
-import { LiveCache } from '../src/plan/live-cache.js';
+import { LiveCache } from '../src/kinds/live-cache.js';
 import { readLive } from '../src/plan/read-live.js';
 
 /** The figure this benchmark must stay within, as a multiple of the ideal. */

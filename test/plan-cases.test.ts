@@ -1,4 +1,4 @@
-// The planner's case corpus (decK-style numbered folders, STYLE.md §9). Each
+// The planner's case corpus (decK-style numbered folders). Each
 // folder under test/plan-cases/ holds the manifests (`manifest.yaml`, or a
 // `manifests/` directory), `seed.yaml` (the live state before) and `plan.txt`
 // (the expected plan text, compared in full after masking volatile ids, dates
@@ -170,7 +170,7 @@ describe('plan cases', () => {
       }
       for (const r of [text, json, saved]) for (const secret of [c.token, ...Object.values(c.env)]) expect(r.stdout + r.stderr).not.toContain(secret);
 
-      // A plan right after an apply is empty, but for the steps that were blocked (DESIGN.md).
+      // A plan right after an apply is empty, but for the steps that were blocked .
       if (text.code !== 1) {
         const brandArgs = c.args.includes('--brand') ? ['--brand', c.args[c.args.indexOf('--brand') + 1] as string] : [];
         const applied = await run(c, emu, ['apply', ...c.paths, '--yes', '--allow-delete', '--allow-review', ...brandArgs]);

@@ -1,5 +1,5 @@
-// Agency message files, on the agency messaging interface (service-api.md,
-// Agency messaging interface; failure codes from spec/assumptions.md §6).
+// Agency message files, on the agency messaging interface (the service reference,
+// Agency messaging interface; failure codes from the recorded assumptions).
 
 import { unwrapped } from './envelope.js';
 import { isServiceError, type OperationLabel } from './errors.js';
@@ -28,7 +28,7 @@ export interface AgencyFilesApi {
   get(brand: BrandRef, fileId: string): Promise<AgencyFileInfo | undefined>;
 }
 
-// service-api.md: `{status:'200', data:{fileInfo:{fileId, usageType, mimeType, status, expiryDate}}}`.
+// the service reference: `{status:'200', data:{fileInfo:{fileId, usageType, mimeType, status, expiryDate}}}`.
 const fileResponse = obj({
   data: obj({ fileInfo: obj({ fileId: str, usageType: str, mimeType: str, status: str, expiryDate: str }) }),
 });

@@ -1,5 +1,5 @@
-// Auto-reply messages and their image files (service-api.md, Auto-reply
-// messages; spec/assumptions.md §5).
+// Auto-reply messages and their image files (the service reference, Auto-reply
+// messages; the recorded assumptions).
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
@@ -26,7 +26,7 @@ export interface AutoRepliesApi {
   getFile(brand: BrandRef, fileId: string): Promise<AutoReplyFile>;
 }
 
-// spec/assumptions.md §5 (and service-api.md, Auto-reply message): list item fields.
+// the recorded assumptions (and the service reference, Auto-reply message): list item fields.
 const listItemFields = {
   brandId: str,
   autoReplyMsgId: str,
@@ -40,7 +40,7 @@ const listItemFields = {
 };
 const listItem = obj(listItemFields);
 
-// service-api.md, Auto-reply message, detail response fields.
+// the service reference, Auto-reply message, detail response fields.
 const detail = obj({
   ...listItemFields,
   status: opt(str),
@@ -54,10 +54,10 @@ const detail = obj({
   chipList: opt(arr(anyObject)),
 });
 
-// Create and update answer `[{autoReplyMsgId}]`; DELETE answers the same (spec/assumptions.md §5).
+// Create and update answer `[{autoReplyMsgId}]`; DELETE answers the same (the recorded assumptions).
 const idResult = obj({ autoReplyMsgId: str });
 
-// service-api.md, Auto-reply file.
+// the service reference, Auto-reply file.
 const fileResult = obj({ fileId: str, url: str, fileName: str });
 
 function entity(id: string | undefined, name?: string): string {

@@ -1,6 +1,6 @@
 // Read-only catalogues that are not brand-scoped: layout components
-// (service-api.md, Layout component list) and common messagebases
-// (spec/assumptions.md §7).
+// (the service reference, Layout component list) and common messagebases
+// (the recorded assumptions).
 
 import { API_PREFIX, listAll } from './resource.js';
 import { any, obj, opt, str } from './shape.js';
@@ -19,7 +19,7 @@ export interface MessagebasesApi {
   listCommon(): AsyncIterable<CommonMessagebase>;
 }
 
-// service-api.md, Layout component.
+// the service reference, Layout component.
 const component = obj({
   componentId: str,
   componentName: str,
@@ -32,7 +32,7 @@ const component = obj({
   groupComponentId: opt(str),
 });
 
-// spec/assumptions.md §7.
+// the recorded assumptions.
 const messagebase = obj({
   messagebaseId: str,
   tmpltName: opt(str),

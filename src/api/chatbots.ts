@@ -1,6 +1,6 @@
 // Chatbots (conversation rooms), by sender number and by bidirectional ID
-// (service-api.md, Chatbot update and Bidirectional chatbot list;
-// spec/assumptions.md §3).
+// (the service reference, Chatbot update and Bidirectional chatbot list;
+// the recorded assumptions).
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
@@ -29,7 +29,7 @@ export interface ChatbotsApi {
   cancel(brand: BrandRef, id: string): Promise<void>;
 }
 
-// spec/assumptions.md §3: Chatbot objects, fields groupId through updateId.
+// the recorded assumptions: Chatbot objects, fields groupId through updateId.
 const listItemFields = {
   groupId: opt(str),
   chatbotId: str,
@@ -53,7 +53,7 @@ const listItemFields = {
 };
 const listItem = obj(listItemFields);
 
-// spec/assumptions.md §3: detail with every field of the Chatbot resource.
+// the recorded assumptions: detail with every field of the Chatbot resource.
 const detail = obj({
   ...listItemFields,
   mediaUrl: opt(arr(anyObject)),
@@ -66,7 +66,7 @@ const detail = obj({
   persistentMenu: opt(arr(obj({ type: str, title: str, ordNo: num, postbackId: opt(str) }))),
 });
 
-// spec/assumptions.md §3: DELETE answers `[{chatbotId, releatedChatbots}]` (their spelling).
+// the recorded assumptions: DELETE answers `[{chatbotId, releatedChatbots}]` (their spelling).
 const deleteResult = obj({ chatbotId: str, releatedChatbots: opt(arr(obj({ chatbotId: str }))) });
 
 function entity(id: string, name?: string): string {
@@ -110,7 +110,7 @@ export function chatbotsApi(transport: Transport): ChatbotsApi {
         form: () => {
           const form = newForm();
           appendFile(form, 'subNumCertificate', certificate);
-          // spec/assumptions.md §3: part `chatbots` holds JSON `{chatbots:[RegChatbotInfo...]}`.
+          // the recorded assumptions: part `chatbots` holds JSON `{chatbots:[RegChatbotInfo...]}`.
           appendJson(form, 'chatbots', { chatbots });
           return form;
         },
@@ -127,7 +127,7 @@ export function chatbotsApi(transport: Transport): ChatbotsApi {
         successAfterRetry: ['64323'],
         form: () => {
           const form = newForm();
-          // service-api.md, Chatbot update: part `chatbot` is JSON text.
+          // the service reference, Chatbot update: part `chatbot` is JSON text.
           appendJson(form, 'chatbot', info);
           if (certificate !== undefined) appendFile(form, 'subNumCertificate', certificate);
           return form;

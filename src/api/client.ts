@@ -1,6 +1,6 @@
 // The service client: one object with a module per resource family, built on
 // one transport. Planner, applier, drift and export talk to the service only
-// through this (DESIGN.md, Pipeline).
+// through this.
 
 import { agencyFilesApi, type AgencyFilesApi } from './agency-files.js';
 import { autoRepliesApi, type AutoRepliesApi } from './auto-replies.js';
@@ -53,10 +53,10 @@ export interface RcsClient {
   close(): Promise<void>;
 }
 
-/** Default connections per origin (DESIGN.md: --concurrency defaults to 8). */
+/** Default connections per origin: --concurrency defaults to 8. */
 export const DEFAULT_CONCURRENCY = 8;
 
-// spec/assumptions.md §1: the /token answer, not enveloped.
+// the recorded assumptions: the /token answer, not enveloped.
 const tokenResponse = obj({ accessToken: str, expiresIn: any, userId: opt(str), allowedIp: opt(arr(str)) });
 
 /**

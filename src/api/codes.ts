@@ -1,11 +1,11 @@
 // The service's result and error codes, in one table shared by the client (to
-// classify errors) and the emulator (to produce them). Sources: service-api.md
-// (Errors, Authentication) and spec/assumptions.md §1, §2 and §6.
+// classify errors) and the emulator (to produce them). Sources: the service reference
+// (Errors, Authentication) and the recorded assumptions.
 
 /** Success code of the management envelope. */
 export const SUCCESS_CODE = '20000000';
 
-/** An empty list answered as HTTP 204 (spec/assumptions.md §6). */
+/** An empty list answered as HTTP 204 (the recorded assumptions). */
 export const NO_CONTENT_CODE = '60004';
 
 /** A documented management error: HTTP status, service code and message template. */
@@ -17,7 +17,7 @@ export interface ErrorDef {
 }
 
 /**
- * Every management-interface error the reference and assumptions.md name, and the
+ * Every management-interface error the reference and the recorded assumptions name, and the
  * few the public OpenAPI document adds (64376, 64388-64390, 64397).
  */
 export const ERRORS = {
@@ -76,7 +76,7 @@ export const ERRORS = {
 /** Name of a documented management error. */
 export type ErrorName = keyof typeof ERRORS;
 
-/** Agency messaging failure codes (spec/assumptions.md §6, numbers chosen there). */
+/** Agency messaging failure codes (the recorded assumptions, numbers chosen there). */
 export const AGENCY_ERRORS = {
   unknownFile: { http: 400, code: '40001', message: 'Unknown or expired fileId' },
   noChatbotPermission: { http: 403, code: '40002', message: 'Agency has no permission on the chatbotId' },

@@ -1,7 +1,7 @@
 // The management envelope, checked and unwrapped: `{code, status, desc, result}`,
-// plus `pagination` and `links` on lists (service-api.md, Common response
+// plus `pagination` and `links` on lists (the service reference, Common response
 // envelope). An empty list answered 204 or with code 60004 is an empty page
-// (spec/assumptions.md §6).
+// (the recorded assumptions).
 
 import { NO_CONTENT_CODE } from './codes.js';
 import { ResponseShapeError, type OperationLabel } from './errors.js';

@@ -1,4 +1,4 @@
-// Brand logos (service-api.md, Logo modification; spec/assumptions.md §2).
+// Brand logos (the service reference, Logo modification; the recorded assumptions).
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
@@ -30,7 +30,7 @@ export interface LogosApi {
   cancel(brand: BrandRef, fileId: string): Promise<void>;
 }
 
-// spec/assumptions.md §2: the logo object.
+// the recorded assumptions: the logo object.
 const logo = obj({
   fileId: str,
   fileUrl: opt(str),
@@ -46,7 +46,7 @@ const logo = obj({
   updateId: opt(str),
 });
 
-// spec/assumptions.md §2: create, modify and delete answer `[{fileId}]`.
+// the recorded assumptions: create, modify and delete answer `[{fileId}]`.
 const fileIdResult = obj({ fileId: str });
 
 function entity(fileId: string | undefined, name?: string): string {

@@ -1,4 +1,4 @@
-// Persistent menus of bidirectional rooms (spec/assumptions.md §4).
+// Persistent menus of bidirectional rooms (the recorded assumptions).
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
@@ -19,7 +19,7 @@ export interface MenusApi {
   pause(brand: BrandRef, chatbotId: string, isPause: boolean): Promise<MenuPauseResult>;
 }
 
-// spec/assumptions.md §4: pause answers `[{chatbotId, isPause, pausedDate | resumeDate}]`.
+// the recorded assumptions: pause answers `[{chatbotId, isPause, pausedDate | resumeDate}]`.
 const pauseResult = obj({ chatbotId: str, isPause: bool, pausedDate: opt(str), resumeDate: opt(str) });
 
 function menuPath(brand: BrandRef, chatbotId: string, rest = ''): string {
@@ -29,7 +29,7 @@ function menuPath(brand: BrandRef, chatbotId: string, rest = ''): string {
 /** The menu methods over `transport`. */
 export function menusApi(transport: Transport): MenusApi {
   const label = (operation: string, chatbotId: string): OperationLabel => ({ operation, entity: `persistent menu of chatbot ${chatbotId}` });
-  // spec/assumptions.md §4: body `{persistentMenu:{menu:[item...]}}`, result `[{chatbotId}]`.
+  // the recorded assumptions: body `{persistentMenu:{menu:[item...]}}`, result `[{chatbotId}]`.
   const body = (items: PersistentMenuRequestItem[]): unknown => ({ persistentMenu: { menu: items } });
   return {
     async create(brand, chatbotId, items) {

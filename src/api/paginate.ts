@@ -1,6 +1,6 @@
 // Walks any list endpoint 1000 items at a time. It trusts only the item count
 // and pagination.total: links.prev is documented to be null on some pages that
-// do have a previous one (service-api.md, Common response envelope), so links
+// do have a previous one (the service reference, Common response envelope), so links
 // are never followed, and next is computed rather than read.
 
 import { PAGING } from '../spec/limits.js';

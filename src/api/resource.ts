@@ -7,7 +7,7 @@ import { paginate } from './paginate.js';
 import type { Check } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
 
-/** Management interface version prefix (service-api.md, Versioning). */
+/** Management interface version prefix (the service reference, Versioning). */
 export const API_PREFIX = '/api/1.1';
 
 /** A file to upload: name, content and MIME type. */

@@ -1,12 +1,12 @@
 // Wire shapes of the service, shared by the client (src/api) and the emulator
 // (src/emulator). Field names are the service's own, spelling included
-// (saftyStatusYn, releatedChatbots). Source: spec/service-api.md and
-// spec/assumptions.md; each section is marked where the shape comes from.
+// (saftyStatusYn, releatedChatbots). Source: the service reference and
+// the recorded assumptions; each section is marked where the shape comes from.
 
 /** Service timestamp, e.g. `2026-11-21T10:00:00.000+09`. */
 export type ServiceTime = string;
 
-/** Success envelope of the management interface (service-api.md, Common response envelope). */
+/** Success envelope of the management interface (the service reference, Common response envelope). */
 export interface Envelope<T> {
   code: string;
   status: number;
@@ -26,7 +26,7 @@ export interface ErrorEnvelope {
   status: number;
 }
 
-/** Agency messaging failure body (spec/assumptions.md §6). */
+/** Agency messaging failure body (the recorded assumptions). */
 export interface AgencyErrorBody {
   code: string;
   message: string;
@@ -34,7 +34,7 @@ export interface AgencyErrorBody {
 
 // ---------------------------------------------------------------- token (§1)
 
-/** POST /api/1.1/token request (spec/assumptions.md §1). */
+/** POST /api/1.1/token request (the recorded assumptions). */
 export interface TokenRequest {
   clientId: string;
   clientSecret: string;
@@ -50,7 +50,7 @@ export interface TokenResponse {
 
 // ---------------------------------------------------------- buttons and chips
 
-/** An RCS action (service-api.md, Button and action structures). */
+/** An RCS action (the service reference, Button and action structures). */
 export interface Action {
   displayText?: string;
   postback?: { data?: string };
@@ -58,7 +58,7 @@ export interface Action {
   dialerAction?: { dialPhoneNumber: { phoneNumber: string; fallbackUrl?: string } };
 }
 
-/** A reply that links to another auto-reply (spec/assumptions.md §5). */
+/** A reply that links to another auto-reply (the recorded assumptions). */
 export interface Reply {
   autoReplyMsgId?: string;
   displayText?: string;
@@ -91,7 +91,7 @@ export interface AutoReplyRequest {
   chipList?: Suggestion[];
 }
 
-/** Auto-reply approvalResult values (service-api.md, States and transitions). */
+/** Auto-reply approvalResult values (the service reference, States and transitions). */
 export type AutoReplyState = '등록완료' | '저장' | '처리중';
 
 /** One item of the auto-reply list. */
@@ -129,7 +129,7 @@ export interface AutoReplyFile {
 
 // -------------------------------------------------------------------- logos (§2)
 
-/** Logo approvalResult values (spec/assumptions.md §2). */
+/** Logo approvalResult values (the recorded assumptions). */
 export type ReviewState =
   | '저장'
   | '승인대기'
@@ -142,7 +142,7 @@ export type ReviewState =
   | '반려(수정)'
   | '검수완료(수정)';
 
-/** A brand logo (spec/assumptions.md §2). */
+/** A brand logo (the recorded assumptions). */
 export interface Logo {
   fileId: string;
   fileUrl: string;
@@ -160,7 +160,7 @@ export interface Logo {
 
 // ----------------------------------------------------------------- chatbots (§3)
 
-/** One item of a persistent menu as read back (spec/assumptions.md §4). */
+/** One item of a persistent menu as read back (the recorded assumptions). */
 export interface PersistentMenuItem {
   postbackId?: string;
   upPostbackId?: string;
@@ -208,7 +208,7 @@ export interface ChatbotDetail extends ChatbotListItem {
   persistentMenu: PersistentMenuItem[];
 }
 
-/** RegChatbotInfo and the `chatbot` part of an update (spec/assumptions.md §3). */
+/** RegChatbotInfo and the `chatbot` part of an update (the recorded assumptions). */
 export interface ChatbotInfo {
   mdn: string;
   subNum?: string;
@@ -226,7 +226,7 @@ export interface ChatbotDeleteResult {
   releatedChatbots: { chatbotId: string }[];
 }
 
-/** Persistent menu request item (spec/assumptions.md §4). */
+/** Persistent menu request item (the recorded assumptions). */
 export type PersistentMenuRequestItem = Omit<PersistentMenuItem, 'postbackId' | 'upPostbackId'>;
 
 /** PUT .../persistentmenu/pause result. */
@@ -239,7 +239,7 @@ export interface MenuPauseResult {
 
 // ------------------------------------------------------ layout and messagebases
 
-/** Layout component (service-api.md, Layout component). */
+/** Layout component (the service reference, Layout component). */
 export interface LayoutComponent {
   componentId: string;
   componentName: string;
@@ -252,7 +252,7 @@ export interface LayoutComponent {
   groupComponentId: string | null;
 }
 
-/** Common messagebase list item (spec/assumptions.md §7). */
+/** Common messagebase list item (the recorded assumptions). */
 export interface CommonMessagebase {
   messagebaseId: string;
   tmpltName: string;
@@ -264,7 +264,7 @@ export interface CommonMessagebase {
 
 // ------------------------------------------------------------ agency files
 
-/** Agency message file info (service-api.md, Agency message file). */
+/** Agency message file info (the service reference, Agency message file). */
 export interface AgencyFileInfo {
   fileId: string;
   usageType: string;

@@ -8,7 +8,7 @@ import { errorMessage } from '../errors.js';
 import type { BrandPlan, Step } from '../plan/types.js';
 import { runStep, type HandlerEnv } from './handlers.js';
 import { absenceCheck } from './recheck.js';
-import type { IdMap } from './refs.js';
+import type { IdMap } from '../core/refs.js';
 
 /** How a step ended. */
 export type StepStatus = 'done' | 'failed' | 'blocked' | 'held' | 'skipped';
@@ -23,7 +23,7 @@ export interface StepResult {
   id?: string;
 }
 
-/** Who may run what (DESIGN.md, States, gates and order). */
+/** Who may run what . */
 export interface GateOptions {
   allowDelete: boolean;
   allowReview: boolean;

@@ -11,7 +11,7 @@
 import type { BrandRef, RcsClient } from '../api/index.js';
 import type { BrandPlan, KindName, LiveBrand } from '../plan/types.js';
 import type { StepResult } from './execute.js';
-import type { IdMap } from './refs.js';
+import type { IdMap } from '../core/refs.js';
 
 /** The kinds identified by name, which a second process can duplicate. */
 export const NAMED_KINDS = ['autoReply', 'logo'] as const;

@@ -3,15 +3,14 @@
 // plan creates must still be absent. A stale plan is refused, naming each
 // resource and how it changed.
 
-import { isServiceError, type BrandRef, type RcsClient } from '../api/index.js';
-import { kindByName } from '../kinds/index.js';
-import type { PlanContext } from '../kinds/kind.js';
-import { placeholder } from '../kinds/kind.js';
-import { emptyBrand } from '../manifest/build-brand.js';
-import { snapshot } from '../plan/build-plan.js';
+import type { BrandRef, RcsClient } from '../api/index.js';
+import type { KindName, Step } from '../core/step.js';
+import { KINDS, kindByName } from '../kinds/index.js';
+import type { LiveBrand } from '../core/live.js';
+import type { LiveContext, Reread } from '../kinds/resource-kind.js';
+import { liveContext, snapshot } from '../plan/build-plan.js';
 import { diffObjects, formatValue } from '../plan/diff.js';
-import { readFiles } from '../plan/read-live.js';
-import type { BrandPlan, KindName, LiveBrand, Step } from '../plan/types.js';
+import type { BrandPlan } from '../plan/types.js';
 import { hashValue } from '../util/stable-json.js';
 import { mapLimit } from '../util/concurrency.js';
 
@@ -55,68 +54,27 @@ function describeChange(stateBefore: string | null, stateNow: string | null, bef
 /** Objects the plan would create that exist now (made by someone else, or by an earlier run of this plan). */
 async function createdSince(client: RcsClient, brand: BrandRef, creates: Step[]): Promise<StaleResource[]> {
   const out: StaleResource[] = [];
-  const names = (kind: KindName): Map<string, string> => new Map(creates.filter((s) => s.kind === kind).map((s) => [s.name, s.address]));
-  const autoReplies = names('autoReply');
-  if (autoReplies.size > 0) {
-    for await (const item of client.autoReplies.list(brand)) {
-      const address = autoReplies.get(item.autoReplyMsgName);
-      if (address !== undefined) out.push({ address, how: `now exists (${item.autoReplyMsgId}); the plan would create a second "${item.autoReplyMsgName}"` });
+  for (const kind of KINDS) {
+    const mine = creates.filter((s) => s.kind === kind.name);
+    if (mine.length === 0) continue;
+    if (kind.createdSince !== undefined) {
+      out.push(...(await kind.createdSince(client, brand, mine)));
+      continue;
     }
-  }
-  const logos = names('logo');
-  if (logos.size > 0) {
-    for await (const logo of client.logos.list(brand)) {
-      const address = logos.get(logo.name);
-      if (address !== undefined) out.push({ address, how: `now exists (${logo.fileId})` });
+    // Identity is the key in the address (a chatbotId, a fileId): read it.
+    for (const step of mine) {
+      if ((await kind.reread(client, brand, step.address.slice(kind.name.length + 1))) !== undefined) out.push({ address: step.address, how: 'now exists' });
     }
-  }
-  for (const step of creates.filter((s) => s.kind === 'chatbot' || s.kind === 'agencyFile')) {
-    const id = step.address.slice(step.kind.length + 1);
-    const exists = step.kind === 'chatbot' ? (await reread(client, brand, 'chatbot', id)) !== undefined : (await client.agencyFiles.get(brand, id)) !== undefined;
-    if (exists) out.push({ address: step.address, how: 'now exists' });
   }
   return out;
 }
 
-/** Read one live object of `kind` with what normalising it needs; undefined when it is gone. */
-export async function reread(client: RcsClient, brand: BrandRef, kind: KindName, id: string): Promise<{ live: unknown; ctx: PlanContext } | undefined> {
-  const gone = (code: string) => (err: unknown) => {
-    if (isServiceError(err, code)) return undefined;
-    throw err;
-  };
-  const live: LiveBrand = { brandId: brand.id, autoReplies: [], files: new Map(), logos: [], chatbots: [], agencyFiles: new Map() };
-  let obj: unknown;
-  switch (kind) {
-    case 'autoReply': {
-      const detail = await client.autoReplies.get(brand, id).catch(gone('64108'));
-      if (detail !== undefined) live.files = await readFiles(client, brand, [detail], 4);
-      obj = detail;
-      break;
-    }
-    case 'logo':
-      obj = await client.logos.get(brand, id).catch(gone('64109'));
-      break;
-    case 'chatbot':
-    case 'persistentMenu':
-      obj = await client.chatbots.get(brand, id).catch(gone('64105'));
-      break;
-    case 'agencyFile':
-      obj = await client.agencyFiles.get(brand, id);
-      break;
-    case 'file':
-      obj = await client.autoReplies.getFile(brand, id).catch(gone('64109'));
-      break;
-    default: {
-      const never: never = kind;
-      throw new Error(`unknown kind ${String(never)}`);
-    }
-  }
-  if (obj === undefined) return undefined;
-  return { live: obj, ctx: liveOnlyContext(live) };
+/** Read one live object of `kind` by its live id, with what normalising it needs; undefined when it is gone. */
+export async function reread(client: RcsClient, brand: BrandRef, kind: KindName, id: string): Promise<Reread<unknown> | undefined> {
+  return kindByName(kind).reread(client, brand, id);
 }
 
-/** A plan context for normalising live objects only (no manifest at hand). */
-export function liveOnlyContext(live: LiveBrand): PlanContext {
-  const brand = emptyBrand(live.brandId, { file: '', line: 0, col: 0, path: '' });
-  return { brand, live, ref: placeholder, liveFileName: (fileId) => live.files.get(fileId)?.fileName };
+/** What normalising a live object needs when it was read alone: the names of the live objects the brand read holds. */
+export function liveOnlyContext(live: LiveBrand): LiveContext {
+  return liveContext(live);
 }

@@ -9,7 +9,7 @@ import { diffObjects } from '../plan/diff.js';
 import type { BrandPlan, FieldChange, Step } from '../plan/types.js';
 import { mapLimit } from '../util/concurrency.js';
 import type { StepResult } from './execute.js';
-import { resolveRefs, tokenOf, type IdMap } from './refs.js';
+import { resolveRefs, tokenOf, type IdMap } from '../core/refs.js';
 import { reread } from './stale.js';
 
 /** A resource still out of line after apply, with no step to explain it. */
@@ -27,7 +27,7 @@ export async function verifyApplied(client: RcsClient, brand: BrandRef, plan: Br
     const done = results[i]?.status === 'done';
     byAddress.set(step.address, { last: step, allDone: (prev?.allDone ?? true) && done });
   });
-  const toCheck = [...byAddress.values()].filter((e) => e.allDone && e.last.kind !== 'file').map((e) => e.last);
+  const toCheck = [...byAddress.values()].filter((e) => e.allDone && kindByName(e.last.kind).verified !== false).map((e) => e.last);
   const out: Unconverged[] = [];
   await mapLimit(toCheck, concurrency, async (step) => {
     const id = step.liveId ?? ids.get(tokenOf(step)) ?? (step.op === 'menu-replace' ? step.chatbotId : undefined);

@@ -19,7 +19,7 @@ export interface CliIO {
   signal?: AbortSignal;
 }
 
-/** Options that every command accepts (DESIGN.md, CLI). */
+/** Options that every command accepts . */
 export interface GlobalOptions {
   baseUrl?: string;
   agencyBaseUrl?: string;

@@ -1,4 +1,4 @@
-// Exit codes of every command (DESIGN.md, Plan file and exit codes).
+// Exit codes of every command.
 
 /** Success, or no difference. */
 export const EXIT_OK = 0;

@@ -1,4 +1,4 @@
-// The CLI is a function: argv and streams in, exit code out (STYLE.md §8).
+// The CLI is a function: argv and streams in, exit code out.
 // Commander wiring only; each command lives in src/cli/commands/.
 
 import { Command, CommanderError } from 'commander';

@@ -1,5 +1,5 @@
-// Who is calling, and may they touch this brand (service-api.md,
-// Authentication; spec/assumptions.md §1 and §6).
+// Who is calling, and may they touch this brand (the service reference,
+// Authentication; the recorded assumptions).
 
 import { fail } from './service-error.js';
 import type { RequestContext } from './http-types.js';

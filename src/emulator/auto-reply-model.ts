@@ -1,6 +1,6 @@
 // How an auto-reply request becomes a stored auto-reply: checks, canonical
 // messagebase, defaults, and the postback.data the service fills in on read
-// (service-api.md, Auto-reply message; spec/assumptions.md §5).
+// (the service reference, Auto-reply message; the recorded assumptions).
 
 import type { ButtonGroup, Suggestion } from '../api/types.js';
 import { mediaFileId, MAAPFILE_PREFIX } from '../spec/media.js';

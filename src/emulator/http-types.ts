@@ -71,7 +71,7 @@ export function paged<T>(ctx: RequestContext, items: readonly T[], view: (item: 
     return { status: 204, headers: { 'x-rcs-code': NO_CONTENT_CODE } };
   }
   const link = (o: number) => `${ctx.baseUrl}${ctx.path}?offset=${o}&limit=${limit}`;
-  // service-api.md: links.prev is null when offset is a positive value smaller than limit.
+  // the service reference: links.prev is null when offset is a positive value smaller than limit.
   const prev = offset === 0 || offset < limit ? null : link(offset - limit);
   const next = offset + limit < total ? link(offset + limit) : null;
   return {

@@ -1,5 +1,5 @@
 // The service emulator: a faithful, in-memory local copy of the service for
-// demos, tests and dry runs (DESIGN.md, Emulator; docs/emulator.md).
+// demos, tests and dry runs.
 
 import { defaultSeedPath } from '../util/paths.js';
 import { checkSeed, loadSeed, type Seed } from './seed.js';

@@ -1,5 +1,5 @@
 // A handful of realistic layout components for GET /baselayout/component
-// (service-api.md, Layout component); a seed may replace them.
+// (the service reference, Layout component); a seed may replace them.
 
 import type { LayoutComponent } from '../api/types.js';
 

@@ -1,6 +1,6 @@
 // Review flows of logos and chatbots and the auto-reply registration states, in
-// one table each, so the routes and the admin API agree (spec/assumptions.md
-// §2, §3; service-api.md, States and transitions).
+// one table each, so the routes and the admin API agree (the recorded assumptions;
+// the service reference, States and transitions).
 
 /** Review actions the admin API can take. */
 export type ReviewAction = 'start' | 'approve' | 'reject' | 'complete';
@@ -44,20 +44,20 @@ export const STATES = {
   template: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '승인대기(수정)', '검수시작(수정)', '반려(수정)', '검수완료(수정)'],
 } as const;
 
-/** Chatbot update is allowed only in these states (service-api.md, Chatbot update). */
+/** Chatbot update is allowed only in these states (the service reference, Chatbot update). */
 export const CHATBOT_UPDATABLE = ['저장', '반려', '승인'];
 
-/** Chatbot state after an update (spec/assumptions.md §3). */
+/** Chatbot state after an update (the recorded assumptions). */
 export function chatbotAfterUpdate(from: string, subTitleChanged: boolean): string {
   if (from === '승인' && subTitleChanged) return '승인대기(수정)';
   if (from === '반려') return '승인대기';
   return from;
 }
 
-/** Logo modification is allowed only in these states (service-api.md, Logo). */
+/** Logo modification is allowed only in these states (the service reference, Logo). */
 export const LOGO_MODIFIABLE = ['저장', '반려', '반려(수정)', '승인'];
 
-/** Logo state after a modification (spec/assumptions.md §2). */
+/** Logo state after a modification (the recorded assumptions). */
 export function logoAfterModify(from: string): string {
   return from === '승인' ? '승인대기(수정)' : '승인대기';
 }

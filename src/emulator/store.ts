@@ -7,7 +7,7 @@ import type { ButtonGroup, LayoutComponent, MessagebaseForm, PersistentMenuItem,
 import type { MessagebaseFacts } from '../spec/messagebases.js';
 import { emptyMessaging, type MessagingData } from './messaging/model.js';
 
-/** Account roles (service-api.md, Authentication). */
+/** Account roles (the service reference, Authentication). */
 export type AccountRole = 'master' | 'manager' | 'agency';
 /** Brand roles: representative operator or operator. */
 export type BrandRole = 'representative' | 'operator';
@@ -82,7 +82,7 @@ export interface ReviewedFields {
   updateId: string;
 }
 
-/** A brand logo (spec/assumptions.md §2). */
+/** A brand logo (the recorded assumptions). */
 export interface StoredLogo extends LogoContent, ReviewedFields {
   fileId: string;
   /** The approved content before a pending modification, restored by cancel. */
@@ -156,7 +156,7 @@ export interface StoredBrand {
   deletedTemplateIds: Set<string>;
 }
 
-/** An agency message file (service-api.md, Agency message file). */
+/** An agency message file (the service reference, Agency message file). */
 export interface StoredAgencyFile extends StoredBlob {
   fileId: string;
   usageType: string;
@@ -202,7 +202,7 @@ export class EmulatorStore {
   forms = new Map<string, MessagebaseForm>();
   layoutComponents: LayoutComponent[] = [];
   tokenTtlSeconds = 3600;
-  /** Answer empty lists with HTTP 204 (spec/assumptions.md §6) instead of an empty page. */
+  /** Answer empty lists with HTTP 204 (the recorded assumptions) instead of an empty page. */
   noContentOnEmptyList = false;
   behaviour: EmulatorBehaviour = defaultBehaviour();
   /** A fixed clock (ms) when the seed sets one; otherwise real time plus `clockOffsetMs`. */

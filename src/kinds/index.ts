@@ -1,24 +1,78 @@
-// The registry of resource kinds. The planner, applier, drift and export
-// iterate this list; its order is the order creates and updates run in
-// (src/plan/order.ts derives the rest from references).
+// The registry of resource kinds. Every stage (validate, plan, apply, drift,
+// export) iterates this list and never names a kind; the list's order is the
+// order creates and updates run in (src/plan/order.ts derives the rest from
+// references). A program embedding rcsctl, or a test, may add kinds at run
+// time with `registerKind`.
 
-import { agencyFileKind } from './agency-file.js';
-import { autoReplyKind } from './auto-reply.js';
-import { chatbotKind } from './chatbot.js';
-import { fileKind } from './file.js';
-import type { AnyKind } from './kind.js';
-import { logoKind } from './logo.js';
-import { persistentMenuKind } from './persistent-menu.js';
-import type { KindName } from '../plan/types.js';
+import { agencyFileKind } from './agency-file/index.js';
+import { autoReplyKind } from './auto-reply/index.js';
+import { chatbotKind } from './chatbot/index.js';
+import { fileKind } from './file/index.js';
+import { logoKind } from './logo/index.js';
+import { persistentMenuKind } from './persistent-menu/index.js';
+import type { AnyKind } from './resource-kind.js';
 
-/** Every kind, in dependency order: what others point at comes first. */
-export const KINDS: readonly AnyKind[] = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind];
+/** The kinds rcsctl ships, in dependency order: what others point at comes first. */
+export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind] as const;
+
+/** The name of a kind rcsctl ships. */
+export type BuiltinKindName = (typeof BUILTIN_KINDS)[number]['name'];
+
+const registry: AnyKind[] = [...BUILTIN_KINDS];
+let version = 0;
+
+/**
+ * Every registered kind, in dependency order. The array is live: stages read
+ * it on each call, so a kind registered later is seen by the next run.
+ */
+export const KINDS: readonly AnyKind[] = registry;
+
+/** Registry changes so far, so derived data (the compiled manifest schema) knows when to rebuild. */
+export function registryVersion(): number {
+  return version;
+}
+
+/**
+ * Add a kind. It runs after every kind already registered unless `before`
+ * names one it must precede. Throws when the name, manifest section, live
+ * section or prune entry is taken.
+ */
+export function registerKind(kind: AnyKind, opts: { before?: string } = {}): void {
+  for (const k of registry) {
+    if (k.name === kind.name) throw new Error(`a kind named "${kind.name}" is registered already`);
+    if (kind.manifest?.section !== undefined && k.manifest?.section === kind.manifest.section) throw new Error(`manifest section "${kind.manifest.section}" belongs to kind "${k.name}"`);
+    if (kind.liveSection !== undefined && k.liveSection === kind.liveSection) throw new Error(`live section "${kind.liveSection}" belongs to kind "${k.name}"`);
+    if (kind.prune !== undefined && k.prune === kind.prune) throw new Error(`prune entry "${kind.prune}" belongs to kind "${k.name}"`);
+  }
+  const at = opts.before === undefined ? -1 : registry.findIndex((k) => k.name === opts.before);
+  if (opts.before !== undefined && at < 0) throw new Error(`no kind "${opts.before}" to register "${kind.name}" before`);
+  if (at < 0) registry.push(kind);
+  else registry.splice(at, 0, kind);
+  version++;
+}
+
+/** Remove a kind added with `registerKind` (tests clean up with it); the built-in kinds stay. */
+export function unregisterKind(name: string): void {
+  if (BUILTIN_KINDS.some((k) => k.name === name)) throw new Error(`"${name}" is a built-in kind`);
+  const at = registry.findIndex((k) => k.name === name);
+  if (at >= 0) {
+    registry.splice(at, 1);
+    version++;
+  }
+}
 
 /** The kind named `name`; throws on an unknown name (a plan file from elsewhere). */
-export function kindByName(name: KindName | string): AnyKind {
-  const kind = KINDS.find((k) => k.name === name);
+export function kindByName(name: string): AnyKind {
+  const kind = registry.find((k) => k.name === name);
   if (kind === undefined) throw new Error(`unknown resource kind "${name}"`);
   return kind;
 }
 
 export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind };
+export type { AnyKind, KindPlanning, ResourceKind } from './resource-kind.js';
+export type * from './agency-file/index.js';
+export type * from './auto-reply/index.js';
+export type * from './chatbot/index.js';
+export type * from './file/index.js';
+export type * from './logo/index.js';
+export type * from './persistent-menu/index.js';

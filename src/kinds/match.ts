@@ -1,7 +1,7 @@
 // Identity matching shared by the kinds: a pinned id first, then a unique name.
 
-import type { PlanProblem } from '../plan/types.js';
-import type { MatchResult } from './kind.js';
+import type { PlanProblem } from '../core/step.js';
+import type { MatchResult } from './resource-kind.js';
 
 /** How to match one kind: pinned id and name of each side. */
 export interface MatchRule<D, L> {

@@ -1,24 +1,13 @@
 // Turning schema-clean documents into DesiredBrand objects: documents for the
 // same brandId merge, local files are read and checked, and handles declared
-// twice across documents are reported.
+// twice across documents are reported. Each kind builds its own section (its
+// manifest part, src/kinds/<kind>/manifest.ts); this never names a kind.
 
-import type { Action } from '../api/types.js';
+import { KINDS } from '../kinds/index.js';
 import type { DiagnosticCode } from './codes.js';
-import { FileReader, loadLocalFile, mimeTypeOf } from './local-files.js';
+import { FileReader, loadLocalFile } from './local-files.js';
 import { diagAt, jsonPointer, offsetOf, position, type PathSegments, type SourceDoc } from './source.js';
-import type {
-  DesiredAgencyFile,
-  DesiredAutoReply,
-  DesiredBodyValue,
-  DesiredBrand,
-  DesiredChatbot,
-  DesiredMenuItem,
-  DesiredSuggestion,
-  Diagnostic,
-  LocalFile,
-  PruneKind,
-  SourceLocation,
-} from './types.js';
+import type { DesiredBrand, Diagnostic, LocalFile, PruneKind, SourceLocation } from './types.js';
 
 /** A brand being assembled, with the document each resource came from (for positions). */
 export interface BrandDraft {
@@ -34,16 +23,11 @@ export interface BrandDraft {
   declared: Map<string, SourceLocation>;
 }
 
-// The shapes below are what the schema has already guaranteed.
-type Obj = Record<string, unknown>;
+// The frame is what the schema has already guaranteed; sections are the kinds'.
 interface RawDoc {
   brand: { id: string; key?: string };
   prune?: PruneKind[];
-  files?: Record<string, { path: string }>;
-  autoReplies?: Record<string, Obj>;
-  logos?: Record<string, { name: string; description?: string; path: string; fileId?: string }>;
-  chatbots?: Record<string, Obj>;
-  agencyFiles?: Record<string, { path: string; mimeType?: string; usageType?: 'send'; messagebaseId?: string }>;
+  [section: string]: unknown;
 }
 
 /** Source location of the node at `path`. */
@@ -98,124 +82,38 @@ export async function addDocument(
     return r.file;
   };
 
-  for (const [handle, f] of Object.entries(raw.files ?? {})) {
-    if (!once('files', handle, 'RCS403', 'file handle')) continue;
-    const loaded = await file(['files', handle, 'path'], f.path, 'autoReplyFile');
-    if (loaded === undefined) continue;
-    const d = { handle, file: loaded, source: locationOf(src, ['files', handle]) };
-    brand.files.set(handle, d);
-    origin.set(d, src);
-  }
-
-  for (const [handle, a] of Object.entries(raw.autoReplies ?? {})) {
-    if (!once('autoReplies', handle, 'RCS403', 'auto-reply handle')) continue;
-    const d = toAutoReply(handle, a, locationOf(src, ['autoReplies', handle]));
-    brand.autoReplies.set(handle, d);
-    origin.set(d, src);
-  }
-
-  for (const [handle, l] of Object.entries(raw.logos ?? {})) {
-    if (!once('logos', handle, 'RCS403', 'logo handle')) continue;
-    const loaded = await file(['logos', handle, 'path'], l.path, 'logo');
-    if (loaded === undefined) continue;
-    const d = {
-      handle,
-      name: l.name,
-      file: loaded,
-      source: locationOf(src, ['logos', handle]),
-      ...(l.fileId !== undefined ? { fileId: l.fileId } : {}),
-      ...(l.description !== undefined ? { description: l.description } : {}),
-    };
-    brand.logos.set(handle, d);
-    origin.set(d, src);
-  }
-
-  for (const [chatbotId, c] of Object.entries(raw.chatbots ?? {})) {
-    if (!once('chatbots', chatbotId, 'RCS404', 'chatbotId')) continue;
-    const d = toChatbot(chatbotId, c, locationOf(src, ['chatbots', chatbotId]));
-    const cert = c.certificate as { path: string } | undefined;
-    if (cert !== undefined) {
-      const loaded = await file(['chatbots', chatbotId, 'certificate', 'path'], cert.path, 'certificate');
-      if (loaded !== undefined) d.certificate = loaded;
-    }
-    brand.chatbots.set(chatbotId, d);
-    origin.set(d, src);
-  }
-
-  for (const [fileId, a] of Object.entries(raw.agencyFiles ?? {})) {
-    if (!once('agencyFiles', fileId, 'RCS405', 'agency fileId')) continue;
-    const loaded = await file(['agencyFiles', fileId, 'path'], a.path, 'agencyFile');
-    if (loaded === undefined) continue;
-    const mimeType = a.mimeType ?? loaded.mimeType;
-    if (mimeTypeOf(loaded.extension) !== mimeType) {
-      diags.push(diagAt(src, 'RCS308', ['agencyFiles', fileId, 'mimeType'], `mimeType ${mimeType} does not match "${a.path}" (${loaded.mimeType})`));
-      continue;
-    }
-    const d: DesiredAgencyFile = {
-      fileId,
-      usageType: 'send',
-      mimeType,
-      file: loaded,
-      source: locationOf(src, ['agencyFiles', fileId]),
-      ...(a.messagebaseId !== undefined ? { messagebaseId: a.messagebaseId } : {}),
-    };
-    brand.agencyFiles.set(fileId, d);
-    origin.set(d, src);
+  for (const kind of KINDS) {
+    const part = kind.manifest;
+    const section = part?.section;
+    if (part?.build === undefined || section === undefined) continue;
+    const value = raw[section];
+    if (value === undefined) continue;
+    const map = sectionOf(brand, section);
+    await part.build(value as Record<string, unknown>, {
+      src,
+      brand,
+      once: (key, code, what) => once(section, key, code, what),
+      file,
+      locationOf: (path) => locationOf(src, path),
+      diag: (code, path, message, opts) => diags.push(diagAt(src, code, path, message, opts)),
+      add(key, desired) {
+        map.set(key, desired);
+        origin.set(desired, src);
+      },
+    });
   }
   return diags;
 }
 
-function toSuggestion(s: Obj): DesiredSuggestion {
-  if (s.action !== undefined) return { action: s.action as Action };
-  const r = s.reply as { autoReply?: string; autoReplyMsgId?: string; displayText?: string };
-  return {
-    reply: {
-      ...(r.autoReply !== undefined ? { autoReply: r.autoReply } : {}),
-      ...(r.autoReplyMsgId !== undefined ? { autoReplyMsgId: r.autoReplyMsgId } : {}),
-      ...(r.displayText !== undefined ? { displayText: r.displayText } : {}),
-    },
-  };
-}
-
-function toAutoReply(handle: string, a: Obj, source: SourceLocation): DesiredAutoReply {
-  const body: Record<string, DesiredBodyValue> = {};
-  for (const [k, v] of Object.entries(a.body as Obj)) body[k] = typeof v === 'string' ? v : { file: (v as { file: string }).file };
-  const d: DesiredAutoReply = { handle, name: a.name as string, messagebaseId: a.messagebaseId as string, body, source };
-  if (a.id !== undefined) d.id = a.id as string;
-  if (a.copyAllowed !== undefined) d.copyAllowed = a.copyAllowed as boolean;
-  if (a.buttons !== undefined) {
-    d.buttons = (a.buttons as Obj[]).map((g) =>
-      g.suggestions === undefined ? {} : { suggestions: (g.suggestions as Obj[]).map(toSuggestion) },
-    );
-  }
-  if (a.chipList !== undefined) d.chipList = (a.chipList as Obj[]).map(toSuggestion);
-  return d;
-}
-
-function toChatbot(chatbotId: string, c: Obj, source: SourceLocation): DesiredChatbot {
-  const d: DesiredChatbot = { chatbotId, source };
-  if (c.subTitle !== undefined) d.subTitle = c.subTitle as string;
-  if (c.subNum !== undefined) d.subNum = c.subNum as string;
-  if (c.display !== undefined) d.display = c.display as DesiredChatbot['display'];
-  if (c.inputField !== undefined) d.inputField = c.inputField as 0 | 1;
-  if (c.rcsReply !== undefined) d.rcsReply = c.rcsReply as '0' | '1';
-  if (c.subDescr !== undefined) d.subDescr = c.subDescr as string;
-  if (c.saftyStatusYn !== undefined) d.saftyStatusYn = c.saftyStatusYn as 'Y' | 'N';
-  if (c.persistentMenu !== undefined) {
-    d.persistentMenu = (c.persistentMenu as Obj[]).map((m) => {
-      const item: DesiredMenuItem = { type: m.type as DesiredMenuItem['type'], title: m.title as string };
-      if (m.autoReply !== undefined) item.autoReply = m.autoReply as string;
-      if (m.autoReplyMsgId !== undefined) item.autoReplyMsgId = m.autoReplyMsgId as string;
-      if (m.feedId !== undefined) item.feedId = m.feedId as string;
-      if (m.actionType !== undefined) item.actionType = 'dialerAction';
-      if (m.action !== undefined) item.action = m.action as NonNullable<DesiredMenuItem['action']>;
-      return item;
-    });
-  }
-  return d;
-}
-
-/** A brand that declares nothing yet. */
+/** A brand that declares nothing yet: an empty section for every registered kind. */
 export function emptyBrand(brandId: string, source: SourceLocation): DesiredBrand {
-  return { brandId, prune: [], files: new Map(), autoReplies: new Map(), logos: new Map(), chatbots: new Map(), agencyFiles: new Map(), manifestFiles: [], source };
+  const brand: Record<string, unknown> = { brandId, prune: [], manifestFiles: [], source };
+  for (const kind of KINDS) if (kind.manifest?.section !== undefined) brand[kind.manifest.section] = new Map();
+  return brand as unknown as DesiredBrand;
+}
+
+/** A section of a desired brand, made empty when its kind was registered after the brand was. */
+function sectionOf(brand: DesiredBrand, section: string): Map<string, unknown> {
+  const sections = brand as unknown as Record<string, Map<string, unknown> | undefined>;
+  return (sections[section] ??= new Map());
 }

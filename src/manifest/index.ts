@@ -1,4 +1,4 @@
-// The manifest stage's public surface (DESIGN.md, Pipeline: manifest YAML ─load─▶ Desired).
+// The manifest stage's public surface.
 
 export { loadManifests, type LoadOptions } from './load-manifests.js';
 export { renderDiagnostics, hasErrors, sortDiagnostics } from './render-diagnostics.js';

@@ -1,5 +1,5 @@
 // The manifest stage: paths in, DesiredBrand objects and diagnostics out
-// (DESIGN.md, Pipeline). Reading, interpolation, schema, files, references and
+// . Reading, interpolation, schema, files, references and
 // lint run in that order; nothing here throws for bad input.
 
 import { readdir, stat } from 'node:fs/promises';

@@ -1,11 +1,12 @@
 // JSON-Schema validation of a manifest document with ajv, each ajv error
 // turned into a diagnostic at the YAML node it concerns, with "did you mean".
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import { isMap, isScalar, type Node } from 'yaml';
+import { KINDS, registryVersion } from '../kinds/index.js';
+import { assembleManifestSchema } from '../kinds/manifest-schema.js';
 import { packageRoot } from '../util/paths.js';
 import type { DiagnosticCode } from './codes.js';
 import { diagAt, findNode, type PathSegments, type SourceDoc } from './source.js';
@@ -17,15 +18,20 @@ export function manifestSchemaPath(): string {
   return join(packageRoot(), 'schemas', 'manifest.schema.json');
 }
 
-/** The manifest JSON Schema, parsed. */
+/**
+ * The manifest JSON Schema of the registered kinds, assembled from their
+ * fragments (schemas/manifest.schema.json is the same, written for editors).
+ */
 export function manifestSchema(): Record<string, unknown> {
-  return JSON.parse(readFileSync(manifestSchemaPath(), 'utf8')) as Record<string, unknown>;
+  return assembleManifestSchema(KINDS);
 }
 
 let compiled: ValidateFunction | undefined;
+let compiledFor = -1;
 
 function validator(): ValidateFunction {
-  if (compiled === undefined) {
+  if (compiled === undefined || compiledFor !== registryVersion()) {
+    compiledFor = registryVersion();
     // verbose: parentSchema lets a message list the keys that would be allowed.
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
     const addFormats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (a: Ajv) => void;

@@ -1,5 +1,5 @@
 // A manifest document with its YAML node tree kept beside the plain value, so
-// any JSON path can be turned back into a line and column (STYLE.md §6).
+// any JSON path can be turned back into a line and column.
 
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node, type Pair } from 'yaml';
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from './codes.js';

@@ -2,8 +2,6 @@
 // planner consumes it. Local handles are kept as written; the kinds resolve
 // them to service ids at plan time.
 
-import type { Action } from '../api/types.js';
-
 /** Severity of a diagnostic. */
 export type Severity = 'error' | 'warning';
 
@@ -53,115 +51,34 @@ export interface LocalFile {
   height?: number;
 }
 
-/** An auto-reply image file declared under `files:`. */
-export interface DesiredFile {
-  handle: string;
-  file: LocalFile;
-  source: SourceLocation;
-}
-
-/** A body value: literal text, or a reference to a file handle (`media: { file: hero }`). */
-export type DesiredBodyValue = string | { file: string };
-
-/** A reply link in a button or chip: to a local handle or to a pinned service id. */
-export interface DesiredReply {
-  /** Local handle of the target auto-reply. */
-  autoReply?: string;
-  /** Service id of an auto-reply outside the manifest (lint warns). */
-  autoReplyMsgId?: string;
-  displayText?: string;
-}
-
-/** A suggestion (button or chip): an action, or a reply link. */
-export interface DesiredSuggestion {
-  action?: Action;
-  reply?: DesiredReply;
-}
-
-/** An auto-reply message. */
-export interface DesiredAutoReply {
-  handle: string;
-  /** Pinned autoReplyMsgId; when set it is the identity and `name` may change. */
-  id?: string;
-  name: string;
-  messagebaseId: string;
-  copyAllowed?: boolean;
-  body: Record<string, DesiredBodyValue>;
-  buttons?: { suggestions?: DesiredSuggestion[] }[];
-  chipList?: DesiredSuggestion[];
-  source: SourceLocation;
-}
-
-/** A brand logo. */
-export interface DesiredLogo {
-  handle: string;
-  /** Pinned fileId; when set it is the identity and `name` may change. */
-  fileId?: string;
-  name: string;
-  description?: string;
-  file: LocalFile;
-  source: SourceLocation;
-}
-
-/** A persistent menu item; order in the list is ordNo order (1-based). */
-export interface DesiredMenuItem {
-  type: 'reply' | 'feed' | 'action';
-  title: string;
-  /** For reply: local handle of the auto-reply. */
-  autoReply?: string;
-  /** For reply: service id of an auto-reply outside the manifest. */
-  autoReplyMsgId?: string;
-  feedId?: string;
-  actionType?: 'dialerAction';
-  action?: { dialerAction: { dialPhoneNumber: { phoneNumber: string; fallbackUrl?: string } } };
-}
+/** A `prune:` entry: the manifest section of a kind that may be pruned (`autoReplies`). */
+export type PruneKind = string;
 
 /**
- * A chatbot (room). Fields left out are not managed: the live value is kept.
- * `persistentMenu` left out leaves the live menu alone; `[]` removes it.
+ * The sections of a desired brand, by manifest section name. Each kind adds
+ * its own (by declaration merging, in src/kinds/<kind>/types.ts): a map from
+ * the key in the manifest to its desired object.
  */
-export interface DesiredChatbot {
-  chatbotId: string;
-  subTitle?: string;
-  subNum?: string;
-  display?: '11' | '10' | '01' | '00';
-  inputField?: 0 | 1;
-  rcsReply?: '0' | '1';
-  subDescr?: string;
-  saftyStatusYn?: 'Y' | 'N';
-  /** Subscription certificate, needed to register a room that does not exist yet. */
-  certificate?: LocalFile;
-  persistentMenu?: DesiredMenuItem[];
-  source: SourceLocation;
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DesiredSections {}
 
-/** An agency message file (`/ag/1.2/file`), identified by its user-chosen fileId. */
-export interface DesiredAgencyFile {
-  fileId: string;
-  usageType: 'send';
-  mimeType: string;
-  messagebaseId?: string;
-  file: LocalFile;
-  source: SourceLocation;
-}
-
-/** Resource kinds that `prune:` may name. */
-export type PruneKind = 'autoReplies' | 'logos' | 'chatbots';
-
-/** Everything the manifests say about one brand. */
-export interface DesiredBrand {
+/** What every desired brand has, whatever the kinds. */
+export interface DesiredBrandFrame {
   brandId: string;
   /** Brand key after `${env:NAME}` interpolation; never printed. */
   brandKey?: string;
   prune: PruneKind[];
-  files: Map<string, DesiredFile>;
-  autoReplies: Map<string, DesiredAutoReply>;
-  logos: Map<string, DesiredLogo>;
-  chatbots: Map<string, DesiredChatbot>;
-  agencyFiles: Map<string, DesiredAgencyFile>;
   /** The manifest files that contributed to this brand. */
   manifestFiles: string[];
   source: SourceLocation;
+}
+
+/** Everything the manifests say about one brand. */
+export type DesiredBrand = DesiredBrandFrame & DesiredSections;
+
+/** A desired brand seen as sections by name, for the generic stages. */
+export function desiredSection(brand: DesiredBrand, section: string): Map<string, unknown> | undefined {
+  return (brand as unknown as Record<string, Map<string, unknown> | undefined>)[section];
 }
 
 /** What loading a set of manifest paths gives: brands, and every diagnostic found. */

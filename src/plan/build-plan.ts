@@ -1,8 +1,10 @@
 // The pure middle of the pipeline: desired + live → ordered, gated steps. It
-// never calls the API; it is generic over the kinds in src/kinds.
+// never calls the API, and never names a kind: it loops over the registry in
+// src/kinds and uses what each kind declares.
 
+import { placeholder } from '../core/step.js';
 import { KINDS } from '../kinds/index.js';
-import { placeholder, type AnyKind, type PlanContext, type StepSeed } from '../kinds/kind.js';
+import type { AnyKind, LiveContext, PlanContext, StepSeed } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
 import { additions, diffObjects, removals } from './diff.js';
@@ -47,7 +49,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
         problems.push(...createProblems);
         continue;
       }
-      const op = kind.name === 'file' ? 'upload' : 'create';
+      const op = kind.createOp ?? 'create';
       const expected = kind.normaliseDesired(d, ctx, undefined);
       // An upload shows the file itself, not its one field.
       const changes = op === 'upload' ? [] : additions(expected);
@@ -77,7 +79,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
 }
 
 /** What staleness is judged on: a live object's state and normalised form. */
-export function snapshot(kind: AnyKind, live: unknown, ctx: PlanContext): LiveSnapshot {
+export function snapshot(kind: AnyKind, live: unknown, ctx: LiveContext): LiveSnapshot {
   return { state: kind.liveState(live) ?? null, value: kind.normaliseLive(live, ctx) };
 }
 
@@ -87,11 +89,22 @@ export function planContext(brand: DesiredBrand, live: LiveBrand, matches: { kin
   for (const { kind, match } of matches) {
     for (const [d, l] of match.pairs) known.set(`${kind.name}:${kind.key(d)}`, kind.liveId(l));
   }
+  return { brand, live, ref: (kind: KindName, key: string) => known.get(`${kind}:${key}`) ?? placeholder(kind, key), ...liveContext(live) };
+}
+
+/** Names of live objects by kind and id, from what was read. */
+export function liveContext(live: LiveBrand): LiveContext {
+  const names = new Map<string, Map<string, string>>();
   return {
-    brand,
-    live,
-    ref: (kind: KindName, key: string) => known.get(`${kind}:${key}`) ?? placeholder(kind, key),
-    liveFileName: (fileId: string) => live.files.get(fileId)?.fileName,
+    liveName(kindName, id) {
+      let byId = names.get(kindName);
+      if (byId === undefined) {
+        const kind = KINDS.find((k) => k.name === kindName);
+        byId = new Map((kind === undefined ? [] : kind.live(live)).map((l) => [kind?.liveId(l) as string, kind?.liveName(l) as string]));
+        names.set(kindName, byId);
+      }
+      return byId.get(id);
+    },
   };
 }
 

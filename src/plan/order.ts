@@ -1,4 +1,4 @@
-// Order is data (STYLE.md §4). Dependencies come from the reference graph:
+// Order is data. Dependencies come from the reference graph:
 // a step depends on the steps that produce the `<ref:…>` placeholders its
 // request names, on the steps its kind says must come first, and a delete
 // waits for every step that drops a reference to what it deletes. Creates and
@@ -6,7 +6,7 @@
 // links becomes create-without-links followed by link steps.
 
 import { KINDS, kindByName } from '../kinds/index.js';
-import { PLACEHOLDER_PATTERN } from '../kinds/kind.js';
+import { PLACEHOLDER_PATTERN } from '../core/step.js';
 import { Heap } from '../util/heap.js';
 import type { Step } from './types.js';
 
@@ -80,9 +80,10 @@ function splitCycles(steps: Step[], cycles: Step[][]): Step[] {
     const kind = kindByName(s.kind);
     const split = s.op === 'create' && kind.splitLinks ? kind.splitLinks(s.request) : undefined;
     if (s.op !== 'create' || split === undefined) {
-      throw new Error(`${s.address} is part of a reference cycle that cannot be broken (only reply links between auto-replies can)`);
+      throw new Error(`${s.address} is part of a reference cycle that cannot be broken (its kind cannot split its links)`);
     }
-    const links = s.changes.filter((c) => /\.reply\b|\.reply\./.test(c.path));
+    const linkChange = kind.linkChange;
+    const links = linkChange === undefined ? [] : s.changes.filter((c) => linkChange.test(c.path));
     out.push({ ...s, request: split.base, changes: s.changes.filter((c) => !links.includes(c)) });
     out.push({
       id: s.id.replace(/:create$/, ':link'),

@@ -1,4 +1,4 @@
-// The saved plan (`plan --out`): versioned (STYLE.md §5), checked against
+// The saved plan (`plan --out`): versioned, checked against
 // schemas/plan.schema.json on read, refused when it is from another format
 // version, another service or another brand.
 
@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { RcsctlError } from '../errors.js';
+import { KINDS, registryVersion } from '../kinds/index.js';
 import { packageRoot } from '../util/paths.js';
 import { VERSION } from '../version.js';
 import { PLAN_FILE_VERSION, type BrandPlan, type PlanFile } from './types.js';
@@ -46,11 +47,15 @@ export function readPlanFile(path: string, expect?: { baseUrl: string }): PlanFi
 }
 
 let cachedValidator: ReturnType<Ajv['compile']> | undefined;
+let cachedFor = -1;
 
 /** The compiled validator of schemas/plan.schema.json. */
 export function planValidator(): ReturnType<Ajv['compile']> {
-  if (cachedValidator === undefined) {
-    const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', 'plan.schema.json'), 'utf8')) as object;
+  if (cachedValidator === undefined || cachedFor !== registryVersion()) {
+    cachedFor = registryVersion();
+    const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', 'plan.schema.json'), 'utf8')) as { definitions: Record<string, object> };
+    // The file lists the kinds rcsctl ships; a program may have registered more.
+    schema.definitions.kind = { ...schema.definitions.kind, enum: KINDS.map((k) => k.name) };
     cachedValidator = new Ajv({ allErrors: false, strict: true, strictTypes: false, strictRequired: false }).compile(schema);
   }
   return cachedValidator;

@@ -1,109 +1,58 @@
-// Read the live state of one brand: lists, then the details the planner needs,
-// `concurrency` at a time over the client's keep-alive pool. The only part of
-// planning that touches the network.
+// Read the live state of one brand: every kind's list first (concurrently),
+// then every kind's details, `concurrency` at a time over the client's
+// keep-alive pool; kinds that read from others' sections (auto-reply files
+// from the auto-replies' media fields) read in a later round. The only part of
+// planning that touches the network. Generic over the registered kinds.
 
-import { RcsApiError, type BrandRef, type RcsClient } from '../api/index.js';
-import type { AgencyFileInfo, AutoReplyDetail, AutoReplyFile } from '../api/types.js';
-import { MEDIA_FIELD } from '../kinds/auto-reply.js';
-import { mediaFileId } from '../spec/media.js';
-import { mapLimit } from '../util/concurrency.js';
-import type { LiveCache } from './live-cache.js';
-import type { LiveBrand } from './types.js';
+import type { BrandRef, RcsClient } from '../api/index.js';
+import type { LiveBrand } from '../core/live.js';
+import { KINDS } from '../kinds/index.js';
+import type { LiveCache } from '../kinds/live-cache.js';
+import type { AnyKind, ReadEnv } from '../kinds/resource-kind.js';
+import type { DesiredBrand } from '../manifest/types.js';
 
 /** How to read. */
 export interface ReadLiveOptions {
   concurrency: number;
-  /** Agency fileIds to look up (the service has no list of them). */
-  agencyFileIds?: string[];
-  /** Auto-reply file ids the manifests name directly in media fields: read too, so both sides compare by the same file. */
-  fileIds?: string[];
+  /** The manifests' brand: kinds the service cannot list (agency files) read what it names. */
+  desired?: DesiredBrand;
   /** Details whose list `updateDate` is unchanged are taken from here. */
   cache?: LiveCache;
   /** Called as detail reads finish, for progress display. */
   onProgress?: (done: number, total: number) => void;
 }
 
-/** Read everything rcsctl manages in one brand. */
+/** Read everything the registered kinds manage in one brand. */
 export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiveOptions): Promise<LiveBrand> {
-  const [arList, cbList, logos, agencyFiles] = await Promise.all([
-    collect(client.autoReplies.list(brand)),
-    collect(client.chatbots.list(brand)),
-    collect(client.logos.list(brand)),
-    readAgencyFiles(client, brand, opts.agencyFileIds ?? [], opts.concurrency),
-  ]);
-
-  const progress = counter(arList.length + cbList.length, opts.onProgress);
-  const [autoReplies, chatbots] = await Promise.all([
-    mapLimit(arList, opts.concurrency, async (item) => {
-      // Only auto-replies are cached: their updateDate moves with every change.
-      const cached = opts.cache?.get(brand.id, item.autoReplyMsgId, item.updateDate);
-      // The list is fresh: its fields (the state among them) win over a cached detail.
-      const detail = cached !== undefined ? { ...cached, ...item } : await client.autoReplies.get(brand, item.autoReplyMsgId);
-      if (cached === undefined) opts.cache?.set(brand.id, detail);
-      progress();
-      return detail;
-    }),
-    mapLimit(cbList, opts.concurrency, async (item) => {
-      const detail = await client.chatbots.get(brand, item.chatbotId);
-      progress();
-      return detail;
-    }),
-  ]);
-  const files = await readFiles(client, brand, autoReplies, opts.concurrency, opts.cache, opts.fileIds);
-  return { brandId: brand.id, autoReplies, files, logos, chatbots, agencyFiles };
-}
-
-/**
- * Read the files that live auto-replies show in their media fields, and those
- * the manifests name by id (`desiredIds`), from `cache` when it has them (files
- * never change). A named id the service does not know is left out: the plan
- * shows it as given, and the service's refusal names it.
- */
-export async function readFiles(
-  client: RcsClient,
-  brand: BrandRef,
-  autoReplies: AutoReplyDetail[],
-  concurrency: number,
-  cache?: LiveCache,
-  desiredIds: string[] = [],
-): Promise<Map<string, AutoReplyFile>> {
-  const ids = new Set<string>();
-  for (const ar of autoReplies) {
-    for (const [field, value] of Object.entries(ar.body ?? {})) if (MEDIA_FIELD.test(field) && typeof value === 'string' && value !== '') ids.add(mediaFileId(value));
-  }
-  const onlyDesired = new Set(desiredIds.filter((id) => !ids.has(id)));
-  const files = await mapLimit([...ids, ...onlyDesired].sort(), concurrency, async (id) => {
-    const cached = cache?.getFile(brand.id, id);
-    if (cached !== undefined) return cached;
-    let file: AutoReplyFile;
-    try {
-      file = await client.autoReplies.getFile(brand, id);
-    } catch (err) {
-      if (onlyDesired.has(id) && err instanceof RcsApiError && err.httpStatus >= 400 && err.httpStatus < 500 && err.httpStatus !== 401 && err.httpStatus !== 403 && err.httpStatus !== 429) return undefined;
-      throw err;
-    }
-    cache?.setFile(brand.id, file);
-    return file;
-  });
-  return new Map(files.filter((f): f is AutoReplyFile => f !== undefined).map((f) => [f.fileId, f]));
-}
-
-async function readAgencyFiles(client: RcsClient, brand: BrandRef, ids: string[], concurrency: number): Promise<Map<string, AgencyFileInfo | null>> {
-  const infos = await mapLimit(ids, concurrency, (id) => client.agencyFiles.get(brand, id));
-  return new Map(ids.map((id, i) => [id, infos[i] ?? null]));
-}
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of it) out.push(item);
-  return out;
-}
-
-function counter(total: number, onProgress?: (done: number, total: number) => void): () => void {
-  let done = 0;
-  return () => {
-    done++;
-    onProgress?.(done, total);
+  const sections: Record<string, unknown> = {};
+  const env: ReadEnv = {
+    client,
+    brand,
+    concurrency: opts.concurrency,
+    live: sections,
+    ...(opts.desired !== undefined ? { desired: opts.desired } : {}),
+    ...(opts.cache !== undefined ? { cache: opts.cache } : {}),
   };
+  const readers = KINDS.filter((k): k is AnyKind & Required<Pick<AnyKind, 'read' | 'liveSection'>> => k.read !== undefined && k.liveSection !== undefined);
+  const read = new Set<string>();
+  let pending = readers;
+  let doneCount = 0;
+  let total = 0;
+  while (pending.length > 0) {
+    const round = pending.filter((k) => (k.read.after ?? []).every((name) => read.has(name) || !readers.some((r) => r.name === name)));
+    if (round.length === 0) throw new Error(`kinds ${pending.map((k) => k.name).join(', ')} wait for each other to read`);
+    const listed = await Promise.all(round.map((k) => k.read.list(env)));
+    total += round.reduce((n, k, i) => n + (k.read.detailCount?.(listed[i]) ?? 0), 0);
+    const tick = (): void => {
+      doneCount++;
+      opts.onProgress?.(doneCount, total);
+    };
+    const values = await Promise.all(round.map((k, i) => (k.read.details !== undefined ? k.read.details(env, listed[i], tick) : listed[i])));
+    round.forEach((k, i) => {
+      sections[k.liveSection] = values[i];
+      read.add(k.name);
+    });
+    pending = pending.filter((k) => !round.includes(k));
+  }
+  return { brandId: brand.id, ...sections } as LiveBrand;
 }
-

@@ -3,12 +3,11 @@
 // unmanaged resources from the plan, state findings from the live objects.
 // Generic over the kinds: every resource the kinds match is one entry.
 
-import type { AgencyFileInfo, AutoReplyDetail, ChatbotDetail, Logo } from '../api/types.js';
+import { finding } from '../core/finding.js';
 import { KINDS } from '../kinds/index.js';
 import type { PlannedBrand } from '../plan/plan-brands.js';
 import type { Step } from '../plan/types.js';
 import { VERSION } from '../version.js';
-import { agencyFileFindings, autoReplyFindings, chatbotFindings, finding, logoFindings } from './state-findings.js';
 import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ResourceDrift } from './types.js';
 
 /** Build the report for `brands` as of `now`. */
@@ -108,10 +107,7 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions): Brand
 
   const resources = [...entries.values()].map((e) => e.resource);
   const summary = summarise(resources);
-  const notes =
-    desired.agencyFiles.size === 0
-      ? []
-      : ['The service cannot list agency files: only those the manifests name were checked.'];
+  const notes = KINDS.map((k) => k.driftNote?.(desired)).filter((n): n is string => n !== undefined);
   return {
     brandId: plan.brandId,
     clean: plan.problems.length === 0 && summary.errors + summary.warnings === 0,
@@ -183,23 +179,8 @@ function stepFinding(step: Step): Finding | undefined {
 }
 
 function stateFindings(r: ResourceDrift, l: unknown, now: Date, opts: DriftOptions): Finding[] {
-  switch (r.kind) {
-    case 'autoReply':
-      return autoReplyFindings(r.address, l as AutoReplyDetail);
-    case 'chatbot':
-      return chatbotFindings(r.address, l as ChatbotDetail, now, opts);
-    case 'logo':
-      return logoFindings(r.address, l as Logo, r.status === 'managed', now, opts);
-    case 'agencyFile':
-      return agencyFileFindings(r.address, l as AgencyFileInfo, now, opts);
-    case 'file':
-    case 'persistentMenu':
-      return [];
-    default: {
-      const never: never = r.kind;
-      throw new Error(`unknown kind ${String(never)}`);
-    }
-  }
+  const kind = KINDS.find((k) => k.name === r.kind);
+  return kind?.findings?.(r.address, l, { managed: r.status === 'managed', now, opts }) ?? [];
 }
 
 function summarise(resources: ResourceDrift[]): DriftSummary {

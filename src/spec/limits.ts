@@ -1,6 +1,6 @@
 // Limits of the service that the manifest schema, the loader and the emulator all
-// enforce, kept in one place. Source: service-api.md (Limits) and
-// spec/assumptions.md §2-§4.
+// enforce, kept in one place. Source: the service reference (Limits) and
+// the recorded assumptions.
 
 /** Maximum string lengths, by field. */
 export const MAX_LENGTH = {
@@ -42,10 +42,10 @@ export const ENUMS = {
   usageType: ['send'],
 } as const;
 
-/** Persistent menu: at most this many items (spec/assumptions.md §4). */
+/** Persistent menu: at most this many items (the recorded assumptions). */
 export const MAX_MENU_ITEMS = 5;
 
-/** Logo file rules (spec/assumptions.md §2). */
+/** Logo file rules (the recorded assumptions). */
 export const LOGO = {
   extensions: ['gif', 'png', 'jpeg', 'jpg', 'bmp'],
   maxBytes: 1024 * 1024,
@@ -74,7 +74,7 @@ export const AGENCY_FILE = {
   mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp'],
 } as const;
 
-/** List paging (service-api.md, Limits). */
+/** List paging (the service reference, Limits). */
 export const PAGING = { defaultLimit: 100, maxLimit: 1000 } as const;
 
 /** Brand templates (the public OpenAPI document: RegMessagebaseInfo, RegTemplateInfo). */

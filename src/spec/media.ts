@@ -2,6 +2,9 @@
 // fileId (the service reference); the public OpenAPI document also shows the
 // form `maapfile://<fileId>` in answers. Reading back, both name the same file.
 
+/** Body fields that hold an auto-reply file id (`media`, `subMedia2`). */
+export const MEDIA_FIELD = /^(media|subMedia)\d*$/;
+
 /** The scheme prefix the public document shows on media values in answers. */
 export const MAAPFILE_PREFIX = 'maapfile://';
 

@@ -1,6 +1,6 @@
 // Facts about common messagebases that rcsctl needs offline (lint) and the
-// emulator serves. Source: service-api.md (Body shapes observed per type) and
-// spec/assumptions.md §5 and §7.
+// emulator serves. Source: the service reference (Body shapes observed per type) and
+// the recorded assumptions.
 
 /**
  * The aliases the service applies on store: the long speech bubble as the short

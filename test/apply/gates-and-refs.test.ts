@@ -3,8 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { holdReason } from '../../src/apply/execute.js';
-import { HANDLED } from '../../src/apply/handlers.js';
-import { resolveRefs, tokenOf } from '../../src/apply/refs.js';
+import { handledPairs } from '../../src/apply/handlers.js';
+import { resolveRefs, tokenOf } from '../../src/core/refs.js';
 import type { Gate, Step } from '../../src/plan/types.js';
 
 function step(op: Step['op'], gate: Gate, extra: Partial<Step> = {}): Step {
@@ -82,6 +82,6 @@ describe('handler registry', () => {
       'autoReply:delete',
       'persistentMenu:menu-replace',
     ];
-    expect([...HANDLED].sort()).toEqual([...plannable].sort());
+    expect(handledPairs().sort()).toEqual([...plannable].sort());
   });
 });

@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assignHandles, HANDLE_PATTERN, slug } from '../../src/export/handles.js';
+import { assignHandles, HANDLE_PATTERN, slug } from '../../src/kinds/handles.js';
 
 describe('slug', () => {
   it.each([

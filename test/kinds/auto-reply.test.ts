@@ -3,10 +3,10 @@
 // gates, references and the request it builds.
 
 import { describe, expect, it } from 'vitest';
-import { autoReplyKind, toRequest } from '../../src/kinds/auto-reply.js';
+import { autoReplyKind, toRequest } from '../../src/kinds/auto-reply/index.js';
 import { diffObjects } from '../../src/plan/diff.js';
 import { contextFor, desiredAutoReply, desiredBrand, liveAutoReply, liveBrand, localFile } from './helpers.js';
-import type { DesiredAutoReply } from '../../src/manifest/types.js';
+import type { DesiredAutoReply } from '../../src/kinds/index.js';
 import type { AutoReplyDetail, AutoReplyRequest } from '../../src/api/types.js';
 import type { LiveBrand } from '../../src/plan/types.js';
 

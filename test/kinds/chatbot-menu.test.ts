@@ -3,10 +3,10 @@
 // menu references.
 
 import { describe, expect, it } from 'vitest';
-import { chatbotKind } from '../../src/kinds/chatbot.js';
-import { persistentMenuKind, type DesiredMenu } from '../../src/kinds/persistent-menu.js';
+import { chatbotKind } from '../../src/kinds/chatbot/index.js';
+import { persistentMenuKind, type DesiredMenu } from '../../src/kinds/persistent-menu/index.js';
 import { diffObjects } from '../../src/plan/diff.js';
-import type { DesiredChatbot } from '../../src/manifest/types.js';
+import type { DesiredChatbot } from '../../src/kinds/index.js';
 import type { ChatbotDetail } from '../../src/api/types.js';
 import { contextFor, desiredAutoReply, desiredBrand, desiredChatbot, liveAutoReply, liveBrand, liveChatbot, SOURCE } from './helpers.js';
 

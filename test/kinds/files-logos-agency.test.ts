@@ -2,11 +2,11 @@
 // objects.
 
 import { describe, expect, it } from 'vitest';
-import { agencyFileKind } from '../../src/kinds/agency-file.js';
-import { fileKind } from '../../src/kinds/file.js';
-import { logoKind } from '../../src/kinds/logo.js';
+import { agencyFileKind } from '../../src/kinds/agency-file/index.js';
+import { fileKind } from '../../src/kinds/file/index.js';
+import { logoKind } from '../../src/kinds/logo/index.js';
 import { diffObjects } from '../../src/plan/diff.js';
-import type { DesiredAgencyFile, DesiredLogo } from '../../src/manifest/types.js';
+import type { DesiredAgencyFile, DesiredLogo } from '../../src/kinds/index.js';
 import { contextFor, desiredAutoReply, desiredBrand, liveAgencyFile, liveBrand, liveLogo, localFile, SOURCE } from './helpers.js';
 
 describe('auto-reply files', () => {

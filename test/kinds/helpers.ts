@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { AgencyFileInfo, AutoReplyDetail, AutoReplyFile, ChatbotDetail, Logo } from '../../src/api/types.js';
 import { KINDS } from '../../src/kinds/index.js';
-import type { PlanContext } from '../../src/kinds/kind.js';
-import type { DesiredAutoReply, DesiredBrand, DesiredChatbot, DesiredFile, DesiredLogo, LocalFile, SourceLocation } from '../../src/manifest/types.js';
+import type { PlanContext } from '../../src/kinds/resource-kind.js';
+import type { DesiredAutoReply, DesiredChatbot, DesiredFile, DesiredLogo } from '../../src/kinds/index.js';
+import type { DesiredBrand, LocalFile, SourceLocation } from '../../src/manifest/types.js';
 import { planContext } from '../../src/plan/build-plan.js';
 import type { LiveBrand } from '../../src/plan/types.js';
 

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, isServiceError, type RcsClient } from '../../src/api/index.js';
 import type { Action, PersistentMenuRequestItem } from '../../src/api/types.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { autoReplyKind, toRequest } from '../../src/kinds/auto-reply.js';
-import { chatbotKind } from '../../src/kinds/chatbot.js';
-import { persistentMenuKind, type DesiredMenu } from '../../src/kinds/persistent-menu.js';
-import type { DesiredAutoReply, DesiredMenuItem, DesiredSuggestion } from '../../src/manifest/types.js';
+import { autoReplyKind, toRequest } from '../../src/kinds/auto-reply/index.js';
+import { chatbotKind } from '../../src/kinds/chatbot/index.js';
+import { persistentMenuKind, type DesiredMenu } from '../../src/kinds/persistent-menu/index.js';
+import type { DesiredAutoReply, DesiredMenuItem, DesiredSuggestion } from '../../src/kinds/index.js';
 import { diffObjects } from '../../src/plan/diff.js';
 import { contextFor, desiredAutoReply, desiredBrand, desiredChatbot, liveAutoReply, liveBrand } from '../kinds/helpers.js';
 

@@ -11,7 +11,7 @@ import { createClient, type RcsClient } from '../../src/api/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { loadManifests } from '../../src/manifest/index.js';
 import { buildPlan } from '../../src/plan/build-plan.js';
-import { LiveCache } from '../../src/plan/live-cache.js';
+import { LiveCache } from '../../src/kinds/live-cache.js';
 import { readLive } from '../../src/plan/read-live.js';
 
 const CASE = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'plan-cases', '026-example-brand-after-apply');
@@ -45,10 +45,9 @@ describe('readLive', () => {
   it('reads lists, every auto-reply detail, the files behind media and the named agency files', async () => {
     const desired = (await loadManifests([join(CASE, 'manifests')], { env: {}, cwd: CASE })).brands[0];
     if (desired === undefined) throw new Error('no brand');
-    const agencyFileIds = [...desired.agencyFiles.keys()];
     await served();
 
-    const first = await readLive(client, BRAND, { concurrency: 4, agencyFileIds, cache: new LiveCache(dir, emu.url) });
+    const first = await readLive(client, BRAND, { concurrency: 4, desired, cache: new LiveCache(dir, emu.url) });
     const firstPaths = await served();
     expect(firstPaths.filter((p) => /^\/autoreplymsg\/[^/]+$/.test(p))).toHaveLength(6);
     expect(firstPaths.filter((p) => p.includes('/autoreplymsg/file/')).sort()).toEqual(['/autoreplymsg/file/ARF-BEANS', '/autoreplymsg/file/ARF-HERO']);

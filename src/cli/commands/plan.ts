@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { summarise } from '../../plan/build-plan.js';
-import { LiveCache } from '../../plan/live-cache.js';
+import { LiveCache } from '../../kinds/live-cache.js';
 import { makePlanFile, writePlanFile } from '../../plan/plan-file.js';
 import { planBrands, type PlannedBrand } from '../../plan/plan-brands.js';
 import type { PlanFile } from '../../plan/types.js';

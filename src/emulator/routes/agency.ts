@@ -1,5 +1,5 @@
 // Agency message files: POST /ag/1.2/file and GET /ag/1.2/file/{fileId}
-// (service-api.md, Agency message file; lifetime D+365 / D+456).
+// (the service reference, Agency message file; lifetime D+365 / D+456).
 
 import { AGENCY_FILE, MAX_LENGTH } from '../../spec/limits.js';
 import { formatServiceTime, kstMidnightAfter } from '../../util/time.js';

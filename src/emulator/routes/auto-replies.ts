@@ -1,5 +1,5 @@
-// Auto-reply messages and their image files (service-api.md, Auto-reply
-// messages; spec/assumptions.md §5).
+// Auto-reply messages and their image files (the service reference, Auto-reply
+// messages; the recorded assumptions).
 
 import type { ButtonGroup, Suggestion } from '../../api/types.js';
 import { AUTO_REPLY_FILE, MAX_LENGTH } from '../../spec/limits.js';

@@ -1,5 +1,5 @@
-// Brand logos (service-api.md, Brand logo and Logo modification;
-// spec/assumptions.md §2).
+// Brand logos (the service reference, Brand logo and Logo modification;
+// the recorded assumptions).
 
 import { imageSize } from 'image-size';
 import { LOGO, MAX_LENGTH } from '../../spec/limits.js';

@@ -1,4 +1,4 @@
-// Persistent (room) menus: create, replace, delete, pause (spec/assumptions.md §4).
+// Persistent (room) menus: create, replace, delete, pause (the recorded assumptions).
 // Menu changes never change the room's approvalResult.
 
 import type { PersistentMenuItem } from '../../api/types.js';

@@ -1,5 +1,5 @@
 // Token issuance, layout components, common messagebases, and the stored-file
-// download route (spec/assumptions.md §1 and §7; service-api.md, Layout component).
+// download route (the recorded assumptions; the service reference, Layout component).
 
 import { randomBytes } from 'node:crypto';
 import { MAX_LENGTH } from '../../spec/limits.js';

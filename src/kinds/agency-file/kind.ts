@@ -1,14 +1,15 @@
-// Agency message files (`/ag/1.2/file`), identified by the user-chosen fileId.
+// Agency message files (`/ag/1.2/file`), the pure part: identified by the user-chosen fileId.
 // The service can register and report a file but never change one: a change
 // is shown blocked, with the way out (a new fileId).
 
-import type { AgencyFileInfo } from '../api/types.js';
-import type { DesiredAgencyFile } from '../manifest/types.js';
-import { NO_GATE, stepFile, type ResourceKind } from './kind.js';
-import { matchById } from './match.js';
+import type { AgencyFileInfo } from '../../api/types.js';
+import { NO_GATE, stepFile } from '../../core/step.js';
+import { matchById } from '../match.js';
+import type { KindPlanning } from '../resource-kind.js';
+import type { DesiredAgencyFile } from './types.js';
 
-/** The agency file kind. */
-export const agencyFileKind: ResourceKind<DesiredAgencyFile, AgencyFileInfo> = {
+/** The agency file kind's pure part. */
+export const agencyFilePlanning: KindPlanning<DesiredAgencyFile, AgencyFileInfo, 'agencyFile'> = {
   name: 'agencyFile',
   label: 'agency file',
   reportsUnmanaged: false,

@@ -1,19 +1,19 @@
-// Brand logos (spec/assumptions.md §2): identity by pinned fileId or name, the
+// Brand logos, the pure part: identity by pinned fileId or name, the
 // image by content-addressed file name. Every registration or modification goes
 // to operator review.
 
-import type { Logo } from '../api/types.js';
-import type { DesiredLogo } from '../manifest/types.js';
-import type { Gate } from '../plan/types.js';
-import { compact } from './auto-reply.js';
-import { stepFile, type ResourceKind } from './kind.js';
-import { matchByIdThenName } from './match.js';
+import type { Logo } from '../../api/types.js';
+import { stepFile, type Gate } from '../../core/step.js';
+import { compact } from '../../util/compact.js';
+import { matchByIdThenName } from '../match.js';
+import type { KindPlanning } from '../resource-kind.js';
+import type { DesiredLogo } from './types.js';
 
-/** States in which the service accepts a logo modification (service-api.md, Logo). */
+/** States in which the service accepts a logo modification (the service reference, Logo). */
 export const LOGO_MODIFIABLE = ['저장', '반려', '반려(수정)', '승인'];
 
-/** The logo kind. */
-export const logoKind: ResourceKind<DesiredLogo, Logo> = {
+/** The logo kind's pure part. */
+export const logoPlanning: KindPlanning<DesiredLogo, Logo, 'logo'> = {
   name: 'logo',
   label: 'logo',
   prune: 'logos',

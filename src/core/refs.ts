@@ -1,9 +1,9 @@
 // Placeholders `<ref:kind:key>` in step requests are ids the plan could not know:
 // the applier learns them as create and upload steps finish.
 
-import { PLACEHOLDER_PATTERN } from '../kinds/kind.js';
+import { PLACEHOLDER_PATTERN } from './step.js';
 import { RcsctlError } from '../errors.js';
-import type { Step } from '../plan/types.js';
+import type { Step } from './step.js';
 
 /** Service ids learnt during a run, by token (`autoReply:hours`). */
 export type IdMap = Map<string, string>;

@@ -36,3 +36,11 @@ export function assignHandles<T>(items: T[], id: (t: T) => string, name: (t: T) 
   }
   return out;
 }
+
+/** Values that occur more than once (names that cannot identify one object). */
+export function shared(values: string[]): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const v of values) (seen.has(v) ? twice : seen).add(v);
+  return twice;
+}

@@ -1,12 +1,12 @@
-// Persistent menus (spec/assumptions.md §4): part of their room, compared as a
+// Persistent menus, the pure part: part of their room, compared as a
 // list in ordNo order, replaced whole. Menu changes do not trigger review.
 
-import type { ChatbotDetail, PersistentMenuRequestItem } from '../api/types.js';
-import type { DesiredChatbot, DesiredMenuItem } from '../manifest/types.js';
-import type { Gate } from '../plan/types.js';
-import { compact } from './auto-reply.js';
-import { NO_GATE, type PlanContext, type ResourceKind } from './kind.js';
-import { matchById } from './match.js';
+import type { ChatbotDetail, PersistentMenuRequestItem } from '../../api/types.js';
+import { NO_GATE, type Gate } from '../../core/step.js';
+import { compact } from '../../util/compact.js';
+import type { DesiredChatbot, DesiredMenuItem } from '../chatbot/types.js';
+import { matchById } from '../match.js';
+import type { KindPlanning, PlanContext } from '../resource-kind.js';
 
 /** A room's menu, desired: only rooms whose manifest has `persistentMenu`. */
 export interface DesiredMenu {
@@ -18,8 +18,8 @@ export interface DesiredMenu {
   source: DesiredChatbot['source'];
 }
 
-/** The persistent menu kind. */
-export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail> = {
+/** The persistent menu kind's pure part. */
+export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'persistentMenu'> = {
   name: 'persistentMenu',
   label: 'persistent menu',
   reportsUnmanaged: false,

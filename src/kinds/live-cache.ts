@@ -1,6 +1,6 @@
 // An opt-in local cache of auto-reply details (`--cache-dir`), so a repeat plan
-// skips the detail calls whose list `updateDate` is unchanged (DESIGN.md,
-// Performance), and of auto-reply file details, which never change (their names
+// skips the detail calls whose list `updateDate` is unchanged (for speed,
+// on repeat plans), and of auto-reply file details, which never change (their names
 // are content-addressed and the service cannot modify a file). It holds service
 // data only, never a credential.
 

@@ -1,19 +1,23 @@
-// Auto-reply image files: content-addressed. The key is the upload name
+// Auto-reply image files, the pure part: content-addressed. The key is the upload name
 // `<stem>-<sha256 first 12>.<ext>`, so an unchanged image is never uploaded
 // again, a changed one always is, and equal content is uploaded once. The
 // service has no delete endpoint: live files are never pruned or reported.
 
-import type { AutoReplyFile } from '../api/types.js';
-import type { DesiredFile } from '../manifest/types.js';
-import { MEDIA_FIELD } from './auto-reply.js';
-import { NO_GATE, stepFile, type ResourceKind } from './kind.js';
-import { matchById } from './match.js';
+import type { AutoReplyFile } from '../../api/types.js';
+import { NO_GATE, stepFile } from '../../core/step.js';
+import { MEDIA_FIELD } from '../../spec/media.js';
+import { matchById } from '../match.js';
+import type { KindPlanning } from '../resource-kind.js';
+import type { DesiredFile } from './types.js';
 
-/** The auto-reply file kind. */
-export const fileKind: ResourceKind<DesiredFile, AutoReplyFile> = {
+/** The auto-reply file kind's pure part. */
+export const filePlanning: KindPlanning<DesiredFile, AutoReplyFile, 'file'> = {
   name: 'file',
   label: 'auto-reply file',
   reportsUnmanaged: false,
+  // An upload shows the file itself, not its one field; the service cannot say more about a file than its name.
+  createOp: 'upload',
+  verified: false,
 
   desired(brand) {
     // Only files that some auto-reply uses, once per content.

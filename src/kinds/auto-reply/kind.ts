@@ -1,16 +1,14 @@
-// Auto-reply messages: identity by pinned id or name, media by content-addressed
-// file name, reply links by handle (spec/assumptions.md §5).
+// Auto-reply messages, the pure part: identity by pinned id or name, media by
+// content-addressed file name, reply links by handle.
 
-import type { Action, AutoReplyDetail, AutoReplyRequest, Body, ButtonGroup, Reply, Suggestion } from '../api/types.js';
-import type { DesiredAutoReply, DesiredSuggestion } from '../manifest/types.js';
-import { mediaFileId } from '../spec/media.js';
-import { canonicalMessagebaseId } from '../spec/messagebases.js';
-import type { Gate } from '../plan/types.js';
-import { NO_GATE, type PlanContext, type ResourceKind } from './kind.js';
-import { matchByIdThenName } from './match.js';
-
-/** Body fields that hold an auto-reply file id. */
-export const MEDIA_FIELD = /^(media|subMedia)\d*$/;
+import type { Action, AutoReplyDetail, AutoReplyRequest, Body, ButtonGroup, Reply, Suggestion } from '../../api/types.js';
+import { NO_GATE, type Gate } from '../../core/step.js';
+import type { DesiredAutoReply, DesiredSuggestion } from './types.js';
+import { MEDIA_FIELD, mediaFileId } from '../../spec/media.js';
+import { canonicalMessagebaseId } from '../../spec/messagebases.js';
+import { compact } from '../../util/compact.js';
+import { matchByIdThenName } from '../match.js';
+import type { KindPlanning, PlanContext } from '../resource-kind.js';
 
 /** Postback data the service fills in on read: not something the user wrote. */
 const SERVER_POSTBACK = /^postbackId=[^;]*;;$/;
@@ -21,12 +19,13 @@ const BLOCKED_PROCESSING: Gate = {
   reason: 'registration failed midway; the service refuses changes and deletes until an operator resolves it',
 };
 
-/** The auto-reply kind. */
-export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
+/** The auto-reply kind's pure part. */
+export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 'autoReply'> = {
   name: 'autoReply',
   label: 'auto-reply',
   prune: 'autoReplies',
   reportsUnmanaged: true,
+  linkChange: /\.reply\b|\.reply\./,
 
   desired: (brand) => [...brand.autoReplies.values()],
   live: (live) => live.autoReplies,
@@ -54,7 +53,7 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
     for (const [field, value] of Object.entries(l.body ?? {})) {
       // An empty or null body field is the same as none.
       if (value === '' || value === null || value === undefined) continue;
-      body[field] = MEDIA_FIELD.test(field) ? (ctx.liveFileName(mediaFileId(value)) ?? mediaFileId(value)) : value;
+      body[field] = MEDIA_FIELD.test(field) ? (ctx.liveName('file', mediaFileId(value)) ?? mediaFileId(value)) : value;
     }
     return comparable({ autoReplyMsgName: l.autoReplyMsgName, messagebaseId: l.messagebaseId, copyAllowed: l.copyAllowed, body, buttons: l.buttons, chipList: l.chipList });
   },
@@ -64,7 +63,7 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
     for (const [field, value] of Object.entries(d.body)) {
       if (value === '') continue;
       // A media field may name a registered file by id: compared as the live side is, by that file's name.
-      if (typeof value === 'string') body[field] = MEDIA_FIELD.test(field) ? (ctx.liveFileName(value) ?? value) : value;
+      if (typeof value === 'string') body[field] = MEDIA_FIELD.test(field) ? (ctx.liveName('file', value) ?? value) : value;
       else body[field] = ctx.brand.files.get(value.file)?.file.uploadName ?? `<missing file ${value.file}>`;
     }
     const req = toRequest(d, ctx);
@@ -109,7 +108,7 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail> = {
 };
 
 /**
- * The one shape both sides are compared in (STYLE.md §2): the name, the stored
+ * The one shape both sides are compared in: the name, the stored
  * messagebaseId (aliases mapped), copyAllowed defaulted, media as file names,
  * and buttons and chips without server postbacks or empty lists.
  */
@@ -185,11 +184,4 @@ function normaliseReply(r: Reply): unknown {
 
 function isServerPostback(data: string | undefined): boolean {
   return data === undefined || data === '' || SERVER_POSTBACK.test(data);
-}
-
-/** Drop undefined values so absent and undefined compare equal. */
-export function compact<T extends Record<string, unknown>>(o: T): Partial<T> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
-  return out as Partial<T>;
 }

@@ -1,21 +1,21 @@
-// Chatbots (rooms), identified by chatbotId (spec/assumptions.md §3). Fields a
-// manifest leaves out are not managed: the live value is kept and sent back.
+// Chatbots (rooms), the pure part: identified by chatbotId. Fields a manifest
+// leaves out are not managed: the live value is kept and sent back.
 
-import type { ChatbotDetail, ChatbotInfo } from '../api/types.js';
-import type { DesiredChatbot } from '../manifest/types.js';
-import type { Gate, PlanProblem } from '../plan/types.js';
-import { NO_GATE, stepFile, type ResourceKind } from './kind.js';
-import { matchById } from './match.js';
+import type { ChatbotDetail, ChatbotInfo } from '../../api/types.js';
+import { NO_GATE, stepFile, type Gate, type PlanProblem } from '../../core/step.js';
+import { matchById } from '../match.js';
+import type { KindPlanning } from '../resource-kind.js';
+import type { DesiredChatbot } from './types.js';
 
-/** States in which the service accepts a room update (service-api.md, Chatbot update). */
+/** States in which the service accepts a room update (the service reference, Chatbot update). */
 export const CHATBOT_UPDATABLE = ['저장', '반려', '승인'];
 
 /** The room fields rcsctl compares and sends, with their documented defaults. */
 const FIELDS = ['subTitle', 'subNum', 'display', 'inputField', 'rcsReply', 'subDescr', 'saftyStatusYn'] as const;
 type ChatbotFields = Partial<Record<(typeof FIELDS)[number], string | number>>;
 
-/** The chatbot kind. */
-export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail> = {
+/** The chatbot kind's pure part. */
+export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatbot'> = {
   name: 'chatbot',
   label: 'room',
   prune: 'chatbots',
@@ -47,11 +47,11 @@ export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail> = {
   },
 
   createStep(d, _ctx, seed) {
-    const info = toInfo(d.chatbotId, chatbotKind.normaliseDesired(d, _ctx, undefined) as ChatbotFields);
+    const info = toInfo(d.chatbotId, chatbotPlanning.normaliseDesired(d, _ctx, undefined) as ChatbotFields);
     return { ...seed, op: 'create', request: { chatbots: [info] }, ...(d.certificate ? { file: stepFile(d.certificate) } : {}) };
   },
   updateStep(d, l, ctx, seed) {
-    const info = toInfo(d.chatbotId, chatbotKind.normaliseDesired(d, ctx, l) as ChatbotFields);
+    const info = toInfo(d.chatbotId, chatbotPlanning.normaliseDesired(d, ctx, l) as ChatbotFields);
     return { ...seed, op: 'update', liveId: l.chatbotId, request: { chatbot: info } };
   },
   createProblems(d): PlanProblem[] {

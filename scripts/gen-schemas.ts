@@ -1,0 +1,48 @@
+// Generates the parts of schemas/ that come from the kind registry, so the
+// files cannot drift from the kinds (test/schemas.test.ts checks they are
+// current):
+//   schemas/manifest.schema.json      assembled from the kinds' fragments
+//   schemas/plan.schema.json          the kind enum
+//   schemas/drift-report.schema.json  the kind and finding code enums
+// Run: npm run build && node dist/scripts/gen-schemas.js
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CONTENT_FINDING_CODES } from '../src/core/finding.js';
+import { BUILTIN_KINDS } from '../src/kinds/index.js';
+import { assembleManifestSchema } from '../src/kinds/manifest-schema.js';
+import { packageRoot } from '../src/util/paths.js';
+
+type Json = Record<string, unknown>;
+
+/** The text each generated schema file should hold, by path relative to the package. */
+export function renderSchemas(): Record<string, string> {
+  const read = (name: string): Json => JSON.parse(readFileSync(join(packageRoot(), 'schemas', name), 'utf8')) as Json;
+  const kinds = BUILTIN_KINDS.map((k) => k.name);
+  const codes = [...CONTENT_FINDING_CODES, ...BUILTIN_KINDS.flatMap((k) => ('findingCodes' in k && k.findingCodes !== undefined ? [...k.findingCodes] : []))];
+
+  const plan = read('plan.schema.json');
+  defs(plan).kind = { ...(defs(plan).kind as Json), enum: kinds };
+
+  const drift = read('drift-report.schema.json');
+  const resource = defs(drift).resource as { properties: Json };
+  resource.properties.kind = { ...(resource.properties.kind as Json), enum: kinds };
+  const finding = defs(drift).finding as { properties: Json };
+  finding.properties.code = { ...(finding.properties.code as Json), enum: codes };
+
+  const text = (o: unknown): string => JSON.stringify(o, null, 2) + '\n';
+  return {
+    'schemas/manifest.schema.json': text(assembleManifestSchema(BUILTIN_KINDS)),
+    'schemas/plan.schema.json': text(plan),
+    'schemas/drift-report.schema.json': text(drift),
+  };
+}
+
+function defs(schema: Json): Json {
+  return schema.definitions as Json;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const [path, text] of Object.entries(renderSchemas())) writeFileSync(join(packageRoot(), path), text);
+}

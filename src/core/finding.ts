@@ -1,0 +1,70 @@
+// Findings: what a person should know about a resource, and what to do about
+// it. The drift report is made of them; each kind contributes the findings
+// about its live state, so the noun sits below both.
+
+import type { FieldChange, Gate } from './step.js';
+
+/** How much a finding matters: error and warning count as drift (exit 2); info does not. */
+export type Severity = 'error' | 'warning' | 'info';
+
+/**
+ * A finding code; each has a section in docs/troubleshooting.md. The generic
+ * codes are `CONTENT_FINDING_CODES`; each kind declares its own state codes
+ * (`findingCodes`), and the drift report schema lists them all (a test keeps
+ * it current).
+ */
+export type FindingCode = string;
+
+/** The codes of content differences, which every kind can have. */
+export const CONTENT_FINDING_CODES = ['DRIFT_CHANGED', 'DRIFT_MISSING', 'DRIFT_UNMANAGED', 'DRIFT_PRUNE'] as const;
+
+/** One thing a person should know about a resource, and what to do about it. */
+export interface Finding {
+  code: FindingCode;
+  severity: Severity;
+  /** Address of the resource (`autoReply.hours`, `chatbot.0212345678`). */
+  address: string;
+  /** What is wrong, in one sentence. */
+  message: string;
+  /** What a person should do about it, in one sentence. */
+  action: string;
+  /** Where the finding is explained: `docs/troubleshooting.md#<code in lower case>`. */
+  help: string;
+  /** Field-level differences (DRIFT_CHANGED, DRIFT_MISSING, DRIFT_PRUNE). */
+  changes?: FieldChange[];
+  /** The gate apply would meet for this change. */
+  gate?: Gate;
+  /** The live state (approvalResult or status) the finding is about. */
+  state?: string;
+  /** Reason the reviewer gave (rejections). */
+  approvalReason?: string | null;
+  /** Service time the current state began (updateDate), for waiting findings. */
+  since?: string;
+  /** Whole days since `since`. */
+  ageDays?: number;
+  /** End of an agency file's sendable window (service time). */
+  expiryDate?: string;
+  /** Whole days from the report time to `expiryDate` (negative once past). */
+  daysLeft?: number;
+}
+
+/** Thresholds that decide severities. */
+export interface DriftOptions {
+  /** Agency files whose sendable window ends within this many days are reported (warning). */
+  expiryWarningDays: number;
+  /** Reviews waiting longer than this many days are reported as warnings instead of info. */
+  reviewWarningDays: number;
+}
+
+/** Default thresholds (documented in docs/drift.md). */
+export const DEFAULT_DRIFT_OPTIONS: DriftOptions = { expiryWarningDays: 30, reviewWarningDays: 14 };
+
+/** The troubleshooting anchor of a finding code. */
+export function helpAnchor(code: FindingCode): string {
+  return `docs/troubleshooting.md#${code.toLowerCase()}`;
+}
+
+/** A finding with its help link filled in. */
+export function finding(code: FindingCode, severity: Severity, address: string, message: string, action: string, extra: Partial<Finding> = {}): Finding {
+  return { code, severity, address, message, action, help: helpAnchor(code), ...extra };
+}

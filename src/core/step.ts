@@ -1,0 +1,146 @@
+// The nouns every stage shares: steps, gates, field changes and problems. The
+// kinds build steps, the planner orders them, the applier runs them and the
+// report shows them; all of them import these from here, and this module
+// imports nothing of rcsctl's.
+
+/**
+ * A resource kind's name (`autoReply`, `chatbot`). The registry in src/kinds
+ * decides which exist, and a program may register more at run time, so the
+ * type is a string; `BuiltinKindName` (src/kinds/index.ts) is the list shipped.
+ */
+export type KindName = string;
+
+/** One field-level difference, with a path like `buttons[0].suggestions[1].action.displayText`. */
+export interface FieldChange {
+  path: string;
+  type: 'add' | 'remove' | 'change';
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Why a step may not simply run. */
+export type Gate =
+  | { type: 'none' }
+  | { type: 'blocked'; state: string; reason: string }
+  | { type: 'review'; review: string }
+  | { type: 'destructive' };
+
+/** A local file a step sends, checked again by hash when the step runs. */
+export interface StepFile {
+  /** Path as resolved when planning (absolute). */
+  path: string;
+  sha256: string;
+  size: number;
+  fileName: string;
+  contentType: string;
+}
+
+/** Fields every step has. */
+interface StepBase {
+  /** Unique within the brand plan, e.g. `autoReply.hours:create`. */
+  id: string;
+  kind: KindName;
+  /** Address of the resource: `autoReply.hours`, `chatbot.0212345678`. */
+  address: string;
+  /** A human name (auto-reply name, room subTitle, file name). */
+  name: string;
+  /** Service id, when the resource exists live. */
+  liveId?: string;
+  gate: Gate;
+  /** Field-level changes shown in the plan. */
+  changes: FieldChange[];
+  /**
+   * The normalised desired object (placeholders for ids not yet known): after
+   * the run, the re-read live object must match it.
+   */
+  expected?: unknown;
+  /** Ids of steps that must finish first. */
+  dependsOn: string[];
+  /**
+   * The reference this step produces (`autoReply:hours`, `file:hero`): later
+   * steps' requests name it as `<ref:…>` until the applier knows the id.
+   */
+  produces?: string;
+}
+
+/** Upload an auto-reply image file (content-addressed). */
+export interface UploadStep extends StepBase {
+  op: 'upload';
+  file: StepFile;
+}
+
+/** Create a resource. */
+export interface CreateStep extends StepBase {
+  op: 'create';
+  request: unknown;
+  file?: StepFile;
+}
+
+/** Update a live resource. */
+export interface UpdateStep extends StepBase {
+  op: 'update';
+  liveId: string;
+  request: unknown;
+  file?: StepFile;
+}
+
+/** Add reply links to an auto-reply created earlier in the same plan (cycles). */
+export interface LinkStep extends StepBase {
+  op: 'link';
+  request: unknown;
+}
+
+/** Delete a live resource (only kinds named in `prune:`). */
+export interface DeleteStep extends StepBase {
+  op: 'delete';
+  liveId: string;
+}
+
+/** Replace, create or delete the persistent menu of a room. */
+export interface MenuReplaceStep extends StepBase {
+  op: 'menu-replace';
+  chatbotId: string;
+  method: 'POST' | 'PUT' | 'DELETE';
+  request: unknown;
+}
+
+/** One step of a plan. */
+export type Step = UploadStep | CreateStep | UpdateStep | LinkStep | DeleteStep | MenuReplaceStep;
+
+/** A live resource that no manifest names and whose kind is not pruned. */
+export interface Unmanaged {
+  kind: KindName;
+  id: string;
+  name: string;
+}
+
+/** A problem that stops the brand from being planned (e.g. duplicate live names). */
+export interface PlanProblem {
+  code: string;
+  address: string;
+  message: string;
+  file?: string;
+  line?: number;
+}
+
+/** What a fingerprint is taken of: a live object's state and normalised form. */
+export interface LiveSnapshot {
+  state: string | null;
+  value: unknown;
+}
+
+/** The no-gate value. */
+export const NO_GATE: Gate = { type: 'none' };
+
+/** The placeholder for an id the applier learns when the producing step runs. */
+export function placeholder(kind: KindName, key: string): string {
+  return `<ref:${kind}:${key}>`;
+}
+
+/** Matches `<ref:kind:key>` placeholders inside any string. */
+export const PLACEHOLDER_PATTERN = /<ref:([A-Za-z]+):([^>]+)>/g;
+
+/** A local file as a step carries it. */
+export function stepFile(file: { absPath: string; sha256: string; size: number; uploadName: string; mimeType: string }): StepFile {
+  return { path: file.absPath, sha256: file.sha256, size: file.size, fileName: file.uploadName, contentType: file.mimeType };
+}

@@ -1,0 +1,40 @@
+// The auto-reply kind: its whole life in this folder.
+//   kind.ts      identity, normalisation, requests, gates, references (pure)
+//   service.ts   reading, re-reading, apply handlers and their codes
+//   findings.ts  drift findings about its registration state
+//   export.ts    live auto-replies back to `autoReplies:`
+//   manifest.ts  the `autoReplies:` section: builder and lint rules
+//   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
+
+import type { AutoReplyDetail } from '../../api/types.js';
+import type { ResourceKind } from '../resource-kind.js';
+import { autoReplyExporter } from './export.js';
+import { AUTO_REPLY_FINDING_CODES, autoReplyFindings } from './findings.js';
+import { autoReplyPlanning } from './kind.js';
+import { autoReplyManifest } from './manifest.js';
+import { AUTO_REPLY_CODES, autoRepliesCreatedSince, autoReplyHandlers, autoReplyReader, rereadAutoReply } from './service.js';
+import type { DesiredAutoReply } from './types.js';
+
+declare module '../../core/live.js' {
+  interface LiveSections {
+    autoReplies: AutoReplyDetail[];
+  }
+}
+
+/** The auto-reply kind. */
+export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'autoReply'> = {
+  ...autoReplyPlanning,
+  manifest: autoReplyManifest,
+  read: autoReplyReader,
+  liveSection: 'autoReplies',
+  reread: rereadAutoReply,
+  createdSince: autoRepliesCreatedSince,
+  codes: AUTO_REPLY_CODES,
+  handlers: autoReplyHandlers,
+  findingCodes: AUTO_REPLY_FINDING_CODES,
+  findings: (address, l) => autoReplyFindings(address, l),
+  exporter: autoReplyExporter,
+};
+
+export { normaliseButtons, normaliseSuggestions, toRequest } from './kind.js';
+export type * from './types.js';

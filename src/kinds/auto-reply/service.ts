@@ -1,0 +1,85 @@
+// Auto-replies and the service: reading (the list, then details, from the live
+// cache when the list's updateDate is unchanged), re-reading by id, and the
+// apply handlers with their idempotency codes.
+
+import type { BrandRef, RcsClient } from '../../api/index.js';
+import type { AutoReplyDetail, AutoReplyListItem, AutoReplyRequest } from '../../api/types.js';
+import { resolveRefs, tokenOf } from '../../core/refs.js';
+import type { Step } from '../../core/step.js';
+import { RcsctlError } from '../../errors.js';
+import { mapLimit } from '../../util/concurrency.js';
+import { collect, createOnce, gone, liveIdOf, requestOf, tolerate } from '../apply-helpers.js';
+import { readFiles } from '../file/service.js';
+import type { Handler, KindReader, Reread } from '../resource-kind.js';
+
+/** Service codes apply treats as "already as asked". */
+export const AUTO_REPLY_CODES = { gone: '64108', noChange: '64323' } as const;
+
+/** Reads every auto-reply: the list, then each detail. */
+export const autoReplyReader: KindReader<AutoReplyListItem[]> = {
+  list: (env) => collect(env.client.autoReplies.list(env.brand)),
+  detailCount: (listed) => listed.length,
+  details: (env, listed, tick) =>
+    mapLimit(listed, env.concurrency, async (item) => {
+      // Only auto-replies are cached: their updateDate moves with every change.
+      const cached = env.cache?.get(env.brand.id, item.autoReplyMsgId, item.updateDate);
+      // The list is fresh: its fields (the state among them) win over a cached detail.
+      const detail = cached !== undefined ? { ...cached, ...item } : await env.client.autoReplies.get(env.brand, item.autoReplyMsgId);
+      if (cached === undefined) env.cache?.set(env.brand.id, detail);
+      tick();
+      return detail;
+    }),
+};
+
+/** One auto-reply again, with the files its media fields name. */
+export async function rereadAutoReply(client: RcsClient, brand: BrandRef, id: string): Promise<Reread<AutoReplyDetail> | undefined> {
+  const detail = await client.autoReplies.get(brand, id).catch(gone(AUTO_REPLY_CODES.gone));
+  if (detail === undefined) return undefined;
+  const files = await readFiles(client, brand, [detail], 4);
+  return { live: detail, ctx: { liveName: (kind, fileId) => (kind === 'file' ? files.get(fileId)?.fileName : undefined) } };
+}
+
+/** Auto-replies a saved plan would create that exist now, by name. */
+export async function autoRepliesCreatedSince(client: RcsClient, brand: BrandRef, creates: Step[]): Promise<{ address: string; how: string }[]> {
+  const names = new Map(creates.map((s) => [s.name, s.address]));
+  const out: { address: string; how: string }[] = [];
+  for await (const item of client.autoReplies.list(brand)) {
+    const address = names.get(item.autoReplyMsgName);
+    if (address !== undefined) out.push({ address, how: `now exists (${item.autoReplyMsgId}); the plan would create a second "${item.autoReplyMsgName}"` });
+  }
+  return out;
+}
+
+/** The auto-reply handlers. */
+export const autoReplyHandlers: Partial<Record<Step['op'], Handler>> = {
+  create: async (step, env) => {
+    const req = resolveRefs(requestOf<AutoReplyRequest>(step), env.ids);
+    await env.absence?.assertAbsent('autoReply', req.autoReplyMsgName, step.address);
+    return createOnce(
+      () => env.client.autoReplies.create(env.brand, req).then((r) => r.autoReplyMsgId),
+      async () => {
+        // The plan saw no auto-reply with this name: one now is the one we made.
+        const found: string[] = [];
+        for await (const item of env.client.autoReplies.list(env.brand)) if (item.autoReplyMsgName === req.autoReplyMsgName) found.push(item.autoReplyMsgId);
+        if (found.length > 1) throw new RcsctlError('E_APPLY_AMBIGUOUS', `after a lost answer, ${found.length} auto-replies are named "${req.autoReplyMsgName}" (${found.join(', ')}); pin the right one with \`id:\` and delete the other`);
+        return found[0];
+      },
+    );
+  },
+  update: async (step, env) => {
+    const req = resolveRefs(requestOf<AutoReplyRequest>(step), env.ids);
+    await tolerate(env.client.autoReplies.update(env.brand, liveIdOf(step), req), [AUTO_REPLY_CODES.noChange]);
+    return {};
+  },
+  link: async (step, env) => {
+    const id = env.ids.get(tokenOf(step));
+    if (id === undefined) throw new RcsctlError('E_APPLY_INTERNAL', `${step.address}: its create step produced no id`);
+    const req = resolveRefs(requestOf<AutoReplyRequest>(step), env.ids);
+    await tolerate(env.client.autoReplies.update(env.brand, id, req), [AUTO_REPLY_CODES.noChange]);
+    return {};
+  },
+  delete: async (step, env) => {
+    await tolerate(env.client.autoReplies.delete(env.brand, liveIdOf(step), step.name), [AUTO_REPLY_CODES.gone]);
+    return {};
+  },
+};

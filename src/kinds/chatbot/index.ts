@@ -1,0 +1,39 @@
+// The chatbot (room) kind: its whole life in this folder.
+//   kind.ts      identity, normalisation, requests, gates (pure)
+//   service.ts   reading, re-reading, apply handlers and their codes
+//   findings.ts  drift findings about its review state
+//   export.ts    live rooms (with their menus) back to `chatbots:`
+//   manifest.ts  the `chatbots:` section builder
+//   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
+
+import type { ChatbotDetail } from '../../api/types.js';
+import type { ResourceKind } from '../resource-kind.js';
+import { chatbotExporter } from './export.js';
+import { CHATBOT_FINDING_CODES, chatbotFindings } from './findings.js';
+import { chatbotPlanning } from './kind.js';
+import { chatbotManifest } from './manifest.js';
+import { CHATBOT_CODES, chatbotHandlers, chatbotReader, rereadChatbot } from './service.js';
+import type { DesiredChatbot } from './types.js';
+
+declare module '../../core/live.js' {
+  interface LiveSections {
+    chatbots: ChatbotDetail[];
+  }
+}
+
+/** The chatbot kind. */
+export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail, 'chatbot'> = {
+  ...chatbotPlanning,
+  manifest: chatbotManifest,
+  read: chatbotReader,
+  liveSection: 'chatbots',
+  reread: rereadChatbot,
+  codes: CHATBOT_CODES,
+  handlers: chatbotHandlers,
+  findingCodes: CHATBOT_FINDING_CODES,
+  findings: (address, l, env) => chatbotFindings(address, l, env.now, env.opts),
+  exporter: chatbotExporter,
+};
+
+export { CHATBOT_UPDATABLE } from './kind.js';
+export type * from './types.js';

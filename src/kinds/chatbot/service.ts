@@ -1,0 +1,59 @@
+// Rooms and the service: reading the list then each detail, re-reading by
+// chatbotId, and the apply handlers with their idempotency codes.
+
+import { isServiceError, type BrandRef, type RcsClient } from '../../api/index.js';
+import type { ChatbotDetail, ChatbotInfo, ChatbotListItem } from '../../api/types.js';
+import type { Step } from '../../core/step.js';
+import { mapLimit } from '../../util/concurrency.js';
+import { collect, createOnce, gone, liveIdOf, readChecked, requestOf, stepFileOf, tolerate } from '../apply-helpers.js';
+import type { Handler, KindReader, Reread } from '../resource-kind.js';
+
+/** Service codes apply treats as "already as asked". */
+export const CHATBOT_CODES = { gone: '64105', noChange: '64323' } as const;
+
+/** Reads every room: the list, then each detail (which holds the menu). */
+export const chatbotReader: KindReader<ChatbotListItem[]> = {
+  list: (env) => collect(env.client.chatbots.list(env.brand)),
+  detailCount: (listed) => listed.length,
+  details: (env, listed, tick) =>
+    mapLimit(listed, env.concurrency, async (item) => {
+      const detail = await env.client.chatbots.get(env.brand, item.chatbotId);
+      tick();
+      return detail;
+    }),
+};
+
+/** One room again. */
+export async function rereadChatbot(client: RcsClient, brand: BrandRef, id: string): Promise<Reread<ChatbotDetail> | undefined> {
+  const room = await client.chatbots.get(brand, id).catch(gone(CHATBOT_CODES.gone));
+  return room === undefined ? undefined : { live: room, ctx: { liveName: () => undefined } };
+}
+
+/** The room handlers. */
+export const chatbotHandlers: Partial<Record<Step['op'], Handler>> = {
+  create: async (step, env) => {
+    const req = requestOf<{ chatbots: ChatbotInfo[] }>(step);
+    const info = req.chatbots[0] as ChatbotInfo;
+    const certificate = await readChecked(stepFileOf(step));
+    return createOnce(
+      () => env.client.chatbots.create(env.brand, req.chatbots, certificate).then(() => info.mdn),
+      async () => {
+        try {
+          return (await env.client.chatbots.get(env.brand, info.mdn)).chatbotId;
+        } catch (err) {
+          if (isServiceError(err, CHATBOT_CODES.gone)) return undefined;
+          throw err;
+        }
+      },
+    );
+  },
+  update: async (step, env) => {
+    const req = requestOf<{ chatbot: ChatbotInfo }>(step);
+    await tolerate(env.client.chatbots.update(env.brand, liveIdOf(step), req.chatbot), [CHATBOT_CODES.noChange]);
+    return {};
+  },
+  delete: async (step, env) => {
+    await tolerate(env.client.chatbots.delete(env.brand, liveIdOf(step)), [CHATBOT_CODES.gone]);
+    return {};
+  },
+};

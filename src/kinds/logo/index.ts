@@ -1,0 +1,40 @@
+// The logo kind: its whole life in this folder.
+//   kind.ts      identity, normalisation, requests, gates (pure)
+//   service.ts   reading, re-reading, apply handlers and their codes
+//   findings.ts  drift findings about its review state
+//   export.ts    live logos back to `logos:`
+//   manifest.ts  the `logos:` section: builder and lint rules
+//   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
+
+import type { Logo } from '../../api/types.js';
+import type { ResourceKind } from '../resource-kind.js';
+import { logoExporter } from './export.js';
+import { LOGO_FINDING_CODES, logoFindings } from './findings.js';
+import { logoPlanning } from './kind.js';
+import { logoManifest } from './manifest.js';
+import { LOGO_CODES, logoHandlers, logoReader, logosCreatedSince, rereadLogo } from './service.js';
+import type { DesiredLogo } from './types.js';
+
+declare module '../../core/live.js' {
+  interface LiveSections {
+    logos: Logo[];
+  }
+}
+
+/** The logo kind. */
+export const logoKind: ResourceKind<DesiredLogo, Logo, 'logo'> = {
+  ...logoPlanning,
+  manifest: logoManifest,
+  read: logoReader,
+  liveSection: 'logos',
+  reread: rereadLogo,
+  createdSince: logosCreatedSince,
+  codes: LOGO_CODES,
+  handlers: logoHandlers,
+  findingCodes: LOGO_FINDING_CODES,
+  findings: (address, l, env) => logoFindings(address, l, env.managed, env.now, env.opts),
+  exporter: logoExporter,
+};
+
+export { LOGO_MODIFIABLE } from './kind.js';
+export type * from './types.js';

@@ -1,0 +1,59 @@
+// Logos and the service: reading the list, re-reading by fileId, and the apply
+// handlers with their idempotency codes.
+
+import type { BrandRef, RcsClient } from '../../api/index.js';
+import type { Logo } from '../../api/types.js';
+import type { Step } from '../../core/step.js';
+import { collect, createOnce, gone, liveIdOf, readChecked, requestOf, stepFileOf, tolerate } from '../apply-helpers.js';
+import type { Handler, KindReader, Reread } from '../resource-kind.js';
+
+/** Service codes apply treats as "already as asked". */
+export const LOGO_CODES = { gone: '64109', noChange: '64323' } as const;
+
+/** Reads every logo (the list holds everything rcsctl compares). */
+export const logoReader: KindReader<Logo[]> = {
+  list: (env) => collect(env.client.logos.list(env.brand)),
+};
+
+/** One logo again. */
+export async function rereadLogo(client: RcsClient, brand: BrandRef, id: string): Promise<Reread<Logo> | undefined> {
+  const logo = await client.logos.get(brand, id).catch(gone(LOGO_CODES.gone));
+  return logo === undefined ? undefined : { live: logo, ctx: { liveName: () => undefined } };
+}
+
+/** Logos a saved plan would create that exist now, by name. */
+export async function logosCreatedSince(client: RcsClient, brand: BrandRef, creates: Step[]): Promise<{ address: string; how: string }[]> {
+  const names = new Map(creates.map((s) => [s.name, s.address]));
+  const out: { address: string; how: string }[] = [];
+  for await (const logo of client.logos.list(brand)) {
+    const address = names.get(logo.name);
+    if (address !== undefined) out.push({ address, how: `now exists (${logo.fileId})` });
+  }
+  return out;
+}
+
+/** The logo handlers. */
+export const logoHandlers: Partial<Record<Step['op'], Handler>> = {
+  create: async (step, env) => {
+    const req = requestOf<{ name: string; description?: string }>(step);
+    const file = await readChecked(stepFileOf(step));
+    await env.absence?.assertAbsent('logo', req.name, step.address);
+    return createOnce(
+      () => env.client.logos.create(env.brand, { ...req, file }).then((r) => r.fileId),
+      async () => {
+        for await (const logo of env.client.logos.list(env.brand)) if (logo.name === req.name && logo.fileName === file.fileName) return logo.fileId;
+        return undefined;
+      },
+    );
+  },
+  update: async (step, env) => {
+    const req = requestOf<{ name: string; description?: string }>(step);
+    const file = await readChecked(stepFileOf(step));
+    await tolerate(env.client.logos.update(env.brand, liveIdOf(step), { ...req, file }), [LOGO_CODES.noChange]);
+    return {};
+  },
+  delete: async (step, env) => {
+    await tolerate(env.client.logos.delete(env.brand, liveIdOf(step), step.name), [LOGO_CODES.gone]);
+    return {};
+  },
+};

@@ -1,0 +1,243 @@
+// The one description of a resource kind that every stage is generic over:
+// validate (its manifest section), plan (identity, normalisation, requests,
+// gates, references), apply (its handlers and their idempotency codes),
+// staleness and verification (re-reading by identity), drift (findings about
+// its live state) and export (its manifest section from live objects).
+// A kind is one folder, src/kinds/<kind>/, whose index.ts exports one of these;
+// the registry (src/kinds/index.ts) lists them. The stages never name a kind:
+// what differs between kinds is a declared property here.
+
+import type { BrandRef, RcsClient } from '../api/index.js';
+import type { DriftOptions, Finding } from '../core/finding.js';
+import type { LiveBrand } from '../core/live.js';
+import type { IdMap } from '../core/refs.js';
+import type { FieldChange, Gate, KindName, PlanProblem, Step } from '../core/step.js';
+import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
+import type { LiveCache } from './live-cache.js';
+import type { KindManifest } from './manifest-section.js';
+
+/** What normalising a live object needs: other live objects by id, never a manifest. */
+export interface LiveContext {
+  /** The name of a live object of `kind` (a live auto-reply file's fileName), when it was read. */
+  liveName(kind: KindName, id: string): string | undefined;
+}
+
+/** What planning needs beyond the live view: the manifest, and ids of things not created yet. */
+export interface PlanContext extends LiveContext {
+  brand: DesiredBrand;
+  live: LiveBrand;
+  /** The id of resource `kind:key`: its live id if it exists, else a placeholder the applier fills in. */
+  ref(kind: KindName, key: string): string;
+}
+
+/** Desired and live objects paired by identity. */
+export interface MatchResult<D, L> {
+  pairs: [D, L][];
+  /** Desired objects with no live counterpart: to create. */
+  missing: D[];
+  /** Live objects no desired object claims: unmanaged, or deleted when pruned. */
+  extra: L[];
+  problems: PlanProblem[];
+}
+
+/** What a kind's step builders receive from the generic planner. */
+export interface StepSeed {
+  id: string;
+  kind: KindName;
+  address: string;
+  name: string;
+  gate: Gate;
+  changes: FieldChange[];
+  dependsOn: string[];
+  produces: string;
+}
+
+/** What reading needs: the client, the brand, and what other kinds read before. */
+export interface ReadEnv {
+  client: RcsClient;
+  brand: BrandRef;
+  concurrency: number;
+  /** The manifests' view of the brand, when reading for a plan (export reads without one). */
+  desired?: DesiredBrand;
+  /** Details whose list `updateDate` is unchanged are taken from here. */
+  cache?: LiveCache;
+  /** The sections read so far: every kind named in `read.after` is there. */
+  live: Readonly<Record<string, unknown>>;
+}
+
+/** How a kind reads its live objects: a list pass for every kind, then a detail pass. */
+export interface KindReader<Listed = unknown> {
+  /** Kinds whose sections must be read first (auto-reply files come from the auto-replies' media fields). */
+  after?: readonly KindName[];
+  /** The first pass: lists, concurrently with every other kind's. */
+  list(env: ReadEnv): Promise<Listed>;
+  /** How many detail reads `details` will make (for progress). */
+  detailCount?(listed: Listed): number;
+  /** The second pass: details, calling `tick` after each; without it the list is the section. */
+  details?(env: ReadEnv, listed: Listed, tick: () => void): Promise<unknown>;
+}
+
+/** What a handler needs besides the step. */
+export interface HandlerEnv {
+  client: RcsClient;
+  brand: BrandRef;
+  ids: IdMap;
+  /** Uploads by content hash, so one run never uploads the same content twice. */
+  uploads: Map<string, Promise<string>>;
+  /** Re-checks, right before a create, that nothing of its name appeared since the plan. */
+  absence?: { assertAbsent(kind: KindName, name: string, address: string): Promise<void> };
+}
+
+/** What a step produced: the service id of what it created, and a note for the report. */
+export interface StepOutcome {
+  id?: string;
+  note?: string;
+}
+
+/** Sends one step to the service. */
+export type Handler = (step: Step, env: HandlerEnv) => Promise<StepOutcome>;
+
+/** One live object read again, with what normalising it needs. */
+export interface Reread<L> {
+  live: L;
+  ctx: LiveContext;
+}
+
+/** What drift passes to a kind's state findings. */
+export interface FindingEnv {
+  /** Whether the manifests declare the resource. */
+  managed: boolean;
+  now: Date;
+  opts: DriftOptions;
+}
+
+/** What export passes to a kind's section writer. */
+export interface ExportContext {
+  /** The handle export gave a live object of `kind` (by live id), if that kind assigns handles. */
+  handle(kind: KindName, liveId: string): string | undefined;
+  /** Place a live image under `dir` and queue its download; returns the path the manifest writes. */
+  image(fileName: string, url: string, dir: string): string;
+  /** Tell the user something about the export. */
+  note(message: string): void;
+}
+
+/** How a kind writes its live objects back as a manifest section. */
+export interface KindExporter<L> {
+  /** The manifest section written (`autoReplies`). */
+  section: string;
+  /** Handles by live id for this kind's objects, so other kinds can refer to them. */
+  handles?(live: L[]): Map<string, string>;
+  /** The section's entries (key order as written); empty leaves the section out. */
+  entries(live: L[], ctx: ExportContext): Record<string, unknown>;
+}
+
+/** A resource kind: its whole life, from manifest section to export. */
+export interface ResourceKind<D, L, N extends KindName = KindName> {
+  readonly name: N;
+  /** How people call it: `auto-reply`, `room`. */
+  readonly label: string;
+  /** The `prune:` entry that allows deleting unlisted live objects; none means never deleted. */
+  readonly prune?: string;
+  /** Whether unlisted live objects are reported as unmanaged. */
+  readonly reportsUnmanaged: boolean;
+  /**
+   * True when a manifest may leave fields unmanaged (rooms): after apply only
+   * the fields the plan expected are compared, since the service fills the rest.
+   */
+  readonly partialFields?: boolean;
+  /** The operation that brings a missing object into being: `upload` shows no field changes. Default `create`. */
+  readonly createOp?: 'create' | 'upload';
+  /** False when apply cannot check the result by reading it back (content-addressed files). Default true. */
+  readonly verified?: boolean;
+  /** Field changes that belong to the second (link) step when a cycle of references is split. */
+  readonly linkChange?: RegExp;
+  /** Service codes that mean "already as asked", which apply treats as success. */
+  readonly codes?: {
+    /** The object is gone (a delete of what is gone succeeds; a re-read finds nothing). */
+    gone?: string;
+    /** An update identical to what is stored. */
+    noChange?: string;
+  };
+
+  /** Its manifest section: schema fragment, builder and lint rules. */
+  readonly manifest?: KindManifest;
+
+  desired(brand: DesiredBrand): D[];
+  live(live: LiveBrand): L[];
+  /** The key in the resource's address (`autoReply.<key>`): a handle or a service id. */
+  key(d: D): string;
+  desiredName(d: D): string;
+  liveId(l: L): string;
+  liveName(l: L): string;
+  /** approvalResult or status, used by gates and fingerprints. */
+  liveState(l: L): string | undefined;
+
+  match(desired: D[], live: L[], brand: DesiredBrand): MatchResult<D, L>;
+
+  /** Comparable form of a live object: server-owned fields dropped, defaults applied. */
+  normaliseLive(l: L, ctx: LiveContext): unknown;
+  /** Comparable form of a desired object; `l` is its live counterpart, for fields left unmanaged. */
+  normaliseDesired(d: D, ctx: PlanContext, l: L | undefined): unknown;
+
+  /** The step that brings a missing object into being, or undefined when nothing is to be sent. */
+  createStep(d: D, ctx: PlanContext, seed: StepSeed): Step | undefined;
+  /** The step that changes a live object. */
+  updateStep(d: D, l: L, ctx: PlanContext, seed: StepSeed): Step;
+  /** Problems that stop a create (for example a room with no certificate). */
+  createProblems?(d: D): PlanProblem[];
+
+  gates: {
+    create(d: D): Gate;
+    update(l: L, changes: FieldChange[], d: D): Gate;
+    delete(l: L): Gate;
+  };
+
+  /**
+   * Tokens (`chatbot:0212345678`) of steps that must run before this object's
+   * steps, beyond those its request names; `l` is the live counterpart, if any.
+   */
+  after?(d: D, l?: L): string[];
+  /** References a live object holds (`autoReply:ARM0001`), so deletes wait for the updates that drop them. */
+  liveRefs(l: L): string[];
+
+  /** Splits a create request whose references form a cycle into create-without-links and the links. */
+  splitLinks?(request: unknown): { base: unknown; links: unknown } | undefined;
+
+  /** How its live objects are read; a kind without one shares another kind's section (menus live in rooms). */
+  readonly read?: KindReader;
+  /** The section of the live brand `read` fills (`autoReplies`). */
+  readonly liveSection?: string;
+  /** Read one live object by its live id; undefined when it is gone. */
+  reread(client: RcsClient, brand: BrandRef, id: string): Promise<Reread<L> | undefined>;
+  /**
+   * Creates in a saved plan whose object exists now (made by someone else, or
+   * by an earlier run): `how` says so. Without it, each create is re-read by its key.
+   */
+  createdSince?(client: RcsClient, brand: BrandRef, creates: Step[]): Promise<{ address: string; how: string }[]>;
+
+  /** Its apply handlers, by operation. */
+  readonly handlers: Partial<Record<Step['op'], Handler>>;
+
+  /** Finding codes its `findings` can produce (each documented in docs/troubleshooting.md). */
+  readonly findingCodes?: readonly string[];
+  /** Findings about a live object's state (review, expiry), for drift. */
+  findings?(address: string, l: L, env: FindingEnv): Finding[];
+  /** A note drift adds for a brand (what the service cannot show), or undefined. */
+  driftNote?(desired: DesiredBrand): string | undefined;
+
+  /** How its live objects are written back as a manifest section; none means not exported. */
+  readonly exporter?: KindExporter<L>;
+}
+
+/** The pure part of a kind (kind.ts in its folder): everything but reading, applying, drift, export and manifest. */
+export type KindPlanning<D, L, N extends KindName = KindName> = Omit<
+  ResourceKind<D, L, N>,
+  'manifest' | 'read' | 'liveSection' | 'reread' | 'createdSince' | 'handlers' | 'codes' | 'findingCodes' | 'findings' | 'driftNote' | 'exporter'
+>;
+
+/** A kind with its type parameters erased, for registries. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyKind = ResourceKind<any, any>;
+
+/** Diagnostics, re-exported for kinds' lint rules. */
+export type { Diagnostic };
