@@ -12,12 +12,15 @@ import { logosApi, type LogosApi } from './logos.js';
 import { menusApi, type MenusApi } from './menus.js';
 import { templatesApi, type TemplatesApi } from './templates.js';
 import { createRedactor } from './redact.js';
-import { API_PREFIX } from './resource.js';
+import { results } from './envelope.js';
+import type { HttpMethod } from './errors.js';
+import { API_PREFIX, brandPath, listAll } from './resource.js';
 import { retryPolicy, type RetryOptions } from './retry.js';
 import { arr, obj, opt, str, any } from './shape.js';
 import { createTransport, DEFAULT_TIMEOUTS, type Timeouts, type TransportStats } from './transport.js';
 import type { TokenResponse } from './types.js';
 
+import type { BrandRef } from './transport.js';
 export type { BrandRef } from './transport.js';
 export type { Credentials } from './credentials.js';
 
@@ -47,6 +50,14 @@ export interface RcsClient {
   messagebases: MessagebasesApi;
   agencyFiles: AgencyFilesApi;
   templates: TemplatesApi;
+  /**
+   * A brand-scoped call to any management endpoint (`path` below the brand:
+   * `/template/T1`), for a kind the client has no module for: the envelope's
+   * `result` array. POSTs are sent once; other methods retry like every call.
+   */
+  call<T>(brand: BrandRef, req: { method: HttpMethod; path: string; json?: unknown; operation: string }): Promise<T[]>;
+  /** Every item of a paginated management list below the brand (`/template`). */
+  list<T>(brand: BrandRef, path: string, operation: string): AsyncIterable<T>;
   /** Requests sent and retries made so far (for benchmarks and tests). */
   readonly stats: Readonly<TransportStats>;
   /** Close every connection. */
@@ -104,6 +115,12 @@ export function createClient(opts: ClientOptions): RcsClient {
     messagebases: messagebasesApi(transport),
     agencyFiles: agencyFilesApi(transport),
     templates: templatesApi(transport),
+    async call<T>(brand: BrandRef, req: { method: HttpMethod; path: string; json?: unknown; operation: string }): Promise<T[]> {
+      const label = { operation: req.operation };
+      const res = await transport.send({ method: req.method, path: brandPath(brand, req.path), brand, label, ...(req.json !== undefined ? { json: req.json } : {}) });
+      return results<T>(res, any, label);
+    },
+    list: <T>(brand: BrandRef, path: string, operation: string) => listAll<T>(transport, brandPath(brand, path), any, { operation }, brand),
     get stats() {
       return { ...transport.stats };
     },

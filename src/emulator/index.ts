@@ -6,11 +6,16 @@ import { checkSeed, loadSeed, type Seed } from './seed.js';
 import { storeFromSeed } from './seed-apply.js';
 import { createEmulatorServer } from './server.js';
 import type { EmulatorStore } from './store.js';
+import type { Route } from './router.js';
 
 // The seed loader and the store type, for callers that build or inspect emulators.
 export { loadSeed, checkSeed };
 export type { Seed };
 export type { EmulatorStore };
+// What an extra route is made of.
+export type { Route } from './router.js';
+export { ok, paged, type RequestContext, type Reply } from './http-types.js';
+export { authorizeBrand } from './auth.js';
 
 /** How to start an emulator. */
 export interface EmulatorOptions {
@@ -27,6 +32,8 @@ export interface EmulatorOptions {
   headersTimeoutMs?: number;
   /** Close a connection whose whole request has not arrived after this long (default 120 s). */
   requestTimeoutMs?: number;
+  /** More service routes, for a kind the emulator does not serve (a test's own kind). */
+  routes?: Route[];
 }
 
 /** A started emulator. */
@@ -52,6 +59,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     ...(opts.log ? { log: opts.log } : {}),
     ...(opts.headersTimeoutMs !== undefined ? { headersTimeoutMs: opts.headersTimeoutMs } : {}),
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+    ...(opts.routes ? { routes: opts.routes } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     emu.server.once('error', reject);

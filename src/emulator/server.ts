@@ -11,7 +11,7 @@ import { FaultPlan } from './faults.js';
 import { Messaging } from './messaging/index.js';
 import type { Reply, RequestContext } from './http-types.js';
 import { parseMultipart } from './multipart.js';
-import { Router } from './router.js';
+import { Router, type Route } from './router.js';
 import { agencyRoutes } from './routes/agency.js';
 import { autoReplyRoutes } from './routes/auto-replies.js';
 import { chatbotRoutes } from './routes/chatbots.js';
@@ -40,6 +40,8 @@ export interface ServerSettings {
   headersTimeoutMs?: number;
   /** A client must send its whole request within this (default 120 s), or the connection is closed. */
   requestTimeoutMs?: number;
+  /** Service routes beyond the built-in ones. */
+  routes?: Route[];
 }
 
 /** Default header timeout (*chosen*): far above any real client on loopback, far below Node's 60 s. */
@@ -65,7 +67,7 @@ class ClientGone extends Error {}
 export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
   const messaging = new Messaging(settings.store);
   const state: AdminState = { store: settings.store, faults: new FaultPlan(), log: [], seed: settings.seed, onReset: () => messaging.reset() };
-  const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...messaging.routes(), ...miscRoutes(), ...templateRoutes());
+  const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...messaging.routes(), ...miscRoutes(), ...templateRoutes(), ...(settings.routes ?? []));
   const admin = new Router().add(...adminRoutes(state), ...messaging.adminRoutes());
   const sockets = new Set<Socket>();
   const emu: EmulatorServer = { server: undefined as unknown as Server, state, baseUrl: '', sockets, messaging };
