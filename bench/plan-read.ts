@@ -83,7 +83,7 @@ export function benchDesired(count: number): DesiredBrand {
       source,
     });
   }
-  return { brandId: BRAND, prune: [], files: new Map(), autoReplies, logos: new Map(), chatbots: new Map(), agencyFiles: new Map(), manifestFiles: ['bench.yaml'], source };
+  return { brandId: BRAND, prune: [], files: new Map(), autoReplies, logos: new Map(), chatbots: new Map(), agencyFiles: new Map(), templates: new Map(), manifestFiles: ['bench.yaml'], source };
 }
 
 function name(i: number): string {

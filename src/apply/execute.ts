@@ -51,6 +51,9 @@ export function holdReason(step: Step, opts: GateOptions): { status: 'blocked' |
   if (step.gate.type === 'review' && !opts.allowReview && !opts.fromSavedPlan) {
     return { status: 'held', message: `held: ${step.gate.review}; run with --allow-review, or apply a saved plan that holds this step` };
   }
+  if (step.gate.type === 'review' && step.gate.withdraws !== undefined && !opts.allowDelete && !opts.fromSavedPlan) {
+    return { status: 'held', message: `held: ${step.gate.withdraws}; like a delete, this runs only with --allow-delete (and --allow-review), or from a saved plan` };
+  }
   if (step.op === 'delete' && !opts.allowDelete && !opts.fromSavedPlan) {
     return { status: 'held', message: 'held: deletes run only with --allow-delete, or from a saved plan that holds them' };
   }

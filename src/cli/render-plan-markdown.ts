@@ -56,7 +56,7 @@ function brandBlock(p: BrandPlan): string[] {
         step.gate.type === 'blocked'
           ? `blocked (${step.gate.state}): ${step.gate.reason}`
           : step.gate.type === 'review'
-            ? `needs review: ${step.gate.review}`
+            ? `${step.gate.withdraws !== undefined ? `withdraws first: ${step.gate.withdraws}; ` : ''}needs review: ${step.gate.review}`
             : step.gate.type === 'destructive'
               ? 'delete'
               : '';

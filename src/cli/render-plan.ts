@@ -56,6 +56,7 @@ export function renderStep(step: Step, style: Style): string[] {
       lines.push(style.red(`      blocked (${step.gate.state}): ${step.gate.reason}; this step will not be sent`));
       break;
     case 'review':
+      if (step.gate.withdraws !== undefined) lines.push(style.red(`      withdraws first: ${step.gate.withdraws} (needs --allow-delete)`));
       lines.push(style.magenta(`      needs review: ${step.gate.review}`));
       break;
     case 'destructive':

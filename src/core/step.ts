@@ -22,7 +22,12 @@ export interface FieldChange {
 export type Gate =
   | { type: 'none' }
   | { type: 'blocked'; state: string; reason: string }
-  | { type: 'review'; review: string }
+  | {
+      type: 'review';
+      review: string;
+      /** Set when the step first withdraws a pending review: gated like a delete as well. */
+      withdraws?: string;
+    }
   | { type: 'destructive' };
 
 /** A local file a step sends, checked again by hash when the step runs. */

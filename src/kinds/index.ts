@@ -11,9 +11,10 @@ import { fileKind } from './file/index.js';
 import { logoKind } from './logo/index.js';
 import { persistentMenuKind } from './persistent-menu/index.js';
 import type { AnyKind } from './resource-kind.js';
+import { templateKind } from './template/index.js';
 
 /** The kinds rcsctl ships, in dependency order: what others point at comes first. */
-export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind] as const;
+export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind, templateKind] as const;
 
 /** The name of a kind rcsctl ships. */
 export type BuiltinKindName = (typeof BUILTIN_KINDS)[number]['name'];
@@ -68,7 +69,7 @@ export function kindByName(name: string): AnyKind {
   return kind;
 }
 
-export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind };
+export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind, templateKind };
 export type { AnyKind, KindPlanning, ResourceKind } from './resource-kind.js';
 export type * from './agency-file/index.js';
 export type * from './auto-reply/index.js';
@@ -76,3 +77,4 @@ export type * from './chatbot/index.js';
 export type * from './file/index.js';
 export type * from './logo/index.js';
 export type * from './persistent-menu/index.js';
+export type * from './template/index.js';

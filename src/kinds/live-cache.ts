@@ -1,20 +1,28 @@
-// An opt-in local cache of auto-reply details (`--cache-dir`), so a repeat plan
+// An opt-in local cache of auto-reply and template details (`--cache-dir`), so a repeat plan
 // skips the detail calls whose list `updateDate` is unchanged (for speed,
-// on repeat plans), and of auto-reply file details, which never change (their names
+// on repeat plans), of template forms (while the form list's updateDate holds),
+// and of auto-reply file details, which never change (their names
 // are content-addressed and the service cannot modify a file). It holds service
 // data only, never a credential.
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AutoReplyDetail, AutoReplyFile } from '../api/types.js';
+import type { AutoReplyDetail, AutoReplyFile, MessagebaseForm, TemplateDetail } from '../api/types.js';
 
 interface CacheFile {
   version: 1;
   entries: Record<string, { updateDate: string; detail: AutoReplyDetail }>;
   /** File details by fileId (added later: absent in older cache files). */
   files?: Record<string, AutoReplyFile>;
+  /** Template details by messagebaseId, valid while the list's updateDate matches (added later). */
+  templates?: Record<string, { updateDate: string; detail: TemplateDetail }>;
+  /** Template forms by id, valid while the form list's updateDate matches (in the service-wide file). */
+  forms?: Record<string, MessagebaseForm>;
 }
+
+/** The cache file of what is not brand-scoped (template forms). */
+const SERVICE_WIDE = '';
 
 /** Auto-reply details by brand and id, valid while the list's updateDate matches. */
 export class LiveCache {
@@ -49,6 +57,30 @@ export class LiveCache {
     const cache = this.load(brandId);
     (cache.files ??= {})[file.fileId] = file;
     this.dirty.add(brandId);
+  }
+
+  /** The cached template detail, when its updateDate is still `updateDate`. */
+  getTemplate(brandId: string, id: string, updateDate: string): TemplateDetail | undefined {
+    const entry = this.load(brandId).templates?.[id];
+    return entry !== undefined && entry.updateDate === updateDate ? entry.detail : undefined;
+  }
+
+  /** Remember a freshly read template detail. */
+  setTemplate(brandId: string, detail: TemplateDetail): void {
+    (this.load(brandId).templates ??= {})[detail.messagebaseId] = { updateDate: detail.updateDate, detail };
+    this.dirty.add(brandId);
+  }
+
+  /** The cached form, when the form list still gives it `updateDate`. */
+  getForm(id: string, updateDate: string): MessagebaseForm | undefined {
+    const form = this.load(SERVICE_WIDE).forms?.[id];
+    return form !== undefined && form.updateDate === updateDate ? form : undefined;
+  }
+
+  /** Remember a form. */
+  setForm(form: MessagebaseForm): void {
+    (this.load(SERVICE_WIDE).forms ??= {})[form.messagebaseformId] = form;
+    this.dirty.add(SERVICE_WIDE);
   }
 
   /** Write what changed (atomically, file by file). */

@@ -22,10 +22,17 @@ export interface LiveContext {
   liveName(kind: KindName, id: string): string | undefined;
 }
 
+/** Choices made for one plan (`plan --cancel-review`), which kinds may act on. */
+export interface PlanOptions {
+  /** Withdraw a pending review before changing what waits for it (templates). */
+  cancelReview?: boolean;
+}
+
 /** What planning needs beyond the live view: the manifest, and ids of things not created yet. */
 export interface PlanContext extends LiveContext {
   brand: DesiredBrand;
   live: LiveBrand;
+  options?: PlanOptions;
   /** The id of resource `kind:key`: its live id if it exists, else a placeholder the applier fills in. */
   ref(kind: KindName, key: string): string;
 }
@@ -185,6 +192,11 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   updateStep(d: D, l: L, ctx: PlanContext, seed: StepSeed): Step;
   /** Problems that stop a create (for example a room with no certificate). */
   createProblems?(d: D): PlanProblem[];
+  /**
+   * Problems only the live service can reveal (a template against the form the
+   * service holds): checked for every desired object before anything is planned.
+   */
+  liveProblems?(desired: D[], live: LiveBrand): PlanProblem[];
 
   gates: {
     create(d: D): Gate;

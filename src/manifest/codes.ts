@@ -56,6 +56,12 @@ export const DIAGNOSTIC_CODES = {
   RCS509: { severity: 'error', title: 'pinned id declared twice' },
   RCS510: { severity: 'error', title: "reply link to another brand's auto-reply" },
   RCS511: { severity: 'error', title: 'menu item field does not fit its type' },
+  RCS530: { severity: 'error', title: 'template needs exactly one of formattedString and body' },
+  RCS531: { severity: 'error', title: 'custTmpltId declared twice' },
+  RCS532: { severity: 'error', title: 'template variable or button breaks the template rules' },
+  RCS533: { severity: 'error', title: 'unknown template form' },
+  RCS534: { severity: 'error', title: "formattedString breaks the form's widget policy" },
+  RCS535: { severity: 'error', title: "template body breaks the form's params" },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 /** A diagnostic code of the table above. */

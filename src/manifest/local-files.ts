@@ -11,7 +11,7 @@ import { diagAt, type PathSegments, type SourceDoc } from './source.js';
 import type { Diagnostic, LocalFile } from './types.js';
 
 /** What a file is for; each use has its own limits. */
-export type FileUse = 'autoReplyFile' | 'logo' | 'certificate' | 'agencyFile';
+export type FileUse = 'autoReplyFile' | 'logo' | 'certificate' | 'agencyFile' | 'templateFile';
 
 const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   png: 'image/png',
@@ -34,6 +34,7 @@ const RULES: Readonly<Record<FileUse, { extensions: readonly string[]; maxBytes:
   logo: { extensions: LOGO.extensions, maxBytes: LOGO.maxBytes, image: true, label: 'logo' },
   certificate: { ...CERTIFICATE, image: false, label: 'subscription certificate' },
   agencyFile: { extensions: AGENCY_EXTENSIONS, maxBytes: AGENCY_FILE.maxBytes, image: true, label: 'agency file' },
+  templateFile: { ...AUTO_REPLY_FILE, image: true, label: 'template image' },
 };
 
 /** MIME type for a lower-case extension, or undefined. */

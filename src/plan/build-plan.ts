@@ -4,7 +4,7 @@
 
 import { placeholder } from '../core/step.js';
 import { KINDS } from '../kinds/index.js';
-import type { AnyKind, LiveContext, PlanContext, StepSeed } from '../kinds/resource-kind.js';
+import type { AnyKind, LiveContext, PlanContext, PlanOptions, StepSeed } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
 import { additions, diffObjects, removals } from './diff.js';
@@ -12,7 +12,7 @@ import { orderSteps, type OrderInputs } from './order.js';
 import type { BrandPlan, DeleteStep, Gate, KindName, LiveBrand, LiveSnapshot, PlanProblem, PlanSummary, Step, Unmanaged } from './types.js';
 
 /** Plan one brand: match, normalise, diff, gate and order. */
-export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
+export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOptions = {}): BrandPlan {
   const problems: PlanProblem[] = [];
   const unmanaged: Unmanaged[] = [];
   const fingerprints: Record<string, string> = {};
@@ -25,10 +25,10 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand): BrandPlan {
   const extra: OrderInputs = { after: new Map(), liveRefs: new Map() };
 
   const matches = KINDS.map((kind) => ({ kind, match: kind.match(kind.desired(brand), kind.live(live), brand) }));
-  const ctx = planContext(brand, live, matches);
+  const ctx = planContext(brand, live, matches, options);
 
   for (const { kind, match } of matches) {
-    problems.push(...match.problems);
+    problems.push(...match.problems, ...(kind.liveProblems?.(kind.desired(brand), live) ?? []));
     for (const [d, l] of match.pairs) {
       const expected = kind.normaliseDesired(d, ctx, l);
       const changes = diffObjects(kind.normaliseLive(l, ctx), expected);
@@ -84,12 +84,12 @@ export function snapshot(kind: AnyKind, live: unknown, ctx: LiveContext): LiveSn
 }
 
 /** The reference resolver: live ids of matched objects, placeholders for the rest. */
-export function planContext(brand: DesiredBrand, live: LiveBrand, matches: { kind: AnyKind; match: { pairs: [unknown, unknown][] } }[]): PlanContext {
+export function planContext(brand: DesiredBrand, live: LiveBrand, matches: { kind: AnyKind; match: { pairs: [unknown, unknown][] } }[], options: PlanOptions = {}): PlanContext {
   const known = new Map<string, string>();
   for (const { kind, match } of matches) {
     for (const [d, l] of match.pairs) known.set(`${kind.name}:${kind.key(d)}`, kind.liveId(l));
   }
-  return { brand, live, ref: (kind: KindName, key: string) => known.get(`${kind}:${key}`) ?? placeholder(kind, key), ...liveContext(live) };
+  return { brand, live, options, ref: (kind: KindName, key: string) => known.get(`${kind}:${key}`) ?? placeholder(kind, key), ...liveContext(live) };
 }
 
 /** Names of live objects by kind and id, from what was read. */

@@ -5,6 +5,7 @@ import type { RcsClient } from '../api/index.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { buildPlan } from './build-plan.js';
 import type { LiveCache } from '../kinds/live-cache.js';
+import type { PlanOptions } from '../kinds/resource-kind.js';
 import { readLive } from './read-live.js';
 import type { BrandPlan, LiveBrand } from './types.js';
 
@@ -19,6 +20,8 @@ export interface PlannedBrand {
 export interface PlanBrandsOptions {
   concurrency: number;
   cache?: LiveCache;
+  /** Choices for the plan (`--cancel-review`). */
+  plan?: PlanOptions;
   onProgress?: (brandId: string, done: number, total: number) => void;
 }
 
@@ -32,7 +35,7 @@ export async function planBrands(client: RcsClient, brands: DesiredBrand[], opts
         ...(opts.cache ? { cache: opts.cache } : {}),
         ...(opts.onProgress ? { onProgress: (done: number, total: number) => opts.onProgress?.(desired.brandId, done, total) } : {}),
       });
-      return { desired, live, plan: buildPlan(desired, live) };
+      return { desired, live, plan: buildPlan(desired, live, opts.plan ?? {}) };
     }),
   );
 }

@@ -376,3 +376,28 @@ export function withoutWidgetPolicy(v: unknown): unknown {
   for (const [k, x] of Object.entries(v)) if (k !== 'widgetPolicy') out[k] = withoutWidgetPolicy(x);
   return out;
 }
+
+/**
+ * The rules a template follows whatever its form: variable names, and button
+ * rules (no variable in a label or postback, in a URL only after the host).
+ */
+export function checkWithoutForm(t: { formattedString?: unknown; body?: unknown; buttons?: unknown }): PolicyProblem[] {
+  const out: PolicyProblem[] = [];
+  if (t.formattedString !== undefined) {
+    checkVariableNames(t.formattedString, ['formattedString'], (path, message) => out.push({ area: 'formattedString', path, message }));
+    const fs = t.formattedString as Obj;
+    const card = isObj(fs.RCSMessage) && isObj(fs.RCSMessage.openrichcardMessage) ? fs.RCSMessage.openrichcardMessage : undefined;
+    if (card !== undefined) out.push(...checkSuggestions(card.suggestions, ['formattedString', 'RCSMessage', 'openrichcardMessage', 'suggestions'], Infinity, 'formattedString'));
+  }
+  if (Array.isArray(t.body)) {
+    t.body.forEach((b, i) => {
+      if (isObj(b) && typeof b.value === 'string') checkVariableNames(b.value, ['body', i, 'value'], (path, message) => out.push({ area: 'body', path, message }));
+    });
+  }
+  if (Array.isArray(t.buttons)) {
+    t.buttons.forEach((g, i) => {
+      if (isObj(g)) out.push(...checkSuggestions(g.suggestions, ['buttons', i, 'suggestions'], Infinity, 'buttons'));
+    });
+  }
+  return out;
+}

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { AgencyFileInfo, AutoReplyDetail, AutoReplyFile, ChatbotDetail, Logo } from '../../src/api/types.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { PlanContext } from '../../src/kinds/resource-kind.js';
-import type { DesiredAutoReply, DesiredChatbot, DesiredFile, DesiredLogo } from '../../src/kinds/index.js';
+import type { DesiredAutoReply, DesiredChatbot, DesiredFile, DesiredLogo, DesiredTemplate } from '../../src/kinds/index.js';
 import type { DesiredBrand, LocalFile, SourceLocation } from '../../src/manifest/types.js';
 import { planContext } from '../../src/plan/build-plan.js';
 import type { LiveBrand } from '../../src/plan/types.js';
@@ -42,6 +42,7 @@ export function desiredBrand(parts: {
   autoReplies?: DesiredAutoReply[];
   logos?: DesiredLogo[];
   chatbots?: DesiredChatbot[];
+  templates?: DesiredTemplate[];
 } = {}): DesiredBrand {
   return {
     brandId: BRAND,
@@ -51,6 +52,7 @@ export function desiredBrand(parts: {
     logos: new Map((parts.logos ?? []).map((l) => [l.handle, l])),
     chatbots: new Map((parts.chatbots ?? []).map((c) => [c.chatbotId, c])),
     agencyFiles: new Map(),
+    templates: new Map((parts.templates ?? []).map((t) => [t.handle, t])),
     manifestFiles: ['brand.yaml'],
     source: SOURCE,
   };
@@ -65,6 +67,7 @@ export function liveBrand(parts: Partial<Omit<LiveBrand, 'files'>> & { files?: A
     logos: parts.logos ?? [],
     chatbots: parts.chatbots ?? [],
     agencyFiles: parts.agencyFiles ?? new Map(),
+    templates: parts.templates ?? { items: [], forms: new Map(), formIds: [] },
   };
 }
 

@@ -28,6 +28,7 @@ interface ApplyOptions {
   plan?: string;
   allowDelete: boolean;
   allowReview: boolean;
+  cancelReview: boolean;
   yes: boolean;
   autoApprove?: boolean;
   brand?: string[];
@@ -51,7 +52,8 @@ export function registerApply(program: Command, ctx: CommandContext): void {
     .argument('[paths...]', 'manifest files or directories (default: .; not with --plan)')
     .option('--plan <file>', 'apply exactly the steps of a saved plan (rcsctl plan --out)')
     .option('--allow-delete', 'run delete steps (saved plans may hold them without this flag)', false)
-    .option('--allow-review', 'run steps that send a room or logo to operator review', false)
+    .option('--allow-review', 'run steps that send a room, logo or template to operator review', false)
+    .option('--cancel-review', 'change templates waiting for review by withdrawing the review first (needs --allow-delete too)', false)
     .option('-y, --yes', 'do not ask for confirmation', false)
     .option('--auto-approve', 'the same as --yes (as in terraform)')
     .option('--brand <id>', 'apply only this brand (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
@@ -84,11 +86,11 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
       runs = await savedPlanRuns(ctx, conn, resolve(io.cwd, opts.plan), opts.brand ?? [], lock);
     } else {
       await lock(brands.map((b) => b.brandId));
-      let { plans } = await planWith(ctx, conn, brands, {});
+      let { plans } = await planWith(ctx, conn, brands, { cancelReview: opts.cancelReview });
       if (opts.dedupe) {
         const outcome = await dedupe(ctx, conn, plans, opts);
         if (outcome !== undefined) return outcome;
-        ({ plans } = await planWith(ctx, conn, brands, {}));
+        ({ plans } = await planWith(ctx, conn, brands, { cancelReview: opts.cancelReview }));
       }
       runs = plans.map((p) => ({ plan: p.plan, brand: brandRef(p.desired), before: listsFromLive(p.live, touchedKinds(p.plan)) }));
     }

@@ -30,6 +30,7 @@ interface PlanOptions {
   cacheDir?: string;
   preview?: string;
   previewUrl?: string;
+  cancelReview: boolean;
 }
 
 const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -43,7 +44,8 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
   brandOption(cmd, 'plan only this brand');
   cmd
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
-    .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)');
+    .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)')
+    .option('--cancel-review', 'a change to a template waiting for review withdraws that review first (gated like a delete; see docs/templates.md)', false);
   previewOptions(cmd).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
@@ -71,7 +73,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
 }
 
 /** Load, connect, read and plan, then close the connection. */
-export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string[]; cacheDir?: string }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
+export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string[]; cacheDir?: string; cancelReview?: boolean }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
   const brands = await loadOrFail(ctx, paths, opts.brand);
   const conn = await connect(ctx, declaredBy(brands));
   try {
@@ -82,7 +84,7 @@ export async function runPlan(ctx: CommandContext, paths: string[], opts: { bran
 }
 
 /** Read and plan `brands` over an open connection (with progress on a terminal): shared by `plan` and `apply`. */
-export async function planWith(ctx: CommandContext, conn: Connection, brands: DesiredBrand[], opts: { cacheDir?: string }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
+export async function planWith(ctx: CommandContext, conn: Connection, brands: DesiredBrand[], opts: { cacheDir?: string; cancelReview?: boolean }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
   const progress = makeProgress(ctx.io);
   try {
     const cacheDir = opts.cacheDir ?? ctx.io.env.RCSCTL_CACHE_DIR;
@@ -90,6 +92,7 @@ export async function planWith(ctx: CommandContext, conn: Connection, brands: De
     const plans = await planBrands(conn.client, brands, {
       concurrency: ctx.globals().concurrency,
       ...(cache ? { cache } : {}),
+      plan: { cancelReview: opts.cancelReview === true },
       onProgress: (brandId, done, total) => progress.update(brandId, done, total),
     });
     cache?.save();

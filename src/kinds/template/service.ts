@@ -1,0 +1,164 @@
+// Templates and the service: reading (the list, then details from the live
+// cache when the list's updateDate is unchanged, then every form the manifests
+// or the live templates name, once per run), re-reading by id, and the apply
+// handlers with their idempotency codes.
+
+import { OutcomeUnknownError, type BrandRef, type RcsClient } from '../../api/index.js';
+import type { MessagebaseForm, MessagebaseFormListItem, TemplateBodyItem, TemplateDetail, TemplateListItem } from '../../api/types.js';
+import type { Step, StepFile } from '../../core/step.js';
+import { mapLimit } from '../../util/concurrency.js';
+import { collect, createOnce, gone, liveIdOf, readChecked, requestOf, tolerate } from '../apply-helpers.js';
+import type { LiveCache } from '../live-cache.js';
+import type { Handler, HandlerEnv, KindReader, Reread } from '../resource-kind.js';
+import { custTmpltIdOf, type TemplateRequest } from './kind.js';
+
+/** Service codes apply treats as "already as asked". */
+export const TEMPLATE_CODES = { gone: '64106', noChange: '64323', notPending: '64321', unknownForm: '64107' } as const;
+
+/** A brand's templates and the forms they are written against (null: the service has no such form). */
+export interface LiveTemplates {
+  items: TemplateDetail[];
+  forms: Map<string, MessagebaseForm | null>;
+  /** Every form id the service lists, for "did you mean". */
+  formIds: string[];
+}
+
+/** Reads every template, then the forms the manifests and the live templates name. */
+export const templateReader: KindReader<TemplateListItem[]> = {
+  list: (env) => collect(env.client.templates.list(env.brand)),
+  detailCount: (listed) => listed.length,
+  async details(env, listed, tick): Promise<LiveTemplates> {
+    const items = await mapLimit(listed, env.concurrency, async (item) => {
+      const cached = env.cache?.getTemplate(env.brand.id, item.messagebaseId, item.updateDate);
+      // The list is fresh: its fields (the state among them) win over a cached detail.
+      const detail = cached !== undefined ? { ...cached, ...item } : await env.client.templates.get(env.brand, item.messagebaseId);
+      if (cached === undefined) env.cache?.setTemplate(env.brand.id, detail);
+      tick();
+      return detail;
+    });
+    const ids = new Set([...(env.desired?.templates.values() ?? [])].map((d) => d.messagebaseformId));
+    for (const t of items) ids.add(t.messagebaseformId);
+    const catalogue = formCatalogue(env.client, env.cache);
+    const forms = new Map(await mapLimit([...ids].sort(), env.concurrency, async (id) => [id, await catalogue.form(id)] as const));
+    return { items, forms, formIds: ids.size === 0 ? [] : (await catalogue.list()).map((f) => f.messagebaseformId) };
+  },
+};
+
+interface FormCatalogue {
+  list(): Promise<MessagebaseFormListItem[]>;
+  form(id: string): Promise<MessagebaseForm | null>;
+}
+
+// One catalogue per client, that is per run: every brand shares the forms it read.
+const catalogues = new WeakMap<RcsClient, FormCatalogue>();
+
+/** The forms of the service, each fetched at most once per run, and kept in the live cache while the list's updateDate holds. */
+export function formCatalogue(client: RcsClient, cache?: LiveCache): FormCatalogue {
+  let c = catalogues.get(client);
+  if (c !== undefined) return c;
+  let listing: Promise<MessagebaseFormListItem[]> | undefined;
+  const forms = new Map<string, Promise<MessagebaseForm | null>>();
+  const list = (): Promise<MessagebaseFormListItem[]> => (listing ??= collect(client.templates.listForms()));
+  c = {
+    list,
+    form(id) {
+      let pending = forms.get(id);
+      if (pending === undefined) {
+        pending = (async () => {
+          const listed = (await list()).find((f) => f.messagebaseformId === id);
+          if (listed === undefined) return null;
+          const cached = cache?.getForm(id, listed.updateDate);
+          if (cached !== undefined) return cached;
+          const form = await client.templates.getForm(id).catch(gone(TEMPLATE_CODES.unknownForm));
+          if (form !== undefined) cache?.setForm(form);
+          return form ?? null;
+        })();
+        forms.set(id, pending);
+      }
+      return pending;
+    },
+  };
+  catalogues.set(client, c);
+  return c;
+}
+
+/** One template again. */
+export async function rereadTemplate(client: RcsClient, brand: BrandRef, id: string): Promise<Reread<TemplateDetail> | undefined> {
+  const detail = await client.templates.get(brand, id).catch(gone(TEMPLATE_CODES.gone));
+  return detail === undefined ? undefined : { live: detail, ctx: { liveName: () => undefined } };
+}
+
+/** Templates a saved plan would create that exist now, by custTmpltId. */
+export async function templatesCreatedSince(client: RcsClient, brand: BrandRef, creates: Step[]): Promise<{ address: string; how: string }[]> {
+  const byCust = new Map(creates.map((s) => [requestOf<TemplateRequest>(s).template.custTmpltId, s.address]));
+  const out: { address: string; how: string }[] = [];
+  for await (const item of client.templates.list(brand)) {
+    const address = byCust.get(custTmpltIdOf(item as TemplateDetail));
+    if (address !== undefined) out.push({ address, how: `now exists (${item.messagebaseId})` });
+  }
+  return out;
+}
+
+/** The template handlers. */
+export const templateHandlers: Partial<Record<Step['op'], Handler>> = {
+  create: async (step, env) => {
+    const req = requestOf<TemplateRequest>(step);
+    const cust = req.template.custTmpltId;
+    const send = async (): Promise<string> => {
+      if (req.api === 'text') return (await env.client.templates.createText(env.brand, req.template)).messagebaseId;
+      return (await env.client.templates.create(env.brand, { ...req.template, body: await withImages(req.template.body, req.images, env) })).messagebaseId;
+    };
+    return createOnce(send, async () => {
+      // The plan saw no template with this custTmpltId: one now is the one we made.
+      for await (const item of env.client.templates.list(env.brand)) if (custTmpltIdOf(item as TemplateDetail) === cust) return item.messagebaseId;
+      return undefined;
+    });
+  },
+  update: async (step, env) => {
+    const req = requestOf<TemplateRequest>(step);
+    const id = liveIdOf(step);
+    // Withdrawn already (a re-run after a failure) is as asked.
+    if (req.cancelReview === true) await tolerate(env.client.templates.cancel(env.brand, id, step.name), [TEMPLATE_CODES.notPending]);
+    if (req.api === 'text') {
+      await tolerate(env.client.templates.updateText(env.brand, id, req.template), [TEMPLATE_CODES.noChange]);
+    } else {
+      const { custTmpltId: _cust, ...mod } = req.template;
+      await tolerate(env.client.templates.update(env.brand, id, { ...mod, body: await withImages(mod.body, req.images, env) }), [TEMPLATE_CODES.noChange]);
+    }
+    return req.cancelReview === true ? { note: 'its pending review was withdrawn first' } : {};
+  },
+  delete: async (step, env) => {
+    await tolerate(env.client.templates.delete(env.brand, liveIdOf(step), step.name), [TEMPLATE_CODES.gone]);
+    return {};
+  },
+};
+
+/** The body with every `maapfile://<upload:param>` replaced by the id of the image uploaded for it. */
+async function withImages(body: TemplateBodyItem[], images: Record<string, StepFile>, env: HandlerEnv): Promise<TemplateBodyItem[]> {
+  return Promise.all(
+    body.map(async (b) => {
+      if (!('param' in b)) return b;
+      const file = images[b.param];
+      return file === undefined ? b : { param: b.param, value: `maapfile://${await upload(file, env)}` };
+    }),
+  );
+}
+
+/** Upload a template image once per content and run. */
+async function upload(file: StepFile, env: HandlerEnv): Promise<string> {
+  const key = `template:${file.sha256}`;
+  let pending = env.uploads.get(key);
+  if (pending === undefined) {
+    pending = readChecked(file).then(async (f) => {
+      try {
+        return (await env.client.templates.uploadFile(env.brand, f)).fileId;
+      } catch (err) {
+        // Template files cannot be listed, and an orphaned upload is harmless: send once more.
+        if (err instanceof OutcomeUnknownError) return (await env.client.templates.uploadFile(env.brand, f)).fileId;
+        throw err;
+      }
+    });
+    env.uploads.set(key, pending);
+  }
+  return pending;
+}
