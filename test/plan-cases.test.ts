@@ -173,7 +173,9 @@ describe('plan cases', () => {
       // A plan right after an apply is empty, but for the steps that were blocked .
       if (text.code !== 1) {
         const brandArgs = c.args.includes('--brand') ? ['--brand', c.args[c.args.indexOf('--brand') + 1] as string] : [];
-        const applied = await run(c, emu, ['apply', ...c.paths, '--yes', '--allow-delete', '--allow-review', ...brandArgs]);
+        // Plan choices that apply takes as well.
+        const choices = c.args.filter((a) => a === '--cancel-review');
+        const applied = await run(c, emu, ['apply', ...c.paths, '--yes', '--allow-delete', '--allow-review', ...brandArgs, ...choices]);
         expect([0, 3], applied.stdout + applied.stderr).toContain(applied.code);
         const again = await plan(c, emu, ['--json']);
         const left = (JSON.parse(again.stdout) as { brands: { steps: { id: string; gate: { type: string } }[] }[] }).brands.flatMap((b) => b.steps);
