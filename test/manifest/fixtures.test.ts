@@ -94,6 +94,9 @@ const CASES: [string, string[]][] = [
   ['509-pinned-id-twice', ['RCS509 11:9']],
   ['510-link-to-other-brand', ['RCS510 19:29']],
   ['511-menu-field-of-other-type', ['RCS511 16:9']],
+  ['530-template-neither', ['RCS530 5:3']],
+  ['531-custtmpltid-twice', ['RCS531 11:18']],
+  ['532-template-button-variable', ['RCS532 10:38', 'RCS532 13:36', 'RCS532 13:82']],
 ];
 
 describe('invalid manifest corpus', () => {
