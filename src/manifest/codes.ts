@@ -62,6 +62,7 @@ export const DIAGNOSTIC_CODES = {
   RCS533: { severity: 'error', title: 'unknown template form' },
   RCS534: { severity: 'error', title: "formattedString breaks the form's widget policy" },
   RCS535: { severity: 'error', title: "template body breaks the form's params" },
+  RCS536: { severity: 'error', title: 'messagebaseId not in the service\'s common list' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 /** A diagnostic code of the table above. */

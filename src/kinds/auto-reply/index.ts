@@ -1,5 +1,6 @@
 // The auto-reply kind: its whole life in this folder.
 //   kind.ts      identity, normalisation, requests, gates, references (pure)
+//   common.ts    its messagebaseId against the service's common list, when planning
 //   service.ts   reading, re-reading, apply handlers and their codes
 //   findings.ts  drift findings about its registration state
 //   export.ts    live auto-replies back to `autoReplies:`
@@ -8,6 +9,7 @@
 
 import type { AutoReplyDetail } from '../../api/types.js';
 import type { ResourceKind } from '../resource-kind.js';
+import { unknownMessagebases } from './common.js';
 import { autoReplyExporter } from './export.js';
 import { AUTO_REPLY_FINDING_CODES, autoReplyFindings } from './findings.js';
 import { autoReplyPlanning } from './kind.js';
@@ -25,6 +27,7 @@ declare module '../../core/live.js' {
 export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'autoReply'> = {
   ...autoReplyPlanning,
   manifest: autoReplyManifest,
+  liveProblems: unknownMessagebases,
   read: autoReplyReader,
   liveSection: 'autoReplies',
   reread: rereadAutoReply,

@@ -21,6 +21,8 @@ export interface LiveTemplates {
   forms: Map<string, MessagebaseForm | null>;
   /** Every form id the service lists, for "did you mean". */
   formIds: string[];
+  /** The service's common messagebase ids, read when the manifests declare auto-replies (their messagebaseId must be one). */
+  commonIds?: string[];
 }
 
 /** Reads every template, then the forms the manifests and the live templates name. */
@@ -40,12 +42,16 @@ export const templateReader: KindReader<TemplateListItem[]> = {
     for (const t of items) ids.add(t.messagebaseformId);
     const catalogue = formCatalogue(env.client, env.cache);
     const forms = new Map(await mapLimit([...ids].sort(), env.concurrency, async (id) => [id, await catalogue.form(id)] as const));
-    return { items, forms, formIds: ids.size === 0 ? [] : (await catalogue.list()).map((f) => f.messagebaseformId) };
+    const formIds = ids.size === 0 ? [] : (await catalogue.list()).map((f) => f.messagebaseformId);
+    const wantsCommon = (env.desired?.autoReplies.size ?? 0) > 0;
+    return { items, forms, formIds, ...(wantsCommon ? { commonIds: await catalogue.commonIds() } : {}) };
   },
 };
 
 interface FormCatalogue {
   list(): Promise<MessagebaseFormListItem[]>;
+  /** The common messagebase ids (the service's list, read once). */
+  commonIds(): Promise<string[]>;
   form(id: string): Promise<MessagebaseForm | null>;
 }
 
@@ -59,8 +65,10 @@ export function formCatalogue(client: RcsClient, cache?: LiveCache): FormCatalog
   let listing: Promise<MessagebaseFormListItem[]> | undefined;
   const forms = new Map<string, Promise<MessagebaseForm | null>>();
   const list = (): Promise<MessagebaseFormListItem[]> => (listing ??= collect(client.templates.listForms()));
+  let common: Promise<string[]> | undefined;
   c = {
     list,
+    commonIds: () => (common ??= collect(client.messagebases.listCommon()).then((all) => all.map((m) => m.messagebaseId))),
     form(id) {
       let pending = forms.get(id);
       if (pending === undefined) {
