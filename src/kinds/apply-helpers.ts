@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { isServiceError, OutcomeUnknownError } from '../api/index.js';
 import type { Step, StepFile } from '../core/step.js';
 import { RcsctlError } from '../errors.js';
-import type { StepOutcome } from './resource-kind.js';
+import type { HandlerEnv, StepOutcome } from './resource-kind.js';
 
 /** Create, and when the answer was lost, read back by identity before creating again. */
 export async function createOnce(create: () => Promise<string>, readBack: () => Promise<string | undefined>): Promise<StepOutcome> {
@@ -76,4 +76,25 @@ export async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of it) out.push(item);
   return out;
+}
+
+/**
+ * Upload a step's file once per content and run (`key` names the endpoint and
+ * the content). Files cannot be listed, so there is nothing to read back after a
+ * lost answer, and an orphaned upload is harmless: it is sent once more.
+ */
+export function uploadOnce(env: HandlerEnv, key: string, file: StepFile, send: (f: { fileName: string; bytes: Uint8Array; contentType: string }) => Promise<string>): Promise<string> {
+  let pending = env.uploads.get(key);
+  if (pending === undefined) {
+    pending = readChecked(file).then(async (f) => {
+      try {
+        return await send(f);
+      } catch (err) {
+        if (err instanceof OutcomeUnknownError) return send(f);
+        throw err;
+      }
+    });
+    env.uploads.set(key, pending);
+  }
+  return pending;
 }

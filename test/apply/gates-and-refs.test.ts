@@ -81,6 +81,9 @@ describe('handler registry', () => {
       'autoReply:link',
       'autoReply:delete',
       'persistentMenu:menu-replace',
+      'template:create',
+      'template:update',
+      'template:delete',
     ];
     expect(handledPairs().sort()).toEqual([...plannable].sort());
   });

@@ -8,7 +8,7 @@ import type { AutoReplyDetail, AutoReplyFile } from '../../api/types.js';
 import type { Step, StepFile } from '../../core/step.js';
 import { MEDIA_FIELD, mediaFileId } from '../../spec/media.js';
 import { mapLimit } from '../../util/concurrency.js';
-import { gone, mismatch, readChecked } from '../apply-helpers.js';
+import { gone, mismatch, uploadOnce } from '../apply-helpers.js';
 import type { LiveCache } from '../live-cache.js';
 import type { Handler, HandlerEnv, KindReader, Reread } from '../resource-kind.js';
 
@@ -80,20 +80,7 @@ export const fileHandlers: Partial<Record<Step['op'], Handler>> = {
   },
 };
 
-async function upload(file: StepFile, env: HandlerEnv): Promise<string> {
-  let pending = env.uploads.get(file.sha256);
-  if (pending === undefined) {
-    pending = readChecked(file).then(async (f) => {
-      try {
-        return (await env.client.autoReplies.uploadFile(env.brand, f)).fileId;
-      } catch (err) {
-        // The service has no file list to read back from, and an orphaned upload is harmless: send once more.
-        if (err instanceof OutcomeUnknownError) return (await env.client.autoReplies.uploadFile(env.brand, f)).fileId;
-        throw err;
-      }
-    });
-    env.uploads.set(file.sha256, pending);
-  }
-  return pending;
+function upload(file: StepFile, env: HandlerEnv): Promise<string> {
+  return uploadOnce(env, file.sha256, file, async (f) => (await env.client.autoReplies.uploadFile(env.brand, f)).fileId);
 }
 

@@ -6,6 +6,9 @@ import type { TemplateDetail } from '../../api/types.js';
 import { finding, type DriftOptions, type Finding } from '../../core/finding.js';
 import { reviewFindings } from '../review-findings.js';
 
+/** States in which a template waits for the operator's review (the public document's template states). */
+const TEMPLATE_REVIEW_WAITING = ['승인대기', '검수시작', '승인대기(수정)', '검수시작(수정)'];
+
 /** The codes below. */
 export const TEMPLATE_FINDING_CODES = ['TEMPLATE_REJECTED', 'TEMPLATE_REVIEW_PENDING', 'TEMPLATE_REGISTRATION_PENDING', 'TEMPLATE_NOT_APPROVED'] as const;
 
@@ -15,6 +18,7 @@ export function templateFindings(address: string, l: TemplateDetail, managed: bo
   const out = reviewFindings(what, address, { ...l, approvalReason: l.approvalReason ?? null }, now, opts, {
     rejected: 'TEMPLATE_REJECTED',
     waiting: 'TEMPLATE_REVIEW_PENDING',
+    waitingStates: TEMPLATE_REVIEW_WAITING,
     registration: 'TEMPLATE_REGISTRATION_PENDING',
     fix: 'Change the template as the reviewer asks, then run rcsctl apply --allow-review: the modification is reviewed again.',
   });

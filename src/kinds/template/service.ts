@@ -3,11 +3,11 @@
 // or the live templates name, once per run), re-reading by id, and the apply
 // handlers with their idempotency codes.
 
-import { OutcomeUnknownError, type BrandRef, type RcsClient } from '../../api/index.js';
+import type { BrandRef, RcsClient } from '../../api/index.js';
 import type { MessagebaseForm, MessagebaseFormListItem, TemplateBodyItem, TemplateDetail, TemplateListItem } from '../../api/types.js';
 import type { Step, StepFile } from '../../core/step.js';
 import { mapLimit } from '../../util/concurrency.js';
-import { collect, createOnce, gone, liveIdOf, readChecked, requestOf, tolerate } from '../apply-helpers.js';
+import { collect, createOnce, gone, liveIdOf, requestOf, tolerate, uploadOnce } from '../apply-helpers.js';
 import type { LiveCache } from '../live-cache.js';
 import type { Handler, HandlerEnv, KindReader, Reread } from '../resource-kind.js';
 import { custTmpltIdOf, type TemplateRequest } from './kind.js';
@@ -153,20 +153,6 @@ async function withImages(body: TemplateBodyItem[], images: Record<string, StepF
 }
 
 /** Upload a template image once per content and run. */
-async function upload(file: StepFile, env: HandlerEnv): Promise<string> {
-  const key = `template:${file.sha256}`;
-  let pending = env.uploads.get(key);
-  if (pending === undefined) {
-    pending = readChecked(file).then(async (f) => {
-      try {
-        return (await env.client.templates.uploadFile(env.brand, f)).fileId;
-      } catch (err) {
-        // Template files cannot be listed, and an orphaned upload is harmless: send once more.
-        if (err instanceof OutcomeUnknownError) return (await env.client.templates.uploadFile(env.brand, f)).fileId;
-        throw err;
-      }
-    });
-    env.uploads.set(key, pending);
-  }
-  return pending;
+function upload(file: StepFile, env: HandlerEnv): Promise<string> {
+  return uploadOnce(env, `template:${file.sha256}`, file, async (f) => (await env.client.templates.uploadFile(env.brand, f)).fileId);
 }
