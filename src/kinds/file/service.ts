@@ -2,7 +2,7 @@
 // read are those live auto-replies show in their media fields (from the cache
 // when it has them: a file never changes). Uploads are content-addressed.
 
-import { OutcomeUnknownError, RcsApiError, type BrandRef, type RcsClient } from '../../api/index.js';
+import { RcsApiError, type BrandRef, type RcsClient } from '../../api/index.js';
 import type { DesiredBrand } from '../../manifest/types.js';
 import type { AutoReplyDetail, AutoReplyFile } from '../../api/types.js';
 import type { Step, StepFile } from '../../core/step.js';
