@@ -1,7 +1,7 @@
 // The text view of a plan, in the style of a Terraform plan: one block per
 // step with its marker (+ ~ - ! ⚑), the field diffs, and a summary line.
 
-import { summarise } from '../plan/build-plan.js';
+import { changeOf, summarise } from '../plan/build-plan.js';
 import { formatChange } from '../plan/diff.js';
 import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js';
 import type { Style } from './style.js';
@@ -98,13 +98,12 @@ export function describe(step: Step): string {
 export function markerOf(step: Step, style: Style): { marker: string; paint: (s: string) => string } {
   if (step.gate.type === 'blocked') return { marker: MARKERS.blocked, paint: style.red };
   if (step.gate.type === 'review') return { marker: MARKERS.review, paint: style.magenta };
-  switch (step.op) {
-    case 'upload':
+  switch (changeOf(step)) {
     case 'create':
       return { marker: MARKERS.create, paint: style.green };
     case 'delete':
       return { marker: MARKERS.delete, paint: style.red };
-    default:
+    case 'update':
       return { marker: MARKERS.update, paint: style.yellow };
   }
 }

@@ -165,29 +165,36 @@ function holdDependants(steps: Step[]): Step[] {
   return steps;
 }
 
-/** Counts for the summary line. */
+/**
+ * What a listed step does to its resource, as its marker shows it: an upload,
+ * a create and a menu that does not exist yet are creates (+); a menu removed
+ * is a delete (-); a replaced menu, an update and the reply links added after
+ * a create are updates (~).
+ */
+export function changeOf(step: Step): 'create' | 'update' | 'delete' {
+  switch (step.op) {
+    case 'upload':
+    case 'create':
+      return 'create';
+    case 'update':
+    case 'link':
+      return 'update';
+    case 'menu-replace':
+      return step.method === 'POST' ? 'create' : step.method === 'DELETE' ? 'delete' : 'update';
+    case 'delete':
+      return 'delete';
+    default: {
+      const never: never = step;
+      throw new Error(`unknown step ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The summary counts: every listed step once, by its change, plus the gates and the unmanaged. */
 export function summarise(plan: Pick<BrandPlan, 'steps' | 'unmanaged'>): PlanSummary {
   const s: PlanSummary = { create: 0, update: 0, delete: 0, blocked: 0, review: 0, unmanaged: plan.unmanaged.length };
   for (const step of plan.steps) {
-    switch (step.op) {
-      case 'upload':
-      case 'create':
-        s.create++;
-        break;
-      case 'update':
-      case 'menu-replace':
-        s.update++;
-        break;
-      case 'link':
-        break; // the second half of a create, not a separate change
-      case 'delete':
-        s.delete++;
-        break;
-      default: {
-        const never: never = step;
-        throw new Error(`unknown step ${JSON.stringify(never)}`);
-      }
-    }
+    s[changeOf(step)]++;
     if (step.gate.type === 'blocked') s.blocked++;
     if (step.gate.type === 'review') s.review++;
   }

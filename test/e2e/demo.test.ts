@@ -18,7 +18,7 @@ describe('npm run demo', () => {
     expect(stderr).toBe('');
     const steps = [
       ['1. Validate', 'BR.demo000001: valid (6 auto-replies'],
-      ['2. Plan', 'Plan: 10 to create, 1 to update, 0 to delete; 0 blocked, 1 needs review; 0 unmanaged.'],
+      ['2. Plan', 'Plan: 11 to create, 5 to update, 0 to delete; 0 blocked, 1 needs review; 0 unmanaged.'],
       ['3. Apply', 'Apply complete: the live service matches the manifests.'],
       ['4. Rename room', '~ subTitle: "Coffee Co" → "Coffee Co Seoul"'],
       ['5. Apply with --allow-review', '✓ chatbot.0212345678: updated'],

@@ -42,7 +42,7 @@ describe('error hints', () => {
     const r = await cli(['plan', dir], { emu, env: { RCSCTL_TOKEN: 'emulator-agency-token', BRAND_KEY: 'BK.demo0000000001' } });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Plan: 10 to create');
+    expect(r.stdout).toContain('Plan: 11 to create');
   });
 });
 

@@ -30,10 +30,11 @@ describe('plan --format markdown', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const md = r.stdout;
-    expect(md).toContain('| `BR.demo000001` | 10 | 1 | 0 | 0 | 1 | 0 | 0 |');
-    expect(md).toContain('**Plan: 10 to create, 1 to update, 0 to delete; 0 blocked, 1 needs review; 0 unmanaged.**');
+    expect(md).toContain('| `BR.demo000001` | 11 | 5 | 0 | 0 | 1 | 0 | 0 |');
+    expect(md).toContain('**Plan: 11 to create, 5 to update, 0 to delete; 0 blocked, 1 needs review; 0 unmanaged.**');
     const rows = md.split('\n').filter((l) => /^\| [+~\-!⚑] \| `/.test(l));
-    expect(rows).toHaveLength(16);
+    // The counts match what is listed: every row is counted once.
+    expect(rows).toHaveLength(11 + 5);
     expect(md).toContain('| ⚑ | `logo.main` | "Coffee Co logo" | will be created | needs review: a new logo goes to operator review');
     expect(md).toContain('"Events \\| &lt;b&gt;tastings&lt;/b&gt;"');
     // Outside code fences (where GitHub renders HTML) the markup is escaped; inside them it is literal text.
