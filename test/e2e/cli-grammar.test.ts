@@ -158,3 +158,37 @@ describe('--verbose', () => {
     expect(all.stderr.match(/error RCS101/g)).toHaveLength(4);
   });
 });
+
+describe('apply --format json', () => {
+  it('prints every step outcome and the ids learnt on stdout, the human view on stderr', async () => {
+    const fresh = await emulator();
+    try {
+      const r = await cli(['apply', EXAMPLE, '--yes', '--allow-review', '--format', 'json'], { emu: fresh });
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.stdout) as {
+        outcome: string;
+        exitCode: number;
+        brands: { brandId: string; steps: { address: string; op: string; status: string; liveId?: string }[]; ids: Record<string, string>; unconverged: unknown[] }[];
+      };
+      expect(doc.outcome).toBe('applied');
+      expect(doc.exitCode).toBe(0);
+      const brand = doc.brands[0];
+      expect(brand?.brandId).toBe('BR.demo000001');
+      expect(brand?.steps.every((s) => s.status === 'done')).toBe(true);
+      const hours = brand?.steps.find((s) => s.address === 'autoReply.hours' && s.op === 'create');
+      expect(hours?.liveId).toMatch(/^ARM/);
+      expect(brand?.ids['autoReply:hours']).toBe(hours?.liveId);
+      expect(brand?.unconverged).toEqual([]);
+      expect(r.stderr).toContain('Apply complete: the live service matches the manifests.');
+
+      const again = await cli(['apply', EXAMPLE, '--yes', '--json'], { emu: fresh });
+      expect(JSON.parse(again.stdout)).toMatchObject({ outcome: 'nothing-to-do', exitCode: 0, brands: [] });
+
+      const refused = await cli(['apply', join(dir, 'nowhere'), '--yes', '--json'], { emu: fresh });
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout)).toMatchObject({ outcome: 'error', exitCode: 1, error: { code: 'E_MANIFEST' } });
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -19,7 +19,9 @@ import { connect, type Connection } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_HELD, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { declaredBy, loadOrFail } from '../load.js';
-import { pathsOrCwd } from '../options.js';
+import { formatOption, formatValue, pathsOrCwd } from '../options.js';
+import { applyResult, brandResult, type BrandApplyResult } from '../apply-result.js';
+import { redactSecrets } from '../redact.js';
 import { renderPlan } from '../render-plan.js';
 import { makeStyle, type Style } from '../style.js';
 import { planWith } from './plan.js';
@@ -31,6 +33,8 @@ interface ApplyOptions {
   cancelReview: boolean;
   yes: boolean;
   autoApprove?: boolean;
+  format: string;
+  json: boolean;
   brand?: string[];
   lockTimeout: string;
   dedupe: boolean;
@@ -46,8 +50,9 @@ interface BrandRun {
 
 /** Register `rcsctl apply`. */
 export function registerApply(program: Command, ctx: CommandContext): void {
-  program
-    .command('apply')
+  const cmd = program.command('apply');
+  formatOption(cmd, APPLY_FORMATS, 'output: text, or json (every step\'s outcome and the ids learnt on stdout; the human view goes to stderr)');
+  cmd
     .description('make the live service match the manifests (or run a saved plan)')
     .argument('[paths...]', 'manifest files or directories (default: .; not with --plan)')
     .option('--plan <file>', 'apply exactly the steps of a saved plan (rcsctl plan --out)')
@@ -64,11 +69,28 @@ export function registerApply(program: Command, ctx: CommandContext): void {
       if (opts.plan !== undefined && paths.length > 0) throw new RcsctlError('E_USAGE', 'give manifest paths or --plan FILE, not both');
       if (opts.plan !== undefined && opts.dedupe) throw new RcsctlError('E_USAGE', '--dedupe works on manifests, not with --plan: a saved plan runs exactly its steps');
       if (opts.autoApprove === true) opts.yes = true;
-      ctx.exit(await runApply(ctx, pathsOrCwd(paths), opts));
+      if (formatValue(opts, APPLY_FORMATS) === 'text') {
+        ctx.exit(await runApply(ctx, pathsOrCwd(paths), opts));
+        return;
+      }
+      // JSON: everything people read goes to stderr; stdout gets the result document alone, even when the run fails.
+      const results: BrandApplyResult[] = [];
+      const human: CommandContext = { ...ctx, io: { ...ctx.io, stdout: ctx.io.stderr } };
+      const write = (doc: unknown): void => void ctx.io.stdout.write(redactSecrets(JSON.stringify(doc, null, 2), ctx.io.env) + '\n');
+      try {
+        const code = await runApply(human, pathsOrCwd(paths), opts, (r) => results.push(r));
+        write(applyResult(results, code));
+        ctx.exit(code);
+      } catch (err) {
+        write(applyResult(results, EXIT_ERROR, err));
+        throw err;
+      }
     });
 }
 
-async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions): Promise<ExitCode> {
+const APPLY_FORMATS = ['text', 'json'] as const;
+
+async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions, record?: (r: BrandApplyResult) => void): Promise<ExitCode> {
   const { io } = ctx;
   const style = makeStyle(ctx.globals().color);
   // Manifests are read before connecting: bad input never reaches the network.
@@ -122,9 +144,10 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
       failed += results.filter((r) => r.status === 'failed').length;
       held += results.filter((r) => r.status === 'blocked' || r.status === 'held' || r.status === 'skipped').length;
       const notConverged = await verifyApplied(conn.client, run.brand, run.plan, results, ids, ctx.globals().concurrency);
-      unconverged.push(...notConverged);
       const after = await readKindLists(conn.client, run.brand, touchedKinds(run.plan));
-      for (const i of findInterference(run.before, after, run.plan, results, ids)) unconverged.push({ address: `${i.kind}:${i.name}`, changes: [], message: `${run.plan.brandId}: ${i.message}` });
+      for (const i of findInterference(run.before, after, run.plan, results, ids)) notConverged.push({ address: `${i.kind}:${i.name}`, changes: [], message: `${run.plan.brandId}: ${i.message}` });
+      unconverged.push(...notConverged);
+      record?.(brandResult(run.plan.brandId, results, ids, notConverged));
       io.stdout.write(summaryLine(run.plan.brandId, results, style));
     }
     for (const u of unconverged) io.stderr.write(style.red(`verification: ${u.message}\n`));

@@ -1,0 +1,53 @@
+// `apply --format json`: what happened to every step and the ids learnt, for
+// scripts and CI. The human view (plan, progress, verdict) goes to stderr; this
+// document alone goes to stdout.
+
+import type { StepResult } from '../apply/execute.js';
+import type { IdMap } from '../core/refs.js';
+import type { Unconverged } from '../apply/verify.js';
+import { errorMessage, RcsctlError } from '../errors.js';
+import { VERSION } from '../version.js';
+import { EXIT_ERROR, EXIT_HELD, type ExitCode } from './exit-codes.js';
+
+/** One brand's outcome. */
+export interface BrandApplyResult {
+  brandId: string;
+  steps: { id: string; address: string; kind: string; op: string; status: StepResult['status']; message: string; liveId?: string }[];
+  /** Ids the service gave to what this run created, by reference (`autoReply:hours` → `ARM…`). */
+  ids: Record<string, string>;
+  /** Resources whose re-read did not match the plan. */
+  unconverged: { address: string; message: string }[];
+}
+
+/** The whole result document. */
+export interface ApplyResult {
+  version: 1;
+  rcsctlVersion: string;
+  outcome: 'applied' | 'held' | 'failed' | 'nothing-to-do' | 'error';
+  exitCode: ExitCode;
+  brands: BrandApplyResult[];
+  error?: { code: string; message: string };
+}
+
+/** The entry of one brand, from what executePlan and verifyApplied returned. */
+export function brandResult(brandId: string, results: StepResult[], ids: IdMap, unconverged: Unconverged[]): BrandApplyResult {
+  return {
+    brandId,
+    steps: results.map((r) => {
+      const liveId = r.id ?? r.step.liveId;
+      return { id: r.step.id, address: r.step.address, kind: r.step.kind, op: r.step.op, status: r.status, message: r.message, ...(liveId !== undefined ? { liveId } : {}) };
+    }),
+    ids: Object.fromEntries([...ids.entries()].sort(([a], [b]) => a.localeCompare(b))),
+    unconverged: unconverged.map((u) => ({ address: u.address, message: u.message })),
+  };
+}
+
+/** The document for a run that ended with `exitCode` (or threw `err`). */
+export function applyResult(brands: BrandApplyResult[], exitCode: ExitCode, err?: unknown): ApplyResult {
+  const outcome: ApplyResult['outcome'] =
+    err !== undefined ? 'error' : exitCode === EXIT_ERROR ? 'failed' : exitCode === EXIT_HELD ? 'held' : brands.every((b) => b.steps.length === 0) ? 'nothing-to-do' : 'applied';
+  const doc: ApplyResult = { version: 1, rcsctlVersion: VERSION, outcome, exitCode: err !== undefined ? EXIT_ERROR : exitCode, brands };
+  if (err !== undefined) doc.error = { code: err instanceof RcsctlError ? err.code : 'E_INTERNAL', message: errorMessage(err) };
+  return doc;
+}
+
