@@ -59,8 +59,10 @@ describe('rcsctl plan --preview', () => {
     expect(hours.querySelectorAll('[data-path="buttons[0].suggestions[0]"]:not([data-changed])')).toHaveLength(2);
     expect(hours.querySelectorAll('[data-path="chipList[0]"]:not([data-changed])')).toHaveLength(2);
     const menu = byId(doc, 'chg-persistentMenu.0212345678');
-    expect(marked(menu.querySelector('.side.before'))).toEqual(['items[2]', 'items[3]']);
-    expect(marked(menu.querySelector('.side.after'))).toEqual(['items[2]', 'items[3]', 'items[4]']);
+    // Menu items are matched by title: "Find us" renamed is one item gone and one new, "Events" is new,
+    // and "Call us", only moved down, is unchanged on both sides.
+    expect(marked(menu.querySelector('.side.before'))).toEqual(['items[2]']);
+    expect(marked(menu.querySelector('.side.after'))).toEqual(['items[2]', 'items[3]']);
     expect(menu.querySelectorAll('.side.after nav.menu .label').map((l) => l.text)).toEqual(['Opening hours', "Today's menu", '오시는 길 Find us', 'Events', 'Call us']);
   });
 
@@ -73,7 +75,8 @@ describe('rcsctl plan --preview', () => {
   it('names menu targets by the auto-reply they open, and lists every field change', () => {
     const menu = byId(doc, 'chg-persistentMenu.0212345678');
     expect(menu.querySelector('.side.after [data-path="items[3]"] .detail')?.text).toBe('opens Events');
-    expect(menu.querySelector('pre.changes')?.text).toContain('~ items[2].title: "Find us" → "오시는 길 Find us"');
+    expect(menu.querySelector('pre.changes')?.text).toContain('- items[2].title: "Find us"');
+    expect(menu.querySelector('pre.changes')?.text).toContain('+ items[2].title: "오시는 길 Find us"');
   });
 
   it('is linked from the Markdown plan', () => {
