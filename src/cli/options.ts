@@ -53,3 +53,12 @@ export function formatValue<F extends Format>(opts: { format?: string; json?: bo
 export function brandOption(cmd: Command, description: string): Command {
   return cmd.option('--brand <id>', `${description} (repeat for several)`, (value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
 }
+
+/** Add `--target <address>`, repeatable. */
+export function targetOption(cmd: Command): Command {
+  return cmd.option(
+    '--target <address>',
+    'only this resource (autoReply.hours, or autoReply.* for a kind) and what it depends on; for exceptions, not routine use (repeat for several)',
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+  );
+}

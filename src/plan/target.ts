@@ -4,7 +4,9 @@
 // the rest of the brand unreconciled and says so.
 
 import { RcsctlError } from '../errors.js';
+import { KINDS } from '../kinds/index.js';
 import { closest } from '../manifest/suggest.js';
+import type { PlannedBrand } from './plan-brands.js';
 import type { BrandPlan, Step } from './types.js';
 
 /** Shown whenever targeting is in effect. */
@@ -60,4 +62,20 @@ export function targetPlan(plan: BrandPlan, targets: string[]): BrandPlan {
     fingerprints: pick(plan.fingerprints),
     snapshots: pick(plan.snapshots),
   };
+}
+
+/** Every address a brand knows: what the manifests declare, what the plan touches, and the unmanaged live resources. */
+export function knownAddresses(planned: PlannedBrand): string[] {
+  const out = new Set<string>();
+  for (const kind of KINDS) for (const d of kind.desired(planned.desired)) out.add(`${kind.name}.${kind.key(d as never)}`);
+  for (const s of planned.plan.steps) out.add(s.address);
+  for (const u of planned.plan.unmanaged) out.add(`${u.kind}.${u.id}`);
+  return [...out];
+}
+
+/** The brands' plans narrowed to `targets` (checked against every brand's addresses together); unchanged without targets. */
+export function targetBrands(planned: PlannedBrand[], targets: string[]): PlannedBrand[] {
+  if (targets.length === 0) return planned;
+  checkTargets(targets, planned.flatMap(knownAddresses));
+  return planned.map((p) => ({ ...p, plan: targetPlan(p.plan, targets) }));
 }

@@ -4,6 +4,7 @@
 // Generic over the kinds: every resource the kinds match is one entry.
 
 import { finding } from '../core/finding.js';
+import { matchesTarget } from '../plan/target.js';
 import { KINDS } from '../kinds/index.js';
 import type { PlannedBrand } from '../plan/plan-brands.js';
 import type { Step } from '../plan/types.js';
@@ -11,9 +12,9 @@ import { VERSION } from '../version.js';
 import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ResourceDrift } from './types.js';
 
 /** Build the report for `brands` as of `now`. */
-export function buildDrift(brands: PlannedBrand[], now: Date, options: Partial<DriftOptions> = {}): DriftReport {
+export function buildDrift(brands: PlannedBrand[], now: Date, options: Partial<DriftOptions> = {}, targets: string[] = []): DriftReport {
   const opts: DriftOptions = { ...DEFAULT_DRIFT_OPTIONS, ...options };
-  const out = brands.map((b) => brandDrift(b, now, opts));
+  const out = brands.map((b) => brandDrift(b, now, opts, targets));
   const summary = addSummaries(out.map((b) => b.summary));
   return {
     version: DRIFT_REPORT_VERSION,
@@ -36,7 +37,7 @@ interface Entry {
   live: unknown;
 }
 
-function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions): BrandDrift {
+function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions, targets: string[]): BrandDrift {
   const { desired, live, plan } = planned;
   const entries = new Map<string, Entry>();
   const add = (resource: ResourceDrift, l: unknown): void => {
@@ -105,7 +106,8 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions): Brand
     resource.findings.push(...stateFindings(resource, l, now, opts));
   }
 
-  const resources = [...entries.values()].map((e) => e.resource);
+  // With --target, only the targeted resources are reported.
+  const resources = [...entries.values()].map((e) => e.resource).filter((r) => targets.length === 0 || targets.some((t) => matchesTarget(r.address, t)));
   const summary = summarise(resources);
   const notes = KINDS.map((k) => k.driftNote?.(desired)).filter((n): n is string => n !== undefined);
   return {

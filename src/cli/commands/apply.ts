@@ -36,6 +36,7 @@ interface ApplyOptions {
   format: string;
   json: boolean;
   brand?: string[];
+  target?: string[];
   lockTimeout: string;
   dedupe: boolean;
 }
@@ -62,11 +63,17 @@ export function registerApply(program: Command, ctx: CommandContext): void {
     .option('-y, --yes', 'do not ask for confirmation', false)
     .option('--auto-approve', 'the same as --yes (as in terraform)')
     .option('--brand <id>', 'apply only this brand (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
+    .option(
+      '--target <address>',
+      'only this resource (autoReply.hours, or autoReply.* for a kind) and what it depends on; for exceptions, not routine use (repeat for several)',
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+    )
     .option('--lock-timeout <duration>', 'wait this long for another rcsctl apply of the same brand on this machine (0, 30s, 5m)', '0s')
     .option('--dedupe', 'first delete the newer of identical live copies sharing a managed name (needs --allow-delete)', false)
     .addHelpText('after', '\nExit codes: 0 the live service matches; 1 error (nothing sent for bad input, or a step failed);\n3 finished, but some steps were blocked by a state or held by a gate. See docs/apply.md.')
     .action(async (paths: string[], opts: ApplyOptions) => {
       if (opts.plan !== undefined && paths.length > 0) throw new RcsctlError('E_USAGE', 'give manifest paths or --plan FILE, not both');
+      if (opts.plan !== undefined && (opts.target ?? []).length > 0) throw new RcsctlError('E_USAGE', '--target works on manifests, not with --plan: a saved plan runs exactly its steps (make it with plan --target)');
       if (opts.plan !== undefined && opts.dedupe) throw new RcsctlError('E_USAGE', '--dedupe works on manifests, not with --plan: a saved plan runs exactly its steps');
       if (opts.autoApprove === true) opts.yes = true;
       if (formatValue(opts, APPLY_FORMATS) === 'text') {
@@ -108,11 +115,11 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
       runs = await savedPlanRuns(ctx, conn, resolve(io.cwd, opts.plan), opts.brand ?? [], lock);
     } else {
       await lock(brands.map((b) => b.brandId));
-      let { plans } = await planWith(ctx, conn, brands, { cancelReview: opts.cancelReview });
+      let { plans } = await planWith(ctx, conn, brands, { cancelReview: opts.cancelReview, target: opts.target ?? [] });
       if (opts.dedupe) {
         const outcome = await dedupe(ctx, conn, plans, opts);
         if (outcome !== undefined) return outcome;
-        ({ plans } = await planWith(ctx, conn, brands, { cancelReview: opts.cancelReview }));
+        ({ plans } = await planWith(ctx, conn, brands, { cancelReview: opts.cancelReview, target: opts.target ?? [] }));
       }
       runs = plans.map((p) => ({ plan: p.plan, brand: brandRef(p.desired), before: listsFromLive(p.live, touchedKinds(p.plan)) }));
     }

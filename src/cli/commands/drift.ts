@@ -15,7 +15,7 @@ import { DEFAULT_DRIFT_OPTIONS, type DriftReport } from '../../report/types.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { makeStyle, type Style } from '../style.js';
-import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
+import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
 import { runPlan } from './plan.js';
 
 /** The output formats of `rcsctl drift`. */
@@ -30,6 +30,7 @@ interface DriftFlags {
   out?: string;
   output?: string;
   brand?: string[];
+  target?: string[];
   expiryWarning: string;
   reviewWarning: string;
   cacheDir?: string;
@@ -44,6 +45,7 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
   outOption(cmd, 'file', 'write the report to FILE (stdout gets the summary line)');
   formatOption(cmd, DRIFT_FORMATS, 'output format');
   brandOption(cmd, 'check only this brand');
+  targetOption(cmd);
   cmd
     .option('--expiry-warning <days>', 'warn about agency files whose sendable window ends within DAYS', String(DEFAULT_DRIFT_OPTIONS.expiryWarningDays))
     .option('--review-warning <days>', 'warn about reviews waiting longer than DAYS', String(DEFAULT_DRIFT_OPTIONS.reviewWarningDays))
@@ -55,9 +57,10 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       const reviewWarningDays = days(flags.reviewWarning, '--review-warning');
       const { plans } = await runPlan(ctx, pathsOrCwd(paths), {
         ...(flags.brand !== undefined ? { brand: flags.brand } : {}),
+        ...(flags.target !== undefined ? { target: flags.target } : {}),
         ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
       });
-      const report = buildDrift(plans, new Date(), { expiryWarningDays, reviewWarningDays });
+      const report = buildDrift(plans, new Date(), { expiryWarningDays, reviewWarningDays }, flags.target ?? []);
       const g = ctx.globals();
       if (out !== undefined) {
         const path = resolve(ctx.io.cwd, out);

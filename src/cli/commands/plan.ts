@@ -18,7 +18,8 @@ import { makeProgress } from '../progress.js';
 import { renderPlan } from '../render-plan.js';
 import { renderPlanMarkdown } from '../render-plan-markdown.js';
 import { makeStyle } from '../style.js';
-import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
+import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
+import { TARGET_WARNING, targetBrands } from '../../plan/target.js';
 
 interface PlanOptions {
   out?: string;
@@ -27,6 +28,7 @@ interface PlanOptions {
   format: string;
   detailedExitcode: boolean;
   brand?: string[];
+  target?: string[];
   cacheDir?: string;
   preview?: string;
   previewUrl?: string;
@@ -42,6 +44,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
   outOption(cmd, 'file', 'save the plan for `rcsctl apply --plan FILE` (stdout still shows it)');
   formatOption(cmd, PLAN_FORMATS, 'output: text, json (schemas/plan.schema.json) or markdown (for a pull-request comment)');
   brandOption(cmd, 'plan only this brand');
+  targetOption(cmd);
   cmd
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
     .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)')
@@ -73,7 +76,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
 }
 
 /** Load, connect, read and plan, then close the connection. */
-export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string[]; cacheDir?: string; cancelReview?: boolean }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
+export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string[]; target?: string[]; cacheDir?: string; cancelReview?: boolean }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
   const brands = await loadOrFail(ctx, paths, opts.brand);
   const conn = await connect(ctx, declaredBy(brands));
   try {
@@ -84,18 +87,21 @@ export async function runPlan(ctx: CommandContext, paths: string[], opts: { bran
 }
 
 /** Read and plan `brands` over an open connection (with progress on a terminal): shared by `plan` and `apply`. */
-export async function planWith(ctx: CommandContext, conn: Connection, brands: DesiredBrand[], opts: { cacheDir?: string; cancelReview?: boolean }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
+export async function planWith(ctx: CommandContext, conn: Connection, brands: DesiredBrand[], opts: { target?: string[]; cacheDir?: string; cancelReview?: boolean }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
   const progress = makeProgress(ctx.io);
   try {
     const cacheDir = opts.cacheDir ?? ctx.io.env.RCSCTL_CACHE_DIR;
     const cache = cacheDir !== undefined && cacheDir !== '' ? new LiveCache(resolve(ctx.io.cwd, cacheDir), conn.baseUrl) : undefined;
-    const plans = await planBrands(conn.client, brands, {
+    const all = await planBrands(conn.client, brands, {
       concurrency: ctx.globals().concurrency,
       ...(cache ? { cache } : {}),
       plan: { cancelReview: opts.cancelReview === true },
       onProgress: (brandId, done, total) => progress.update(brandId, done, total),
     });
     cache?.save();
+    const targets = opts.target ?? [];
+    const plans = targetBrands(all, targets);
+    if (targets.length > 0) ctx.io.stderr.write(`${TARGET_WARNING}\n\n`);
     return { plans, file: makePlanFile(plans.map((p) => p.plan), conn.baseUrl) };
   } finally {
     progress.done();
