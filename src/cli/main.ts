@@ -11,6 +11,7 @@ import { registerCompletion } from './commands/completion.js';
 import { registerDrift } from './commands/drift.js';
 import { registerEmulator } from './commands/emulator.js';
 import { registerExport } from './commands/export.js';
+import { registerGraph } from './commands/graph.js';
 import { registerPlan } from './commands/plan.js';
 import { registerPreview } from './commands/preview.js';
 import { registerShow } from './commands/show.js';
@@ -58,6 +59,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   registerEmulator(program, ctx);
   registerShow(program, ctx);
   registerPreview(program, ctx);
+  registerGraph(program, ctx);
   registerCompletion(program, ctx);
 
   try {

@@ -8,11 +8,12 @@ import { shortPath } from '../util/paths.js';
 import { VERSION } from '../version.js';
 import type { CommandContext } from './context.js';
 
-/** Add `--preview <dir>` and `--preview-url <url>`. */
+/** Add `--preview <dir>`, `--preview-url <url>` and `--graph`. */
 export function previewOptions(cmd: Command): Command {
   return cmd
     .option('--preview <dir>', 'draw each changed auto-reply and menu, live against proposed, as HTML in this folder')
-    .option('--preview-url <url>', 'with --format markdown: where the preview will be published (linked from the comment)');
+    .option('--preview-url <url>', 'with --format markdown: where the preview will be published (linked from the comment)')
+    .option('--graph', 'with --format markdown: add each brand\'s steps and their order as a Mermaid graph', false);
 }
 
 /** Write the before/after site; each brand's line goes to `notes`. Returns the index path as given, for the Markdown link. */

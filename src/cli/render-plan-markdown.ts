@@ -2,6 +2,7 @@
 // then per brand a table of steps (marker, resource, what happens, gate) and
 // the field changes in a collapsible diff. Sized to fit a comment.
 
+import { planGraph, renderMermaid } from '../graph/graph.js';
 import { summarise } from '../plan/build-plan.js';
 import type { BrandPlan } from '../plan/types.js';
 import { diffLines, MARKDOWN_BUDGET } from '../report/render-markdown.js';
@@ -12,7 +13,7 @@ import { makeStyle } from './style.js';
 const plain = makeStyle(false);
 
 /** Render the plans of every brand as GitHub-flavoured Markdown, at most about `budget` characters. */
-export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number; previewLink?: string }): string {
+export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number; previewLink?: string; graph?: boolean }): string {
   const budget = opts.budget ?? MARKDOWN_BUDGET;
   const out: string[] = ['## rcsctl plan', ''];
   out.push('| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|');
@@ -24,7 +25,7 @@ export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: st
   let size = out.join('\n').length;
   let omitted = 0;
   for (const p of plans) {
-    const block = brandBlock(p);
+    const block = brandBlock(p, opts.graph === true);
     const length = block.join('\n').length + 1;
     if (size + length > budget) {
       omitted++;
@@ -39,7 +40,7 @@ export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: st
   return out.join('\n') + '\n';
 }
 
-function brandBlock(p: BrandPlan): string[] {
+function brandBlock(p: BrandPlan, graph: boolean): string[] {
   const lines = ['', `### ${p.brandId}`, ''];
   if (p.problems.length > 0) {
     for (const problem of p.problems) lines.push(`- ❌ **${problem.code}**: ${inline(problem.message)}`);
@@ -68,6 +69,8 @@ function brandBlock(p: BrandPlan): string[] {
       diff.push(`# ${step.address} (${step.op})`, ...step.changes.flatMap(diffLines).map(fence));
     }
     if (diff.length > 0) lines.push('', `<details><summary>Field changes</summary>`, '', '```diff', ...diff, '```', '', '</details>');
+    // Mermaid renders in a GitHub comment: the steps, numbered, and what waits for what.
+    if (graph) lines.push('', '<details><summary>Order of the steps (graph)</summary>', '', '```mermaid', ...renderMermaid([planGraph(p)]).trimEnd().split('\n').map(fence), '```', '', '</details>');
   }
   if (p.unmanaged.length > 0) {
     lines.push('', `<details><summary>${p.unmanaged.length} unmanaged (live, not in the manifests)</summary>`, '');

@@ -22,7 +22,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const COMMANDS = ['validate', 'plan', 'apply', 'drift', 'export', 'show', 'emulator', 'completion', 'preview'];
+const COMMANDS = ['validate', 'plan', 'apply', 'drift', 'export', 'show', 'emulator', 'completion', 'preview', 'graph'];
 
 describe('help', () => {
   it('every command shows the global options, and marks what is required', async () => {

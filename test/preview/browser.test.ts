@@ -5,6 +5,9 @@
 // resource loaded from anywhere. `.ci/run` installs Chromium when it is
 // missing (CHROMIUM_PATH overrides /usr/bin/chromium).
 //
+// The `graph` command's Mermaid output is parsed here too, by Mermaid itself
+// (it needs a DOM), in the same browser.
+//
 // UPDATE_SCREENSHOTS=1 writes the screenshots to docs/img/ (shown in docs/preview.md).
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +24,7 @@ import { useEmulator } from '../emulator/helpers.js';
 // The page.evaluate callbacks run in the browser. The test build has Node's types
 // and no DOM (adding the DOM library would change every other file's types), so
 // the page globals they use are declared here, loosely, for this file only.
-declare const document: any, window: any, location: any, getComputedStyle: any, scrollX: number, scrollY: number, innerHeight: number;
+declare const document: any, window: any, mermaid: any, location: any, getComputedStyle: any, scrollX: number, scrollY: number, innerHeight: number;
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'preview');
@@ -207,5 +210,54 @@ describe('a before/after preview of a changed card in Chromium', () => {
   it('loads no network resource', async () => {
     expect(requested).toEqual(opened);
     expect(await page.evaluate(() => performance.getEntriesByType('resource').length)).toBe(0);
+  });
+});
+
+describe('graph output parsed by Mermaid', () => {
+  let page: Page;
+  const texts: Record<string, string> = {};
+  beforeAll(async () => {
+    texts.brand = (await cli(['graph', 'examples/brand'], { env: {} })).stdout;
+    const planFile = join(dir, 'scratch.json');
+    expect((await cli(['--sandbox', 'plan', 'examples/brand', '-o', planFile], { env: {} })).code).toBe(0);
+    texts.plan = (await cli(['graph', '--plan', planFile], { env: {} })).stdout;
+    const markdown = (await cli(['show', planFile, '--format', 'markdown', '--graph'], { env: {} })).stdout;
+    texts.markdown = /```mermaid\n([\s\S]*?)```/.exec(markdown)?.[1] ?? '';
+    page = await context.newPage();
+    await page.setContent('<!doctype html><html lang="en"><body><main id="out"></main></body></html>');
+    await page.addScriptTag({ path: join(ROOT, 'node_modules', 'mermaid', 'dist', 'mermaid.min.js') });
+    await page.evaluate(() => mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' }));
+  });
+
+  const parses = (text: string): Promise<string> =>
+    page.evaluate(async (t) => {
+      try {
+        await mermaid.parse(t);
+        return 'ok';
+      } catch (err) {
+        return String(err);
+      }
+    }, text);
+
+  it('parses the brand graph, the plan graph and the graph in the Markdown plan', async () => {
+    for (const [name, text] of Object.entries(texts)) {
+      expect(text, name).toMatch(/^flowchart LR\n/);
+      expect(await parses(text), name).toBe('ok');
+    }
+  });
+
+  it('rejects a broken graph (the check can fail)', async () => {
+    expect(await parses(`${texts.brand}  n0 -->|"unclosed n1\n`)).not.toBe('ok');
+  });
+
+  it('renders the brand graph, with every node and edge, loading nothing', async () => {
+    const drawn = await page.evaluate(async (t) => {
+      const { svg } = await mermaid.render('brand-graph', t);
+      document.getElementById('out').innerHTML = svg;
+      return { nodes: document.querySelectorAll('#out g.node').length, edges: document.querySelectorAll('#out path.flowchart-link').length };
+    }, texts.brand);
+    expect(drawn).toEqual({ nodes: 13, edges: 16 });
+    if (SHOTS !== undefined) writeFileSync(join(SHOTS, 'graph-brand.png'), await page.locator('#out svg').screenshot());
+    expect(requested).toEqual(opened);
   });
 });

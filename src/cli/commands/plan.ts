@@ -33,6 +33,7 @@ interface PlanOptions {
   preview?: string;
   previewUrl?: string;
   cancelReview: boolean;
+  graph: boolean;
 }
 
 const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -64,7 +65,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
         ctx.io.stdout.write(JSON.stringify(withSummaries(file), null, 2) + '\n');
       } else if (format === 'markdown') {
         const link = opts.previewUrl ?? preview;
-        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(link === undefined ? {} : { previewLink: link }) }));
+        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }) }));
       } else {
         const style = makeStyle(g.color);
         ctx.io.stdout.write(plans.map((p) => renderPlan(p.plan, style)).join('\n'));

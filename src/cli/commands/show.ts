@@ -25,7 +25,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
   outOption(cmd, 'file', 'write it to FILE instead of stdout');
   formatOption(cmd, FORMATS, 'output');
   previewOptions(cmd);
-  cmd.action((path: string, opts: { format: string; json: boolean; out?: string; output?: string; preview?: string; previewUrl?: string }) => {
+  cmd.action((path: string, opts: { format: string; json: boolean; out?: string; output?: string; preview?: string; previewUrl?: string; graph: boolean }) => {
     const format = formatValue(opts, FORMATS);
     const out = outValue(opts);
     const file = readPlanFile(resolve(ctx.io.cwd, path));
@@ -36,7 +36,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     const link = opts.previewUrl ?? preview;
     let text: string;
     if (format === 'json') text = JSON.stringify(withSummaries(file), null, 2) + '\n';
-    else if (format === 'markdown') text = renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(link === undefined ? {} : { previewLink: link }) });
+    else if (format === 'markdown') text = renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }) });
     else {
       const style = makeStyle(out === undefined && ctx.globals().color);
       text = `Saved plan ${path}, made ${file.createdAt} against ${file.baseUrl} by rcsctl ${file.rcsctlVersion}\n\n` + file.brands.map((b) => renderPlan(b, style)).join('\n');
