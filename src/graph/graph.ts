@@ -3,7 +3,7 @@
 // Or a plan's steps and the order they run in. Drawn as Mermaid (which GitHub
 // renders in a comment) or as Graphviz DOT. Pure: no I/O.
 
-import type { DesiredBrand, DesiredSuggestion } from '../manifest/types.js';
+import type { DesiredBrand } from '../manifest/types.js';
 import type { BrandPlan, Step } from '../plan/types.js';
 
 /** One node: a resource, or a plan step. */
@@ -51,7 +51,7 @@ export function brandGraph(brand: DesiredBrand): Cluster {
     const from = id(`autoReply.${a.handle}`);
     nodes.push({ id: from, label: [a.name, `autoReply.${a.handle}`, a.messagebaseId], kind: 'autoReply' });
     for (const [field, value] of Object.entries(a.body)) if (typeof value !== 'string') edges.push({ from, to: id(`file.${value.file}`), label: field });
-    const suggestions: DesiredSuggestion[] = [...(a.buttons ?? []).flatMap((g) => g.suggestions ?? []), ...(a.chipList ?? [])];
+    const suggestions = [...(a.buttons ?? []).flatMap((g) => g.suggestions ?? []), ...(a.chipList ?? [])];
     for (const s of suggestions) if (s.reply !== undefined) linkTo(from, s.reply, s.reply.displayText ?? 'reply');
   }
   for (const c of brand.chatbots.values()) {
