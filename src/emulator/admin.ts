@@ -54,7 +54,7 @@ export function adminRoutes(state: AdminState): Route[] {
       const from = obj.approvalResult;
       const to = reviewTransition(kind, from, action);
       if (to === undefined) failEmulator('invalidTransition', `${kind} ${action} from ${from}`);
-      const now = formatServiceTime(new Date(state.store.now()));
+      const now = formatServiceTime(new Date(state.store.stamp()));
       obj.approvalResult = to;
       obj.updateDate = now;
       if (kind !== 'autoReply') {
@@ -92,7 +92,9 @@ export function adminRoutes(state: AdminState): Route[] {
     r('GET', 'faults', () => json(state.faults.toJSON())),
     r('GET', 'store', () => json({ ...state.store.toJSON(), faults: state.faults.toJSON() })),
     r('POST', 'reset', () => {
-      Object.assign(state.store, storeFromSeed(state.seed));
+      // Writes after a reset stay later than those before it: a cache must not take a new object for an old one.
+      const lastStamp = state.store.lastStamp;
+      Object.assign(state.store, storeFromSeed(state.seed), { lastStamp });
       state.faults.clear();
       state.log.length = 0;
       state.onReset?.();
@@ -120,6 +122,8 @@ export function adminRoutes(state: AdminState): Route[] {
       if (!(target >= CLOCK_MIN && target < CLOCK_MAX)) failEmulator('badAdminRequest', `the clock must stay from ${formatServiceTime(new Date(CLOCK_MIN))} to before ${formatServiceTime(new Date(CLOCK_MAX))}`);
       if (store.fixedNow !== null) store.fixedNow = target;
       else store.clockOffsetMs = target - Date.now();
+      // Setting the clock is the operator's word: writes follow it, even backwards.
+      if (body.now !== undefined) store.lastStamp = 0;
       return json({ now: formatServiceTime(new Date(store.now())) });
     }),
     r('POST', 'tokens/expire', () => {

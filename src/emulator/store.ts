@@ -215,6 +215,19 @@ export class EmulatorStore {
     return this.fixedNow ?? Date.now() + this.clockOffsetMs;
   }
 
+  /**
+   * The time of a write: the clock, but always later than the previous write,
+   * so every write moves an object's updateDate even under a fixed clock (a
+   * seeded emulator must not make a changed object look unchanged to a cache).
+   */
+  stamp(): number {
+    this.lastStamp = Math.max(this.now(), this.lastStamp + 1);
+    return this.lastStamp;
+  }
+
+  /** The last write time handed out (kept across a reset to the seed; cleared when the clock is set). */
+  lastStamp = 0;
+
   /** Next value of a named counter, starting at 1. */
   next(name: string): number {
     const n = (this.counters.get(name) ?? 0) + 1;

@@ -32,7 +32,7 @@ async function create(ctx: RequestContext) {
   const { account, brand } = authorizeBrand(ctx, ctx.params.brandId as string);
   const content = parseAutoReply(ctx.store, brand, await ctx.json());
   const id = ctx.store.nextId('ARM');
-  const now = formatServiceTime(new Date(ctx.store.now()));
+  const now = formatServiceTime(new Date(ctx.store.stamp()));
   const stored: StoredAutoReply = { autoReplyMsgId: id, ...content, approvalResult: '등록완료', registerDate: now, updateDate: now, registerId: account.userId, updateId: account.userId };
   setFilled(ctx, stored);
   brand.autoReplies.set(id, stored);
@@ -48,7 +48,7 @@ async function update(ctx: RequestContext) {
   if (sameJson(normaliseLists(current), normaliseLists(content))) fail('noChanges');
   delete stored.buttons;
   delete stored.chipList;
-  Object.assign(stored, content, { updateDate: formatServiceTime(new Date(ctx.store.now())), updateId: account.userId });
+  Object.assign(stored, content, { updateDate: formatServiceTime(new Date(ctx.store.stamp())), updateId: account.userId });
   // A 저장 auto-reply registers on update, as a create does.
   stored.approvalResult = '등록완료';
   setFilled(ctx, stored);

@@ -53,7 +53,7 @@ async function register(ctx: RequestContext) {
   const doc = asObject(jsonPart(form, 'chatbots'), 'chatbots');
   const items = doc.chatbots;
   if (!Array.isArray(items) || items.length < 1 || items.length > 1000) fail('invalidType', 'chatbots');
-  const now = formatServiceTime(new Date(ctx.store.now()));
+  const now = formatServiceTime(new Date(ctx.store.stamp()));
   const seen = new Set<string>();
   const rooms = items.map((raw): StoredChatbot => {
     const o = asObject(raw, 'chatbots');
@@ -119,7 +119,7 @@ async function update(ctx: RequestContext) {
   const subTitleChanged = next.subTitle !== room.subTitle;
   const to = chatbotAfterUpdate(room.approvalResult, subTitleChanged);
   if (to === '승인대기(수정)') room.previousSubTitle = room.subTitle;
-  Object.assign(room, next, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.now())), updateId: account.userId });
+  Object.assign(room, next, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.stamp())), updateId: account.userId });
   return ok([chatbotDetail(ctx.store, brand, room)]);
 }
 
@@ -137,7 +137,7 @@ function cancel(ctx: RequestContext) {
   if (to === undefined) fail('notAllowedModification');
   if (to === '승인' && room.previousSubTitle !== undefined) room.subTitle = room.previousSubTitle;
   delete room.previousSubTitle;
-  Object.assign(room, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.now())), updateId: account.userId });
+  Object.assign(room, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.stamp())), updateId: account.userId });
   return ok([{ chatbotId: room.chatbotId }]);
 }
 

@@ -49,7 +49,7 @@ async function register(ctx: RequestContext) {
   if (file === undefined) fail('requiredValue', 'file');
   const blob = checkLogoFile(file);
   if (brand.logos.size >= LOGO.maxPerBrand) fail('tooManyLogos', String(LOGO.maxPerBrand));
-  const now = formatServiceTime(new Date(ctx.store.now()));
+  const now = formatServiceTime(new Date(ctx.store.stamp()));
   const fileId = logoId(ctx.store, brand.brandId);
   brand.logos.set(fileId, { fileId, name, description, blob, approvalResult: '승인대기', approvalReason: null, registerDate: now, approvalDate: null, updateDate: now, registerId: account.userId, updateId: account.userId });
   return ok([{ fileId }]);
@@ -69,7 +69,7 @@ async function modify(ctx: RequestContext) {
   if (name === logo.name && description === logo.description && blob.bytes.equals(logo.blob.bytes)) fail('noChanges');
   const from = logo.approvalResult;
   if (from === '승인') logo.previous = { name: logo.name, description: logo.description, blob: logo.blob };
-  Object.assign(logo, { name, description, blob, approvalResult: logoAfterModify(from), approvalReason: null, updateDate: formatServiceTime(new Date(ctx.store.now())), updateId: account.userId });
+  Object.assign(logo, { name, description, blob, approvalResult: logoAfterModify(from), approvalReason: null, updateDate: formatServiceTime(new Date(ctx.store.stamp())), updateId: account.userId });
   return ok([{ fileId: logo.fileId }]);
 }
 
@@ -87,7 +87,7 @@ function cancel(ctx: RequestContext) {
   if (to === undefined) fail('notAllowedModification');
   if (logo.previous !== undefined && to === '승인') Object.assign(logo, logo.previous);
   delete logo.previous;
-  Object.assign(logo, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.now())), updateId: account.userId });
+  Object.assign(logo, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.stamp())), updateId: account.userId });
   return ok([{ fileId: logo.fileId }]);
 }
 

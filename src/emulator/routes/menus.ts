@@ -40,7 +40,7 @@ async function save(ctx: RequestContext, mode: 'create' | 'replace') {
   if (mode === 'replace' && room.menu !== null && sameJson(current, items)) fail('noChanges');
   room.menu = items.map((item) => withPostback(ctx.store, item));
   room.menuPaused = false;
-  room.updateDate = formatServiceTime(new Date(ctx.store.now()));
+  room.updateDate = formatServiceTime(new Date(ctx.store.stamp()));
   return ok([{ chatbotId: room.chatbotId }]);
 }
 
@@ -50,7 +50,7 @@ function remove(ctx: RequestContext) {
   if (room.menu === null) fail('noChanges');
   room.menu = null;
   room.menuPaused = false;
-  room.updateDate = formatServiceTime(new Date(ctx.store.now()));
+  room.updateDate = formatServiceTime(new Date(ctx.store.stamp()));
   return ok([{ chatbotId: room.chatbotId }]);
 }
 
@@ -62,7 +62,7 @@ async function pause(ctx: RequestContext) {
   if (typeof doc.isPause !== 'boolean') fail('invalidIsPause');
   if (room.menu === null) fail('menuNotUsed');
   room.menuPaused = doc.isPause;
-  const when = formatServiceTime(new Date(ctx.store.now()));
+  const when = formatServiceTime(new Date(ctx.store.stamp()));
   return ok([{ chatbotId: room.chatbotId, isPause: doc.isPause, ...(doc.isPause ? { pausedDate: when } : { resumeDate: when }) }]);
 }
 
