@@ -1,16 +1,30 @@
-// After the steps, the touched resources are re-read and compared with what
-// the plan expected of them. Whatever still differs must be explained by a
-// step that did not run (blocked, held, skipped or failed); anything else is a
-// verification failure naming the resource and its fields.
+// After the steps, the touched resources are checked against what the plan
+// expected of them. Whatever still differs must be explained by a step that did
+// not run (blocked, held, skipped or failed); anything else is a verification
+// failure naming the resource and its fields.
+//
+// Verification costs less than a second read of the brand: the list of each
+// touched kind is read once (exposed as `TouchedLists`, so other checks can use
+// the same reads), and a detail is re-read only where the list cannot vouch
+// for the object (docs/apply.md, Verify):
+// - a delete is verified by the object's absence from the list;
+// - a logo list item is the whole logo: it is compared as it is;
+// - an auto-reply created by this run is vouched for by its list item when it
+//   carries the id the create answered, the planned name, and an updateDate
+//   equal to its registerDate: nothing has written to it since the create, so
+//   it holds what the create sent;
+// - everything else (updates, links, rooms and menus, agency files) is re-read.
 
 import type { BrandRef, RcsClient } from '../api/index.js';
+import type { AutoReplyListItem, ChatbotListItem, Logo } from '../api/types.js';
 import { kindByName } from '../kinds/index.js';
 import { diffObjects } from '../plan/diff.js';
-import type { BrandPlan, FieldChange, Step } from '../plan/types.js';
+import type { BrandPlan, FieldChange, KindName, Step } from '../plan/types.js';
 import { mapLimit } from '../util/concurrency.js';
 import type { StepResult } from './execute.js';
+import type { KindLists, ListedObject, NamedKind } from './interference.js';
 import { resolveRefs, tokenOf, type IdMap } from '../core/refs.js';
-import { reread } from './stale.js';
+import { liveOnlyContext, reread } from './stale.js';
 
 /** A resource still out of line after apply, with no step to explain it. */
 export interface Unconverged {
@@ -19,45 +33,168 @@ export interface Unconverged {
   message: string;
 }
 
-/** Re-read every resource whose steps all ran, and compare it with the plan's expectation. */
-export async function verifyApplied(client: RcsClient, brand: BrandRef, plan: BrandPlan, results: StepResult[], ids: IdMap, concurrency: number): Promise<Unconverged[]> {
+/** The list of every kind a run touched, read once after the run. */
+export interface TouchedLists {
+  autoReplies?: AutoReplyListItem[];
+  logos?: Logo[];
+  /** Rooms: read when a room or a menu was touched. */
+  chatbots?: ChatbotListItem[];
+}
+
+/** What verification read, and how many details it had to re-read (for the benchmarks and tests). */
+export interface VerifyReport {
+  unconverged: Unconverged[];
+  lists: TouchedLists;
+  /** Resources verified from a list or an answer, without a detail read. */
+  vouched: number;
+  /** Resources re-read one by one. */
+  reread: number;
+}
+
+/** A resource to check: the last step on its address, and the id it has now. */
+interface Check {
+  step: Step;
+  id: string | undefined;
+}
+
+/** Which steps verification checks: the last step of every address whose steps all ran. */
+export function stepsToVerify(plan: BrandPlan, results: StepResult[]): Step[] {
   const byAddress = new Map<string, { last: Step; allDone: boolean }>();
   plan.steps.forEach((step, i) => {
     const prev = byAddress.get(step.address);
     const done = results[i]?.status === 'done';
     byAddress.set(step.address, { last: step, allDone: (prev?.allDone ?? true) && done });
   });
-  const toCheck = [...byAddress.values()].filter((e) => e.allDone && kindByName(e.last.kind).verified !== false).map((e) => e.last);
+  // A kind may opt out (an uploaded file is checked through the auto-replies that show it).
+  return [...byAddress.values()].filter((e) => e.allDone && kindByName(e.last.kind).verified !== false).map((e) => e.last);
+}
+
+/** Read the list of each kind among `kinds` once (auto-replies, logos, rooms), concurrently. */
+export async function readTouchedLists(client: RcsClient, brand: BrandRef, kinds: Iterable<KindName>): Promise<TouchedLists> {
+  const wanted = new Set(kinds);
+  const [autoReplies, logos, chatbots] = await Promise.all([
+    wanted.has('autoReply') ? collect(client.autoReplies.list(brand)) : undefined,
+    wanted.has('logo') ? collect(client.logos.list(brand)) : undefined,
+    wanted.has('chatbot') || wanted.has('persistentMenu') ? collect(client.chatbots.list(brand)) : undefined,
+  ]);
+  const lists: TouchedLists = {};
+  if (autoReplies !== undefined) lists.autoReplies = autoReplies;
+  if (logos !== undefined) lists.logos = logos;
+  if (chatbots !== undefined) lists.chatbots = chatbots;
+  return lists;
+}
+
+/** Check every resource whose steps all ran against the plan's expectation (reads `lists` when not given). */
+export async function verifyApplied(
+  client: RcsClient,
+  brand: BrandRef,
+  plan: BrandPlan,
+  results: StepResult[],
+  ids: IdMap,
+  concurrency: number,
+  given?: TouchedLists,
+): Promise<VerifyReport> {
+  const checks: Check[] = stepsToVerify(plan, results).map((step) => ({
+    step,
+    id: step.liveId ?? ids.get(tokenOf(step)) ?? (step.op === 'menu-replace' ? step.chatbotId : undefined),
+  }));
+  const lists = given ?? (await readTouchedLists(client, brand, new Set(checks.map((c) => c.step.kind))));
+  const arById = new Map((lists.autoReplies ?? []).map((a) => [a.autoReplyMsgId, a]));
+  const logoById = new Map((lists.logos ?? []).map((l) => [l.fileId, l]));
+  const roomIds = new Set((lists.chatbots ?? []).map((c) => c.chatbotId));
+  const listed = (kind: KindName, id: string): boolean | undefined =>
+    kind === 'autoReply' ? arById.has(id) : kind === 'logo' ? logoById.has(id) : kind === 'chatbot' ? roomIds.has(id) : undefined;
+
   const out: Unconverged[] = [];
-  await mapLimit(toCheck, concurrency, async (step) => {
-    const id = step.liveId ?? ids.get(tokenOf(step)) ?? (step.op === 'menu-replace' ? step.chatbotId : undefined);
+  const toReread: Check[] = [];
+  let vouched = 0;
+  for (const check of checks) {
+    const { step, id } = check;
     if (id === undefined) {
       out.push({ address: step.address, changes: [], message: `${step.address}: no id is known after apply, so it cannot be checked` });
-      return;
+      continue;
     }
-    const current = await reread(client, brand, step.kind, id);
+    const inList = listed(step.kind, id);
+    if (step.op === 'delete' && inList !== undefined) {
+      if (inList) out.push(stillExists(step, id));
+      vouched++;
+      continue;
+    }
+    if (inList === false) {
+      out.push(missing(step, id));
+      vouched++;
+      continue;
+    }
+    const logo = step.kind === 'logo' ? logoById.get(id) : undefined;
+    if (logo !== undefined) {
+      vouched++;
+      const found = compare(step, logo, liveOnlyContext({ brandId: brand.id, autoReplies: [], files: new Map(), logos: [], chatbots: [], agencyFiles: new Map() }), ids, id);
+      if (found !== undefined) out.push(found);
+      continue;
+    }
+    const item = step.kind === 'autoReply' && step.op === 'create' ? arById.get(id) : undefined;
+    if (item !== undefined && item.updateDate === item.registerDate && item.autoReplyMsgName === step.name) {
+      vouched++;
+      continue;
+    }
+    toReread.push(check);
+  }
+
+  await mapLimit(toReread, concurrency, async ({ step, id }) => {
+    const current = await reread(client, brand, step.kind, id as string);
     if (step.op === 'delete') {
-      if (current !== undefined) out.push({ address: step.address, changes: [], message: `${step.address} (${id}) still exists after its delete` });
+      if (current !== undefined) out.push(stillExists(step, id as string));
       return;
     }
     if (current === undefined) {
-      out.push({ address: step.address, changes: [], message: `${step.address} (${id}) does not exist after apply` });
+      out.push(missing(step, id as string));
       return;
     }
-    if (step.expected === undefined) return;
-    const kind = kindByName(step.kind);
-    const expected = resolveRefs(step.expected, ids);
-    let actual = kind.normaliseLive(current.live, current.ctx);
-    if (kind.partialFields === true) actual = pick(actual, Object.keys(expected as object));
-    const changes = diffObjects(actual, expected);
-    if (changes.length > 0) {
-      out.push({ address: step.address, changes, message: `${step.address} (${id}) differs from the manifest after apply: ${changes.map((c) => c.path).join(', ')}` });
-    }
+    const found = compare(step, current.live, current.ctx, ids, id as string);
+    if (found !== undefined) out.push(found);
   });
-  return out.sort((a, b) => a.address.localeCompare(b.address));
+  return { unconverged: out.sort((a, b) => a.address.localeCompare(b.address)), lists, vouched, reread: toReread.length };
+}
+
+function compare(step: Step, live: unknown, ctx: Parameters<ReturnType<typeof kindByName>['normaliseLive']>[1], ids: IdMap, id: string): Unconverged | undefined {
+  if (step.expected === undefined) return undefined;
+  const kind = kindByName(step.kind);
+  const expected = resolveRefs(step.expected, ids);
+  let actual = kind.normaliseLive(live, ctx);
+  if (kind.partialFields === true) actual = pick(actual, Object.keys(expected as object));
+  const changes = diffObjects(actual, expected);
+  if (changes.length === 0) return undefined;
+  return { address: step.address, changes, message: `${step.address} (${id}) differs from the manifest after apply: ${changes.map((c) => c.path).join(', ')}` };
+}
+
+function stillExists(step: Step, id: string): Unconverged {
+  return { address: step.address, changes: [], message: `${step.address} (${id}) still exists after its delete` };
+}
+
+function missing(step: Step, id: string): Unconverged {
+  return { address: step.address, changes: [], message: `${step.address} (${id}) does not exist after apply` };
 }
 
 function pick(value: unknown, keys: string[]): Record<string, unknown> {
   const source = value as Record<string, unknown>;
   return Object.fromEntries(keys.filter((k) => k in source).map((k) => [k, source[k]]));
+}
+
+/** The lists in the form the interference check compares (auto-replies and logos, by id). */
+export function kindListsOf(lists: TouchedLists, kinds: readonly NamedKind[]): KindLists {
+  const byId = (items: ListedObject[]): Map<string, ListedObject> => new Map(items.map((i) => [i.id, i]));
+  const out: KindLists = {};
+  if (kinds.includes('autoReply') && lists.autoReplies !== undefined) {
+    out.autoReply = byId(lists.autoReplies.map((a) => ({ id: a.autoReplyMsgId, name: a.autoReplyMsgName, updateDate: a.updateDate, registerDate: a.registerDate })));
+  }
+  if (kinds.includes('logo') && lists.logos !== undefined) {
+    out.logo = byId(lists.logos.map((l) => ({ id: l.fileId, name: l.name, updateDate: l.updateDate, registerDate: l.registerDate })));
+  }
+  return out;
+}
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of it) out.push(item);
+  return out;
 }

@@ -9,7 +9,7 @@ import { deleteCopies, describeDuplicates, findDuplicates } from '../../apply/de
 import { findInterference, listsFromLive, readKindLists, touchedKinds, type KindLists } from '../../apply/interference.js';
 import { acquireBrandLocks, lockDir, parseDuration, releaseAll, type BrandLock } from '../../apply/lock.js';
 import { findStale } from '../../apply/stale.js';
-import { verifyApplied, type Unconverged } from '../../apply/verify.js';
+import { kindListsOf, readTouchedLists, stepsToVerify, verifyApplied, type Unconverged } from '../../apply/verify.js';
 import { RcsctlError } from '../../errors.js';
 import { readPlanFile } from '../../plan/plan-file.js';
 import { brandRef, type PlannedBrand } from '../../plan/plan-brands.js';
@@ -150,9 +150,11 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
       await view.finished();
       failed += results.filter((r) => r.status === 'failed').length;
       held += results.filter((r) => r.status === 'blocked' || r.status === 'held' || r.status === 'skipped').length;
-      const notConverged = await verifyApplied(conn.client, run.brand, run.plan, results, ids, ctx.globals().concurrency);
-      const after = await readKindLists(conn.client, run.brand, touchedKinds(run.plan));
-      for (const i of findInterference(run.before, after, run.plan, results, ids)) notConverged.push({ address: `${i.kind}:${i.name}`, changes: [], message: `${run.plan.brandId}: ${i.message}` });
+      // One read of each touched kind's list serves verification and the check for another process.
+      const kinds = touchedKinds(run.plan);
+      const lists = await readTouchedLists(conn.client, run.brand, new Set([...kinds, ...stepsToVerify(run.plan, results).map((s) => s.kind)]));
+      const notConverged = (await verifyApplied(conn.client, run.brand, run.plan, results, ids, ctx.globals().concurrency, lists)).unconverged;
+      for (const i of findInterference(run.before, kindListsOf(lists, kinds), run.plan, results, ids)) notConverged.push({ address: `${i.kind}:${i.name}`, changes: [], message: `${run.plan.brandId}: ${i.message}` });
       unconverged.push(...notConverged);
       record?.(brandResult(run.plan.brandId, results, ids, notConverged));
       io.stdout.write(summaryLine(run.plan.brandId, results, style));
