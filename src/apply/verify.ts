@@ -24,7 +24,7 @@ import { mapLimit } from '../util/concurrency.js';
 import type { StepResult } from './execute.js';
 import type { KindLists, ListedObject, NamedKind } from './interference.js';
 import { resolveRefs, tokenOf, type IdMap } from '../core/refs.js';
-import { liveOnlyContext, reread } from './stale.js';
+import { reread } from './stale.js';
 
 /** A resource still out of line after apply, with no step to explain it. */
 export interface Unconverged {
@@ -128,7 +128,8 @@ export async function verifyApplied(
     const logo = step.kind === 'logo' ? logoById.get(id) : undefined;
     if (logo !== undefined) {
       vouched++;
-      const found = compare(step, logo, liveOnlyContext({ brandId: brand.id, autoReplies: [], files: new Map(), logos: [], chatbots: [], agencyFiles: new Map() }), ids, id);
+      // A logo names no other live object: its context has no names to give.
+      const found = compare(step, logo, { liveName: () => undefined }, ids, id);
       if (found !== undefined) out.push(found);
       continue;
     }

@@ -1,19 +1,27 @@
-// An opt-in local cache of auto-reply and template details (`--cache-dir`), so a repeat plan
-// skips the detail calls whose list `updateDate` is unchanged (for speed,
-// on repeat plans), of template forms (while the form list's updateDate holds),
-// and of auto-reply file details, which never change (their names
-// are content-addressed and the service cannot modify a file). It holds service
-// data only, never a credential.
+// The local cache of auto-reply and template details, on by default in a
+// per-user cache directory, so a repeat plan skips every detail call whose list
+// item is unchanged (docs/plan.md, The live cache); of template forms (while the
+// form list's updateDate holds); and of auto-reply file details, which never
+// change (their names are content-addressed and the service cannot modify a
+// file). It holds service data only, never a credential.
+//
+// An auto-reply detail is served only while the list item it was read with is
+// unchanged: the updateDate (which every write moves) and every other field the
+// list carries (the review state among them). Each brand's cache file is read
+// only when that brand is first asked for.
 
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { AutoReplyDetail, AutoReplyFile, MessagebaseForm, TemplateDetail } from '../api/types.js';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { AutoReplyDetail, AutoReplyFile, AutoReplyListItem, MessagebaseForm, TemplateDetail } from '../api/types.js';
+import { stableStringify } from '../util/stable-json.js';
 
 interface CacheFile {
-  version: 1;
-  entries: Record<string, { updateDate: string; detail: AutoReplyDetail }>;
-  /** File details by fileId (added later: absent in older cache files). */
+  version: 2;
+  /** Auto-reply details by autoReplyMsgId, each with the list item (as stable JSON) it is valid for. */
+  entries: Record<string, { listed: string; detail: AutoReplyDetail }>;
+  /** File details by fileId. */
   files?: Record<string, AutoReplyFile>;
   /** Template details by messagebaseId, valid while the list's updateDate matches (added later). */
   templates?: Record<string, { updateDate: string; detail: TemplateDetail }>;
@@ -21,10 +29,39 @@ interface CacheFile {
   forms?: Record<string, MessagebaseForm>;
 }
 
+/** The list fields of an auto-reply detail (the detail carries every field the list does). */
+const LIST_FIELDS = ['brandId', 'autoReplyMsgId', 'autoReplyMsgName', 'messagebaseId', 'approvalResult', 'registerDate', 'updateDate', 'registerId', 'updateId'] as const;
+
+/** What a cached auto-reply detail is valid for: the list item's fields, in a stable form. */
+export function listKey(item: AutoReplyListItem): string {
+  const out: Record<string, unknown> = {};
+  for (const f of LIST_FIELDS) out[f] = item[f] ?? null;
+  return stableStringify(out);
+}
+
+/**
+ * The cache directory: `--cache-dir`, else RCSCTL_CACHE_DIR, else
+ * $XDG_CACHE_HOME/rcsctl, else ~/.cache/rcsctl. Undefined (no cache) with
+ * `--no-cache`, or when the environment names no home at all.
+ */
+export function cacheDirFor(opts: { cache?: boolean; cacheDir?: string }, env: Record<string, string | undefined>, cwd: string): string | undefined {
+  if (opts.cache === false) return undefined;
+  const given = opts.cacheDir ?? nonEmpty(env.RCSCTL_CACHE_DIR);
+  if (given !== undefined) return resolve(cwd, given);
+  const xdg = nonEmpty(env.XDG_CACHE_HOME);
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'rcsctl');
+  const home = nonEmpty(env.HOME) ?? nonEmpty(env.USERPROFILE) ?? (env === process.env ? homedir() : undefined);
+  return home !== undefined ? join(home, '.cache', 'rcsctl') : undefined;
+}
+
+function nonEmpty(s: string | undefined): string | undefined {
+  return s === undefined || s === '' ? undefined : s;
+}
+
 /** The cache file of what is not brand-scoped (template forms). */
 const SERVICE_WIDE = '';
 
-/** Auto-reply details by brand and id, valid while the list's updateDate matches. */
+/** Auto-reply details by brand and id, valid while the list item is unchanged; template details and forms while their updateDate holds. */
 export class LiveCache {
   private readonly brands = new Map<string, CacheFile>();
   private readonly dirty = new Set<string>();
@@ -35,16 +72,27 @@ export class LiveCache {
     private readonly baseUrl: string,
   ) {}
 
-  /** The cached detail, when its updateDate is still `updateDate`. */
-  get(brandId: string, id: string, updateDate: string): AutoReplyDetail | undefined {
-    const entry = this.load(brandId).entries[id];
-    return entry !== undefined && entry.updateDate === updateDate ? entry.detail : undefined;
+  /** The cached auto-reply detail, when it was read with exactly this list item. */
+  get(brandId: string, item: AutoReplyListItem): AutoReplyDetail | undefined {
+    const entry = this.load(brandId).entries[item.autoReplyMsgId];
+    return entry !== undefined && entry.listed === listKey(item) ? entry.detail : undefined;
   }
 
-  /** Remember a freshly read detail. */
+  /** Remember a freshly read auto-reply detail. */
   set(brandId: string, detail: AutoReplyDetail): void {
-    this.load(brandId).entries[detail.autoReplyMsgId] = { updateDate: detail.updateDate, detail };
+    this.load(brandId).entries[detail.autoReplyMsgId] = { listed: listKey(detail), detail };
     this.dirty.add(brandId);
+  }
+
+  /** Forget the auto-reply details not in `keep` (deleted on the service), so the file does not grow forever. */
+  retain(brandId: string, keep: Set<string>): void {
+    const entries = this.load(brandId).entries;
+    for (const id of Object.keys(entries)) {
+      if (!keep.has(id)) {
+        delete entries[id];
+        this.dirty.add(brandId);
+      }
+    }
   }
 
   /** A cached auto-reply file detail. */
@@ -83,13 +131,26 @@ export class LiveCache {
     this.dirty.add(SERVICE_WIDE);
   }
 
-  /** Write what changed (atomically, file by file). */
+  /**
+   * Write what changed, file by file, atomically (a unique temporary name, then
+   * a rename), so several runs at once never see half a file. A cache that
+   * cannot be written is skipped: it only saves time.
+   */
   save(): void {
-    mkdirSync(this.dir, { recursive: true });
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch {
+      return;
+    }
     for (const brandId of this.dirty) {
       const path = this.path(brandId);
-      writeFileSync(`${path}.tmp`, JSON.stringify(this.brands.get(brandId)));
-      renameSync(`${path}.tmp`, path);
+      const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      try {
+        writeFileSync(tmp, JSON.stringify(this.brands.get(brandId)), { mode: 0o600 });
+        renameSync(tmp, path);
+      } catch {
+        rmSync(tmp, { force: true });
+      }
     }
     this.dirty.clear();
   }
@@ -99,9 +160,9 @@ export class LiveCache {
     if (file === undefined) {
       try {
         const parsed = JSON.parse(readFileSync(this.path(brandId), 'utf8')) as CacheFile;
-        file = parsed.version === 1 && typeof parsed.entries === 'object' ? parsed : { version: 1, entries: {} };
+        file = parsed.version === 2 && typeof parsed.entries === 'object' ? parsed : { version: 2, entries: {} };
       } catch {
-        file = { version: 1, entries: {} };
+        file = { version: 2, entries: {} };
       }
       this.brands.set(brandId, file);
     }

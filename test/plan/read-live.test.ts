@@ -2,13 +2,14 @@
 // repeat read with the local cache (--cache-dir) skips, counted in the
 // emulator's request log.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { createClient, type RcsClient } from '../../src/api/index.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type RunningEmulator, type Seed } from '../../src/emulator/index.js';
 import { loadManifests } from '../../src/manifest/index.js';
 import { buildPlan } from '../../src/plan/build-plan.js';
 import { LiveCache } from '../../src/kinds/live-cache.js';
@@ -77,5 +78,34 @@ describe('readLive', () => {
     const third = await readLive(client, BRAND, { concurrency: 4, cache: new LiveCache(dir, emu.url) });
     expect((await served()).filter((p) => p.startsWith('/autoreplymsg/'))).toEqual(['/autoreplymsg/ARM-EVENTS']);
     expect(third.autoReplies.find((a) => a.autoReplyMsgId === 'ARM-EVENTS')?.body).toEqual({ description: 'Changed' });
+  });
+
+  it('never serves a stale detail: a write under a fixed clock, and a review-state change that leaves updateDate alone', async () => {
+    const seed = parse(readFileSync(join(CASE, 'seed.yaml'), 'utf8')) as Seed;
+    const fixed = await startEmulator({ seed: { ...seed, clock: '2026-11-21T10:00:00.000+09' }, port: 0 });
+    const c = createClient({ baseUrl: fixed.url, credentials: { token: TOKEN }, concurrency: 4 });
+    try {
+      const cache = new LiveCache(dir, fixed.url);
+      await readLive(c, BRAND, { concurrency: 4, cache });
+      cache.save();
+      // The clock does not move, yet the write gets a later updateDate.
+      await c.autoReplies.update(BRAND, 'ARM-EVENTS', { autoReplyMsgName: 'Events', messagebaseId: 'SCS00000', body: { description: 'Changed under a fixed clock' } });
+      const after = await readLive(c, BRAND, { concurrency: 4, cache: new LiveCache(dir, fixed.url) });
+      expect(after.autoReplies.find((a) => a.autoReplyMsgId === 'ARM-EVENTS')?.body).toEqual({ description: 'Changed under a fixed clock' });
+
+      // A state change the list shows but updateDate does not: the detail is read again.
+      const warm = new LiveCache(dir, fixed.url);
+      await readLive(c, BRAND, { concurrency: 4, cache: warm });
+      warm.save();
+      await fetch(`${fixed.url}/_emulator/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'autoReply', brandId: BRAND.id, id: 'ARM-EVENTS', approvalResult: '처리중' }) });
+      await fetch(`${fixed.url}/_emulator/requests`, { method: 'DELETE' });
+      const third = await readLive(c, BRAND, { concurrency: 4, cache: new LiveCache(dir, fixed.url) });
+      const log = (await (await fetch(`${fixed.url}/_emulator/requests`)).json()) as { requests: { method: string; path: string }[] };
+      expect(log.requests.filter((r) => /\/autoreplymsg\/ARM-/.test(r.path)).map((r) => r.path.replace(/^.*\//, ''))).toEqual(['ARM-EVENTS']);
+      expect(third.autoReplies.find((a) => a.autoReplyMsgId === 'ARM-EVENTS')?.approvalResult).toBe('처리중');
+    } finally {
+      await c.close();
+      await fixed.close();
+    }
   });
 });

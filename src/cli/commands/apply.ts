@@ -24,7 +24,7 @@ import { applyResult, brandResult, type BrandApplyResult } from '../apply-result
 import { redactSecrets } from '../redact.js';
 import { renderPlan } from '../render-plan.js';
 import { makeStyle, type Style } from '../style.js';
-import { planWith } from './plan.js';
+import { planWith, withCacheOptions } from './plan.js';
 
 interface ApplyOptions {
   plan?: string;
@@ -39,6 +39,8 @@ interface ApplyOptions {
   target?: string[];
   lockTimeout: string;
   dedupe: boolean;
+  cacheDir?: string;
+  cache: boolean;
 }
 
 /** One brand to apply: its plan and its brand key (from the manifest, or the environment for saved plans). */
@@ -69,7 +71,8 @@ export function registerApply(program: Command, ctx: CommandContext): void {
       (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .option('--lock-timeout <duration>', 'wait this long for another rcsctl apply of the same brand on this machine (0, 30s, 5m)', '0s')
-    .option('--dedupe', 'first delete the newer of identical live copies sharing a managed name (needs --allow-delete)', false)
+    .option('--dedupe', 'first delete the newer of identical live copies sharing a managed name (needs --allow-delete)', false);
+  withCacheOptions(cmd)
     .addHelpText('after', '\nExit codes: 0 the live service matches; 1 error (nothing sent for bad input, or a step failed);\n3 finished, but some steps were blocked by a state or held by a gate. See docs/apply.md.')
     .action(async (paths: string[], opts: ApplyOptions) => {
       if (opts.plan !== undefined && paths.length > 0) throw new RcsctlError('E_USAGE', 'give manifest paths or --plan FILE, not both');
@@ -115,11 +118,12 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
       runs = await savedPlanRuns(ctx, conn, resolve(io.cwd, opts.plan), opts.brand ?? [], lock);
     } else {
       await lock(brands.map((b) => b.brandId));
-      let { plans } = await planWith(ctx, conn, brands, { cancelReview: opts.cancelReview, target: opts.target ?? [] });
+      const planOpts = { cancelReview: opts.cancelReview, target: opts.target ?? [], cache: opts.cache, ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) };
+      let { plans } = await planWith(ctx, conn, brands, planOpts);
       if (opts.dedupe) {
         const outcome = await dedupe(ctx, conn, plans, opts);
         if (outcome !== undefined) return outcome;
-        ({ plans } = await planWith(ctx, conn, brands, { cancelReview: opts.cancelReview, target: opts.target ?? [] }));
+        ({ plans } = await planWith(ctx, conn, brands, planOpts));
       }
       runs = plans.map((p) => ({ plan: p.plan, brand: brandRef(p.desired), before: listsFromLive(p.live, touchedKinds(p.plan)) }));
     }

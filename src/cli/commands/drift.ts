@@ -16,7 +16,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { makeStyle, type Style } from '../style.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
-import { runPlan } from './plan.js';
+import { runPlan, withCacheOptions } from './plan.js';
 
 /** The output formats of `rcsctl drift`. */
 export const DRIFT_FORMATS = ['text', 'json', 'markdown', 'junit'] as const;
@@ -34,6 +34,7 @@ interface DriftFlags {
   expiryWarning: string;
   reviewWarning: string;
   cacheDir?: string;
+  cache: boolean;
 }
 
 /** Register `rcsctl drift`. */
@@ -48,8 +49,8 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
   targetOption(cmd);
   cmd
     .option('--expiry-warning <days>', 'warn about agency files whose sendable window ends within DAYS', String(DEFAULT_DRIFT_OPTIONS.expiryWarningDays))
-    .option('--review-warning <days>', 'warn about reviews waiting longer than DAYS', String(DEFAULT_DRIFT_OPTIONS.reviewWarningDays))
-    .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)')
+    .option('--review-warning <days>', 'warn about reviews waiting longer than DAYS', String(DEFAULT_DRIFT_OPTIONS.reviewWarningDays));
+  withCacheOptions(cmd)
     .action(async (paths: string[] | undefined, flags: DriftFlags) => {
       const format = formatValue(flags, DRIFT_FORMATS);
       const out = outValue(flags);
@@ -59,6 +60,7 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
         ...(flags.brand !== undefined ? { brand: flags.brand } : {}),
         ...(flags.target !== undefined ? { target: flags.target } : {}),
         ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
+        cache: flags.cache,
       });
       const report = buildDrift(plans, new Date(), { expiryWarningDays, reviewWarningDays }, flags.target ?? []);
       const g = ctx.globals();

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { summarise } from '../../plan/build-plan.js';
-import { LiveCache } from '../../kinds/live-cache.js';
+import { cacheDirFor, LiveCache } from '../../kinds/live-cache.js';
 import { makePlanFile, writePlanFile } from '../../plan/plan-file.js';
 import { planBrands, type PlannedBrand } from '../../plan/plan-brands.js';
 import type { PlanFile } from '../../plan/types.js';
@@ -34,6 +34,20 @@ interface PlanOptions {
   previewUrl?: string;
   cancelReview: boolean;
   graph: boolean;
+  cache: boolean;
+}
+
+/** The live-cache flags of plan, apply and drift. */
+export interface CacheOptions {
+  cache?: boolean;
+  cacheDir?: string;
+}
+
+/** Add --cache-dir and --no-cache to a command. */
+export function withCacheOptions(command: Command): Command {
+  return command
+    .option('--cache-dir <dir>', 'where to keep auto-reply details between runs (env: RCSCTL_CACHE_DIR; default: $XDG_CACHE_HOME/rcsctl or ~/.cache/rcsctl)')
+    .option('--no-cache', 'read every auto-reply detail from the service, and keep none');
 }
 
 const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -48,9 +62,8 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
   targetOption(cmd);
   cmd
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
-    .option('--cache-dir <dir>', 'reuse auto-reply details whose updateDate is unchanged (env: RCSCTL_CACHE_DIR)')
     .option('--cancel-review', 'a change to a template waiting for review withdraws that review first (gated like a delete; see docs/templates.md)', false);
-  previewOptions(cmd).action(async (paths: string[] | undefined, opts: PlanOptions) => {
+  previewOptions(withCacheOptions(cmd)).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
       const result = await runPlan(ctx, pathsOrCwd(paths), opts);
@@ -77,7 +90,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
 }
 
 /** Load, connect, read and plan, then close the connection. */
-export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string[]; target?: string[]; cacheDir?: string; cancelReview?: boolean }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
+export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string[]; target?: string[]; cancelReview?: boolean } & CacheOptions): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
   const brands = await loadOrFail(ctx, paths, opts.brand);
   const conn = await connect(ctx, declaredBy(brands));
   try {
@@ -88,11 +101,11 @@ export async function runPlan(ctx: CommandContext, paths: string[], opts: { bran
 }
 
 /** Read and plan `brands` over an open connection (with progress on a terminal): shared by `plan` and `apply`. */
-export async function planWith(ctx: CommandContext, conn: Connection, brands: DesiredBrand[], opts: { target?: string[]; cacheDir?: string; cancelReview?: boolean }): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
+export async function planWith(ctx: CommandContext, conn: Connection, brands: DesiredBrand[], opts: { target?: string[]; cancelReview?: boolean } & CacheOptions): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
   const progress = makeProgress(ctx.io);
   try {
-    const cacheDir = opts.cacheDir ?? ctx.io.env.RCSCTL_CACHE_DIR;
-    const cache = cacheDir !== undefined && cacheDir !== '' ? new LiveCache(resolve(ctx.io.cwd, cacheDir), conn.baseUrl) : undefined;
+    const cacheDir = cacheDirFor(opts, ctx.io.env, ctx.io.cwd);
+    const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl) : undefined;
     const all = await planBrands(conn.client, brands, {
       concurrency: ctx.globals().concurrency,
       ...(cache ? { cache } : {}),

@@ -149,7 +149,7 @@ function modify(ctx: RequestContext, t: StoredTemplate, account: StoredAccount, 
   Object.assign(t, content, {
     approvalResult: templateAfterModify(from),
     approvalReason: null,
-    updateDate: formatServiceTime(new Date(ctx.store.now())),
+    updateDate: formatServiceTime(new Date(ctx.store.stamp())),
     updateId: account.userId,
   });
   return ok([{ messagebaseId: t.messagebaseId }]);
@@ -176,7 +176,7 @@ function cancel(ctx: RequestContext): Reply {
     Object.assign(t, t.previous);
   }
   delete t.previous;
-  Object.assign(t, { approvalResult: to, approvalReason: null, updateDate: formatServiceTime(new Date(ctx.store.now())), updateId: account.userId });
+  Object.assign(t, { approvalResult: to, approvalReason: null, updateDate: formatServiceTime(new Date(ctx.store.stamp())), updateId: account.userId });
   return ok([{ messagebaseId: t.messagebaseId }]);
 }
 
@@ -312,7 +312,7 @@ function refuse(problems: PolicyProblem[]): void {
 }
 
 function store(ctx: RequestContext, brand: StoredBrand, account: StoredAccount, head: Head, content: TemplateContent): StoredTemplate {
-  const now = formatServiceTime(new Date(ctx.store.now()));
+  const now = formatServiceTime(new Date(ctx.store.stamp()));
   const t: StoredTemplate = {
     messagebaseId: templateId(brand.brandId, head.custTmpltId),
     custTmpltId: head.custTmpltId,

@@ -1,5 +1,5 @@
 // Auto-replies and the service: reading (the list, then details, from the live
-// cache when the list's updateDate is unchanged), re-reading by id, and the
+// cache when the list item is unchanged), re-reading by id, and the
 // apply handlers with their idempotency codes.
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
@@ -19,16 +19,20 @@ export const AUTO_REPLY_CODES = { gone: '64108', noChange: '64323' } as const;
 export const autoReplyReader: KindReader<AutoReplyListItem[]> = {
   list: (env) => collect(env.client.autoReplies.list(env.brand)),
   detailCount: (listed) => listed.length,
-  details: (env, listed, tick) =>
-    mapLimit(listed, env.concurrency, async (item) => {
-      // Only auto-replies are cached: their updateDate moves with every change.
-      const cached = env.cache?.get(env.brand.id, item.autoReplyMsgId, item.updateDate);
-      // The list is fresh: its fields (the state among them) win over a cached detail.
+  details: async (env, listed, tick) => {
+    const details = await mapLimit(listed, env.concurrency, async (item) => {
+      // Only auto-replies are cached: a detail is served only for the very list item it was read with.
+      const cached = env.cache?.get(env.brand.id, item);
+      // The list is fresh: its fields win over a cached detail (they are equal when the cache serves it).
       const detail = cached !== undefined ? { ...cached, ...item } : await env.client.autoReplies.get(env.brand, item.autoReplyMsgId);
       if (cached === undefined) env.cache?.set(env.brand.id, detail);
       tick();
       return detail;
-    }),
+    });
+    // Entries of auto-replies deleted on the service go, so the cache does not grow forever.
+    env.cache?.retain(env.brand.id, new Set(listed.map((a) => a.autoReplyMsgId)));
+    return details;
+  },
 };
 
 /** One auto-reply again, with the files its media fields name. */
