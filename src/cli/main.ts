@@ -6,18 +6,51 @@ import { RcsctlError, errorMessage } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { CliIO, CommandContext, GlobalOptions } from './context.js';
 import { EXIT_ERROR, EXIT_OK, type ExitCode } from './exit-codes.js';
-import { registerApply } from './commands/apply.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerDrift } from './commands/drift.js';
-import { registerEmulator } from './commands/emulator.js';
-import { registerExport } from './commands/export.js';
-import { registerGraph } from './commands/graph.js';
-import { registerPlan } from './commands/plan.js';
-import { registerPreview } from './commands/preview.js';
-import { registerShow } from './commands/show.js';
-import { registerValidate } from './commands/validate.js';
 import { hintFor } from './hints.js';
 import { redactSecrets } from './redact.js';
+
+type Register = (program: Command, ctx: CommandContext) => void;
+
+// Each command's module, loaded only when needed: a run loads the command it
+// runs (and what that command imports), not the emulator, listr2, the YAML
+// parser or the HTTP client of every other command. Order = the order in help.
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  validate: async () => (await import('./commands/validate.js')).registerValidate,
+  plan: async () => (await import('./commands/plan.js')).registerPlan,
+  apply: async () => (await import('./commands/apply.js')).registerApply,
+  drift: async () => (await import('./commands/drift.js')).registerDrift,
+  export: async () => (await import('./commands/export.js')).registerExport,
+  emulator: async () => (await import('./commands/emulator.js')).registerEmulator,
+  show: async () => (await import('./commands/show.js')).registerShow,
+  preview: async () => (await import('./commands/preview.js')).registerPreview,
+  graph: async () => (await import('./commands/graph.js')).registerGraph,
+  completion: async () => (await import('./commands/completion.js')).registerCompletion,
+};
+
+/** Global options that take a value (so the word after them is not the command). */
+const GLOBAL_VALUE_OPTIONS = new Set(['--base-url', '--agency-base-url', '--token-file', '--concurrency', '--seed']);
+
+/**
+ * The commands a run needs registered: the one it names; none for a bare
+ * --version; every one for help, completion, a typo (for the suggestion) or no
+ * command at all.
+ */
+export function commandsFor(argv: readonly string[]): string[] {
+  let word: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    word = arg;
+    break;
+  }
+  const all = Object.keys(COMMANDS);
+  if (word === undefined) return argv.includes('--version') || argv.includes('-V') ? [] : all;
+  return word in COMMANDS && word !== 'completion' ? [word] : all;
+}
 
 /** Run rcsctl with `argv` (without node and script) and return the exit code. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -51,16 +84,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       writeErr: (s) => io.stderr.write(s),
     });
 
-  registerValidate(program, ctx);
-  registerPlan(program, ctx);
-  registerApply(program, ctx);
-  registerDrift(program, ctx);
-  registerExport(program, ctx);
-  registerEmulator(program, ctx);
-  registerShow(program, ctx);
-  registerPreview(program, ctx);
-  registerGraph(program, ctx);
-  registerCompletion(program, ctx);
+  const registers = await Promise.all(commandsFor(argv).map((name) => (COMMANDS[name] as () => Promise<Register>)()));
+  for (const register of registers) register(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -14,7 +14,6 @@ import { RcsctlError } from '../../errors.js';
 import { readPlanFile } from '../../plan/plan-file.js';
 import { brandRef, type PlannedBrand } from '../../plan/plan-brands.js';
 import type { BrandPlan } from '../../plan/types.js';
-import { makeApplyView } from '../apply-reporter.js';
 import { connect, type Connection } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_HELD, EXIT_OK, type ExitCode } from '../exit-codes.js';
@@ -141,6 +140,8 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
     const unconverged: Unconverged[] = [];
     for (const run of runs) {
       io.stdout.write('\n');
+      // listr2 is loaded only when there is something to apply.
+      const { makeApplyView } = await import('../apply-reporter.js');
       const view = makeApplyView(io, style, run.plan.brandId, run.plan.steps);
       const { results, ids } = await executePlan(run.plan, {
         client: conn.client,
