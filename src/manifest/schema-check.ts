@@ -1,15 +1,16 @@
 // JSON-Schema validation of a manifest document with ajv, each ajv error
 // turned into a diagnostic at the YAML node it concerns, with "did you mean".
 
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import formatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, isScalar, type Node } from 'yaml';
 import { KINDS, registryVersion } from '../kinds/index.js';
 import { assembleManifestSchema } from '../kinds/manifest-schema.js';
 import { packageRoot } from '../util/paths.js';
 import type { DiagnosticCode } from './codes.js';
 import { diagAt, findNode, type PathSegments, type SourceDoc } from './source.js';
+import { validate as generatedValidate } from './manifest-validator.generated.js';
 import { didYouMean } from './suggest.js';
 import type { Diagnostic } from './types.js';
 
@@ -26,16 +27,29 @@ export function manifestSchema(): Record<string, unknown> {
   return assembleManifestSchema(KINDS);
 }
 
+/** The registry the build saw: the precompiled validator holds for it. */
+const BUILT_IN_REGISTRY = registryVersion();
+
 let compiled: ValidateFunction | undefined;
 let compiledFor = -1;
 
+/**
+ * The schema's validator. For the kinds rcsctl ships it is precompiled at
+ * build time (scripts/gen-validator.mjs), so no run compiles the schema; a
+ * registry changed since (a kind added at run time) compiles its own, once per
+ * change. Options: all errors, verbose (parentSchema lets a message list the
+ * keys that would be allowed), strict.
+ */
 function validator(): ValidateFunction {
+  if (registryVersion() === BUILT_IN_REGISTRY) return generatedValidate as unknown as ValidateFunction;
   if (compiled === undefined || compiledFor !== registryVersion()) {
     compiledFor = registryVersion();
-    // verbose: parentSchema lets a message list the keys that would be allowed.
+    // Loaded only here: a run with the shipped kinds never needs the compiler.
+    const require = createRequire(import.meta.url);
+    const { Ajv } = require('ajv') as typeof import('ajv');
+    const formats = require('ajv-formats') as { default: (a: InstanceType<typeof Ajv>) => void };
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
-    const addFormats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (a: Ajv) => void;
-    addFormats(ajv);
+    formats.default(ajv);
     compiled = ajv.compile(manifestSchema());
   }
   return compiled;
