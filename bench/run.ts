@@ -1,24 +1,31 @@
-// Runs every benchmark in bench/ in turn. Add yours to BENCHES.
+// Runs every benchmark in bench/ in turn, or those named. Add yours to BENCHES.
 //
-//   npm run build && node dist/bench/run.js
+//   npm run bench                      # all
+//   npm run bench -- cli plan-1k       # one benchmark (cli: and some of its scenarios)
 
 /** A benchmark module: its name and a loader returning its `run`. */
 interface Bench {
   name: string;
-  load: () => Promise<{ run: () => Promise<unknown> }>;
+  /** Runs the benchmark; `args` are the words after its name on the command line. */
+  load: () => Promise<(args: string[]) => Promise<unknown>>;
 }
 
 const BENCHES: Bench[] = [
-  { name: 'emulator-throughput', load: () => import('./emulator-throughput.js') },
-  { name: 'plan-read', load: () => import('./plan-read.js') },
-  { name: 'plan-memory', load: () => import('./plan-memory.js') },
+  { name: 'cli', load: async () => (await import('./cli.js')).run },
+  { name: 'emulator-throughput', load: async () => () => import('./emulator-throughput.js').then((m) => m.run()) },
+  { name: 'plan-read', load: async () => () => import('./plan-read.js').then((m) => m.run()) },
+  { name: 'plan-memory', load: async () => () => import('./plan-memory.js').then((m) => m.run()) },
 ];
 
+const [only, ...args] = process.argv.slice(2);
+const chosen = only === undefined ? BENCHES : BENCHES.filter((b) => b.name === only);
+if (chosen.length === 0) throw new Error(`no benchmark "${only}"; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+
 let failed = 0;
-for (const bench of BENCHES) {
+for (const bench of chosen) {
   console.log(`== ${bench.name}`);
   try {
-    await (await bench.load()).run();
+    await (await bench.load())(args);
   } catch (err) {
     failed++;
     console.error(`${bench.name} failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,0 +1,265 @@
+// What users wait for: the whole rcsctl process, started as a child exactly as
+// a user or a CI job starts it, against an emulator (a forked child) answering
+// every request after `latencyMs`. Next to each figure:
+// - the latency bound (⌈N/1000⌉ + ⌈N/C⌉)·L: one list call per 1,000 items and
+//   one detail (or create) call per item, C at a time;
+// - a bare undici reader (bench/bare-reader.ts) doing the same GETs, as its own
+//   process in the same process tree, run alternately with rcsctl;
+// - the phases measured in-process (load, read, plan), so a slow figure says
+//   where the time goes.
+// Every figure is the median of RUNS runs (default 3; BENCH_RUNS overrides).
+// Peak RSS comes from /usr/bin/time when the machine has it.
+//
+//   npm run build && node dist/bench/cli.js [scenario ...]
+//   scenarios: startup plan-1k plan-10k creates-10k apply-1k validate-10k
+
+import { fork, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '../src/api/index.js';
+import { loadManifests } from '../src/manifest/index.js';
+import { buildPlan } from '../src/plan/build-plan.js';
+import { readLive } from '../src/plan/read-live.js';
+import { BENCH_BRAND, writeBenchManifests } from './manifests.js';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const BIN = join(ROOT, 'bin', 'rcsctl.js');
+const BARE = fileURLToPath(new URL('./bare-reader.js', import.meta.url));
+const SERVE = fileURLToPath(new URL('./plan-read.js', import.meta.url));
+const TOKEN = 'bench-master-token';
+const LATENCY_MS = 20;
+const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** One finished child: wall milliseconds and peak resident set (KiB, when measured). */
+interface ChildRun {
+  ms: number;
+  rssKiB?: number;
+  code: number | null;
+}
+
+/** Start `args` (a node script and its arguments) and time it to its exit. */
+function timeChild(args: string[], env: Record<string, string> = {}): Promise<ChildRun> {
+  const argv = TIME !== undefined ? [TIME, '-f', 'RSS %M', process.execPath, ...args] : [process.execPath, ...args];
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const m = /RSS (\d+)\s*$/.exec(err);
+      resolve({ ms, code, ...(m ? { rssKiB: Number(m[1]) } : {}) });
+      if (code !== 0 && code !== 2 && code !== 3) process.stderr.write(`  (exit ${code}: ${err.split('\n').slice(-4).join(' | ')})\n`);
+    });
+  });
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+function bound(n: number, c: number): number {
+  return (Math.max(1, Math.ceil(n / 1000)) + Math.ceil(n / c)) * LATENCY_MS;
+}
+
+/** An emulator child seeded with `count` bench auto-replies. */
+async function emulator(count: number): Promise<{ url: string; close: () => void; reset: () => Promise<void> }> {
+  const child = fork(SERVE, ['--serve', String(count), String(LATENCY_MS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m) => resolve(String(m)));
+    child.once('exit', (code) => reject(new Error(`emulator child exited with ${code}`)));
+  });
+  return {
+    url,
+    close: () => child.kill('SIGTERM'),
+    reset: async () => {
+      await fetch(`${url}/_emulator/reset`, { method: 'POST' });
+    },
+  };
+}
+
+/** A row of the results table. */
+interface Row {
+  what: string;
+  ms: number;
+  boundMs?: number;
+  bareMs?: number;
+  rssKiB?: number;
+  note?: string;
+}
+
+const rows: Row[] = [];
+
+function report(row: Row): void {
+  rows.push(row);
+  const parts = [`${row.what}: ${row.ms.toFixed(0)} ms`];
+  if (row.boundMs !== undefined) parts.push(`bound ${row.boundMs} ms, ratio ${(row.ms / row.boundMs).toFixed(2)}`);
+  if (row.bareMs !== undefined) parts.push(`bare reader ${row.bareMs.toFixed(0)} ms, rcsctl/bare ${(row.ms / row.bareMs).toFixed(2)}`);
+  if (row.rssKiB !== undefined) parts.push(`peak RSS ${(row.rssKiB / 1024).toFixed(0)} MiB`);
+  if (row.note !== undefined) parts.push(row.note);
+  console.log('  ' + parts.join('; '));
+}
+
+/** rcsctl and the bare reader alternately, RUNS times each; medians. */
+async function planScenario(count: number, concurrency: number): Promise<void> {
+  const emu = await emulator(count);
+  const dir = mkdtempSync(join(tmpdir(), 'rcsctl-bench-cli-'));
+  try {
+    const manifests = writeBenchManifests(join(dir, 'manifests'), count, 1);
+    const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN };
+    const cacheDir = join(dir, 'cache');
+    const plan = (extra: string[]) => [BIN, 'plan', manifests, '--concurrency', String(concurrency), ...extra];
+    const bare = [BARE, emu.url, TOKEN, BENCH_BRAND, String(concurrency)];
+    await timeChild(plan(['--no-cache']), env); // warm-up: the emulator's JIT and the OS file cache
+    const cold: ChildRun[] = [];
+    const bareRuns: ChildRun[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      cold.push(await timeChild(plan(['--no-cache']), env));
+      bareRuns.push(await timeChild(bare));
+    }
+    const bareMs = median(bareRuns.map((r) => r.ms));
+    report({ what: `cold plan, ${count} auto-replies, C=${concurrency} (whole process)`, ms: median(cold.map((r) => r.ms)), boundMs: bound(count, concurrency), bareMs, rssKiB: median(cold.map((r) => r.rssKiB ?? 0)) });
+
+    await timeChild(plan(['--cache-dir', cacheDir]), env); // fills the cache
+    const warm: ChildRun[] = [];
+    for (let i = 0; i < RUNS; i++) warm.push(await timeChild(plan(['--cache-dir', cacheDir]), env));
+    report({ what: `warm plan, ${count} auto-replies (whole process, cache filled)`, ms: median(warm.map((r) => r.ms)), boundMs: Math.max(1, Math.ceil(count / 1000)) * LATENCY_MS, rssKiB: median(warm.map((r) => r.rssKiB ?? 0)) });
+
+    // The phases, in this process.
+    const phases: { load: number; read: number; plan: number }[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      const loaded = await loadManifests([manifests], { env: {}, cwd: dir });
+      const t1 = performance.now();
+      const client = createClient({ baseUrl: emu.url, credentials: { token: TOKEN }, concurrency });
+      const live = await readLive(client, { id: BENCH_BRAND }, { concurrency });
+      const t2 = performance.now();
+      buildPlan(loaded.brands[0] as NonNullable<(typeof loaded.brands)[0]>, live);
+      const t3 = performance.now();
+      await client.close();
+      phases.push({ load: t1 - t0, read: t2 - t1, plan: t3 - t2 });
+    }
+    const p = { load: median(phases.map((x) => x.load)), read: median(phases.map((x) => x.read)), plan: median(phases.map((x) => x.plan)) };
+    console.log(`  in-process phases: load ${p.load.toFixed(0)} ms, read ${p.read.toFixed(0)} ms (ratio ${(p.read / bound(count, concurrency)).toFixed(2)}), build the plan ${p.plan.toFixed(0)} ms`);
+  } finally {
+    emu.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function createsScenario(count: number): Promise<void> {
+  const emu = await emulator(0);
+  const dir = mkdtempSync(join(tmpdir(), 'rcsctl-bench-cli-'));
+  try {
+    const manifests = writeBenchManifests(join(dir, 'manifests'), count, 1);
+    const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN };
+    const args = [BIN, 'plan', manifests, '--no-cache'];
+    await timeChild(args, env);
+    const runs: ChildRun[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await timeChild(args, env));
+    const loaded = await loadManifests([manifests], { env: {}, cwd: dir });
+    const brand = loaded.brands[0] as NonNullable<(typeof loaded.brands)[0]>;
+    const live = { brandId: BENCH_BRAND, autoReplies: [], files: new Map(), logos: [], chatbots: [], agencyFiles: new Map() };
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      const plan = buildPlan(brand, live);
+      times.push(performance.now() - t0);
+      if (plan.steps.length !== count) throw new Error(`${plan.steps.length} steps, expected ${count}`);
+    }
+    report({ what: `plan of ${count} creates (whole process)`, ms: median(runs.map((r) => r.ms)), boundMs: bound(0, 8), rssKiB: median(runs.map((r) => r.rssKiB ?? 0)), note: `building the plan in-process: ${median(times).toFixed(0)} ms (target ≤ 500)` });
+  } finally {
+    emu.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function applyScenario(count: number, concurrency: number): Promise<void> {
+  const emu = await emulator(0);
+  const dir = mkdtempSync(join(tmpdir(), 'rcsctl-bench-cli-'));
+  try {
+    const manifests = writeBenchManifests(join(dir, 'manifests'), count, 1);
+    const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN };
+    const cacheDir = join(dir, 'cache');
+    const apply = [BIN, 'apply', '--yes', manifests, '--concurrency', String(concurrency), '--cache-dir', cacheDir];
+    const runs: ChildRun[] = [];
+    const noop: ChildRun[] = [];
+    for (let i = 0; i < RUNS + 1; i++) {
+      await emu.reset();
+      rmSync(cacheDir, { recursive: true, force: true });
+      const r = await timeChild(apply, env);
+      if (r.code !== 0) throw new Error(`apply exited ${r.code}`);
+      const n = await timeChild(apply, env); // nothing to do: right after
+      if (i > 0) {
+        runs.push(r);
+        noop.push(n);
+      }
+    }
+    report({ what: `apply creating ${count}, C=${concurrency}, verification included (whole process)`, ms: median(runs.map((r) => r.ms)), boundMs: bound(count, concurrency), rssKiB: median(runs.map((r) => r.rssKiB ?? 0)) });
+    report({ what: `no-op apply right after (whole process)`, ms: median(noop.map((r) => r.ms)), boundMs: bound(count, concurrency), note: `warm bound (lists only) ${Math.ceil(count / 1000) * LATENCY_MS} ms` });
+  } finally {
+    emu.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function validateScenario(count: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'rcsctl-bench-cli-'));
+  try {
+    const manifests = writeBenchManifests(join(dir, 'manifests'), count, 1);
+    const args = [BIN, 'validate', join(manifests, 'part-000.yaml')];
+    await timeChild(args);
+    const runs: ChildRun[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await timeChild(args));
+    if (runs.some((r) => r.code !== 0)) throw new Error('validate failed');
+    report({ what: `validate one file of ${count} auto-replies (whole process)`, ms: median(runs.map((r) => r.ms)), rssKiB: median(runs.map((r) => r.rssKiB ?? 0)) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function startupScenario(): Promise<void> {
+  const floor: ChildRun[] = [];
+  const version: ChildRun[] = [];
+  const validate: ChildRun[] = [];
+  const example = join(ROOT, 'examples', 'brand');
+  for (let i = 0; i < RUNS + 1; i++) {
+    floor.push(await timeChild(['-e', '0']));
+    version.push(await timeChild([BIN, '--version']));
+    validate.push(await timeChild([BIN, 'validate', example]));
+  }
+  const f = median(floor.slice(1).map((r) => r.ms));
+  report({ what: 'node -e 0 (the floor)', ms: f });
+  report({ what: 'rcsctl --version', ms: median(version.slice(1).map((r) => r.ms)), note: `${(median(version.slice(1).map((r) => r.ms)) / f).toFixed(2)}x the floor` });
+  report({ what: 'rcsctl validate examples/brand', ms: median(validate.slice(1).map((r) => r.ms)), note: `${(median(validate.slice(1).map((r) => r.ms)) / f).toFixed(2)}x the floor` });
+}
+
+const SCENARIOS: Record<string, () => Promise<void>> = {
+  startup: startupScenario,
+  'plan-1k': () => planScenario(1000, 8),
+  'plan-10k': () => planScenario(10_000, 32),
+  'creates-10k': () => createsScenario(10_000),
+  'apply-1k': () => applyScenario(1000, 8),
+  'validate-10k': () => validateScenario(10_000),
+};
+
+/** Run the chosen scenarios (all by default) and print every figure. */
+export async function run(names: string[] = []): Promise<Row[]> {
+  const chosen = names.length > 0 ? names : Object.keys(SCENARIOS);
+  console.log(`cli: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the start; medians of ${RUNS} runs; latency ${LATENCY_MS} ms`);
+  for (const name of chosen) {
+    const scenario = SCENARIOS[name];
+    if (scenario === undefined) throw new Error(`unknown scenario ${name}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+    console.log(`- ${name}`);
+    await scenario();
+  }
+  console.log(`cli: load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`);
+  return rows;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await run(process.argv.slice(2));
