@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '../src/api/index.js';
 import { loadManifests } from '../src/manifest/index.js';
+import type { LiveBrand } from '../src/core/live.js';
 import { buildPlan } from '../src/plan/build-plan.js';
 import { readLive } from '../src/plan/read-live.js';
 import { BENCH_BRAND, writeBenchManifests } from './manifests.js';
@@ -164,7 +165,7 @@ async function createsScenario(count: number): Promise<void> {
     for (let i = 0; i < RUNS; i++) runs.push(await timeChild(args, env));
     const loaded = await loadManifests([manifests], { env: {}, cwd: dir });
     const brand = loaded.brands[0] as NonNullable<(typeof loaded.brands)[0]>;
-    const live = { brandId: BENCH_BRAND, autoReplies: [], files: new Map(), logos: [], chatbots: [], agencyFiles: new Map() };
+    const live = { brandId: BENCH_BRAND, autoReplies: [], files: new Map(), logos: [], chatbots: [], agencyFiles: new Map(), templates: [] } as unknown as LiveBrand;
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
