@@ -21,6 +21,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { handledPairs } from '../src/apply/handlers.js';
 import { main } from '../src/cli/main.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
 
@@ -96,6 +97,9 @@ function plan(c: Case, emu: RunningEmulator, extra: string[]): Promise<{ code: n
   return run(c, emu, ['plan', ...c.paths, ...c.args, ...extra]);
 }
 
+/** Every (kind, operation) the cases' plans could send (not blocked), for the handler check after the last case. */
+const planned = new Set<string>();
+
 describe('plan cases', () => {
   let emu: RunningEmulator | undefined;
   const tmp = mkdtempSync(join(tmpdir(), 'rcsctl-plan-cases-'));
@@ -163,14 +167,15 @@ describe('plan cases', () => {
       if (existsSync(out)) {
         const raw = readFileSync(out, 'utf8');
         for (const secret of [c.token, ...Object.values(c.env)]) expect(raw).not.toContain(secret);
-        const file = JSON.parse(raw) as { brands: { steps: { address: string; op: string; liveId?: string }[]; fingerprints: Record<string, string> }[] };
+        const file = JSON.parse(raw) as { brands: { steps: { address: string; kind: string; op: string; liveId?: string; gate: { type: string } }[]; fingerprints: Record<string, string> }[] };
+        for (const b of file.brands) for (const st of b.steps) if (st.gate.type !== 'blocked') planned.add(`${st.kind}:${st.op}`);
         expect(validatePlan(file), JSON.stringify(validatePlan.errors)).toBe(true);
         // Every live object a step touches has its fingerprint, for the staleness check.
         for (const b of file.brands) for (const st of b.steps) if (st.liveId !== undefined && st.op !== 'link') expect(b.fingerprints[st.address], `${name} ${st.address}`).toMatch(/^[0-9a-f]{64}$/);
       }
       for (const r of [text, json, saved]) for (const secret of [c.token, ...Object.values(c.env)]) expect(r.stdout + r.stderr).not.toContain(secret);
 
-      // A plan right after an apply is empty, but for the steps that were blocked .
+      // A plan right after an apply is empty, but for the steps that were blocked.
       if (text.code !== 1) {
         const brandArgs = c.args.includes('--brand') ? ['--brand', c.args[c.args.indexOf('--brand') + 1] as string] : [];
         // Plan choices that apply takes as well.
@@ -183,4 +188,12 @@ describe('plan cases', () => {
       }
     });
   }
+
+  // The (kind, operation) pairs come from what the planner produced above, not from a list; a
+  // blocked step (an agency file update) is never sent, so it needs no handler.
+  it('has a handler for every (kind, operation) the cases plan, and plans every handler somewhere', () => {
+    const handled = new Set(handledPairs());
+    expect([...planned].filter((p) => !handled.has(p)).sort(), 'planned without a handler').toEqual([]);
+    expect([...handled].filter((p) => !planned.has(p)).sort(), 'handlers no case plans').toEqual([]);
+  });
 });

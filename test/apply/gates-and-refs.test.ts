@@ -1,9 +1,7 @@
-// Unit tests of the applier's pure parts: gates, placeholders, and the handler
-// registry covering every step the planner can produce.
+// Unit tests of the applier's pure parts: gates and placeholders.
 
 import { describe, expect, it } from 'vitest';
 import { holdReason } from '../../src/apply/execute.js';
-import { handledPairs } from '../../src/apply/handlers.js';
 import { resolveRefs, tokenOf } from '../../src/core/refs.js';
 import type { Gate, Step } from '../../src/plan/types.js';
 
@@ -64,27 +62,5 @@ describe('resolveRefs', () => {
   });
 });
 
-describe('handler registry', () => {
-  it('has a handler for every step the planner can produce that may run', () => {
-    // agencyFile:update is always blocked (the service cannot change a registered file).
-    const plannable = [
-      'file:upload',
-      'agencyFile:create',
-      'logo:create',
-      'logo:update',
-      'logo:delete',
-      'chatbot:create',
-      'chatbot:update',
-      'chatbot:delete',
-      'autoReply:create',
-      'autoReply:update',
-      'autoReply:link',
-      'autoReply:delete',
-      'persistentMenu:menu-replace',
-      'template:create',
-      'template:update',
-      'template:delete',
-    ];
-    expect(handledPairs().sort()).toEqual([...plannable].sort());
-  });
-});
+// The handler registry is checked against what the planner produces, over every
+// plan case: test/plan-cases.test.ts, its last test.
