@@ -12,6 +12,7 @@ import type { BrandRef, RcsClient } from '../api/index.js';
 import type { BrandPlan, KindName, LiveBrand } from '../plan/types.js';
 import type { StepResult } from './execute.js';
 import type { IdMap } from '../core/refs.js';
+import { docsLink } from '../version.js';
 
 /** The kinds identified by name, which a second process can duplicate. */
 export const NAMED_KINDS = ['autoReply', 'logo'] as const;
@@ -106,7 +107,7 @@ export function findInterference(before: KindLists, after: KindLists, plan: Bran
         what: 'duplicate',
         ids: listed,
         name,
-        message: `${group.length} ${label.many} are named "${name}" (${listed.join(', ')}); another run may have created one at the same time. Run \`rcsctl apply --dedupe --allow-delete\` to delete the newer identical copies (docs/concurrency.md)`,
+        message: `${group.length} ${label.many} are named "${name}" (${listed.join(', ')}); another run may have created one at the same time. Run \`rcsctl apply --dedupe --allow-delete\` to delete the newer identical copies (${docsLink('concurrency.md')})`,
       });
     }
   }

@@ -2,6 +2,7 @@
 // error by the one error handler in src/cli/main.ts.
 
 import { RcsApiError } from '../api/errors.js';
+import { docsLink } from '../version.js';
 
 const HINTS: Record<string, string> = {
   '61001': 'no credentials reached the service: set RCSCTL_TOKEN, or pass --token-file FILE, or set RCSCTL_CLIENT_ID and RCSCTL_CLIENT_SECRET',
@@ -19,7 +20,7 @@ const HINTS: Record<string, string> = {
 const SANDBOX_HINTS: Record<string, string> = {
   '63001':
     'the sandbox knows the brands of its seed (the example seed has only BR.demo000001) plus every brand the manifests given to this command declare; ' +
-    'run the command with the manifest paths, or pass --seed FILE with an account that holds a role on the brand (docs/emulator.md, "Seed format")',
+    `run the command with the manifest paths, or pass --seed FILE with an account that holds a role on the brand (${docsLink('emulator.md#seed-format')})`,
   '64002': 'the sandbox seed gives this brand another key than the manifest: use the seed\'s brandKey, or leave the brand out of the seed so the sandbox takes the manifest\'s',
 };
 

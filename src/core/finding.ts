@@ -2,6 +2,7 @@
 // it. The drift report is made of them; each kind contributes the findings
 // about its live state, so the noun sits below both.
 
+import { docsLink } from '../version.js';
 import type { FieldChange, Gate } from './step.js';
 
 /** How much a finding matters: error and warning count as drift (exit 2); info does not. */
@@ -28,7 +29,7 @@ export interface Finding {
   message: string;
   /** What a person should do about it, in one sentence. */
   action: string;
-  /** Where the finding is explained: `docs/troubleshooting.md#<code in lower case>`. */
+  /** Where the finding is explained: an absolute link to `troubleshooting.md#<code in lower case>` in the docs (`--docs-url`). */
   help: string;
   /** Field-level differences (DRIFT_CHANGED, DRIFT_MISSING, DRIFT_PRUNE). */
   changes?: FieldChange[];
@@ -59,12 +60,17 @@ export interface DriftOptions {
 /** Default thresholds (documented in docs/drift.md). */
 export const DEFAULT_DRIFT_OPTIONS: DriftOptions = { expiryWarningDays: 30, reviewWarningDays: 14 };
 
-/** The troubleshooting anchor of a finding code. */
+/** The troubleshooting page and anchor of a finding code, relative to the docs folder. */
 export function helpAnchor(code: FindingCode): string {
-  return `docs/troubleshooting.md#${code.toLowerCase()}`;
+  return `troubleshooting.md#${code.toLowerCase()}`;
 }
 
-/** A finding with its help link filled in. */
+/** The absolute help link of a finding code, in the docs at `docsUrl` (default: the package's homepage). */
+export function helpLink(code: FindingCode, docsUrl?: string): string {
+  return docsLink(helpAnchor(code), docsUrl);
+}
+
+/** A finding with its help link filled in (the published docs; drift's `--docs-url` re-points it). */
 export function finding(code: FindingCode, severity: Severity, address: string, message: string, action: string, extra: Partial<Finding> = {}): Finding {
-  return { code, severity, address, message, action, help: helpAnchor(code), ...extra };
+  return { code, severity, address, message, action, help: helpLink(code), ...extra };
 }

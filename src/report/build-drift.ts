@@ -3,7 +3,7 @@
 // unmanaged resources from the plan, state findings from the live objects.
 // Generic over the kinds: every resource the kinds match is one entry.
 
-import { finding } from '../core/finding.js';
+import { finding, helpLink } from '../core/finding.js';
 import { matchesTarget } from '../plan/target.js';
 import { KINDS } from '../kinds/index.js';
 import type { PlannedBrand } from '../plan/plan-brands.js';
@@ -11,10 +11,14 @@ import type { Step } from '../plan/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ResourceDrift } from './types.js';
 
-/** Build the report for `brands` as of `now`. */
-export function buildDrift(brands: PlannedBrand[], now: Date, options: Partial<DriftOptions> = {}, targets: string[] = []): DriftReport {
+/**
+ * Build the report for `brands` as of `now`. Help links point at the docs at
+ * `docsUrl` (a folder URL ending in `/`), by default the published docs.
+ */
+export function buildDrift(brands: PlannedBrand[], now: Date, options: Partial<DriftOptions> = {}, targets: string[] = [], docsUrl?: string): DriftReport {
   const opts: DriftOptions = { ...DEFAULT_DRIFT_OPTIONS, ...options };
   const out = brands.map((b) => brandDrift(b, now, opts, targets));
+  if (docsUrl !== undefined) for (const b of out) for (const r of b.resources) for (const f of r.findings) f.help = helpLink(f.code, docsUrl);
   const summary = addSummaries(out.map((b) => b.summary));
   return {
     version: DRIFT_REPORT_VERSION,
@@ -94,8 +98,8 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions, target
           address,
           `${u.kind} ${u.id} "${u.name}" exists live but no manifest declares it`,
           prune !== undefined
-            ? `Adopt it into the manifests (rcsctl export --brand ${plan.brandId} writes its YAML), or add ${prune} to \`prune:\` so rcsctl apply --allow-delete removes it.`
-            : `Adopt it into the manifests (rcsctl export --brand ${plan.brandId} writes its YAML).`,
+            ? `Adopt it into a manifest with rcsctl export --resource ${address} --into <manifest file>, or add ${prune} to \`prune:\` so rcsctl apply --allow-delete removes it.`
+            : `Adopt it into a manifest with rcsctl export --resource ${address} --into <manifest file>.`,
         ),
       );
     }
@@ -148,7 +152,7 @@ function stepFinding(step: Step): Finding | undefined {
         step.op === 'menu-replace' && step.method !== 'PUT'
           ? `the live menu of room ${step.chatbotId} differs from the manifest (${step.method === 'POST' ? 'no menu live' : 'the manifest removes it'})`
           : `"${step.name}" differs from the manifest in ${n} field${n === 1 ? '' : 's'}`,
-        `If the live change is unwanted, run rcsctl apply to restore the manifest; if it is wanted, copy it into the manifest.${gateNote}`,
+        `Live and the manifest differ, and either may be the side that changed: run rcsctl apply to make live match the manifest, or change the manifest to match live (each change shows the live value first).${gateNote}`,
         { changes: step.changes, ...gate },
       );
     }
@@ -159,7 +163,7 @@ function stepFinding(step: Step): Finding | undefined {
         'warning',
         step.address,
         `"${step.name}" is declared in the manifests but does not exist live`,
-        `Run rcsctl apply to create it, or remove it from the manifests if it was deleted on purpose.${gateNote}`,
+        `Run rcsctl apply to create it, or, if it was deleted live on purpose, remove it from the manifests.${gateNote}`,
         { changes: step.changes, ...gate },
       );
     case 'delete':
@@ -168,7 +172,7 @@ function stepFinding(step: Step): Finding | undefined {
         'warning',
         step.address,
         `"${step.name}" exists live, is not declared, and its kind is pruned: apply would delete it`,
-        `Run rcsctl apply --allow-delete to delete it, or declare it in the manifests to keep it.${gateNote}`,
+        `Run rcsctl apply --allow-delete to delete it, or keep it by adopting it into a manifest (rcsctl export --resource ${step.address} --into <manifest file>).${gateNote}`,
         { changes: step.changes, ...gate },
       );
     case 'link':

@@ -163,7 +163,15 @@ describe('rcsctl drift against the emulator', () => {
     expect(finding(report, 'autoReply.events', 'DRIFT_MISSING').severity).toBe('warning');
     const promo = report.brands[0]!.resources.find((r) => r.name === 'Old promo')!;
     expect(promo.findings.map((f) => f.code)).toEqual(['DRIFT_PRUNE']);
-    expect(finding(report, `logo.${old.fileId}`, 'DRIFT_UNMANAGED').action).toMatch(/rcsctl export --brand BR\.demo000001/);
+    // Advice names both ways out: nothing assumes the live side is the one that changed.
+    expect(changed.action).toMatch(/either may be the side that changed: run rcsctl apply to make live match the manifest, or change the manifest to match live/);
+    expect(changed.action).not.toMatch(/live change is unwanted|restore/);
+    expect(finding(report, 'autoReply.events', 'DRIFT_MISSING').action).toMatch(/^Run rcsctl apply to create it, or, if it was deleted live on purpose, remove it from the manifests\./);
+    expect(finding(report, `logo.${old.fileId}`, 'DRIFT_UNMANAGED').action).toBe(`Adopt it into a manifest with rcsctl export --resource logo.${old.fileId} --into <manifest file>, or add logos to \`prune:\` so rcsctl apply --allow-delete removes it.`);
+    expect(promo.findings[0]!.action).toMatch(/^Run rcsctl apply --allow-delete to delete it, or keep it by adopting it into a manifest \(rcsctl export --resource autoReply\.ARM\d+ --into <manifest file>\)/);
+    // Help links are absolute (package.json homepage), so they open from a CI log or a PR comment.
+    expect(changed.help).toBe('https://github.com/rcsctl/rcsctl/blob/main/docs/troubleshooting.md#drift_changed');
+    expect(text).toContain('see https://github.com/rcsctl/rcsctl/blob/main/docs/troubleshooting.md#drift_changed');
     expect(report.summary).toMatchObject({ changed: 1, missing: 1, unmanaged: 2 });
     expect(text).toContain('~ body.description: "Closed for renovation" → "Mon-Fri');
     // A change is a -/+ pair that GitHub colours, not `!`.
@@ -305,6 +313,20 @@ describe('rcsctl drift against the emulator', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^No drift: .*\nWrote the junit report to .*drift\.xml\.\n$/);
     expect(checkJunit(readFileSync(out, 'utf8')).length).toBeGreaterThan(10);
+  });
+
+  it('--docs-url points every help link at another copy of the docs, in every format; a relative one is refused', async () => {
+    const { report, text, markdown, junit } = await driftAll('--docs-url', 'https://docs.example.org/rcsctl');
+    const all = report.brands.flatMap((b) => b.resources.flatMap((r) => r.findings));
+    expect(all.length).toBeGreaterThan(3);
+    for (const f of all) expect(f.help).toBe(`https://docs.example.org/rcsctl/troubleshooting.md#${f.code.toLowerCase()}`);
+    expect(text).toContain('see https://docs.example.org/rcsctl/troubleshooting.md#drift_missing');
+    expect(markdown).toContain('(https://docs.example.org/rcsctl/troubleshooting.md#drift_missing)');
+    expect(junit).toContain('see https://docs.example.org/rcsctl/troubleshooting.md#drift_missing');
+    expect(text).not.toContain('github.com/rcsctl');
+    const bad = await cli(['drift', 'examples/brand', '--docs-url', 'docs/'], { emu });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--docs-url must be an absolute http(s) URL of the docs folder, not "docs/"');
   });
 
   it('usage errors exit 1 and name the flag', async () => {

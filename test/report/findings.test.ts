@@ -15,7 +15,8 @@ import { renderDriftJson } from '../../src/report/render-json.js';
 import { renderDriftJunit } from '../../src/report/render-junit.js';
 import { renderDriftMarkdown } from '../../src/report/render-markdown.js';
 import { renderDriftText } from '../../src/report/render-text.js';
-import { finding, helpAnchor } from '../../src/core/finding.js';
+import { finding, helpAnchor, helpLink } from '../../src/core/finding.js';
+import { DOCS_URL, docsBase, docsUrlFromHomepage } from '../../src/version.js';
 import { agencyFileFindings } from '../../src/kinds/agency-file/findings.js';
 import { chatbotFindings } from '../../src/kinds/chatbot/findings.js';
 import { logoFindings } from '../../src/kinds/logo/findings.js';
@@ -166,7 +167,23 @@ describe('docs/troubleshooting.md', () => {
       expect(section).toContain('**What it means.**');
       expect(section).toContain('**What to do.**');
       // GitHub's anchor for "## CODE" is the code in lower case.
-      expect(helpAnchor(code)).toBe(`docs/troubleshooting.md#${code.toLowerCase()}`);
+      expect(helpAnchor(code)).toBe(`troubleshooting.md#${code.toLowerCase()}`);
     }
+  });
+});
+
+describe('help links', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { homepage: string };
+  it('are absolute, built from package.json homepage (the docs folder on main)', () => {
+    expect(pkg.homepage).toBe('https://github.com/rcsctl/rcsctl#readme');
+    expect(DOCS_URL).toBe('https://github.com/rcsctl/rcsctl/blob/main/docs/');
+    expect(docsUrlFromHomepage('https://git.example.com/team/rcsctl/')).toBe('https://git.example.com/team/rcsctl/blob/main/docs/');
+    expect(finding('DRIFT_CHANGED', 'warning', 'autoReply.hours', 'm', 'a').help).toBe('https://github.com/rcsctl/rcsctl/blob/main/docs/troubleshooting.md#drift_changed');
+    expect(helpLink('LOGO_REJECTED', docsBase('https://mirror.example/rcs/docs'))).toBe('https://mirror.example/rcs/docs/troubleshooting.md#logo_rejected');
+  });
+  it('--docs-url must be an absolute http(s) URL', () => {
+    expect(() => docsBase('docs/')).toThrow(/absolute http\(s\) URL/);
+    expect(() => docsBase('file:///tmp/docs')).toThrow(/http\(s\) URL/);
+    expect(docsBase(undefined)).toBe(DOCS_URL);
   });
 });

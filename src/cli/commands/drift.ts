@@ -12,6 +12,7 @@ import { renderDriftJunit } from '../../report/render-junit.js';
 import { renderDriftMarkdown } from '../../report/render-markdown.js';
 import { renderDriftText, summaryLine } from '../../report/render-text.js';
 import { DEFAULT_DRIFT_OPTIONS, type DriftReport } from '../../report/types.js';
+import { DOCS_URL, docsBase } from '../../version.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { makeStyle, type Style } from '../style.js';
@@ -35,6 +36,7 @@ interface DriftFlags {
   reviewWarning: string;
   cacheDir?: string;
   cache: boolean;
+  docsUrl?: string;
 }
 
 /** Register `rcsctl drift`. */
@@ -51,8 +53,10 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
     .option('--expiry-warning <days>', 'warn about agency files whose sendable window ends within DAYS', String(DEFAULT_DRIFT_OPTIONS.expiryWarningDays))
     .option('--review-warning <days>', 'warn about reviews waiting longer than DAYS', String(DEFAULT_DRIFT_OPTIONS.reviewWarningDays));
   withCacheOptions(cmd)
+    .option('--docs-url <url>', `where the findings' help links point: the docs folder of your copy (default: ${DOCS_URL})`)
     .action(async (paths: string[] | undefined, flags: DriftFlags) => {
       const format = formatValue(flags, DRIFT_FORMATS);
+      const docsUrl = docsBase(flags.docsUrl);
       const out = outValue(flags);
       const expiryWarningDays = days(flags.expiryWarning, '--expiry-warning');
       const reviewWarningDays = days(flags.reviewWarning, '--review-warning');
@@ -62,7 +66,7 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
         ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
         cache: flags.cache,
       });
-      const report = buildDrift(plans, new Date(), { expiryWarningDays, reviewWarningDays }, flags.target ?? []);
+      const report = buildDrift(plans, new Date(), { expiryWarningDays, reviewWarningDays }, flags.target ?? [], docsUrl);
       const g = ctx.globals();
       if (out !== undefined) {
         const path = resolve(ctx.io.cwd, out);
