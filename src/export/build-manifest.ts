@@ -53,7 +53,8 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
   const ctx: ExportContext = {
     handle: (kind, liveId) => handles.get(kind)?.get(liveId),
     image(fileName, url, dir) {
-      const path = placeImage(fileName, dir, usedPaths);
+      const path = placeImage(fileName, dir, (p) => usedPaths.has(p.toLowerCase()));
+      usedPaths.add(path.toLowerCase());
       downloads.push(download(url, path, fileName));
       return path;
     },
@@ -76,15 +77,15 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
 
 /**
  * A path under `dir` whose base name gives back the live upload name. Equal
- * stems go into numbered subfolders (`images/2/hero.png`), never renamed,
- * because the upload name is made from the base name.
+ * stems (and paths `taken` says are in use) go into numbered subfolders
+ * (`images/2/hero.png`), never renamed, because the upload name is made from
+ * the base name.
  */
-function placeImage(fileName: string, dir: string, used: Set<string>): string {
+export function placeImage(fileName: string, dir: string, taken: (path: string) => boolean): string {
   const { stem, ext, sha12 } = localName(fileName);
   const base = (sha12 !== undefined ? stem : basename(fileName, ext)) + ext.toLowerCase();
   let path = `${dir}/${safe(base)}`;
-  for (let n = 2; used.has(path.toLowerCase()); n++) path = `${dir}/${n}/${safe(base)}`;
-  used.add(path.toLowerCase());
+  for (let n = 2; taken(path); n++) path = `${dir}/${n}/${safe(base)}`;
   return path;
 }
 
@@ -93,7 +94,8 @@ function safe(name: string): string {
   return cleaned === '' ? 'file' : cleaned;
 }
 
-function download(url: string, path: string, liveFileName: string): Download {
+/** The download of a live image to `path`, with the hash its name promises. */
+export function download(url: string, path: string, liveFileName: string): Download {
   const sha12 = localName(liveFileName).sha12;
   return sha12 !== undefined ? { url, path, liveFileName, expectedSha12: sha12 } : { url, path, liveFileName };
 }

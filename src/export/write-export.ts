@@ -32,10 +32,22 @@ export async function writeExport(exported: ExportedManifest, dir: string, opts:
   if (existsSync(manifestPath) && !opts.force) {
     throw new RcsctlError('E_EXPORT_EXISTS', `${manifestPath} exists; choose another --out directory or pass --force to overwrite it`);
   }
-  const notes = [...exported.notes];
-  const fetched = await mapLimit(exported.downloads, opts.concurrency, (d) => fetchImage(d));
+  const fetched = await fetchImages(exported.downloads, opts.concurrency);
   mkdirSync(dir, { recursive: true });
-  exported.downloads.forEach((d, i) => {
+  const notes = [...exported.notes, ...saveImages(exported.downloads, fetched, dir)];
+  writeFileSync(manifestPath, renderManifest(exported.manifest, dir, opts.header));
+  return { manifestPath, images: exported.downloads.map((d) => d.path), notes };
+}
+
+/** Download every image (all of them before anything is written, so a failure leaves no half export). */
+export function fetchImages(downloads: Download[], concurrency: number): Promise<Buffer[]> {
+  return mapLimit(downloads, concurrency, (d) => fetchImage(d));
+}
+
+/** Write fetched images under `dir`; returns a note for each whose content does not match its name's hash. */
+export function saveImages(downloads: Download[], fetched: Buffer[], dir: string): string[] {
+  const notes: string[] = [];
+  downloads.forEach((d, i) => {
     const bytes = fetched[i] as Buffer;
     if (d.expectedSha12 !== undefined && createHash('sha256').update(bytes).digest('hex').slice(0, 12) !== d.expectedSha12) {
       notes.push(`${d.liveFileName}: the downloaded content does not match the hash in its name; plan will show it as changed`);
@@ -44,20 +56,23 @@ export async function writeExport(exported: ExportedManifest, dir: string, opts:
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, bytes);
   });
-  writeFileSync(manifestPath, renderManifest(exported.manifest, dir, opts.header));
-  return { manifestPath, images: exported.downloads.map((d) => d.path), notes };
+  return notes;
+}
+
+/** Small maps of plain values on one line (`media: { file: hero }`), as hand-written manifests do. */
+export function flowSmallMaps(node: Parameters<typeof visit>[0]): void {
+  visit(node, {
+    Map(_key, n) {
+      if (isMap(n) && n.items.length > 0 && n.items.every((p) => isScalar(p.value)) && JSON.stringify(n.toJSON()).length <= FLOW_WIDTH) n.flow = true;
+    },
+  });
 }
 
 /** The YAML text: the `$schema` modeline, a header comment, then the document. */
 export function renderManifest(manifest: Record<string, unknown>, dir: string, header: string[]): string {
   const schema = relative(dir, join(packageRoot(), 'schemas', 'manifest.schema.json')).split(sep).join('/');
   const doc = new Document(manifest);
-  // Small maps of plain values read best on one line (`media: { file: hero }`), as hand-written manifests do.
-  visit(doc, {
-    Map(_key, node) {
-      if (isMap(node) && node.items.length > 0 && node.items.every((p) => isScalar(p.value)) && JSON.stringify(node.toJSON()).length <= FLOW_WIDTH) node.flow = true;
-    },
-  });
+  flowSmallMaps(doc);
   const lines = [`# yaml-language-server: $schema=${schema}`, '#', ...header.map((h) => (h === '' ? '#' : `# ${h}`))];
   return lines.join('\n') + '\n' + doc.toString({ lineWidth: 0 });
 }
