@@ -33,7 +33,7 @@ describe('help', () => {
       expect(h.stdout, c).toContain('--sandbox');
       expect(h.stdout, c).toContain('--concurrency <n>');
     }
-    expect((await cli(['export', '--help'], { env: {} })).stdout).toMatch(/--brand <id> +the brand to export \(required\)/);
+    expect((await cli(['export', '--help'], { env: {} })).stdout).toMatch(/--brand <id> +the brand to export \(required unless --into\)/);
     expect((await cli(['show', '--help'], { env: {} })).stdout).toMatch(/Usage: rcsctl show \[options\] <plan-file>/);
   });
 

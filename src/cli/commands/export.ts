@@ -42,7 +42,7 @@ export function registerExport(program: Command, ctx: CommandContext): void {
     .command('export')
     .description('write a live brand as a manifest with its images, to adopt it (plan right after shows no changes)')
     .argument('[paths...]', 'with --into: the other manifests of the brand, checked so nothing is declared twice (default: the --into file)')
-    .option('--brand <id>', 'the brand to export (required, unless --into names the manifest that declares it)');
+    .option('--brand <id>', 'the brand to export (required unless --into)');
   outOption(cmd, 'dir', 'directory to write brand.yaml and images/ into (default: ./<brand id>)');
   cmd
     .option('--brand-key-env <name>', 'agency accounts: read the brand key from this environment variable, and write key: "${env:NAME}"')
