@@ -166,7 +166,7 @@ describe('rcsctl export --resource --into', () => {
       [['--resource', 'autoReply.Hours again', '--handle', 'hours'], /the handle hours is already declared in .*brand\.yaml:\d+ for another auto-reply; choose one with --handle NAME/],
       [['--resource', 'autoReply.Hours again', '--handle', '9lives'], /--handle must start with a letter/],
       [['--resource', 'autoReply.Nothing like it'], /autoReply\.Nothing like it: brand BR\.demo000001 has no live auto-reply with that id or name/],
-      [['--resource', 'file.hero'], /auto-reply files are not adopted on their own \(adoptable: logo, chatbot, autoReply\); it comes along with what uses it/],
+      [['--resource', 'file.hero'], /auto-reply files are not adopted on their own \(adoptable: [^)]*\bautoReply\b[^)]*\); it comes along with what uses it/],
       [['--resource', 'menu'], /--resource must be an address like/],
       [['--resource', 'chatbot.0212345678'], /room 0212345678 "Coffee Co" is already declared as chatbot\.0212345678 in .*brand\.yaml:\d+/],
     ];
