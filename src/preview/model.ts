@@ -11,6 +11,7 @@ export type ActionKind = 'reply' | 'link' | 'dial' | 'map' | 'calendar' | 'copy'
 /** The action object keys the service defines, and the kind each one is. */
 const ACTION_KINDS: Readonly<Record<string, ActionKind>> = {
   urlAction: 'link',
+  localBrowserAction: 'link',
   dialerAction: 'dial',
   mapAction: 'map',
   calendarAction: 'calendar',

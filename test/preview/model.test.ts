@@ -106,6 +106,7 @@ describe('the model on hand-made messages', () => {
     expect(describeAction({ calendarAction: { createCalendarEvent: { title: 'T' } } }).kind).toBe('calendar');
     expect(describeAction({ clipboardAction: { copyToClipboard: { text: 'c' } } }).kind).toBe('copy');
     expect(describeAction({ composeAction: { composeTextMessage: { text: 'hi' } } }).kind).toBe('compose');
+    expect(describeAction({ localBrowserAction: { openUrl: { url: 'https://b' } } })).toEqual({ kind: 'link', detail: 'https://b' });
     expect(describeAction({ postback: { data: 'x' }, fooAction: {} })).toEqual({ kind: 'action' });
   });
 
