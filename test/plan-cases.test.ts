@@ -24,6 +24,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handledPairs } from '../src/apply/handlers.js';
 import { main } from '../src/cli/main.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
+import { withContract } from './contract-recorder.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const CASES = join(ROOT, 'test', 'plan-cases');
@@ -139,7 +140,9 @@ describe('plan cases', () => {
   for (const name of caseNames) {
     it(name, async () => {
       const c = readCase(name);
-      emu = await startEmulator({ seed: join(c.dir, 'seed.yaml'), port: 0 });
+      // Every request of plan and apply, and every answer, is checked against the contract on close.
+      const contract = withContract({ seed: join(c.dir, 'seed.yaml'), port: 0 });
+      emu = contract.adopt(await startEmulator(contract.opts));
 
       const text = await plan(c, emu, []);
       const got = mask(text.stdout) + (text.stderr === '' ? '' : `--- stderr ---\n${mask(text.stderr)}`);

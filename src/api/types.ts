@@ -1,7 +1,8 @@
-// Wire shapes of the service, shared by the client (src/api) and the emulator
-// (src/emulator). Field names are the service's own, spelling included
-// (saftyStatusYn, releatedChatbots). Source: the service reference and
-// the recorded assumptions; each section is marked where the shape comes from.
+// Wire shapes of the service as the client (src/api) reads them. The emulator
+// has its own (src/emulator/wire.ts); the contract (src/contract) checks both.
+// Field names are the service's own, spelling included (saftyStatusYn,
+// releatedChatbots). Source: the service reference and the recorded
+// assumptions; each section is marked where the shape comes from.
 
 /** Service timestamp, e.g. `2026-11-21T10:00:00.000+09`. */
 export type ServiceTime = string;

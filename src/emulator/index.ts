@@ -1,6 +1,7 @@
 // The service emulator: a faithful, in-memory local copy of the service for
 // demos, tests and dry runs.
 
+import type { Exchange } from '../contract/check.js';
 import { defaultSeedPath } from '../util/paths.js';
 import { checkSeed, loadSeed, type Seed } from './seed.js';
 import { storeFromSeed } from './seed-apply.js';
@@ -34,6 +35,8 @@ export interface EmulatorOptions {
   requestTimeoutMs?: number;
   /** More service routes, for a kind the emulator does not serve (a test's own kind). */
   routes?: Route[];
+  /** Called with every service request and its answer (the test suite checks them against the contract). */
+  onExchange?: (x: Exchange) => void;
 }
 
 /** A started emulator. */
@@ -60,6 +63,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     ...(opts.headersTimeoutMs !== undefined ? { headersTimeoutMs: opts.headersTimeoutMs } : {}),
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.routes ? { routes: opts.routes } : {}),
+    ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     emu.server.once('error', reject);

@@ -1,13 +1,13 @@
 // A handful of realistic layout components for GET /baselayout/component
 // (the service reference, Layout component); a seed may replace them.
 
-import type { LayoutComponent } from '../api/types.js';
+import type { ServedLayoutComponent } from './wire.js';
 
 const TABLE_OPTIONS = { leftAlign: 'left', rightAlign: 'right', leftTextStyle: 'normal', rightTextStyle: 'normal', maxCount: 5 };
 
 /** The default component list. */
-export function defaultLayoutComponents(): LayoutComponent[] {
-  const c = (componentId: string, componentName: string, status: string, h: 'Y' | 'N', b: 'Y' | 'N', f: 'Y' | 'N', options: Record<string, unknown> | null, groupComponentId: string | null = null): LayoutComponent => ({
+export function defaultLayoutComponents(): ServedLayoutComponent[] {
+  const c = (componentId: string, componentName: string, status: string, h: 'Y' | 'N', b: 'Y' | 'N', f: 'Y' | 'N', options: Record<string, unknown> | null, groupComponentId: string | null = null): ServedLayoutComponent => ({
     componentId,
     componentName,
     iconImgFileUrl: `https://example.invalid/layout/icons/${componentId}.png`,

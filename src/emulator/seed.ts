@@ -4,7 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import type { LayoutComponent, MessagebaseForm, PersistentMenuItem, TemplateBodyItem, TemplateButtonGroup } from '../api/types.js';
+import type { MessagebaseForm, TemplateBodyItem, TemplateButtonGroup } from '../api/types.js';
+import type { ServedLayoutComponent, StoredMenuItem } from './wire.js';
 import { KNOWN_MESSAGEBASES, type MessagebaseFacts } from '../spec/messagebases.js';
 import { parseServiceTime } from '../util/time.js';
 import { RcsctlError } from '../errors.js';
@@ -38,7 +39,7 @@ export interface SeedChatbot {
   approvalResult?: string;
   approvalReason?: string;
   registerDate?: string;
-  persistentMenu?: PersistentMenuItem[];
+  persistentMenu?: StoredMenuItem[];
   menuPaused?: boolean;
 }
 
@@ -125,7 +126,7 @@ export interface Seed {
   messagebases?: MessagebaseFacts[];
   /** Template forms; the default forms this leaves out are added. */
   messagebaseForms?: MessagebaseForm[];
-  layoutComponents?: LayoutComponent[];
+  layoutComponents?: ServedLayoutComponent[];
   /** The agency messaging interface (docs/emulator.md, "Testing your relay"). */
   messaging?: SeedMessaging;
 }

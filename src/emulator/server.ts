@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERRORS, formatMessage } from '../api/codes.js';
+import type { Exchange } from '../contract/check.js';
 import { formatServiceTime } from '../util/time.js';
 import { adminRoutes, type AdminState } from './admin.js';
 import { FaultPlan } from './faults.js';
@@ -42,6 +43,8 @@ export interface ServerSettings {
   requestTimeoutMs?: number;
   /** Service routes beyond the built-in ones. */
   routes?: Route[];
+  /** Called with every service request and its answer (not admin calls, not faults that cut the connection). */
+  onExchange?: (x: Exchange) => void;
 }
 
 /** Default header timeout (*chosen*): far above any real client on loopback, far below Node's 60 s. */
@@ -143,6 +146,15 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
       return;
     }
     entry.status = reply.status;
+    if (settings.onExchange !== undefined && fault === undefined) {
+      let requestBody: Buffer = Buffer.alloc(0);
+      try {
+        requestBody = await ctx.body();
+      } catch {
+        // An unreadable body was already answered; the exchange still has its answer.
+      }
+      settings.onExchange({ method, path, requestHeaders: req.headers, requestBody, status: reply.status, answer: reply.json });
+    }
     write(res, reply);
   }
 

@@ -3,7 +3,8 @@
 // dumps it. Ids come from counters so two runs of the same calls match.
 
 import { createHash } from 'node:crypto';
-import type { ButtonGroup, LayoutComponent, MessagebaseForm, PersistentMenuItem, Suggestion, TemplateBodyItem, TemplateButtonGroup } from '../api/types.js';
+import type { MessagebaseForm, TemplateBodyItem, TemplateButtonGroup } from '../api/types.js';
+import type { ServedLayoutComponent, StoredButtonGroup, StoredMenuItem, StoredSuggestion } from './wire.js';
 import type { MessagebaseFacts } from '../spec/messagebases.js';
 import { emptyMessaging, type MessagingData } from './messaging/model.js';
 
@@ -47,16 +48,16 @@ export interface AutoReplyContent {
   messagebaseId: string;
   copyAllowed: boolean;
   body: Record<string, string>;
-  buttons?: ButtonGroup[];
-  chipList?: Suggestion[];
+  buttons?: StoredButtonGroup[];
+  chipList?: StoredSuggestion[];
 }
 
 /** An auto-reply: the normalised request (for 64323) and the read view. */
 export interface StoredAutoReply extends AutoReplyContent {
   autoReplyMsgId: string;
   /** buttons and chipList with every empty postback.data filled (what reads return). */
-  filledButtons?: ButtonGroup[];
-  filledChipList?: Suggestion[];
+  filledButtons?: StoredButtonGroup[];
+  filledChipList?: StoredSuggestion[];
   approvalResult: string;
   registerDate: string;
   updateDate: string;
@@ -107,7 +108,7 @@ export interface StoredChatbot extends ReviewedFields {
   searchWeight: string | null;
   botTcPage: string | null;
   /** Persistent menu items with postbackIds; null when the room has no menu. */
-  menu: PersistentMenuItem[] | null;
+  menu: StoredMenuItem[] | null;
   menuPaused: boolean;
   /** subTitle before a pending rename, restored by cancel. */
   previousSubTitle?: string;
@@ -200,7 +201,7 @@ export class EmulatorStore {
   messagebases: MessagebaseFacts[] = [];
   /** Template forms (messagebaseforms), by id. */
   forms = new Map<string, MessagebaseForm>();
-  layoutComponents: LayoutComponent[] = [];
+  layoutComponents: ServedLayoutComponent[] = [];
   tokenTtlSeconds = 3600;
   /** Answer empty lists with HTTP 204 (the recorded assumptions) instead of an empty page. */
   noContentOnEmptyList = false;

@@ -18,7 +18,7 @@ const hours: AutoReplyRequest = {
   autoReplyMsgName: 'Opening hours',
   messagebaseId: 'SCS00000',
   body: { description: 'Mon-Fri 9-18' },
-  buttons: [{ suggestions: [{ action: { displayText: 'Map', urlAction: { openUrl: { url: 'https://example.com/map' } } } }] }],
+  buttons: [{ suggestions: [{ action: { displayText: 'Map', postback: { data: '' }, urlAction: { openUrl: { url: 'https://example.com/map' } } } }] }],
 };
 
 function apiError(err: unknown): RcsApiError {
@@ -92,6 +92,12 @@ describe('auto-replies', () => {
 
     const tooLong = apiError(await rejection(client.autoReplies.create(BRAND, { ...hours, autoReplyMsgName: 'x'.repeat(101) })));
     expect([tooLong.httpStatus, tooLong.serviceCode]).toEqual([400, '64304']);
+    // These requests break the contract on purpose, and the check says so.
+    expect((await emu.contract.clear()).map((v) => `${v.operation} ${v.field}`)).toEqual([
+      'autoReply.create autoReplyMsgName',
+      'autoReply.create copyAllowed',
+      'autoReply.create autoReplyMsgName',
+    ]);
   });
 
   it('maps 64323 (No changes) on a first attempt to an error', async () => {

@@ -124,6 +124,7 @@ describe('persistent menus', () => {
       ),
     );
     expect((tooMany as RcsApiError).serviceMessage).toMatch(/^Invalid_menu_format \[.+\]$/);
+    expect((await emu.contract.clear()).map((v) => `${v.operation} ${v.field}`)).toEqual(['menu.create persistentMenu.menu']);
     const dangling = await rejection(client.menus.create(BRAND, '0212345678', [{ type: 'reply', title: 'Gone', ordNo: 1, autoReplyMsgId: 'ARM999999999999' }]));
     expect(code(dangling)).toBe('64375');
 

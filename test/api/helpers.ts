@@ -3,6 +3,7 @@
 
 import { deflateSync } from 'node:zlib';
 import { startEmulator } from '../../src/emulator/index.js';
+import { contractOf, withContract, type ContractRecorder } from '../contract-recorder.js';
 import { createClient, type ClientOptions, type RcsClient } from '../../src/api/index.js';
 
 /** The seeded brand and its key. */
@@ -54,6 +55,8 @@ export interface TestEmulator {
   url: string;
   /** Direct access to the emulator's state. */
   store: Awaited<ReturnType<typeof startEmulator>>['store'];
+  /** Fails close() when a request or answer broke the contract; tests that break it on purpose clear it. */
+  contract: ContractRecorder;
   close(): Promise<void>;
   admin(method: string, path: string, body?: unknown): Promise<unknown>;
   /** Requests the emulator has seen (GET /_emulator/requests). */
@@ -64,7 +67,8 @@ export interface TestEmulator {
 
 /** Start an emulator for one test file. */
 export async function startTestEmulator(seed: Record<string, unknown> = testSeed(), latencyMs?: number): Promise<TestEmulator> {
-  const emu = await startEmulator({ seed: seed as never, port: 0, ...(latencyMs !== undefined ? { latencyMs } : {}) });
+  const contract = withContract({ seed: seed as never, port: 0, ...(latencyMs !== undefined ? { latencyMs } : {}) });
+  const emu = contract.adopt(await startEmulator(contract.opts));
   const clients: RcsClient[] = [];
   const admin = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${emu.url}/_emulator${path}`, {
@@ -78,6 +82,7 @@ export async function startTestEmulator(seed: Record<string, unknown> = testSeed
   return {
     url: emu.url,
     store: emu.store,
+    contract: contractOf(emu),
     admin,
     async requests() {
       const body = (await admin('GET', '/requests')) as unknown;

@@ -6,6 +6,7 @@ import busboy from 'busboy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, RcsApiError, ResponseShapeError } from '../../src/api/index.js';
 import { createRedactor } from '../../src/api/redact.js';
+import { formatViolation } from '../../src/contract/check.js';
 import { DEFAULT_RETRY } from '../../src/api/retry.js';
 import { createTransport, DEFAULT_TIMEOUTS } from '../../src/api/transport.js';
 import { USER_AGENT } from '../../src/version.js';
@@ -204,6 +205,13 @@ describe('request errors from the emulator', () => {
         }),
       );
       expect(noCertificate).toMatchObject({ httpStatus: 400, serviceCode: '64305', serviceMessage: 'Missing Certification document' });
+      // Each of these breaks the contract on purpose; the check names the operation and the field.
+      expect((await emu.contract.clear()).map(formatViolation)).toEqual([
+        'autoReply.create request: (body): Content-Type is "multipart/form-data", not application/json',
+        'autoReply.create request: (body): Content-Type is "", not application/json',
+        'chatbot.create request: part subNumCertificate: is required',
+        'chatbot.create request: part chatbots: is sent as text/plain, not application/json',
+      ]);
     } finally {
       await transport.close();
     }

@@ -3,6 +3,8 @@
 // is empty, and a rejected logo's missing reason reads as "no reason given".
 
 import { describe, expect, it } from 'vitest';
+import { formatViolation } from '../../src/contract/check.js';
+import { contractOf } from '../contract-recorder.js';
 import { admin, BRAND, cli, clientFor, emulator, EXAMPLE } from './helpers.js';
 
 describe.each(['null', 'absent', 'empty'])('unset fields answered as %s', (form) => {
@@ -20,6 +22,9 @@ describe.each(['null', 'absent', 'empty'])('unset fields answered as %s', (form)
       expect([room.groupId, room.botAgencyId, room.approvalReason, room.webhook, room.botTcPage]).toEqual([null, null, null, null, null]);
       for await (const l of client.logos.list(ref)) expect(l.approvalReason).toBeNull();
       await client.close();
+      // Only the default form is the contract's; the requests must hold under every form.
+      const seen = await contractOf(emu).clear();
+      expect(seen.filter((v) => v.side === 'request').map(formatViolation)).toEqual([]);
     } finally {
       await emu.close();
     }

@@ -13,6 +13,7 @@ import { loadManifests } from '../../src/manifest/index.js';
 import type { DesiredBrand } from '../../src/manifest/types.js';
 import { brandRef, planBrands, type PlannedBrand } from '../../src/plan/plan-brands.js';
 import { executePlan } from '../../src/apply/execute.js';
+import { withContract } from '../contract-recorder.js';
 
 export const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 export const EXAMPLE = join(ROOT, 'examples', 'brand');
@@ -44,8 +45,9 @@ export async function cli(argv: string[], opts: { emu?: RunningEmulator; cwd?: s
 }
 
 /** Start an emulator with the example seed (or `seed`). */
-export function emulator(seed?: string | Seed): Promise<RunningEmulator> {
-  return startEmulator({ port: 0, ...(seed !== undefined ? { seed } : {}) });
+export async function emulator(seed?: string | Seed): Promise<RunningEmulator> {
+  const { opts, adopt } = withContract({ port: 0, ...(seed !== undefined ? { seed } : {}) });
+  return adopt(await startEmulator(opts));
 }
 
 /** A client for `emu` with the master token. */

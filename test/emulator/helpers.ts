@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import { FormData, request } from 'undici';
 import { startEmulator, type RunningEmulator, type Seed } from '../../src/emulator/index.js';
+import { withContract } from '../contract-recorder.js';
 
 export const BRAND = 'BR.demo000001';
 export const BRAND_KEY = 'BK.demo0000000001';
@@ -30,7 +31,9 @@ export interface Answer {
 
 /** Start an emulator (default seed unless one is given). */
 export function start(seed?: string | Seed, latencyMs?: number): Promise<RunningEmulator> {
-  return startEmulator({ ...(seed !== undefined ? { seed } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}) });
+  // These tests send malformed requests on purpose: only the emulator's answers are checked against the contract.
+  const { opts, adopt } = withContract({ ...(seed !== undefined ? { seed } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}) }, { request: false, answer: true });
+  return startEmulator(opts).then(adopt);
 }
 
 /**

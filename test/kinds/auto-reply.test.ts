@@ -193,7 +193,10 @@ describe('auto-reply gates, references and links', () => {
     const a = desiredAutoReply('a', { name: 'A', chipList: [{ reply: { autoReply: 'b', displayText: 'B' } }, { reply: { autoReply: 'c' } }] });
     const brand = desiredBrand({ autoReplies: [a, desiredAutoReply('b', { name: 'B' }), desiredAutoReply('c', { name: 'C' })] });
     const ctx = contextFor(brand, liveBrand({ autoReplies: [liveAutoReply('ARM2', { autoReplyMsgName: 'B' })] }));
-    expect(toRequest(a, ctx).chipList).toEqual([{ reply: { autoReplyMsgId: 'ARM2', displayText: 'B' } }, { reply: { autoReplyMsgId: '<ref:autoReply:c>' } }]);
+    expect(toRequest(a, ctx).chipList).toEqual([
+      { reply: { autoReplyMsgId: 'ARM2', displayText: 'B', postback: { data: '' } } },
+      { reply: { autoReplyMsgId: '<ref:autoReply:c>', postback: { data: '' } } },
+    ]);
   });
 
   it('leaves copyAllowed and empty lists out of the request when the manifest does', () => {

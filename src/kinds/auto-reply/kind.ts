@@ -142,14 +142,20 @@ export function toRequest(d: DesiredAutoReply, ctx: PlanContext): AutoReplyReque
   return req;
 }
 
+/**
+ * One suggestion as sent. Every suggestion carries a postback, as the public
+ * document requires (`suggestion.required`); empty data when the manifest sets
+ * none, which the service fills in (`postbackId=<id>;;`).
+ */
 function toSuggestion(s: DesiredSuggestion, ctx: PlanContext): Suggestion {
   const out: Suggestion = {};
-  if (s.action !== undefined) out.action = s.action;
+  if (s.action !== undefined) out.action = { ...s.action, postback: { data: s.action.postback?.data ?? '' } };
   if (s.reply !== undefined) {
     const reply: Reply = {};
     if (s.reply.autoReply !== undefined) reply.autoReplyMsgId = ctx.ref('autoReply', s.reply.autoReply);
     else if (s.reply.autoReplyMsgId !== undefined) reply.autoReplyMsgId = s.reply.autoReplyMsgId;
     if (s.reply.displayText !== undefined) reply.displayText = s.reply.displayText;
+    reply.postback = { data: '' };
     out.reply = reply;
   }
   return out;

@@ -1,0 +1,128 @@
+// The operations rcsctl uses, each with the shapes of its request and answer
+// named by definitions of schemas/service-contract.schema.json (beside this
+// file). This table, not the TypeScript wire types, is what the test suite
+// checks the client's requests and the emulator's answers against.
+
+/** A multipart part: a text field, a file, or a JSON document sent as application/json. */
+export type Part = { kind: 'text'; required?: boolean; maxLength?: number } | { kind: 'file'; required?: boolean } | { kind: 'json'; required?: boolean; schema: string };
+
+/** What a request carries. */
+export type RequestShape = { kind: 'none' } | { kind: 'json'; schema: string } | { kind: 'multipart'; parts: Record<string, Part> };
+
+/** What a success answer carries. */
+export type AnswerShape =
+  | { kind: 'envelope'; item: string }
+  /** A list page; `links: false` for the one list the reference gives without links. */
+  | { kind: 'list'; item: string; links?: false }
+  /** A body the management envelope does not wrap (token, agency interface). */
+  | { kind: 'raw'; schema: string }
+  /** Whatever the result holds is not read (delete and cancel answers). */
+  | { kind: 'envelope-any' };
+
+/** One operation. */
+export interface Operation {
+  /** `family.verb`, e.g. `autoReply.create`: how a violation names it. */
+  id: string;
+  method: string;
+  /** Path pattern; `:name` is one segment. */
+  path: string;
+  family: 'management' | 'agency';
+  request: RequestShape;
+  answer: AnswerShape;
+}
+
+const NONE: RequestShape = { kind: 'none' };
+const BRAND = '/api/1.1/brand/:brandId';
+const AR = `${BRAND}/autoreplymsg`;
+const LOGO = `${BRAND}/logo`;
+const ROOM = `${BRAND}/chatbot`;
+const BIDI = `${BRAND}/bidirectional/chatbot`;
+const MENU = `${BIDI}/:chatbotId/persistentmenu`;
+
+const m = (id: string, method: string, path: string, request: RequestShape, answer: AnswerShape): Operation => ({ id, method, path, family: 'management', request, answer });
+const json = (schema: string): RequestShape => ({ kind: 'json', schema });
+const one = (item: string): AnswerShape => ({ kind: 'envelope', item });
+const list = (item: string): AnswerShape => ({ kind: 'list', item });
+const logoParts: Record<string, Part> = { name: { kind: 'text', required: true, maxLength: 30 }, description: { kind: 'text', maxLength: 100 }, file: { kind: 'file', required: true } };
+
+/** Every operation of the contract. */
+export const OPERATIONS: readonly Operation[] = [
+  m('token.issue', 'POST', '/api/1.1/token', json('tokenRequest'), { kind: 'raw', schema: 'tokenAnswer' }),
+  m('autoReply.list', 'GET', AR, NONE, list('autoReplyListItem')),
+  m('autoReply.create', 'POST', AR, json('autoReplyRequest'), one('autoReplyIdResult')),
+  m('autoReply.get', 'GET', `${AR}/:autoReplyMsgId`, NONE, one('autoReplyDetail')),
+  m('autoReply.update', 'PUT', `${AR}/:autoReplyMsgId`, json('autoReplyRequest'), one('autoReplyIdResult')),
+  m('autoReply.delete', 'DELETE', `${AR}/:autoReplyMsgId`, NONE, one('autoReplyIdResult')),
+  m('autoReplyFile.upload', 'POST', `${AR}/file`, { kind: 'multipart', parts: { file: { kind: 'file', required: true } } }, one('autoReplyFile')),
+  m('autoReplyFile.get', 'GET', `${AR}/file/:fileId`, NONE, one('autoReplyFile')),
+  m('logo.list', 'GET', LOGO, NONE, list('logo')),
+  m('logo.create', 'POST', LOGO, { kind: 'multipart', parts: logoParts }, one('logoIdResult')),
+  m('logo.get', 'GET', `${LOGO}/:fileId`, NONE, one('logo')),
+  m('logo.update', 'PUT', `${LOGO}/:fileId`, { kind: 'multipart', parts: { ...logoParts, file: { kind: 'file' } } }, one('logoIdResult')),
+  m('logo.delete', 'DELETE', `${LOGO}/:fileId`, NONE, one('logoIdResult')),
+  m('logo.cancel', 'PUT', `${LOGO}/:fileId/cancel`, NONE, { kind: 'envelope-any' }),
+  m('chatbot.list', 'GET', ROOM, NONE, list('chatbotListItem')),
+  m(
+    'chatbot.create',
+    'POST',
+    ROOM,
+    { kind: 'multipart', parts: { subNumCertificate: { kind: 'file', required: true }, chatbots: { kind: 'json', required: true, schema: 'chatbotsPart' } } },
+    one('chatbotDetail'),
+  ),
+  m('chatbot.get', 'GET', `${ROOM}/:chatbotId`, NONE, one('chatbotDetail')),
+  m(
+    'chatbot.update',
+    'PUT',
+    `${ROOM}/:chatbotId`,
+    { kind: 'multipart', parts: { subNumCertificate: { kind: 'file' }, chatbot: { kind: 'json', required: true, schema: 'regChatbotInfo' } } },
+    one('chatbotDetail'),
+  ),
+  m('chatbot.delete', 'DELETE', `${ROOM}/:chatbotId`, NONE, one('chatbotDeleteResult')),
+  m('chatbot.cancel', 'PUT', `${ROOM}/:chatbotId/cancel`, NONE, { kind: 'envelope-any' }),
+  m('chatbot.listBidirectional', 'GET', BIDI, NONE, list('chatbotListItem')),
+  m('chatbot.getBidirectional', 'GET', `${BIDI}/:chatbotId`, NONE, one('chatbotDetail')),
+  m('menu.create', 'POST', MENU, json('menuRequest'), one('chatbotIdResult')),
+  m('menu.replace', 'PUT', MENU, json('menuRequest'), one('chatbotIdResult')),
+  m('menu.delete', 'DELETE', MENU, NONE, one('chatbotIdResult')),
+  m('menu.pause', 'PUT', `${MENU}/pause`, json('pauseRequest'), one('pauseResult')),
+  m('messagebase.listCommon', 'GET', '/api/1.1/messagebase/common', NONE, list('commonMessagebase')),
+  // The reference gives this list result and pagination only, no links.
+  m('layoutComponent.list', 'GET', '/api/1.1/baselayout/component', NONE, { kind: 'list', item: 'layoutComponent', links: false }),
+  {
+    id: 'agencyFile.register',
+    method: 'POST',
+    path: '/ag/1.2/file',
+    family: 'agency',
+    request: {
+      kind: 'multipart',
+      parts: {
+        fileId: { kind: 'text', required: true, maxLength: 64 },
+        usageType: { kind: 'text', required: true, maxLength: 10 },
+        mimeType: { kind: 'text', required: true },
+        file: { kind: 'file', required: true },
+        messagebaseId: { kind: 'text', maxLength: 40 },
+      },
+    },
+    answer: { kind: 'raw', schema: 'agencyFileAnswer' },
+  },
+  { id: 'agencyFile.get', method: 'GET', path: '/ag/1.2/file/:fileId', family: 'agency', request: NONE, answer: { kind: 'raw', schema: 'agencyFileAnswer' } },
+];
+
+/** The operation a method and path belong to; static segments win over parameters. */
+export function findOperation(method: string, path: string): Operation | undefined {
+  const segs = path.split('/').filter(Boolean);
+  let best: { op: Operation; score: number } | undefined;
+  for (const op of OPERATIONS) {
+    if (op.method !== method) continue;
+    const parts = op.path.split('/').filter(Boolean);
+    if (parts.length !== segs.length) continue;
+    let score = 0;
+    const fits = parts.every((p, i) => {
+      if (p.startsWith(':')) return true;
+      score++;
+      return p === segs[i];
+    });
+    if (fits && (best === undefined || score > best.score)) best = { op, score };
+  }
+  return best?.op;
+}

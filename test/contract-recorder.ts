@@ -1,0 +1,75 @@
+// Every exchange with an emulator started through the test helpers is checked
+// against the contract (src/contract): each request the client sends and each
+// answer the emulator gives. Closing the emulator fails with every violation,
+// named by operation, side and field.
+
+import { checkExchange, formatViolation, type Exchange, type Violation } from '../src/contract/check.js';
+import type { EmulatorOptions, RunningEmulator } from '../src/emulator/index.js';
+
+/** The violations seen on one emulator. */
+export class ContractRecorder {
+  readonly violations: Violation[] = [];
+  private readonly pending: Promise<void>[] = [];
+
+  /** `sides`: what to check; the emulator's own tests send bad requests on purpose and check answers only. */
+  constructor(private readonly sides: { request: boolean; answer: boolean } = { request: true, answer: true }) {}
+
+  /** The hook to pass as the emulator's `onExchange`. */
+  readonly onExchange = (x: Exchange): void => {
+    this.pending.push(
+      checkExchange(x, this.sides).then((v) => {
+        this.violations.push(...v);
+      }),
+    );
+  };
+
+  /** Wait for every check started so far. */
+  async settled(): Promise<Violation[]> {
+    await Promise.all(this.pending.splice(0));
+    return this.violations;
+  }
+
+  /** Forget what was seen (for a test that breaks the contract on purpose). */
+  async clear(): Promise<Violation[]> {
+    const seen = [...(await this.settled())];
+    this.violations.length = 0;
+    return seen;
+  }
+
+  /** Throw when anything broke the contract. */
+  async assertClean(): Promise<void> {
+    const v = await this.settled();
+    if (v.length > 0) throw new Error(`the service contract was broken ${v.length} time(s):\n${v.slice(0, 20).map(formatViolation).join('\n')}`);
+  }
+}
+
+const recorders = new WeakMap<object, ContractRecorder>();
+
+/** Emulator options with a fresh recorder attached; `adopt` ties it to the started emulator. */
+export function withContract(
+  opts: EmulatorOptions,
+  sides?: { request: boolean; answer: boolean },
+): { opts: EmulatorOptions; adopt: (emu: RunningEmulator) => RunningEmulator } {
+  const recorder = new ContractRecorder(sides);
+  return {
+    opts: { ...opts, onExchange: recorder.onExchange },
+    adopt(emu) {
+      recorders.set(emu, recorder);
+      const close = emu.close.bind(emu);
+      let closing: Promise<void> | undefined;
+      emu.close = () =>
+        (closing ??= (async () => {
+          await close();
+          await recorder.assertClean();
+        })());
+      return emu;
+    },
+  };
+}
+
+/** The recorder of an emulator started with `withContract`. */
+export function contractOf(emu: object): ContractRecorder {
+  const r = recorders.get(emu);
+  if (r === undefined) throw new Error('this emulator was not started with a contract recorder');
+  return r;
+}
