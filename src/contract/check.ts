@@ -9,7 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import busboy from 'busboy';
 import { packageRoot } from '../util/paths.js';
-import { findOperation, type Operation, type Part } from './operations.js';
+import { findOperation, OPERATIONS, type Operation, type Part } from './operations.js';
 
 /** One request and its answer, as seen on the wire. */
 export interface Exchange {
@@ -60,6 +60,23 @@ function validator(definition: string): ValidateFunction {
   if (v === undefined) throw new Error(`contract: no definition ${definition}`);
   compiled.set(definition, v);
   return v;
+}
+
+/** Every definition the operation table names, and the envelope parts. */
+export function contractDefinitions(): string[] {
+  const names = new Set<string>(['errorEnvelope', 'agencyError', 'pagination', 'links']);
+  for (const op of OPERATIONS) {
+    if (op.request.kind === 'json') names.add(op.request.schema);
+    if (op.request.kind === 'multipart') for (const p of Object.values(op.request.parts)) if (p.kind === 'json') names.add(p.schema);
+    if (op.answer.kind === 'envelope' || op.answer.kind === 'list') names.add(op.answer.item);
+    if (op.answer.kind === 'raw') names.add(op.answer.schema);
+  }
+  return [...names];
+}
+
+/** Compile every definition now (ajv is slow the first time), so later checks are quick. */
+export function precompileContract(): void {
+  for (const name of contractDefinitions()) validator(name);
 }
 
 /** Validate `value` against a definition; the violations, with `prefix` before each field. */

@@ -146,6 +146,8 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
       return;
     }
     entry.status = reply.status;
+    write(res, reply);
+    // After the answer has gone: an observer never delays or changes it.
     if (settings.onExchange !== undefined && fault === undefined) {
       let requestBody: Buffer = Buffer.alloc(0);
       try {
@@ -155,7 +157,6 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
       }
       settings.onExchange({ method, path, requestHeaders: req.headers, requestBody, status: reply.status, answer: reply.json });
     }
-    write(res, reply);
   }
 
   async function run(router: Router, ctx: RequestContext, agencyFamily: boolean): Promise<Reply> {
