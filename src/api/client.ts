@@ -7,6 +7,7 @@ import { autoRepliesApi, type AutoRepliesApi } from './auto-replies.js';
 import { layoutComponentsApi, messagebasesApi, type LayoutComponentsApi, type MessagebasesApi } from './catalogue.js';
 import { chatbotsApi, type ChatbotsApi } from './chatbots.js';
 import { createTokenSource, type Credentials } from './credentials.js';
+import { inspector, type Inspector } from './inspect.js';
 import { unwrapped } from './envelope.js';
 import { logosApi, type LogosApi } from './logos.js';
 import { menusApi, type MenusApi } from './menus.js';
@@ -58,6 +59,8 @@ export interface RcsClient {
   call<T>(brand: BrandRef, req: { method: HttpMethod; path: string; json?: unknown; operation: string }): Promise<T[]>;
   /** Every item of a paginated management list below the brand (`/template`). */
   list<T>(brand: BrandRef, path: string, operation: string): AsyncIterable<T>;
+  /** Read-only raw access (GETs and the token call) for `rcsctl doctor`. */
+  inspect: Inspector;
   /** Requests sent and retries made so far (for benchmarks and tests). */
   readonly stats: Readonly<TransportStats>;
   /** Close every connection. */
@@ -121,6 +124,7 @@ export function createClient(opts: ClientOptions): RcsClient {
       return results<T>(res, any, label);
     },
     list: <T>(brand: BrandRef, path: string, operation: string) => listAll<T>(transport, brandPath(brand, path), any, { operation }, brand),
+    inspect: inspector(transport, opts.credentials),
     get stats() {
       return { ...transport.stats };
     },

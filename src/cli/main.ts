@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   plan: async () => (await import('./commands/plan.js')).registerPlan,
   apply: async () => (await import('./commands/apply.js')).registerApply,
   drift: async () => (await import('./commands/drift.js')).registerDrift,
+  doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
   export: async () => (await import('./commands/export.js')).registerExport,
   emulator: async () => (await import('./commands/emulator.js')).registerEmulator,
   show: async () => (await import('./commands/show.js')).registerShow,
