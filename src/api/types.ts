@@ -56,10 +56,17 @@ export interface Action {
   displayText?: string;
   postback?: { data?: string };
   urlAction?: { openUrl: { url: string } };
+  localBrowserAction?: { openUrl: { url: string; isHalfView?: boolean; postParameter?: Record<string, unknown> } };
+  mapAction?:
+    | { showLocation: { location: { latitude: number; longitude: number; label?: string }; fallbackUrl?: string } }
+    | { requestLocationPush: { currentLocation?: boolean } };
+  calendarAction?: { createCalendarEvent: { startTime: string; endTime: string; title: string; description?: string; fallbackUrl?: string } };
+  clipboardAction?: { copyToClipboard: { text: string } };
+  composeAction?: { composeTextMessage: { phoneNumber: string; text: string } } | { composeRecordingMessage: { phoneNumber: string; type: 'AUDIO' | 'VIDEO' } };
   dialerAction?: { dialPhoneNumber: { phoneNumber: string; fallbackUrl?: string } };
 }
 
-/** A reply that links to another auto-reply (the recorded assumptions). */
+/** A reply: a link to another auto-reply (with autoReplyMsgId), or a chatbot answer (without). */
 export interface Reply {
   autoReplyMsgId?: string;
   displayText?: string;

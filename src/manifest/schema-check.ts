@@ -124,6 +124,9 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
       const p = [...path, extra];
       if (extra === '<<') return at('RCS201', p, 'YAML merge keys (<<) are not supported; write the keys out', 'key');
       if (extra === 'postback') return at('RCS209', p, 'postback data is filled in by the service; remove "postback" from the manifest', 'key');
+      if (path.includes('persistentMenu') && path[path.length - 1] === 'action') {
+        return at('RCS201', p, `a room menu action may only be dialerAction (the service's menu policy); "${extra}" belongs to auto-reply buttons and chips`, 'key');
+      }
       return at('RCS201', p, `unknown key "${extra}" in ${describe(path)}${didYouMean(extra, allowedKeys(err))}`, 'key');
     }
     case 'required':
@@ -134,6 +137,9 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
       const allowed = (err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
       const value = err.data;
       const inMenu = path.includes('persistentMenu') && path[path.length - 1] === 'type';
+      if (path.includes('persistentMenu') && path[path.length - 1] === 'actionType') {
+        return at('RCS204', path, `a room menu action may only be dialerAction (the service's menu policy); ${JSON.stringify(value)} belongs to auto-reply buttons and chips`);
+      }
       if (inMenu && value === 'menu') return at('RCS210', path, 'menu item type "menu" (sub-menu) is no longer allowed; use reply, feed or action');
       const hint = typeof value === 'string' ? didYouMean(value, (err.params.allowedValues as unknown[]).map(String)) : '';
       return at('RCS204', path, `${describe(path)} must be one of ${allowed.join(', ')}${hint}${quoteHint(src, path, 'string')}`);
@@ -156,12 +162,19 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
     case 'maxProperties':
       if (allowedKeys(err).includes('reply')) return at('RCS212', path, 'a button or chip holds exactly one of "action" or "reply"');
       return at('RCS206', path, `${describe(path)} must not be empty`);
+    case 'not':
+      if (path[path.length - 1] === 'data' && path[path.length - 2] === 'postback') {
+        return at('RCS209', path.slice(0, -1), 'postback data of the form postbackId=<id>;; is what the service fills in; set data of your own, or leave postback out', 'key');
+      }
+      return at('RCS299', path, `${describe(path)} ${err.message ?? 'is not valid'}`);
     case 'uniqueItems':
       return at('RCS213', [...path, Number(err.params.i)], `${describe(path)} lists the same value twice`);
     case 'oneOf': {
       const keys = allowedKeys(err);
-      if (keys.includes('urlAction')) return at('RCS211', path, 'an action needs exactly one of "urlAction" or "dialerAction"');
-      if (keys.includes('autoReply')) return at('RCS215', path, 'a reply needs exactly one of "autoReply" (a handle) or "autoReplyMsgId"');
+      if (keys.includes('urlAction')) {
+        return at('RCS211', path, 'an action needs exactly one of "urlAction", "localBrowserAction", "mapAction", "calendarAction", "clipboardAction", "composeAction" or "dialerAction"');
+      }
+      if (keys.includes('autoReply')) return at('RCS215', path, 'a reply takes at most one of "autoReply" (a handle) or "autoReplyMsgId"; with neither it is a chatbot answer');
       return at('RCS299', path, `${describe(path)} ${err.message ?? 'is not valid'}`);
     }
     default:

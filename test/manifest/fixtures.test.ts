@@ -63,7 +63,7 @@ const CASES: [string, string[]][] = [
   ['212-suggestion-empty', ['RCS212 10:9']],
   ['213-prune-twice', ['RCS213 4:29']],
   ['214-unquoted-chatbot-id', ['RCS214 5:3']],
-  ['215-reply-without-target', ['RCS215 10:16']],
+  ['215-reply-two-targets', ['RCS215 10:16']],
   ['301-path-absolute', ['RCS301 5:17']],
   ['301-path-dotdot', ['RCS301 5:17']],
   ['303-file-missing', ['RCS303 5:17']],

@@ -42,12 +42,12 @@ function autoReply(a: AutoReplyDetail, ctx: ExportContext): Record<string, unkno
   return out;
 }
 
-/** A suggestion as the manifest writes it: postback data dropped, reply links by handle. */
+/** A suggestion as the manifest writes it: postback data the user set kept, the service's fill-in dropped, reply links by handle. */
 function suggestion(s: Suggestion, ctx: ExportContext): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (s.action !== undefined) {
-    const { postback: _postback, ...action } = s.action;
-    out.action = action;
+    const { postback, ...action } = s.action;
+    out.action = userPostback(postback) === undefined ? action : { ...action, postback: userPostback(postback) };
   }
   if (s.reply !== undefined) {
     const reply: Record<string, unknown> = {};
@@ -56,7 +56,15 @@ function suggestion(s: Suggestion, ctx: ExportContext): Record<string, unknown> 
     if (handle !== undefined) reply.autoReply = handle;
     else if (id !== undefined) reply.autoReplyMsgId = id;
     if (s.reply.displayText !== undefined) reply.displayText = s.reply.displayText;
+    const data = userPostback(s.reply.postback);
+    if (data !== undefined) reply.postback = data;
     out.reply = reply;
   }
   return out;
+}
+
+/** Postback data a user set, or undefined for none, empty, or the service's `postbackId=<id>;;`. */
+function userPostback(p: { data?: string } | undefined): { data: string } | undefined {
+  const data = p?.data;
+  return data === undefined || data === '' || /^postbackId=[^;]*;;$/.test(data) ? undefined : { data };
 }

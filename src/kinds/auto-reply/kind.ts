@@ -97,7 +97,8 @@ export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 
 
   splitLinks(request) {
     const req = request as AutoReplyRequest;
-    const isLink = (s: Suggestion): boolean => s.reply !== undefined;
+    // A reply without autoReplyMsgId is a chatbot answer, not a link.
+    const isLink = (s: Suggestion): boolean => s.reply?.autoReplyMsgId !== undefined;
     const hasLinks = (req.buttons ?? []).some((g) => (g.suggestions ?? []).some(isLink)) || (req.chipList ?? []).some(isLink);
     if (!hasLinks) return undefined;
     const base: AutoReplyRequest = { ...req };
@@ -155,7 +156,7 @@ function toSuggestion(s: DesiredSuggestion, ctx: PlanContext): Suggestion {
     if (s.reply.autoReply !== undefined) reply.autoReplyMsgId = ctx.ref('autoReply', s.reply.autoReply);
     else if (s.reply.autoReplyMsgId !== undefined) reply.autoReplyMsgId = s.reply.autoReplyMsgId;
     if (s.reply.displayText !== undefined) reply.displayText = s.reply.displayText;
-    reply.postback = { data: '' };
+    reply.postback = { data: s.reply.postback?.data ?? '' };
     out.reply = reply;
   }
   return out;

@@ -29,6 +29,10 @@ export const autoReplyManifest: KindManifest = {
     const checkSuggestion = (src: SourceDoc, s: DesiredSuggestion, at: PathSegments): void => {
       const reply = s.reply;
       if (reply === undefined) return;
+      const link = reply.autoReply !== undefined || reply.autoReplyMsgId !== undefined;
+      if (link && reply.postback !== undefined && reply.postback.data !== '') {
+        ctx.diag(src, 'RCS512', [...at, 'reply', 'postback'], 'the service assigns the postback data of a reply that links to another auto-reply; data set here may be replaced, and then shows as a change on every plan', { at: 'key' });
+      }
       if (reply.autoReply !== undefined) ctx.checkRef(src, [...at, 'reply', 'autoReply'], 'autoReplies', 'auto-reply', reply.autoReply, 'RCS402');
       if (reply.autoReplyMsgId !== undefined) {
         ctx.diag(src, 'RCS506', [...at, 'reply', 'autoReplyMsgId'], `reply links to auto-reply ${reply.autoReplyMsgId}, which these manifests do not manage; use autoReply: <handle> to link within the brand`);
@@ -70,12 +74,13 @@ export const autoReplyManifest: KindManifest = {
 
 function toSuggestion(s: Obj): DesiredSuggestion {
   if (s.action !== undefined) return { action: s.action as Action };
-  const r = s.reply as { autoReply?: string; autoReplyMsgId?: string; displayText?: string };
+  const r = s.reply as { autoReply?: string; autoReplyMsgId?: string; displayText?: string; postback?: { data: string } };
   return {
     reply: {
       ...(r.autoReply !== undefined ? { autoReply: r.autoReply } : {}),
       ...(r.autoReplyMsgId !== undefined ? { autoReplyMsgId: r.autoReplyMsgId } : {}),
       ...(r.displayText !== undefined ? { displayText: r.displayText } : {}),
+      ...(r.postback !== undefined ? { postback: { data: r.postback.data } } : {}),
     },
   };
 }

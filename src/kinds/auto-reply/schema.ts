@@ -206,6 +206,54 @@ export const schema: SchemaFragment = {
         "subDesc3": {
           "description": "New-format MMS only: sub text 3.",
           "$ref": "#/definitions/text"
+        },
+        "title4": {
+          "description": "Title of card 4.",
+          "$ref": "#/definitions/text"
+        },
+        "description4": {
+          "description": "Text of card 4.",
+          "$ref": "#/definitions/text"
+        },
+        "media4": {
+          "description": "Image of card 4.",
+          "$ref": "#/definitions/media"
+        },
+        "mediaUrl4": {
+          "description": "Landing URL of card 4 image.",
+          "$ref": "#/definitions/text"
+        },
+        "title5": {
+          "description": "Title of card 5.",
+          "$ref": "#/definitions/text"
+        },
+        "description5": {
+          "description": "Text of card 5.",
+          "$ref": "#/definitions/text"
+        },
+        "media5": {
+          "description": "Image of card 5.",
+          "$ref": "#/definitions/media"
+        },
+        "mediaUrl5": {
+          "description": "Landing URL of card 5 image.",
+          "$ref": "#/definitions/text"
+        },
+        "title6": {
+          "description": "Title of card 6.",
+          "$ref": "#/definitions/text"
+        },
+        "description6": {
+          "description": "Text of card 6.",
+          "$ref": "#/definitions/text"
+        },
+        "media6": {
+          "description": "Image of card 6.",
+          "$ref": "#/definitions/media"
+        },
+        "mediaUrl6": {
+          "description": "Landing URL of card 6 image.",
+          "$ref": "#/definitions/text"
         }
       }
     },
@@ -224,24 +272,24 @@ export const schema: SchemaFragment = {
       }
     },
     "suggestion": {
-      "description": "A button or chip: exactly one of `action` (open a URL, dial a number) or `reply` (show another auto-reply).",
+      "description": "A button or chip: exactly one of `action` (open a page, map, calendar, clipboard, message, call) or `reply` (another auto-reply, or a chatbot answer).",
       "type": "object",
       "additionalProperties": false,
       "minProperties": 1,
       "maxProperties": 1,
       "properties": {
         "action": {
-          "description": "An action: open a URL or dial a number.",
+          "description": "An action.",
           "$ref": "#/definitions/action"
         },
         "reply": {
-          "description": "A reply: show another auto-reply.",
+          "description": "A reply: another auto-reply, or a chatbot answer.",
           "$ref": "#/definitions/reply"
         }
       }
     },
     "action": {
-      "description": "An RCS action with its button text and exactly one of `urlAction` or `dialerAction`. Postback data is filled by the service.",
+      "description": "An RCS action: its button text, optional postback data, and exactly one of urlAction, localBrowserAction, mapAction, calendarAction, clipboardAction, composeAction or dialerAction.",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -255,41 +303,67 @@ export const schema: SchemaFragment = {
         },
         {
           "required": [
+            "localBrowserAction"
+          ]
+        },
+        {
+          "required": [
+            "mapAction"
+          ]
+        },
+        {
+          "required": [
+            "calendarAction"
+          ]
+        },
+        {
+          "required": [
+            "clipboardAction"
+          ]
+        },
+        {
+          "required": [
+            "composeAction"
+          ]
+        },
+        {
+          "required": [
             "dialerAction"
           ]
         }
       ],
       "properties": {
         "displayText": {
-          "description": "Button text.",
-          "type": "string",
-          "minLength": 1
+          "description": "Button text (1 to 25 characters).",
+          "$ref": "#/definitions/displayText"
+        },
+        "postback": {
+          "description": "Data sent to the agency when the button is tapped; empty when left out (the service fills it in).",
+          "$ref": "#/definitions/postback"
         },
         "urlAction": {
-          "description": "Open a URL.",
-          "type": "object",
-          "additionalProperties": false,
-          "required": [
-            "openUrl"
-          ],
-          "properties": {
-            "openUrl": {
-              "description": "The URL to open.",
-              "type": "object",
-              "additionalProperties": false,
-              "required": [
-                "url"
-              ],
-              "properties": {
-                "url": {
-                  "description": "An absolute http or https URL.",
-                  "type": "string",
-                  "format": "uri",
-                  "pattern": "^https?://"
-                }
-              }
-            }
-          }
+          "description": "Open a web page or app link in the default browser.",
+          "$ref": "#/definitions/urlAction"
+        },
+        "localBrowserAction": {
+          "description": "Open a web page in the messaging app's own browser.",
+          "$ref": "#/definitions/localBrowserAction"
+        },
+        "mapAction": {
+          "description": "Show a place on a map, or ask for the user's location.",
+          "$ref": "#/definitions/mapAction"
+        },
+        "calendarAction": {
+          "description": "Offer a calendar event.",
+          "$ref": "#/definitions/calendarAction"
+        },
+        "clipboardAction": {
+          "description": "Copy text to the clipboard.",
+          "$ref": "#/definitions/clipboardAction"
+        },
+        "composeAction": {
+          "description": "Start a message to a number.",
+          "$ref": "#/definitions/composeAction"
         },
         "dialerAction": {
           "description": "Dial a phone number.",
@@ -328,7 +402,7 @@ export const schema: SchemaFragment = {
       }
     },
     "reply": {
-      "description": "A link to another auto-reply, shown when the user taps the button or chip. Links may form cycles.",
+      "description": "A reply: with autoReply (or autoReplyMsgId) it shows another auto-reply, and links may form cycles; with neither it is a chatbot answer, sent to the agency as a user event with its postback data.",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -344,6 +418,22 @@ export const schema: SchemaFragment = {
           "required": [
             "autoReplyMsgId"
           ]
+        },
+        {
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "autoReply"
+                ]
+              },
+              {
+                "required": [
+                  "autoReplyMsgId"
+                ]
+              }
+            ]
+          }
         }
       ],
       "properties": {
@@ -358,10 +448,289 @@ export const schema: SchemaFragment = {
           "maxLength": 40
         },
         "displayText": {
-          "description": "Reply text (max 25).",
+          "description": "Reply text (1 to 25 characters).",
+          "$ref": "#/definitions/displayText"
+        },
+        "postback": {
+          "description": "Data sent to the agency when tapped; for a link the service assigns it (lint warns, RCS512).",
+          "$ref": "#/definitions/postback"
+        }
+      }
+    },
+    "postback": {
+      "description": "Data sent back to the agency when the user taps (max 2048). Without it rcsctl sends empty data, which the service fills in as postbackId=<id>;;.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "data"
+      ],
+      "properties": {
+        "data": {
+          "description": "Opaque data for the agency (max 2048); may be empty. Not of the form postbackId=<id>;;, which is the service's own fill-in.",
           "type": "string",
-          "minLength": 1,
-          "maxLength": 25
+          "maxLength": 2048,
+          "not": {
+            "pattern": "^postbackId=[^;]*;;$"
+          }
+        }
+      }
+    },
+    "displayText": {
+      "description": "Button text (1 to 25 characters).",
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 25
+    },
+    "urlAction": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "openUrl": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "url": {
+              "description": "An absolute http or https URL.",
+              "type": "string",
+              "format": "uri",
+              "pattern": "^https?://"
+            }
+          },
+          "required": [
+            "url"
+          ],
+          "description": "The page to open."
+        }
+      },
+      "required": [
+        "openUrl"
+      ],
+      "description": "Open a URL in the default browser."
+    },
+    "localBrowserAction": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "openUrl": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "url": {
+              "description": "An absolute http or https URL.",
+              "type": "string",
+              "format": "uri",
+              "pattern": "^https?://"
+            },
+            "isHalfView": {
+              "description": "Show the browser in the lower half of the screen (default false).",
+              "type": "boolean"
+            },
+            "postParameter": {
+              "description": "Parameters sent as a POST form when the page opens.",
+              "type": "object"
+            }
+          },
+          "required": [
+            "url"
+          ],
+          "description": "The page to open."
+        }
+      },
+      "required": [
+        "openUrl"
+      ],
+      "description": "Open a URL in the in-app browser."
+    },
+    "mapAction": {
+      "description": "Exactly one of showLocation or requestLocationPush.",
+      "type": "object",
+      "additionalProperties": false,
+      "minProperties": 1,
+      "maxProperties": 1,
+      "properties": {
+        "showLocation": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "location": {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "latitude": {
+                  "description": "Latitude, -90 to 90.",
+                  "type": "number",
+                  "minimum": -90,
+                  "maximum": 90
+                },
+                "longitude": {
+                  "description": "Longitude, -180 to 180.",
+                  "type": "number",
+                  "minimum": -180,
+                  "maximum": 180
+                },
+                "label": {
+                  "description": "Name shown at the place (1 to 100).",
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 100
+                }
+              },
+              "required": [
+                "latitude",
+                "longitude"
+              ],
+              "description": "The place."
+            },
+            "fallbackUrl": {
+              "description": "Opened where no map is available.",
+              "type": "string",
+              "format": "uri",
+              "pattern": "^https?://"
+            }
+          },
+          "required": [
+            "location"
+          ],
+          "description": "Show a place on a map."
+        },
+        "requestLocationPush": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "currentLocation": {
+              "description": "Send the current location without asking the user to pick one.",
+              "type": "boolean"
+            }
+          },
+          "description": "Ask the user to share a location once."
+        }
+      }
+    },
+    "calendarAction": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "createCalendarEvent": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "startTime": {
+              "description": "Start, an ISO 8601 date-time (quote it).",
+              "type": "string",
+              "format": "date-time"
+            },
+            "endTime": {
+              "description": "End, an ISO 8601 date-time (quote it).",
+              "type": "string",
+              "format": "date-time"
+            },
+            "title": {
+              "description": "Event title (1 to 100).",
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
+            },
+            "description": {
+              "description": "Event description (1 to 500).",
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 500
+            },
+            "fallbackUrl": {
+              "description": "Opened where no calendar is available.",
+              "type": "string",
+              "format": "uri",
+              "pattern": "^https?://"
+            }
+          },
+          "required": [
+            "startTime",
+            "endTime",
+            "title"
+          ],
+          "description": "The event."
+        }
+      },
+      "required": [
+        "createCalendarEvent"
+      ],
+      "description": "Offer a calendar event."
+    },
+    "clipboardAction": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "copyToClipboard": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "text": {
+              "description": "The text to copy.",
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          "required": [
+            "text"
+          ],
+          "description": "What to copy."
+        }
+      },
+      "required": [
+        "copyToClipboard"
+      ],
+      "description": "Copy text to the clipboard."
+    },
+    "composeAction": {
+      "description": "Exactly one of composeTextMessage or composeRecordingMessage.",
+      "type": "object",
+      "additionalProperties": false,
+      "minProperties": 1,
+      "maxProperties": 1,
+      "properties": {
+        "composeTextMessage": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "phoneNumber": {
+              "description": "The number to write to.",
+              "type": "string",
+              "minLength": 1
+            },
+            "text": {
+              "description": "The draft text (max 100).",
+              "type": "string",
+              "maxLength": 100
+            }
+          },
+          "required": [
+            "phoneNumber",
+            "text"
+          ],
+          "description": "A draft text message."
+        },
+        "composeRecordingMessage": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "phoneNumber": {
+              "description": "The number to write to.",
+              "type": "string",
+              "minLength": 1
+            },
+            "type": {
+              "description": "AUDIO or VIDEO.",
+              "enum": [
+                "AUDIO",
+                "VIDEO"
+              ]
+            }
+          },
+          "required": [
+            "phoneNumber",
+            "type"
+          ],
+          "description": "A draft message with a recording."
         }
       }
     }

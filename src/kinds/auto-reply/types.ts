@@ -6,13 +6,15 @@ import type { SourceLocation } from '../../manifest/types.js';
 /** A body value: literal text, or a reference to a file handle (`media: { file: hero }`). */
 export type DesiredBodyValue = string | { file: string };
 
-/** A reply link in a button or chip: to a local handle or to a pinned service id. */
+/** A reply in a button or chip: a link to a local handle or a pinned service id, or, with neither, a chatbot answer. */
 export interface DesiredReply {
   /** Local handle of the target auto-reply. */
   autoReply?: string;
   /** Service id of an auto-reply outside the manifest (lint warns). */
   autoReplyMsgId?: string;
   displayText?: string;
+  /** Postback data the user set (sent to the agency when tapped). */
+  postback?: { data: string };
 }
 
 /** A suggestion (button or chip): an action, or a reply link. */
