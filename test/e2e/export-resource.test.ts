@@ -71,8 +71,12 @@ describe('rcsctl export --resource --into', () => {
       autoReplyMsgName: 'Autumn blend',
       messagebaseId: 'CCwMhM0200',
       body: { title1: 'Autumn blend', description1: 'Spiced and dark.', media1: upload.fileId, title2: 'Also', description2: 'Hero again.', media2: heroId },
-      buttons: [{ suggestions: [{ action: { displayText: 'Order', urlAction: { openUrl: { url: 'https://example.com/autumn' } } } }] }, {}],
-      chipList: [{ reply: { autoReplyMsgId: hoursId, displayText: 'Opening hours' } }, { reply: { autoReplyMsgId: outsideId, displayText: 'Elsewhere' } }],
+      // Every suggestion carries a postback, as the service's contract asks (the console sends empty data).
+      buttons: [{ suggestions: [{ action: { displayText: 'Order', urlAction: { openUrl: { url: 'https://example.com/autumn' } }, postback: { data: '' } } }] }, {}],
+      chipList: [
+        { reply: { autoReplyMsgId: hoursId, displayText: 'Opening hours', postback: { data: '' } } },
+        { reply: { autoReplyMsgId: outsideId, displayText: 'Elsewhere', postback: { data: '' } } },
+      ],
     });
     // The example prunes auto-replies: before adopting, plan would delete both.
     expect((await planJson(dir)).steps.map((s) => s.address).sort()).toEqual([`autoReply.${(await idOf('Autumn blend'))}`, `autoReply.${outsideId}`].sort());
