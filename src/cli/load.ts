@@ -4,6 +4,8 @@
 import { RcsctlError } from '../errors.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../manifest/index.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
+import { failedBrand, type FailedBrand } from '../plan/plan-brands.js';
+import { inShard, shardLabel, type Shard } from '../plan/shard.js';
 import type { CommandContext } from './context.js';
 import type { ConnectOptions } from './connect.js';
 
@@ -34,4 +36,73 @@ export async function loadWithDiagnostics(ctx: CommandContext, paths: string[], 
 /** What `connect` needs to know of the loaded brands: `--sandbox` seeds each one its seed lacks. */
 export function declaredBy(brands: DesiredBrand[]): ConnectOptions {
   return { declared: brands.map((b) => (b.brandKey !== undefined ? { brandId: b.brandId, brandKey: b.brandKey } : { brandId: b.brandId })) };
+}
+
+/** The brands to work on, and those whose manifests failed (each reported on its own). */
+export interface LoadedBrands {
+  brands: DesiredBrand[];
+  failed: FailedBrand[];
+}
+
+/** Which brands a command works on. */
+export interface BrandSelection {
+  /** Only these brands (`--brand`, repeatable); all when empty or absent. */
+  brand?: string[];
+  /** Only the brands of this shard (`--shard i/n`). */
+  shard?: Shard;
+}
+
+/**
+ * Load `paths` for a command that isolates brands: an error in one brand's
+ * manifests fails that brand only (it is returned in `failed` and never sent);
+ * an error no brand can be named for (a file that does not parse) stops the
+ * command before any request, as before. Diagnostics of brands outside the
+ * selection are not printed.
+ */
+export async function loadBrands(ctx: CommandContext, paths: string[], select: BrandSelection): Promise<LoadedBrands> {
+  const { io } = ctx;
+  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd });
+  const owners = new Map<string, Set<string>>();
+  const own = (file: string, brandId: string): void => {
+    const set = owners.get(file) ?? new Set<string>();
+    set.add(brandId);
+    owners.set(file, set);
+  };
+  for (const b of result.brands) for (const f of b.manifestFiles) own(f, b.brandId);
+  for (const s of result.skipped) own(s.file, s.brandId);
+  const allIds = [...new Set([...result.brands.map((b) => b.brandId), ...result.skipped.map((s) => s.brandId)])].sort();
+  const only = select.brand ?? [];
+  const selected = new Set(allIds.filter((id) => (only.length === 0 || only.includes(id)) && inShard(id, select.shard)));
+
+  const shown = result.diagnostics.filter((d) => {
+    const ids = owners.get(d.file);
+    return ids === undefined || [...ids].some((id) => selected.has(id));
+  });
+  if (shown.length > 0) io.stderr.write(renderDiagnostics(shown, { color: ctx.globals().color, cwd: io.cwd, verbose: ctx.globals().verbose === true }));
+  const unowned = shown.filter((d) => d.severity === 'error' && !owners.has(d.file));
+  if (unowned.length > 0) {
+    const n = unowned.length;
+    throw new RcsctlError('E_MANIFEST', `the manifests have ${n} error${n === 1 ? '' : 's'} that belong to no brand; nothing was sent`);
+  }
+  const missing = only.filter((id) => !selected.has(id));
+  if (missing.length > 0) {
+    throw new RcsctlError('E_NO_BRAND', `no manifest declares brand ${missing.join(', ')}${select.shard !== undefined ? ` in shard ${shardLabel(select.shard)}` : ''} (found: ${allIds.join(', ') || 'none'})`);
+  }
+  if (allIds.length === 0) throw new RcsctlError('E_NO_BRAND', `the manifests in ${paths.join(', ')} declare no brand`);
+
+  const failed: FailedBrand[] = [];
+  const brands: DesiredBrand[] = [];
+  for (const id of selected) {
+    const errors = shown.filter((d) => d.severity === 'error' && owners.get(d.file)?.has(id) === true);
+    const desired = result.brands.find((b) => b.brandId === id);
+    if (errors.length === 0 && desired !== undefined) {
+      brands.push(desired);
+      continue;
+    }
+    const first = errors[0];
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length === 2 ? '' : 's'}, above)` : '';
+    const message = first === undefined ? 'its manifests could not be read' : `${errors.length} error${errors.length === 1 ? '' : 's'} in its manifests: ${first.file}:${first.line}: ${first.code} ${first.message}${more}`;
+    failed.push(failedBrand(id, { code: 'E_MANIFEST', stage: 'manifest', message, hint: 'run rcsctl validate on the brand for every diagnostic' }, desired));
+  }
+  return { brands, failed };
 }

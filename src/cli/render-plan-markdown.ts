@@ -5,6 +5,7 @@
 import { planGraph, renderMermaid } from '../graph/graph.js';
 import { summarise } from '../plan/build-plan.js';
 import type { BrandPlan } from '../plan/types.js';
+import { brandErrorMarkdown } from '../report/render-brand-error.js';
 import { diffLines, MARKDOWN_BUDGET } from '../report/render-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
 import { describe, MARKERS, markerOf, summaryLine } from './render-plan.js';
@@ -19,6 +20,10 @@ export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: st
   out.push('| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const p of plans) {
     const s = summarise(p);
+    if (p.error !== undefined) {
+      out.push(`| \`${p.brandId}\` | – | – | – | – | – | – | ❌ ${p.error.code} |`);
+      continue;
+    }
     out.push(`| \`${p.brandId}\` | ${s.create} | ${s.update} | ${s.delete} | ${s.blocked} | ${s.review} | ${s.unmanaged} | ${p.problems.length} |`);
   }
   if (opts.previewLink !== undefined) out.push('', previewLine(opts.previewLink));
@@ -42,6 +47,7 @@ export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: st
 
 function brandBlock(p: BrandPlan, graph: boolean): string[] {
   const lines = ['', `### ${p.brandId}`, ''];
+  if (p.error !== undefined) return [...lines, ...brandErrorMarkdown(p.brandId, p.error), '', '**The plan failed: nothing can be applied for this brand.**'];
   if (p.problems.length > 0) {
     for (const problem of p.problems) lines.push(`- ❌ **${problem.code}**: ${inline(problem.message)}`);
     lines.push('', '**The plan failed: nothing can be applied for this brand.**');

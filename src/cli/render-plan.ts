@@ -4,6 +4,7 @@
 import { changeOf, summarise } from '../plan/build-plan.js';
 import { formatChange } from '../plan/diff.js';
 import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js';
+import { brandErrorText, failedHeadline } from '../report/render-brand-error.js';
 import type { Style } from './style.js';
 
 /** Markers: create, update, delete, blocked, needs review. */
@@ -13,6 +14,11 @@ export const MARKERS = { create: '+', update: '~', delete: '-', blocked: '!', re
 export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: string } = {}): string {
   const lines: string[] = [];
   const where = opts.baseUrl !== undefined ? ` at ${opts.baseUrl}` : '';
+  if (plan.error !== undefined) {
+    lines.push(style.bold(`Brand ${plan.brandId}${where}: ${failedHeadline(plan.error)}`), '', ...brandErrorText(plan.error, style), '');
+    lines.push(style.red('Plan failed for this brand; nothing can be applied for it.'));
+    return lines.join('\n') + '\n';
+  }
   lines.push(style.bold(`Brand ${plan.brandId}${where}`));
   if (plan.problems.length > 0) {
     lines.push('');

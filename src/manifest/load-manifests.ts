@@ -37,6 +37,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
 
   const drafts = new Map<string, BrandDraft>();
   const brokenBrands = new Set<string>();
+  const skipped: { brandId: string; file: string }[] = [];
   const reader = new FileReader();
   const fromEnv = new Set<string>();
   for (const f of files) {
@@ -47,7 +48,10 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
       diagnostics.push(...found);
       if (found.some((d) => d.severity === 'error')) {
         const id = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;
-        if (typeof id === 'string') brokenBrands.add(id);
+        if (typeof id === 'string') {
+          brokenBrands.add(id);
+          skipped.push({ brandId: id, file: src.file });
+        }
         continue;
       }
       diagnostics.push(...(await addDocument(drafts, src, reader)));
@@ -60,7 +64,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402' && d.code !== 'RCS510');
     diagnostics.push(...found);
   }
-  return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown) };
+  return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown), skipped };
 }
 
 // Messages quote handles and names, and any of them may come from `${env:...}`

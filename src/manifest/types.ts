@@ -87,4 +87,6 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Every manifest file read, as shown in diagnostics. */
   files: string[];
+  /** Documents left out for errors, with the brand id they name (to tell which brand an error belongs to). */
+  skipped: { brandId: string; file: string }[];
 }

@@ -8,12 +8,37 @@ import type { LiveCache } from '../kinds/live-cache.js';
 import type { PlanOptions } from '../kinds/resource-kind.js';
 import { readLive } from './read-live.js';
 import type { BrandPlan, LiveBrand } from './types.js';
+import { toBrandError, type BrandError } from './brand-error.js';
 
 /** A brand with what was read and what was planned. */
 export interface PlannedBrand {
   desired: DesiredBrand;
   live: LiveBrand;
   plan: BrandPlan;
+}
+
+/** A brand that could not be read or planned: the others go on without it. */
+export interface FailedBrand {
+  brandId: string;
+  /** Absent when the manifests failed before the brand was built. */
+  desired?: DesiredBrand;
+  /** An empty plan that carries the error (no steps: nothing can be applied). */
+  plan: BrandPlan;
+  error: BrandError;
+}
+
+/** What planning one brand gave. */
+export type BrandOutcome = PlannedBrand | FailedBrand;
+
+/** True when the brand failed. */
+export function isFailed(o: BrandOutcome): o is FailedBrand {
+  return 'error' in o;
+}
+
+/** The FailedBrand for `brandId` with `error`. */
+export function failedBrand(brandId: string, error: BrandError, desired?: DesiredBrand): FailedBrand {
+  const plan: BrandPlan = { brandId, steps: [], unmanaged: [], problems: [], fingerprints: {}, snapshots: {}, error };
+  return desired !== undefined ? { brandId, desired, plan, error } : { brandId, plan, error };
 }
 
 /** How to read. */
@@ -25,19 +50,36 @@ export interface PlanBrandsOptions {
   onProgress?: (brandId: string, done: number, total: number) => void;
 }
 
-/** Read the live state of every brand (concurrently) and plan each. */
+/** Read the live state of every brand (concurrently) and plan each; the first failure rejects. */
 export async function planBrands(client: RcsClient, brands: DesiredBrand[], opts: PlanBrandsOptions): Promise<PlannedBrand[]> {
+  return Promise.all(brands.map((desired) => planOne(client, desired, opts)));
+}
+
+/**
+ * Read and plan every brand, each on its own: a brand whose reads fail (403,
+ * 5xx after retries, no connection) comes back as a FailedBrand and the
+ * others are planned in full. Results keep the order of `brands`.
+ */
+export async function planEachBrand(client: RcsClient, brands: DesiredBrand[], opts: PlanBrandsOptions): Promise<BrandOutcome[]> {
   return Promise.all(
-    brands.map(async (desired) => {
-      const live = await readLive(client, brandRef(desired), {
-        concurrency: opts.concurrency,
-        desired,
-        ...(opts.cache ? { cache: opts.cache } : {}),
-        ...(opts.onProgress ? { onProgress: (done: number, total: number) => opts.onProgress?.(desired.brandId, done, total) } : {}),
-      });
-      return { desired, live, plan: buildPlan(desired, live, opts.plan ?? {}) };
+    brands.map(async (desired): Promise<BrandOutcome> => {
+      try {
+        return await planOne(client, desired, opts);
+      } catch (err) {
+        return failedBrand(desired.brandId, toBrandError(err, 'read'), desired);
+      }
     }),
   );
+}
+
+async function planOne(client: RcsClient, desired: DesiredBrand, opts: PlanBrandsOptions): Promise<PlannedBrand> {
+  const live = await readLive(client, brandRef(desired), {
+    concurrency: opts.concurrency,
+    desired,
+    ...(opts.cache ? { cache: opts.cache } : {}),
+    ...(opts.onProgress ? { onProgress: (done: number, total: number) => opts.onProgress?.(desired.brandId, done, total) } : {}),
+  });
+  return { desired, live, plan: buildPlan(desired, live, opts.plan ?? {}) };
 }
 
 /** The client's brand reference for a desired brand (the key only when the manifest has one). */

@@ -3,6 +3,7 @@
 // nouns live in src/core/step.ts and are re-exported here.
 
 import type { LiveSnapshot, PlanProblem, Step, Unmanaged } from '../core/step.js';
+import type { BrandError } from './brand-error.js';
 
 export type * from '../core/step.js';
 export type { LiveBrand } from '../core/live.js';
@@ -13,6 +14,8 @@ export interface BrandPlan {
   steps: Step[];
   unmanaged: Unmanaged[];
   problems: PlanProblem[];
+  /** Set when the brand could not be read or planned; the plan then has no steps. */
+  error?: BrandError;
   /** Fingerprint (hash of the snapshot) of every live resource a step touches, by address. */
   fingerprints: Record<string, string>;
   /** The state and normalised form each fingerprint was taken of, to say how a stale plan's resource changed. */

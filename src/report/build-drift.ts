@@ -6,7 +6,7 @@
 import { finding, helpLink } from '../core/finding.js';
 import { matchesTarget } from '../plan/target.js';
 import { KINDS } from '../kinds/index.js';
-import type { PlannedBrand } from '../plan/plan-brands.js';
+import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import type { Step } from '../plan/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ResourceDrift } from './types.js';
@@ -15,9 +15,11 @@ import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type Drif
  * Build the report for `brands` as of `now`. Help links point at the docs at
  * `docsUrl` (a folder URL ending in `/`), by default the published docs.
  */
-export function buildDrift(brands: PlannedBrand[], now: Date, options: Partial<DriftOptions> = {}, targets: string[] = [], docsUrl?: string): DriftReport {
+export function buildDrift(brands: BrandOutcome[], now: Date, options: Partial<DriftOptions> = {}, targets: string[] = [], docsUrl?: string): DriftReport {
   const opts: DriftOptions = { ...DEFAULT_DRIFT_OPTIONS, ...options };
-  const out = brands.map((b) => brandDrift(b, now, opts, targets));
+  const out = brands.map((b) =>
+    isFailed(b) ? { brandId: b.brandId, clean: false, summary: emptySummary(), problems: [], notes: [], resources: [], error: b.error } : brandDrift(b, now, opts, targets),
+  );
   if (docsUrl !== undefined) for (const b of out) for (const r of b.resources) for (const f of r.findings) f.help = helpLink(f.code, docsUrl);
   const summary = addSummaries(out.map((b) => b.summary));
   return {

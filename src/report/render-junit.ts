@@ -1,27 +1,30 @@
 // The JUnit XML view of a drift report, so CI test views show drift: one test
 // suite per brand, one test case per resource. A resource with an error or
 // warning finding fails; info findings go to system-out; a brand that could
-// not be compared gets an errored `plan` case.
+// not be compared gets an errored `plan` case, and a brand that failed (403,
+// no connection, broken manifests) an errored case named by its stage.
 
-import type { DriftReport, Finding, ResourceDrift } from './types.js';
+import type { BrandDrift, DriftReport, Finding, ResourceDrift } from './types.js';
 import { isDrift } from './build-drift.js';
 import { formatChange } from '../plan/diff.js';
 import { xmlAttr as attr, xmlText as text_ } from '../util/xml.js';
+import { brandErrorJunit } from './render-brand-error.js';
 
 /** Render the report as JUnit XML. */
 export function renderDriftJunit(report: DriftReport): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const failures = report.brands.reduce((n, b) => n + b.resources.filter(failed).length, 0);
-  const errors = report.brands.filter((b) => b.problems.length > 0).length;
-  const tests = report.brands.reduce((n, b) => n + b.resources.length + (b.problems.length > 0 ? 1 : 0), 0);
+  const errors = report.brands.filter(errored).length;
+  const tests = report.brands.reduce((n, b) => n + b.resources.length + (errored(b) ? 1 : 0), 0);
   // JUnit's schema wants a local date-time without zone or fraction; the report's is UTC.
   const timestamp = report.generatedAt.slice(0, 19);
   out.push(`<testsuites name="rcsctl drift" tests="${tests}" failures="${failures}" errors="${errors}" timestamp="${timestamp}">`);
   for (const b of report.brands) {
     const bf = b.resources.filter(failed).length;
-    const be = b.problems.length > 0 ? 1 : 0;
+    const be = errored(b) ? 1 : 0;
     out.push(`  <testsuite name="${attr(b.brandId)}" tests="${b.resources.length + be}" failures="${bf}" errors="${be}" skipped="0" timestamp="${timestamp}">`);
-    if (be > 0) {
+    if (b.error !== undefined) out.push(...brandErrorJunit(b.brandId, b.error));
+    else if (be > 0) {
       const text = b.problems.map((p) => `${p.code}: ${p.message}`).join('\n');
       out.push(`    <testcase classname="${attr(b.brandId)}" name="plan">`);
       out.push(`      <error message="${attr(`the brand could not be compared (${b.problems.length} problem${b.problems.length === 1 ? '' : 's'})`)}" type="plan">${text_(text)}</error>`);
@@ -32,6 +35,10 @@ export function renderDriftJunit(report: DriftReport): string {
   }
   out.push('</testsuites>');
   return out.join('\n') + '\n';
+}
+
+function errored(b: BrandDrift): boolean {
+  return b.problems.length > 0 || b.error !== undefined;
 }
 
 function failed(r: ResourceDrift): boolean {

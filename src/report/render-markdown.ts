@@ -5,6 +5,7 @@
 import { formatChange } from '../plan/diff.js';
 import type { FieldChange } from '../plan/types.js';
 import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
+import { brandErrorMarkdown } from './render-brand-error.js';
 import type { DriftReport, ResourceDrift, Severity } from './types.js';
 
 const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
@@ -21,17 +22,19 @@ export function renderDriftMarkdown(report: DriftReport, budget = MARKDOWN_BUDGE
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const b of report.brands) {
     const t = b.summary;
-    out.push(`| \`${b.brandId}\` | ${b.clean ? '✅ clean' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`);
+    out.push(`| \`${b.brandId}\` | ${b.error !== undefined ? '❌ failed' : b.clean ? '✅ clean' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`);
   }
   if (report.brands.length > 1) {
-    out.push(`| **total** | ${report.clean ? '✅ clean' : '❌ drifted'} | ${s.resources} | ${s.inSync} | ${s.changed} | ${s.missing} | ${s.unmanaged} | ${s.errors} | ${s.warnings} | ${s.infos} |`);
+    const failed = report.brands.filter((b) => b.error !== undefined).length;
+    out.push(`| **total** | ${failed > 0 ? `❌ ${failed} failed` : report.clean ? '✅ clean' : '❌ drifted'} | ${s.resources} | ${s.inSync} | ${s.changed} | ${s.missing} | ${s.unmanaged} | ${s.errors} | ${s.warnings} | ${s.infos} |`);
   }
   let size = out.join('\n').length;
   let left = 0;
   for (const b of report.brands) {
     const withFindings = b.resources.filter((r) => r.findings.length > 0);
-    if (withFindings.length === 0 && b.problems.length === 0 && b.notes.length === 0) continue;
+    if (withFindings.length === 0 && b.problems.length === 0 && b.notes.length === 0 && b.error === undefined) continue;
     const head = ['', `### ${b.brandId}`, ''];
+    if (b.error !== undefined) head.push(...brandErrorMarkdown(b.brandId, b.error));
     for (const p of b.problems) head.push(`- ❌ **${p.code}**: ${inline(p.message)}`);
     for (const n of b.notes) head.push(`> ${inline(n)}`, '');
     out.push(...head);

@@ -2,6 +2,7 @@
 // resource that has findings, each finding with what to do and where it is
 // explained, then a summary line.
 
+import { brandErrorText, failedHeadline } from './render-brand-error.js';
 import type { Style } from '../cli/style.js';
 import { formatChange } from '../plan/diff.js';
 import type { BrandDrift, DriftReport, DriftSummary, Finding, Severity } from './types.js';
@@ -25,6 +26,7 @@ export function summaryLine(s: DriftSummary, clean: boolean): string {
 }
 
 function renderBrand(brand: BrandDrift, style: Style): string[] {
+  if (brand.error !== undefined) return [style.bold(`Brand ${brand.brandId}: ${failedHeadline(brand.error)}`), ...brandErrorText(brand.error, style)];
   const lines = [style.bold(`Brand ${brand.brandId}: ${brand.clean ? 'clean' : 'drifted'}`)];
   for (const p of brand.problems) lines.push(style.red(`  error[${p.code}] ${p.message}`));
   for (const note of brand.notes) lines.push(style.dim(`  note: ${note}`));

@@ -6,6 +6,7 @@ import type { DriftOptions, Finding } from '../core/finding.js';
 import type { KindName, PlanProblem } from '../core/step.js';
 
 export { DEFAULT_DRIFT_OPTIONS, type DriftOptions, type Finding, type FindingCode, type Severity } from '../core/finding.js';
+import type { BrandError } from '../plan/brand-error.js';
 
 /** Current drift report format version. */
 export const DRIFT_REPORT_VERSION = 1;
@@ -48,6 +49,8 @@ export interface BrandDrift {
   /** Agency files the manifests do not name, which the service cannot list. */
   notes: string[];
   resources: ResourceDrift[];
+  /** Set when the brand could not be checked at all (403, no connection, broken manifests); it has no resources then. */
+  error?: BrandError;
 }
 
 /** The whole report. */

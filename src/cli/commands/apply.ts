@@ -12,18 +12,21 @@ import { findStale } from '../../apply/stale.js';
 import { kindListsOf, readTouchedLists, stepsToVerify, verifyApplied, type Unconverged } from '../../apply/verify.js';
 import { RcsctlError } from '../../errors.js';
 import { readPlanFile } from '../../plan/plan-file.js';
-import { brandRef, type PlannedBrand } from '../../plan/plan-brands.js';
+import { brandRef, isFailed, type PlannedBrand } from '../../plan/plan-brands.js';
 import type { BrandPlan } from '../../plan/types.js';
 import { connect, type Connection } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_HELD, EXIT_OK, type ExitCode } from '../exit-codes.js';
-import { declaredBy, loadOrFail } from '../load.js';
+import { declaredBy, loadBrands } from '../load.js';
 import { formatOption, formatValue, pathsOrCwd } from '../options.js';
 import { applyResult, brandResult, type BrandApplyResult } from '../apply-result.js';
 import { redactSecrets } from '../redact.js';
 import { renderPlan } from '../render-plan.js';
 import { makeStyle, type Style } from '../style.js';
-import { planWith, withCacheOptions } from './plan.js';
+import { planWith, selectionOf, withCacheOptions, writeFailures } from './plan.js';
+import { toBrandError, type BrandError } from '../../plan/brand-error.js';
+import { inShard, parseShard, type Shard } from '../../plan/shard.js';
+import { brandErrorText, failedHeadline } from '../../report/render-brand-error.js';
 
 interface ApplyOptions {
   plan?: string;
@@ -36,6 +39,7 @@ interface ApplyOptions {
   json: boolean;
   brand?: string[];
   target?: string[];
+  shard?: string;
   lockTimeout: string;
   dedupe: boolean;
   cacheDir?: string;
@@ -69,6 +73,7 @@ export function registerApply(program: Command, ctx: CommandContext): void {
       'only this resource (autoReply.hours, or autoReply.* for a kind) and what it depends on; for exceptions, not routine use (repeat for several)',
       (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
+    .option('--shard <i/n>', 'apply only the brands of shard i of n (split by brand id; see docs/ci.md)')
     .option('--lock-timeout <duration>', 'wait this long for another rcsctl apply of the same brand on this machine (0, 30s, 5m)', '0s')
     .option('--dedupe', 'first delete the newer of identical live copies sharing a managed name (needs --allow-delete)', false);
   withCacheOptions(cmd)
@@ -103,7 +108,8 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
   const { io } = ctx;
   const style = makeStyle(ctx.globals().color);
   // Manifests are read before connecting: bad input never reaches the network.
-  const brands = opts.plan === undefined ? await loadOrFail(ctx, paths, opts.brand) : [];
+  const loaded = opts.plan === undefined ? await loadBrands(ctx, paths, selectionOf(opts)) : { brands: [], failed: [] };
+  const brands = loaded.brands;
   const lockTimeoutMs = parseDuration(opts.lockTimeout);
   const conn = await connect(ctx, declaredBy(brands));
   const locks: BrandLock[] = [];
@@ -112,61 +118,84 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
     locks.push(...(await acquireBrandLocks(brandIds, { dir: lockDir(io.env), timeoutMs: lockTimeoutMs, baseUrl: conn.baseUrl, command: 'apply' })));
   };
   try {
-    let runs: BrandRun[];
+    let all: BrandRun[];
     if (opts.plan !== undefined) {
-      runs = await savedPlanRuns(ctx, conn, resolve(io.cwd, opts.plan), opts.brand ?? [], lock);
+      all = await savedPlanRuns(ctx, conn, resolve(io.cwd, opts.plan), { brand: opts.brand ?? [], shard: opts.shard !== undefined ? parseShard(opts.shard) : undefined }, lock);
     } else {
       await lock(brands.map((b) => b.brandId));
       const planOpts = { cancelReview: opts.cancelReview, target: opts.target ?? [], cache: opts.cache, ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) };
-      let { plans } = await planWith(ctx, conn, brands, planOpts);
+      let { outcomes } = await planWith(ctx, conn, brands, planOpts, loaded.failed);
       if (opts.dedupe) {
-        const outcome = await dedupe(ctx, conn, plans, opts);
+        const outcome = await dedupe(ctx, conn, outcomes.filter((o): o is PlannedBrand => !isFailed(o)), opts);
         if (outcome !== undefined) return outcome;
-        ({ plans } = await planWith(ctx, conn, brands, planOpts));
+        ({ outcomes } = await planWith(ctx, conn, brands, planOpts, loaded.failed));
       }
-      runs = plans.map((p) => ({ plan: p.plan, brand: brandRef(p.desired), before: listsFromLive(p.live, touchedKinds(p.plan)) }));
+      all = outcomes.map((p) =>
+        isFailed(p) ? { plan: p.plan, brand: { id: p.brandId }, before: {} } : { plan: p.plan, brand: brandRef(p.desired), before: listsFromLive(p.live, touchedKinds(p.plan)) },
+      );
     }
-    io.stdout.write(runs.map((r) => renderPlan(r.plan, style)).join('\n'));
-    if (runs.some((r) => r.plan.problems.length > 0)) throw new RcsctlError('E_PLAN', 'the plan has problems (above); nothing was applied');
+    io.stdout.write(all.map((r) => renderPlan(r.plan, style)).join('\n'));
+    // Each brand stands alone: one that failed to plan is reported, the others are applied.
+    const failures = new Map<string, BrandError>();
+    for (const r of all) {
+      if (r.plan.error !== undefined) failures.set(r.plan.brandId, r.plan.error);
+      else if (r.plan.problems.length > 0) failures.set(r.plan.brandId, { code: 'E_PLAN', stage: 'plan', message: `the plan has ${r.plan.problems.length} problem${r.plan.problems.length === 1 ? '' : 's'} (above); nothing was applied for this brand` });
+    }
+    const runs = all.filter((r) => !failures.has(r.plan.brandId));
     const total = runs.reduce((n, r) => n + r.plan.steps.length, 0);
-    if (total === 0) {
+    if (total === 0 && failures.size === 0) {
       io.stdout.write('\nNothing to apply: the live service matches.\n');
       return EXIT_OK;
     }
-    if (opts.plan === undefined && !opts.yes) await confirm(ctx, runs.map((r) => r.plan.brandId), 'apply these changes to');
+    if (total > 0 && opts.plan === undefined && !opts.yes) await confirm(ctx, runs.filter((r) => r.plan.steps.length > 0).map((r) => r.plan.brandId), 'apply these changes to');
 
     let failed = 0;
     let held = 0;
     const unconverged: Unconverged[] = [];
-    for (const run of runs) {
+    for (const run of total > 0 ? runs : []) {
       io.stdout.write('\n');
-      // listr2 is loaded only when there is something to apply.
-      const { makeApplyView } = await import('../apply-reporter.js');
-      const view = makeApplyView(io, style, run.plan.brandId, run.plan.steps);
-      const { results, ids } = await executePlan(run.plan, {
-        client: conn.client,
-        brand: run.brand,
-        concurrency: ctx.globals().concurrency,
-        allowDelete: opts.allowDelete,
-        allowReview: opts.allowReview,
-        fromSavedPlan: opts.plan !== undefined,
-        reporter: view,
-      });
-      await view.finished();
-      failed += results.filter((r) => r.status === 'failed').length;
-      held += results.filter((r) => r.status === 'blocked' || r.status === 'held' || r.status === 'skipped').length;
-      // One read of each touched kind's list serves verification and the check for another process.
-      const kinds = touchedKinds(run.plan);
-      const lists = await readTouchedLists(conn.client, run.brand, new Set([...kinds, ...stepsToVerify(run.plan, results).map((s) => s.kind)]));
-      const notConverged = (await verifyApplied(conn.client, run.brand, run.plan, results, ids, ctx.globals().concurrency, lists)).unconverged;
-      for (const i of findInterference(run.before, kindListsOf(lists, kinds), run.plan, results, ids)) notConverged.push({ address: `${i.kind}:${i.name}`, changes: [], message: `${run.plan.brandId}: ${i.message}` });
-      unconverged.push(...notConverged);
-      record?.(brandResult(run.plan.brandId, results, ids, notConverged));
-      io.stdout.write(summaryLine(run.plan.brandId, results, style));
+      let stage: BrandError['stage'] = 'apply';
+      try {
+        // listr2 is loaded only when there is something to apply.
+        const { makeApplyView } = await import('../apply-reporter.js');
+        const view = makeApplyView(io, style, run.plan.brandId, run.plan.steps);
+        const { results, ids } = await executePlan(run.plan, {
+          client: conn.client,
+          brand: run.brand,
+          concurrency: ctx.globals().concurrency,
+          allowDelete: opts.allowDelete,
+          allowReview: opts.allowReview,
+          fromSavedPlan: opts.plan !== undefined,
+          reporter: view,
+        });
+        await view.finished();
+        const stepsFailed = results.filter((r) => r.status === 'failed').length;
+        failed += stepsFailed;
+        held += results.filter((r) => r.status === 'blocked' || r.status === 'held' || r.status === 'skipped').length;
+        if (stepsFailed > 0) failures.set(run.plan.brandId, { code: 'E_STEP_FAILED', stage: 'apply', message: `${stepsFailed} step${stepsFailed === 1 ? '' : 's'} failed (above)` });
+        stage = 'verify';
+        // One read of each touched kind's list serves verification and the check for another process.
+        const kinds = touchedKinds(run.plan);
+        const lists = await readTouchedLists(conn.client, run.brand, new Set([...kinds, ...stepsToVerify(run.plan, results).map((s) => s.kind)]));
+        const notConverged = (await verifyApplied(conn.client, run.brand, run.plan, results, ids, ctx.globals().concurrency, lists)).unconverged;
+        for (const i of findInterference(run.before, kindListsOf(lists, kinds), run.plan, results, ids)) notConverged.push({ address: `${i.kind}:${i.name}`, changes: [], message: `${run.plan.brandId}: ${i.message}` });
+        unconverged.push(...notConverged);
+        record?.(brandResult(run.plan.brandId, results, ids, notConverged));
+        io.stdout.write(summaryLine(run.plan.brandId, results, style));
+      } catch (err) {
+        const e = toBrandError(err, stage);
+        failures.set(run.plan.brandId, e);
+        io.stdout.write([style.bold(`Brand ${run.plan.brandId}: ${failedHeadline(e)}`), ...brandErrorText(e, style)].join('\n') + '\n');
+      }
     }
     for (const u of unconverged) io.stderr.write(style.red(`verification: ${u.message}\n`));
-    if (failed > 0 || unconverged.length > 0) {
-      io.stderr.write(style.red(`\nApply failed: ${failed} step${failed === 1 ? '' : 's'} failed, ${unconverged.length} resource${unconverged.length === 1 ? '' : 's'} not as planned. Fix the cause and run apply again: it picks up where this run stopped.\n`));
+    if (failures.size > 0 || unconverged.length > 0) {
+      const brandsFailed = failures.size > 0 ? `; ${failures.size} of ${all.length} brand${all.length === 1 ? '' : 's'} failed (above), the others were applied` : '';
+      writeFailures(
+        ctx,
+        [...failures],
+        `\nApply failed: ${failed} step${failed === 1 ? '' : 's'} failed, ${unconverged.length} resource${unconverged.length === 1 ? '' : 's'} not as planned${brandsFailed}. Fix the cause and run apply again: it picks up where this run stopped.`,
+      );
       return EXIT_ERROR;
     }
     if (held > 0) {
@@ -208,24 +237,38 @@ async function dedupe(ctx: CommandContext, conn: Connection, plans: PlannedBrand
   return undefined;
 }
 
-async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string, brandFilter: string[], lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
+async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string, select: { brand: string[]; shard: Shard | undefined }, lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
   const file = readPlanFile(path, { baseUrl: conn.baseUrl });
-  let brands = file.brands;
+  const brandFilter = select.brand;
+  let brands = file.brands.filter((b) => inShard(b.brandId, select.shard));
   if (brandFilter.length > 0) {
     const missing = brandFilter.filter((id) => !brands.some((b) => b.brandId === id));
-    if (missing.length > 0) throw new RcsctlError('E_PLAN_TARGET', `plan file ${path} holds no plan for brand ${missing.join(', ')} (it has: ${file.brands.map((b) => b.brandId).join(', ')})`);
+    if (missing.length > 0) throw new RcsctlError('E_PLAN_TARGET', `plan file ${path} holds no plan for brand ${missing.join(', ')}${select.shard !== undefined ? ' in this shard' : ''} (it has: ${file.brands.map((b) => b.brandId).join(', ')})`);
     brands = brands.filter((b) => brandFilter.includes(b.brandId));
   }
   await lock(brands.map((b) => b.brandId));
   const runs = brands.map((plan) => ({ plan, brand: brandKeyFromEnv(plan.brandId, ctx.io.env), before: {} as KindLists }));
   const stale: string[] = [];
   for (const run of runs) {
-    for (const s of await findStale(conn.client, run.brand, run.plan, ctx.globals().concurrency)) stale.push(`  ${run.plan.brandId} ${s.address}: ${s.how}`);
+    if (run.plan.error !== undefined) continue;
+    try {
+      for (const s of await findStale(conn.client, run.brand, run.plan, ctx.globals().concurrency)) stale.push(`  ${run.plan.brandId} ${s.address}: ${s.how}`);
+    } catch (err) {
+      // The brand cannot be checked (403, no connection): it fails alone.
+      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read') };
+    }
   }
   if (stale.length > 0) {
     throw new RcsctlError('E_PLAN_STALE', `the saved plan is stale; the live service changed since it was made:\n${stale.join('\n')}\nMake a new plan (rcsctl plan --out) and review it again.`, { stale });
   }
-  for (const run of runs) run.before = await readKindLists(conn.client, run.brand, touchedKinds(run.plan));
+  for (const run of runs) {
+    if (run.plan.error !== undefined) continue;
+    try {
+      run.before = await readKindLists(conn.client, run.brand, touchedKinds(run.plan));
+    } catch (err) {
+      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read') };
+    }
+  }
   return runs;
 }
 

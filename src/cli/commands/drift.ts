@@ -17,7 +17,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { makeStyle, type Style } from '../style.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
-import { runPlan, withCacheOptions } from './plan.js';
+import { reportFailures, runPlan, selectionOf, withCacheOptions } from './plan.js';
 
 /** The output formats of `rcsctl drift`. */
 export const DRIFT_FORMATS = ['text', 'json', 'markdown', 'junit'] as const;
@@ -32,6 +32,7 @@ interface DriftFlags {
   output?: string;
   brand?: string[];
   target?: string[];
+  shard?: string;
   expiryWarning: string;
   reviewWarning: string;
   cacheDir?: string;
@@ -50,6 +51,7 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
   brandOption(cmd, 'check only this brand');
   targetOption(cmd);
   cmd
+    .option('--shard <i/n>', 'check only the brands of shard i of n (split by brand id; see docs/ci.md)')
     .option('--expiry-warning <days>', 'warn about agency files whose sendable window ends within DAYS', String(DEFAULT_DRIFT_OPTIONS.expiryWarningDays))
     .option('--review-warning <days>', 'warn about reviews waiting longer than DAYS', String(DEFAULT_DRIFT_OPTIONS.reviewWarningDays));
   withCacheOptions(cmd)
@@ -60,13 +62,8 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       const out = outValue(flags);
       const expiryWarningDays = days(flags.expiryWarning, '--expiry-warning');
       const reviewWarningDays = days(flags.reviewWarning, '--review-warning');
-      const { plans } = await runPlan(ctx, pathsOrCwd(paths), {
-        ...(flags.brand !== undefined ? { brand: flags.brand } : {}),
-        ...(flags.target !== undefined ? { target: flags.target } : {}),
-        ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
-        cache: flags.cache,
-      });
-      const report = buildDrift(plans, new Date(), { expiryWarningDays, reviewWarningDays }, flags.target ?? [], docsUrl);
+      const { outcomes } = await runPlan(ctx, pathsOrCwd(paths), selectionOf(flags));
+      const report = buildDrift(outcomes, new Date(), { expiryWarningDays, reviewWarningDays }, flags.target ?? [], docsUrl);
       const g = ctx.globals();
       if (out !== undefined) {
         const path = resolve(ctx.io.cwd, out);
@@ -76,7 +73,8 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       } else {
         ctx.io.stdout.write(renderDrift(report, format, makeStyle(g.color)));
       }
-      ctx.exit(report.brands.some((b) => b.problems.length > 0) ? EXIT_ERROR : report.clean ? EXIT_OK : EXIT_CHANGES);
+      reportFailures(ctx, outcomes);
+      ctx.exit(report.brands.some((b) => b.problems.length > 0 || b.error !== undefined) ? EXIT_ERROR : report.clean ? EXIT_OK : EXIT_CHANGES);
     });
 }
 

@@ -6,14 +6,17 @@ import type { Command } from 'commander';
 import { summarise } from '../../plan/build-plan.js';
 import { cacheDirFor, LiveCache } from '../../kinds/live-cache.js';
 import { makePlanFile, writePlanFile } from '../../plan/plan-file.js';
-import { planBrands, type PlannedBrand } from '../../plan/plan-brands.js';
+import { isFailed, planEachBrand, type BrandOutcome, type PlannedBrand } from '../../plan/plan-brands.js';
+import { parseShard } from '../../plan/shard.js';
+import { brandErrorLine, type BrandError } from '../../plan/brand-error.js';
+import { redactSecrets } from '../redact.js';
 import type { PlanFile } from '../../plan/types.js';
 import { connect, type Connection } from '../connect.js';
 import type { DesiredBrand } from '../../manifest/types.js';
 import type { CommandContext } from '../context.js';
 import { previewOptions, writePlanPreview } from '../preview-option.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
-import { declaredBy, loadOrFail } from '../load.js';
+import { declaredBy, loadBrands, type BrandSelection } from '../load.js';
 import { makeProgress } from '../progress.js';
 import { renderPlan } from '../render-plan.js';
 import { renderPlanMarkdown } from '../render-plan-markdown.js';
@@ -29,6 +32,7 @@ interface PlanOptions {
   detailedExitcode: boolean;
   brand?: string[];
   target?: string[];
+  shard?: string;
   cacheDir?: string;
   preview?: string;
   previewUrl?: string;
@@ -61,13 +65,14 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
   brandOption(cmd, 'plan only this brand');
   targetOption(cmd);
   cmd
+    .option('--shard <i/n>', 'plan only the brands of shard i of n (split by brand id; see docs/ci.md)')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
     .option('--cancel-review', 'a change to a template waiting for review withdraws that review first (gated like a delete; see docs/templates.md)', false);
   previewOptions(withCacheOptions(cmd)).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
-      const result = await runPlan(ctx, pathsOrCwd(paths), opts);
-      const { plans, file } = result;
+      const result = await runPlan(ctx, pathsOrCwd(paths), selectionOf(opts));
+      const { outcomes: plans, file } = result;
       const g = ctx.globals();
       if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), file);
       // The preview note goes to stderr unless stdout is the text plan, where it follows the plan.
@@ -85,28 +90,55 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
         if (out !== undefined) ctx.io.stdout.write(`\nSaved the plan to ${out}. Apply exactly these steps with: rcsctl apply --plan ${out}\n`);
         if (notes.length > 0) ctx.io.stdout.write(`\n${notes.join('')}`);
       }
+      reportFailures(ctx, plans);
       ctx.exit(planExitCode(plans, opts.detailedExitcode));
     });
 }
 
-/** Load, connect, read and plan, then close the connection. */
-export async function runPlan(ctx: CommandContext, paths: string[], opts: { brand?: string[]; target?: string[]; cancelReview?: boolean } & CacheOptions): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
-  const brands = await loadOrFail(ctx, paths, opts.brand);
-  const conn = await connect(ctx, declaredBy(brands));
+/** The brand selection and planning options of `--brand`, `--shard`, `--cache-dir`/`--no-cache`, `--target` and `--cancel-review`. */
+export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?: string; cache?: boolean; target?: string[]; cancelReview?: boolean }): BrandSelection & PlanWithOptions {
+  const out: BrandSelection & PlanWithOptions = {};
+  if (flags.brand !== undefined) out.brand = flags.brand;
+  if (flags.shard !== undefined) out.shard = parseShard(flags.shard);
+  if (flags.cacheDir !== undefined) out.cacheDir = flags.cacheDir;
+  if (flags.cache !== undefined) out.cache = flags.cache;
+  if (flags.target !== undefined) out.target = flags.target;
+  if (flags.cancelReview === true) out.cancelReview = true;
+  return out;
+}
+
+/**
+ * Load, connect, read and plan, then close the connection. Each brand stands
+ * alone: one that fails (its manifests, or reading it) is an outcome with an
+ * error, and the others are planned in full.
+ */
+export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandSelection & PlanWithOptions): Promise<{ outcomes: BrandOutcome[]; file: PlanFile }> {
+  const loaded = await loadBrands(ctx, paths, opts);
+  const conn = await connect(ctx, declaredBy(loaded.brands));
   try {
-    return await planWith(ctx, conn, brands, opts);
+    return await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
   } finally {
     await conn.close();
   }
 }
 
-/** Read and plan `brands` over an open connection (with progress on a terminal): shared by `plan` and `apply`. */
-export async function planWith(ctx: CommandContext, conn: Connection, brands: DesiredBrand[], opts: { target?: string[]; cancelReview?: boolean } & CacheOptions): Promise<{ plans: PlannedBrand[]; file: PlanFile }> {
+/** How `planWith` plans: the live cache, `--target`, `--cancel-review`. */
+export interface PlanWithOptions extends CacheOptions {
+  target?: string[];
+  cancelReview?: boolean;
+}
+
+/**
+ * Read and plan `brands` over an open connection (with progress on a
+ * terminal): shared by `plan`, `drift` and `apply`. `failed` (brands whose
+ * manifests failed) join the outcomes; all come back sorted by brand id.
+ */
+export async function planWith(ctx: CommandContext, conn: Connection, brands: DesiredBrand[], opts: PlanWithOptions, failed: BrandOutcome[] = []): Promise<{ outcomes: BrandOutcome[]; file: PlanFile }> {
   const progress = makeProgress(ctx.io);
   try {
     const cacheDir = cacheDirFor(opts, ctx.io.env, ctx.io.cwd);
     const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl) : undefined;
-    const all = await planBrands(conn.client, brands, {
+    const planned = await planEachBrand(conn.client, brands, {
       concurrency: ctx.globals().concurrency,
       ...(cache ? { cache } : {}),
       plan: { cancelReview: opts.cancelReview === true },
@@ -114,12 +146,34 @@ export async function planWith(ctx: CommandContext, conn: Connection, brands: De
     });
     cache?.save();
     const targets = opts.target ?? [];
-    const plans = targetBrands(all, targets);
+    const outcomes = narrow([...planned, ...failed], targets).sort((a, b) => a.plan.brandId.localeCompare(b.plan.brandId));
     if (targets.length > 0) ctx.io.stderr.write(`${TARGET_WARNING}\n\n`);
-    return { plans, file: makePlanFile(plans.map((p) => p.plan), conn.baseUrl) };
+    return { outcomes, file: makePlanFile(outcomes.map((p) => p.plan), conn.baseUrl) };
   } finally {
     progress.done();
   }
+}
+
+/** `--target`: the planned brands narrowed to the targets and what they depend on; failed brands stay as they are. */
+function narrow(outcomes: BrandOutcome[], targets: string[]): BrandOutcome[] {
+  if (targets.length === 0) return outcomes;
+  const narrowed = new Map(targetBrands(outcomes.filter((o): o is PlannedBrand => !isFailed(o)), targets).map((p) => [p.plan.brandId, p]));
+  return outcomes.map((o) => (isFailed(o) ? o : (narrowed.get(o.plan.brandId) ?? o)));
+}
+
+/** After everything ran: each failed brand's error and hint on stderr (CI logs show them), then a count. */
+export function reportFailures(ctx: CommandContext, outcomes: BrandOutcome[]): void {
+  const failed = outcomes.filter(isFailed);
+  if (failed.length === 0) return;
+  const tail = `${failed.length} of ${outcomes.length} brand${outcomes.length === 1 ? '' : 's'} failed; the others are reported in full.`;
+  writeFailures(ctx, failed.map((f) => [f.brandId, f.error] as const), tail);
+}
+
+/** `Error: <brand>: <code> (<stage>): <message>` and its hint per failure, then `tail`, on stderr, scrubbed of secrets. */
+export function writeFailures(ctx: CommandContext, failures: readonly (readonly [string, BrandError])[], tail: string): void {
+  const style = makeStyle(ctx.globals().color);
+  const lines = failures.flatMap(([id, e]) => [`Error: ${id}: ${brandErrorLine(e)}`, ...(e.hint !== undefined ? [`  hint: ${e.hint}`] : [])]);
+  ctx.io.stderr.write(redactSecrets(style.red([...lines, tail].join('\n')) + '\n', ctx.io.env));
 }
 
 /** The plan file with a summary per brand, as `--json` prints it. */
@@ -127,9 +181,9 @@ export function withSummaries(file: PlanFile): unknown {
   return { ...file, brands: file.brands.map((b) => ({ ...b, summary: summarise(b) })) };
 }
 
-/** 1 when any brand has problems; 2 for changes under --detailed-exitcode; else 0. */
-export function planExitCode(plans: PlannedBrand[], detailed: boolean): ExitCode {
-  if (plans.some((p) => p.plan.problems.length > 0)) return EXIT_ERROR;
+/** 1 when any brand failed or has problems; 2 for changes under --detailed-exitcode; else 0. */
+export function planExitCode(plans: BrandOutcome[], detailed: boolean): ExitCode {
+  if (plans.some((p) => isFailed(p) || p.plan.problems.length > 0)) return EXIT_ERROR;
   if (detailed && plans.some((p) => p.plan.steps.length > 0)) return EXIT_CHANGES;
   return EXIT_OK;
 }

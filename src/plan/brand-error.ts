@@ -1,0 +1,43 @@
+// Why one brand could not be planned, applied or checked, while the others
+// went on: a refused or failed request (403, 5xx after retries, no
+// connection), a problem in its manifests, or a step that failed. Every
+// report format carries it in the brand's entry (`error`).
+
+import { ApiTransportError, RcsApiError } from '../api/errors.js';
+import { hintFor } from '../cli/hints.js';
+import { errorMessage, RcsctlError } from '../errors.js';
+
+/** The stage a brand failed in. */
+export type BrandStage = 'manifest' | 'read' | 'plan' | 'apply' | 'verify';
+
+/** What went wrong with one brand; never holds a secret (messages come redacted from the client). */
+export interface BrandError {
+  /** Stable code: `E_API`, `E_NETWORK`, `E_MANIFEST`, `E_STEP_FAILED`, ... */
+  code: string;
+  stage: BrandStage;
+  message: string;
+  /** The HTTP status, when the service answered. */
+  httpStatus?: number;
+  /** The service's own code, when it gave one. */
+  serviceCode?: string;
+  /** What to do next, for the errors people meet most. */
+  hint?: string;
+}
+
+/** The BrandError for anything thrown while working on one brand. */
+export function toBrandError(err: unknown, stage: BrandStage): BrandError {
+  const code = err instanceof RcsctlError ? err.code : 'E_INTERNAL';
+  const out: BrandError = { code, stage, message: errorMessage(err) };
+  if (err instanceof RcsApiError) {
+    out.httpStatus = err.httpStatus;
+    if (err.serviceCode !== '') out.serviceCode = err.serviceCode;
+  }
+  const hint = hintFor(err) ?? (err instanceof ApiTransportError ? 'check that the service address is right and reachable from here, then run again' : undefined);
+  if (hint !== undefined) out.hint = hint;
+  return out;
+}
+
+/** One line: `E_API (read): list auto-replies failed: 403 63001 ...`. */
+export function brandErrorLine(e: BrandError): string {
+  return `${e.code} (${e.stage}): ${e.message}`;
+}

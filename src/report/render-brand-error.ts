@@ -1,0 +1,48 @@
+// A failed brand in every report format, shared by plan and drift: a text
+// section, a Markdown details block, and a JUnit errored test case.
+
+import type { BrandError } from '../plan/brand-error.js';
+import { escapeHtml, fence, inline } from '../util/markdown.js';
+import type { Style } from '../cli/style.js';
+import { xmlAttr, xmlText } from '../util/xml.js';
+
+const STAGE: Record<BrandError['stage'], string> = {
+  manifest: 'its manifests have errors',
+  read: 'its live state could not be read',
+  plan: 'its plan has problems',
+  apply: 'applying it failed',
+  verify: 'it could not be verified after apply',
+};
+
+/** `the brand failed: its live state could not be read`. */
+export function failedHeadline(e: BrandError): string {
+  return `failed: ${STAGE[e.stage]}`;
+}
+
+/** The lines of a text section's body (indented two spaces). */
+export function brandErrorText(e: BrandError, style: Style): string[] {
+  const lines = [style.red(`  error[${e.code}] ${e.message}`)];
+  if (e.hint !== undefined) lines.push(`  hint: ${e.hint}`);
+  return lines;
+}
+
+/** A collapsible Markdown block for the brand. */
+export function brandErrorMarkdown(brandId: string, e: BrandError): string[] {
+  const lines = [`<details><summary>❌ <code>${escapeHtml(brandId)}</code> ${escapeHtml(failedHeadline(e))}</summary>`, ''];
+  lines.push(`**${e.code}**: ${inline(e.message)}`);
+  if (e.hint !== undefined) lines.push('', `What to do: ${inline(e.hint)}`);
+  const facts = [e.httpStatus !== undefined ? `HTTP ${e.httpStatus}` : '', e.serviceCode !== undefined ? `service code ${e.serviceCode}` : ''].filter((x) => x !== '');
+  if (facts.length > 0) lines.push('', '```', fence(facts.join(', ')), '```');
+  lines.push('', '</details>');
+  return lines;
+}
+
+/** A JUnit test case, errored, named `<stage>` in the brand's class. */
+export function brandErrorJunit(brandId: string, e: BrandError, indent = '    '): string[] {
+  const body = [`${e.code}: ${e.message}`, ...(e.hint !== undefined ? [`what to do: ${e.hint}`] : [])].join('\n');
+  return [
+    `${indent}<testcase classname="${xmlAttr(brandId)}" name="${xmlAttr(e.stage)}">`,
+    `${indent}  <error message="${xmlAttr(`the brand ${failedHeadline(e)}`)}" type="${xmlAttr(e.code)}">${xmlText(body)}</error>`,
+    `${indent}</testcase>`,
+  ];
+}
