@@ -3,8 +3,7 @@
 // connection), a problem in its manifests, or a step that failed. Every
 // report format carries it in the brand's entry (`error`).
 
-import { ApiTransportError, RcsApiError } from '../api/errors.js';
-import { hintFor } from '../cli/hints.js';
+import { RcsApiError } from '../api/errors.js';
 import { errorMessage, RcsctlError } from '../errors.js';
 
 /** The stage a brand failed in. */
@@ -24,15 +23,18 @@ export interface BrandError {
   hint?: string;
 }
 
-/** The BrandError for anything thrown while working on one brand. */
-export function toBrandError(err: unknown, stage: BrandStage): BrandError {
+/** What to do next about an error, when there is advice (the CLI's hints). */
+export type HintFor = (err: unknown) => string | undefined;
+
+/** The BrandError for anything thrown while working on one brand; `hintFor` adds advice. */
+export function toBrandError(err: unknown, stage: BrandStage, hintFor: HintFor = () => undefined): BrandError {
   const code = err instanceof RcsctlError ? err.code : 'E_INTERNAL';
   const out: BrandError = { code, stage, message: errorMessage(err) };
   if (err instanceof RcsApiError) {
     out.httpStatus = err.httpStatus;
     if (err.serviceCode !== '') out.serviceCode = err.serviceCode;
   }
-  const hint = hintFor(err) ?? (err instanceof ApiTransportError ? 'check that the service address is right and reachable from here, then run again' : undefined);
+  const hint = hintFor(err);
   if (hint !== undefined) out.hint = hint;
   return out;
 }

@@ -8,7 +8,7 @@ import type { LiveCache } from '../kinds/live-cache.js';
 import type { PlanOptions } from '../kinds/resource-kind.js';
 import { readLive } from './read-live.js';
 import type { BrandPlan, LiveBrand } from './types.js';
-import { toBrandError, type BrandError } from './brand-error.js';
+import { toBrandError, type BrandError, type HintFor } from './brand-error.js';
 
 /** A brand with what was read and what was planned. */
 export interface PlannedBrand {
@@ -47,6 +47,8 @@ export interface PlanBrandsOptions {
   cache?: LiveCache;
   /** Choices for the plan (`--cancel-review`). */
   plan?: PlanOptions;
+  /** Advice added to a failed brand's error. */
+  hintFor?: HintFor;
   onProgress?: (brandId: string, done: number, total: number) => void;
 }
 
@@ -66,7 +68,7 @@ export async function planEachBrand(client: RcsClient, brands: DesiredBrand[], o
       try {
         return await planOne(client, desired, opts);
       } catch (err) {
-        return failedBrand(desired.brandId, toBrandError(err, 'read'), desired);
+        return failedBrand(desired.brandId, toBrandError(err, 'read', opts.hintFor), desired);
       }
     }),
   );

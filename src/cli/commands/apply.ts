@@ -23,7 +23,7 @@ import { applyResult, brandResult, type BrandApplyResult } from '../apply-result
 import { redactSecrets } from '../redact.js';
 import { renderPlan } from '../render-plan.js';
 import { makeStyle, type Style } from '../style.js';
-import { planWith, selectionOf, withCacheOptions, writeFailures } from './plan.js';
+import { brandHint, planWith, selectionOf, withCacheOptions, writeFailures } from './plan.js';
 import { toBrandError, type BrandError } from '../../plan/brand-error.js';
 import { inShard, parseShard, type Shard } from '../../plan/shard.js';
 import { brandErrorText, failedHeadline } from '../../report/render-brand-error.js';
@@ -183,7 +183,7 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
         record?.(brandResult(run.plan.brandId, results, ids, notConverged));
         io.stdout.write(summaryLine(run.plan.brandId, results, style));
       } catch (err) {
-        const e = toBrandError(err, stage);
+        const e = toBrandError(err, stage, brandHint(ctx));
         failures.set(run.plan.brandId, e);
         io.stdout.write([style.bold(`Brand ${run.plan.brandId}: ${failedHeadline(e)}`), ...brandErrorText(e, style)].join('\n') + '\n');
       }
@@ -255,7 +255,7 @@ async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string
       for (const s of await findStale(conn.client, run.brand, run.plan, ctx.globals().concurrency)) stale.push(`  ${run.plan.brandId} ${s.address}: ${s.how}`);
     } catch (err) {
       // The brand cannot be checked (403, no connection): it fails alone.
-      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read') };
+      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read', brandHint(ctx)) };
     }
   }
   if (stale.length > 0) {
@@ -266,7 +266,7 @@ async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string
     try {
       run.before = await readKindLists(conn.client, run.brand, touchedKinds(run.plan));
     } catch (err) {
-      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read') };
+      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read', brandHint(ctx)) };
     }
   }
   return runs;

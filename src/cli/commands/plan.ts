@@ -8,7 +8,9 @@ import { cacheDirFor, LiveCache } from '../../kinds/live-cache.js';
 import { makePlanFile, writePlanFile } from '../../plan/plan-file.js';
 import { isFailed, planEachBrand, type BrandOutcome, type PlannedBrand } from '../../plan/plan-brands.js';
 import { parseShard } from '../../plan/shard.js';
-import { brandErrorLine, type BrandError } from '../../plan/brand-error.js';
+import { brandErrorLine, type BrandError, type HintFor } from '../../plan/brand-error.js';
+import { ApiTransportError } from '../../api/errors.js';
+import { hintFor } from '../hints.js';
 import { redactSecrets } from '../redact.js';
 import type { PlanFile } from '../../plan/types.js';
 import { connect, type Connection } from '../connect.js';
@@ -142,6 +144,7 @@ export async function planWith(ctx: CommandContext, conn: Connection, brands: De
       concurrency: ctx.globals().concurrency,
       ...(cache ? { cache } : {}),
       plan: { cancelReview: opts.cancelReview === true },
+      hintFor: brandHint(ctx),
       onProgress: (brandId, done, total) => progress.update(brandId, done, total),
     });
     cache?.save();
@@ -159,6 +162,12 @@ function narrow(outcomes: BrandOutcome[], targets: string[]): BrandOutcome[] {
   if (targets.length === 0) return outcomes;
   const narrowed = new Map(targetBrands(outcomes.filter((o): o is PlannedBrand => !isFailed(o)), targets).map((p) => [p.plan.brandId, p]));
   return outcomes.map((o) => (isFailed(o) ? o : (narrowed.get(o.plan.brandId) ?? o)));
+}
+
+/** The hints of the CLI's error handler, for a failed brand's error (the sandbox has its own). */
+export function brandHint(ctx: CommandContext): HintFor {
+  const sandbox = ctx.globals().sandbox;
+  return (err) => hintFor(err, { sandbox }) ?? (err instanceof ApiTransportError ? 'check that the service address is right and reachable from here, then run again' : undefined);
 }
 
 /** After everything ran: each failed brand's error and hint on stderr (CI logs show them), then a count. */
