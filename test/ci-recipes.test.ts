@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, EXAMPLE, ROOT } from './e2e/helpers.js';
+import { invocations } from './ci-shell.js';
 
 /** Every string under a `run:` (GitHub) or `script:` / `before_script:` (GitLab) key. */
 function scripts(node: unknown, key = ''): string[] {
@@ -16,78 +17,6 @@ function scripts(node: unknown, key = ''): string[] {
   if (Array.isArray(node)) return node.flatMap((n) => scripts(n, key));
   if (node !== null && typeof node === 'object') return Object.entries(node).flatMap(([k, v]) => scripts(v, k));
   return [];
-}
-
-const OPERATORS = new Set([';', '&&', '||', '|', '&', '>', '>>', '<', '2>', '2>&1', '(', ')', '{', '}', '\n', 'then', 'do']);
-
-/** Split shell text into words and operators (quotes, escapes and line continuations; `$VAR` becomes `x`). */
-export function shellWords(text: string): string[] {
-  const out: string[] = [];
-  let word = '';
-  let has = false;
-  const flush = () => {
-    if (has) out.push(word);
-    word = '';
-    has = false;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (c === '\\' && text[i + 1] === '\n') {
-      i++;
-      continue;
-    }
-    if (c === "'") {
-      const end = text.indexOf("'", i + 1);
-      word += text.slice(i + 1, end);
-      has = true;
-      i = end;
-    } else if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      word += expand(text.slice(i + 1, j));
-      has = true;
-      i = j;
-    } else if (c === '#' && !has) {
-      while (i < text.length && text[i] !== '\n') i++;
-      i--;
-    } else if (c === ' ' || c === '\t') flush();
-    else if (c === '\n' || c === ';' || c === '(' || c === ')') {
-      flush();
-      out.push(c);
-    } else if (c === '&' || c === '|' || c === '>' || c === '<') {
-      flush();
-      const two = text.slice(i, i + 2);
-      if (two === '&&' || two === '||' || two === '>>') {
-        out.push(two);
-        i++;
-      } else out.push(c);
-    } else {
-      word += c;
-      has = true;
-    }
-  }
-  flush();
-  return out.map((w) => (w.startsWith('$') && !w.startsWith('$(') ? expand(w) : w));
-}
-
-function expand(s: string): string {
-  return s.replace(/\$\{\{[^}]*\}\}|\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*/g, 'x');
-}
-
-/** Each rcsctl invocation's argv (without `rcsctl`) in a script. */
-export function invocations(script: string): string[][] {
-  const words = shellWords(script);
-  const found: string[][] = [];
-  for (let i = 0; i < words.length; i++) {
-    if (words[i] !== 'rcsctl') continue;
-    const prev = words[i - 1];
-    const starts = prev === undefined || OPERATORS.has(prev) || prev === 'npx' || prev === 'then' || prev === 'else';
-    if (!starts) continue;
-    const argv: string[] = [];
-    for (let j = i + 1; j < words.length && !OPERATORS.has(words[j] as string); j++) argv.push(words[j] as string);
-    found.push(argv);
-  }
-  return found;
 }
 
 let cwd: string;

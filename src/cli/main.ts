@@ -20,6 +20,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   apply: async () => (await import('./commands/apply.js')).registerApply,
   drift: async () => (await import('./commands/drift.js')).registerDrift,
   doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
+  brands: async () => (await import('./commands/brands.js')).registerBrands,
+  report: async () => (await import('./commands/report.js')).registerReport,
   export: async () => (await import('./commands/export.js')).registerExport,
   emulator: async () => (await import('./commands/emulator.js')).registerEmulator,
   show: async () => (await import('./commands/show.js')).registerShow,

@@ -1,0 +1,69 @@
+// Combining the JSON reports of CI shards into one: drift reports
+// (`drift --format json`) or plans (`plan --format json` / `--out`), each
+// shard holding a disjoint set of brands. The merged report is what one
+// unsharded run would have given: brands in brand-id order, totals added up.
+
+import { RcsctlError } from '../errors.js';
+import type { PlanFile } from '../plan/types.js';
+import type { DriftReport, DriftSummary } from './types.js';
+
+/** A shard's report as read: a drift report or a plan, with where it came from. */
+export type ShardReport = { kind: 'drift'; file: string; report: DriftReport } | { kind: 'plan'; file: string; report: PlanFile };
+
+/** What a merge gives: one drift report or one plan. */
+export type MergedReport = { kind: 'drift'; report: DriftReport } | { kind: 'plan'; report: PlanFile };
+
+/** Merge shard reports of one kind; throws E_MERGE when they do not belong together. */
+export function mergeReports(parts: ShardReport[]): MergedReport {
+  const first = parts[0];
+  if (first === undefined) throw new RcsctlError('E_USAGE', 'report merge needs at least one report');
+  const other = parts.find((p) => p.kind !== first.kind);
+  if (other !== undefined) throw new RcsctlError('E_MERGE', `${first.file} is a ${first.kind} report but ${other.file} is a ${other.kind} report; merge reports of one kind`);
+  const seen = new Map<string, string>();
+  for (const p of parts) {
+    for (const b of p.report.brands) {
+      const before = seen.get(b.brandId);
+      if (before !== undefined) throw new RcsctlError('E_MERGE', `brand ${b.brandId} is in both ${before} and ${p.file}: the shards overlap (give each job another --shard i/n of the same n)`);
+      seen.set(b.brandId, p.file);
+    }
+  }
+  if (first.kind === 'drift') return { kind: 'drift', report: mergeDrift(parts as Extract<ShardReport, { kind: 'drift' }>[]) };
+  return { kind: 'plan', report: mergePlans(parts as Extract<ShardReport, { kind: 'plan' }>[]) };
+}
+
+function mergeDrift(parts: Extract<ShardReport, { kind: 'drift' }>[]): DriftReport {
+  const first = (parts[0] as (typeof parts)[number]).report;
+  for (const p of parts) {
+    if (JSON.stringify(p.report.options) !== JSON.stringify(first.options)) {
+      throw new RcsctlError('E_MERGE', `${p.file} was made with other drift options (${JSON.stringify(p.report.options)}) than ${parts[0]?.file} (${JSON.stringify(first.options)})`);
+    }
+  }
+  const brands = parts.flatMap((p) => p.report.brands).sort((a, b) => a.brandId.localeCompare(b.brandId));
+  const summary = emptySummary();
+  for (const b of brands) for (const k of Object.keys(summary) as (keyof DriftSummary)[]) summary[k] += b.summary[k];
+  return {
+    version: first.version,
+    rcsctlVersion: first.rcsctlVersion,
+    generatedAt: parts.map((p) => p.report.generatedAt).sort().at(-1) ?? first.generatedAt,
+    options: first.options,
+    clean: brands.every((b) => b.clean),
+    summary,
+    brands,
+  };
+}
+
+function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
+  const first = (parts[0] as (typeof parts)[number]).report;
+  for (const p of parts) {
+    if (p.report.baseUrl !== first.baseUrl) throw new RcsctlError('E_MERGE', `${p.file} was planned against ${p.report.baseUrl}, ${parts[0]?.file} against ${first.baseUrl}`);
+  }
+  return {
+    ...first,
+    createdAt: parts.map((p) => p.report.createdAt).sort()[0] ?? first.createdAt,
+    brands: parts.flatMap((p) => p.report.brands).sort((a, b) => a.brandId.localeCompare(b.brandId)),
+  };
+}
+
+function emptySummary(): DriftSummary {
+  return { resources: 0, inSync: 0, changed: 0, missing: 0, unmanaged: 0, errors: 0, warnings: 0, infos: 0 };
+}
