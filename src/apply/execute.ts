@@ -10,8 +10,8 @@ import { runStep, type HandlerEnv } from './handlers.js';
 import { absenceCheck } from './recheck.js';
 import type { IdMap } from '../core/refs.js';
 
-/** How a step ended. */
-export type StepStatus = 'done' | 'failed' | 'blocked' | 'held' | 'skipped';
+/** How a step ended; `cancelled`: never started, because the run was interrupted. */
+export type StepStatus = 'done' | 'failed' | 'blocked' | 'held' | 'skipped' | 'cancelled';
 
 /** The outcome of one step. */
 export interface StepResult {
@@ -21,6 +21,8 @@ export interface StepResult {
   message: string;
   /** The service id a create or upload produced. */
   id?: string;
+  /** The step was running when the interrupt came (it finished, failed, or was still running when the wait ended). */
+  inFlightAtInterrupt?: boolean;
 }
 
 /** Who may run what . */
@@ -43,7 +45,14 @@ export interface ExecuteOptions extends GateOptions {
   brand: BrandRef;
   concurrency: number;
   reporter?: ApplyReporter;
+  /** Aborted by the first interrupt: no step starts after it. */
+  signal?: AbortSignal;
+  /** After an interrupt, how long to wait for steps in flight (default 30 s). */
+  graceMs?: number;
 }
+
+/** Default wait for the requests in flight after an interrupt (*chosen*: a little above one request's timeout and retries). */
+export const INTERRUPT_GRACE_MS = 30_000;
 
 /** Why a step may not run now, or undefined when it may. */
 export function holdReason(step: Step, opts: GateOptions): { status: 'blocked' | 'held'; message: string } | undefined {
@@ -78,6 +87,7 @@ export async function executePlan(plan: BrandPlan, opts: ExecuteOptions): Promis
       step.id,
       (async (): Promise<StepResult> => {
         const done = await Promise.all(deps);
+        if (opts.signal?.aborted === true) return report(cancelled(step));
         const hold = holdReason(step, opts);
         if (hold !== undefined) return report({ step, ...hold });
         const unfinished = done.find((r) => r.status !== 'done');
@@ -85,21 +95,56 @@ export async function executePlan(plan: BrandPlan, opts: ExecuteOptions): Promis
           return report({ step, status: 'skipped', message: `skipped: waits for ${unfinished.step.address}, which ${unfinished.status === 'failed' ? 'failed' : `was ${unfinished.status}`}` });
         }
         return slots(async () => {
+          // A step waiting for a slot when the interrupt came never starts.
+          if (opts.signal?.aborted === true) return report(cancelled(step));
           opts.reporter?.start(step);
-          try {
-            const outcome = await runStep(step, env);
-            if (outcome.id !== undefined && step.produces !== undefined) ids.set(step.produces, outcome.id);
-            const base = doneMessage(step, outcome.id);
-            const message = outcome.note !== undefined ? `${base} (${outcome.note})` : base;
-            return report({ step, status: 'done', message, ...(outcome.id !== undefined ? { id: outcome.id } : {}) });
-          } catch (err) {
-            return report({ step, status: 'failed', message: `failed: ${errorMessage(err)}` });
-          }
+          const running = (async (): Promise<StepResult> => {
+            try {
+              const outcome = await runStep(step, env);
+              if (outcome.id !== undefined && step.produces !== undefined) ids.set(step.produces, outcome.id);
+              const base = doneMessage(step, outcome.id);
+              const message = outcome.note !== undefined ? `${base} (${outcome.note})` : base;
+              return { step, status: 'done', message, ...(outcome.id !== undefined ? { id: outcome.id } : {}) };
+            } catch (err) {
+              return { step, status: 'failed', message: `failed: ${errorMessage(err)}` };
+            }
+          })();
+          return report(await boundedAfterInterrupt(step, running, opts.signal, opts.graceMs ?? INTERRUPT_GRACE_MS));
         });
       })(),
     );
   }
   return { results: await Promise.all(plan.steps.map((s) => results.get(s.id) as Promise<StepResult>)), ids };
+}
+
+function cancelled(step: Step): StepResult {
+  return { step, status: 'cancelled', message: 'not started: the run was interrupted' };
+}
+
+/**
+ * The step's result; once `signal` aborts, waited for at most `graceMs` more.
+ * A step still running then is reported as failed with an unknown outcome
+ * (its request may yet land; the next plan shows whether it did).
+ */
+async function boundedAfterInterrupt(step: Step, running: Promise<StepResult>, signal: AbortSignal | undefined, graceMs: number): Promise<StepResult> {
+  if (signal === undefined) return running;
+  let settled = false;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const gaveUp = new Promise<StepResult>((resolve) => {
+    onAbort = () => {
+      timer = setTimeout(() => resolve({ step, status: 'failed', message: `outcome unknown: still in flight ${Math.round(graceMs / 1000)}s after the interrupt`, inFlightAtInterrupt: true }), graceMs);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const result = await Promise.race([running.then((r) => ((settled = true), r)), gaveUp]);
+    return signal.aborted && settled ? { ...result, inFlightAtInterrupt: true } : result;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  }
 }
 
 function doneMessage(step: Step, id: string | undefined): string {

@@ -14,7 +14,7 @@ export interface ApplyView extends ApplyReporter {
   finished(): Promise<void>;
 }
 
-const SYMBOL: Record<StepResult['status'], string> = { done: '✓', failed: '✗', blocked: '!', held: '⏸', skipped: '-' };
+const SYMBOL: Record<StepResult['status'], string> = { done: '✓', failed: '✗', blocked: '!', held: '⏸', skipped: '-', cancelled: '-' };
 
 /** The right view for `io`: listr2 on an interactive terminal, plain lines elsewhere. */
 export function makeApplyView(io: CliIO, style: Style, brandId: string, steps: Step[]): ApplyView {
@@ -67,6 +67,9 @@ function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
     concurrent: true,
     exitOnError: false,
     renderer: TerminalRenderer,
+    // rcsctl handles interrupts itself (src/cli/interrupt.ts); listr2's own
+    // handler would mark every waiting step as failed.
+    registerSignalListeners: false,
     rendererOptions: { logger: new ListrLogger({ useIcons: true, toStderr: [], processOutput }), collapseErrors: false },
   });
   io.stdout.write(`Applying to ${brandId}:\n`);

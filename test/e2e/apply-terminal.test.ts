@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { stripAnsi } from '../../src/cli/style.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { emulator, EXAMPLE, ROOT } from './helpers.js';
 
 class FakeTerminal extends Writable {
@@ -41,5 +41,33 @@ describe('apply on a terminal', () => {
     expect(text).toMatch(/✔ persistentMenu\.0212345678: menu created/);
     expect(text).toMatch(/↓ logo\.main: held: a new logo goes to operator review/);
     expect(text).toContain('BR.demo000001: 15 done, 0 failed, 0 blocked, 1 held, 0 skipped.');
+  });
+
+  it('an interrupt mid-run shows the steps never started as skipped (↓), not failed (✖), and exits 130', async () => {
+    const slow = await startEmulator({ port: 0, latencyMs: 60 });
+    try {
+      const stdout = new FakeTerminal();
+      const stderr = new FakeTerminal();
+      const interrupt = new AbortController();
+      const watch = setInterval(() => {
+        // Once the first auto-reply is stored, the run is well under way.
+        if ((slow.store.brands.get('BR.demo000001')?.autoReplies.size ?? 0) > 0) interrupt.abort();
+      }, 5);
+      const code = await main(['apply', EXAMPLE, '--yes', '--concurrency', '1'], {
+        stdout,
+        stderr,
+        env: { RCSCTL_BASE_URL: slow.url, RCSCTL_TOKEN: 'emulator-master-token' },
+        cwd: ROOT,
+        signal: interrupt.signal,
+      });
+      clearInterval(watch);
+      expect(code).toBe(130);
+      const text = stripAnsi(stdout.text.slice(stdout.text.lastIndexOf('\u001b[G')));
+      expect(text).toMatch(/↓ autoReply\.\w+: not started: the run was interrupted/);
+      expect(text).not.toContain('✖');
+      expect(stderr.text).toContain('never started:');
+    } finally {
+      await slow.close();
+    }
   });
 });

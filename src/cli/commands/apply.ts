@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { executePlan, type StepResult } from '../../apply/execute.js';
+import { executePlan, INTERRUPT_GRACE_MS, type StepResult } from '../../apply/execute.js';
 import { deleteCopies, describeDuplicates, findDuplicates } from '../../apply/dedupe.js';
 import { findInterference, listsFromLive, readKindLists, touchedKinds, type KindLists } from '../../apply/interference.js';
 import { acquireBrandLocks, lockDir, parseDuration, releaseAll, type BrandLock } from '../../apply/lock.js';
@@ -16,7 +16,8 @@ import { brandRef, isFailed, type PlannedBrand } from '../../plan/plan-brands.js
 import type { BrandPlan } from '../../plan/types.js';
 import { connect, type Connection } from '../connect.js';
 import type { CommandContext } from '../context.js';
-import { EXIT_ERROR, EXIT_HELD, EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { EXIT_ERROR, EXIT_HELD, EXIT_INTERRUPTED, EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { renderInterrupted, watchInterrupts, type InterruptedBrand } from '../interrupt.js';
 import { declaredBy, loadBrands } from '../load.js';
 import { formatOption, formatValue, pathsOrCwd } from '../options.js';
 import { applyResult, brandResult, type BrandApplyResult } from '../apply-result.js';
@@ -77,7 +78,7 @@ export function registerApply(program: Command, ctx: CommandContext): void {
     .option('--lock-timeout <duration>', 'wait this long for another rcsctl apply of the same brand on this machine (0, 30s, 5m)', '0s')
     .option('--dedupe', 'first delete the newer of identical live copies sharing a managed name (needs --allow-delete)', false);
   withCacheOptions(cmd)
-    .addHelpText('after', '\nExit codes: 0 the live service matches; 1 error (nothing sent for bad input, or a step failed);\n3 finished, but some steps were blocked by a state or held by a gate. See docs/apply.md.')
+    .addHelpText('after', '\nExit codes: 0 the live service matches; 1 error (nothing sent for bad input, or a step failed);\n3 finished, but some steps were blocked by a state or held by a gate;\n130 interrupted (SIGINT, SIGTERM). See docs/apply.md and docs/exit-codes.md.')
     .action(async (paths: string[], opts: ApplyOptions) => {
       if (opts.plan !== undefined && paths.length > 0) throw new RcsctlError('E_USAGE', 'give manifest paths or --plan FILE, not both');
       if (opts.plan !== undefined && (opts.target ?? []).length > 0) throw new RcsctlError('E_USAGE', '--target works on manifests, not with --plan: a saved plan runs exactly its steps (make it with plan --target)');
@@ -117,6 +118,8 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
   const lock = async (brandIds: string[]): Promise<void> => {
     locks.push(...(await acquireBrandLocks(brandIds, { dir: lockDir(io.env), timeoutMs: lockTimeoutMs, baseUrl: conn.baseUrl, command: 'apply' })));
   };
+  // From here an interrupt is graceful: the locks are released and nothing is left half-said.
+  const interrupts = watchInterrupts(io, INTERRUPT_GRACE_MS);
   try {
     let all: BrandRun[];
     if (opts.plan !== undefined) {
@@ -148,11 +151,20 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
       return EXIT_OK;
     }
     if (total > 0 && opts.plan === undefined && !opts.yes) await confirm(ctx, runs.filter((r) => r.plan.steps.length > 0).map((r) => r.plan.brandId), 'apply these changes to');
+    if (interrupts.signal.aborted) {
+      io.stderr.write(`\nInterrupted (${interrupts.received ?? 'interrupt'}) before any step was sent; nothing was changed.\n`);
+      return EXIT_INTERRUPTED;
+    }
 
     let failed = 0;
     let held = 0;
     const unconverged: Unconverged[] = [];
+    const interrupted: InterruptedBrand[] = [];
     for (const run of total > 0 ? runs : []) {
+      if (interrupts.signal.aborted) {
+        interrupted.push({ brandId: run.plan.brandId, steps: run.plan.steps });
+        continue;
+      }
       io.stdout.write('\n');
       let stage: BrandError['stage'] = 'apply';
       try {
@@ -167,8 +179,14 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
           allowReview: opts.allowReview,
           fromSavedPlan: opts.plan !== undefined,
           reporter: view,
+          signal: interrupts.signal,
         });
         await view.finished();
+        if (interrupts.signal.aborted) {
+          // Verification would compare a half-run brand; the summary says what happened instead.
+          interrupted.push({ brandId: run.plan.brandId, results, steps: run.plan.steps });
+          continue;
+        }
         const stepsFailed = results.filter((r) => r.status === 'failed').length;
         failed += stepsFailed;
         held += results.filter((r) => r.status === 'blocked' || r.status === 'held' || r.status === 'skipped').length;
@@ -189,6 +207,10 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
       }
     }
     for (const u of unconverged) io.stderr.write(style.red(`verification: ${u.message}\n`));
+    if (interrupted.length > 0) {
+      io.stderr.write(renderInterrupted(interrupts.received ?? 'interrupt', interrupted));
+      return EXIT_INTERRUPTED;
+    }
     if (failures.size > 0 || unconverged.length > 0) {
       const brandsFailed = failures.size > 0 ? `; ${failures.size} of ${all.length} brand${all.length === 1 ? '' : 's'} failed (above), the others were applied` : '';
       writeFailures(
@@ -205,6 +227,7 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
     io.stdout.write(style.green('\nApply complete: the live service matches the manifests.\n'));
     return EXIT_OK;
   } finally {
+    interrupts.dispose();
     releaseAll(locks);
     await conn.close();
   }

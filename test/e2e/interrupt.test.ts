@@ -1,0 +1,100 @@
+// Ctrl-C mid-apply, on a real child process: the first SIGINT stops new steps,
+// lets the request in flight finish, prints what was done, in flight and never
+// started, and exits 130; a re-run converges. A second signal stops at once.
+// The emulator's latency makes "mid-apply" certain.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { admin, BRAND, cli, ROOT, TOKEN } from './helpers.js';
+
+let emu: RunningEmulator;
+let dir: string;
+let manifest: string;
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, latencyMs: 120 });
+  dir = mkdtempSync(join(tmpdir(), 'rcsctl-interrupt-'));
+  manifest = join(dir, 'brand');
+  mkdirSync(manifest);
+  const replies = Array.from({ length: 12 }, (_, i) => `  r${i + 1}:\n    name: "Reply ${i + 1}"\n    messagebaseId: SCS00000\n    body: { description: "Reply number ${i + 1}" }\n`).join('');
+  writeFileSync(join(manifest, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${BRAND}\nautoReplies:\n${replies}`);
+});
+afterAll(async () => {
+  await emu.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await admin(emu, 'POST', 'reset');
+});
+
+interface Child {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the built CLI; send `signals` once the first step is reported done. */
+function applyInterrupted(signals: NodeJS.Signals[]): Promise<Child> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'rcsctl.js'), 'apply', manifest, '--yes', '--concurrency', '1'], {
+      env: { PATH: process.env.PATH ?? '', RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_LOCK_DIR: join(dir, 'locks') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (!sent && /✓ autoReply\.r\d+: created/.test(stdout)) {
+        sent = true;
+        for (const s of signals) child.kill(s);
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const liveNames = (): string[] => [...(emu.store.brands.get(BRAND)?.autoReplies.values() ?? [])].map((a) => a.autoReplyMsgName);
+
+describe('interrupting apply', () => {
+  it('the first SIGINT finishes what is in flight, says what happened, exits 130; a re-run converges', async () => {
+    const run = await applyInterrupted(['SIGINT']);
+    expect(run.stderr).toContain('SIGINT received: no new step will start');
+    expect(run.stderr).toContain('Interrupted (SIGINT).');
+    const counts = /BR\.demo000001: (\d+) done, (\d+) in flight, (\d+) never started\./.exec(run.stderr);
+    expect(counts).not.toBeNull();
+    const [done, inFlight, never] = (counts ?? []).slice(1).map(Number) as [number, number, number];
+    expect(done).toBeGreaterThanOrEqual(1);
+    expect(inFlight).toBe(1);
+    expect(never).toBeGreaterThanOrEqual(1);
+    expect(done + inFlight + never).toBe(12);
+    expect(run.stderr).toContain('never started:\n    autoReply.r');
+    expect(run.stderr).toContain('Run apply again to finish');
+    expect(run.stdout).not.toContain('Apply complete');
+    expect(run.code).toBe(130);
+    // What was done and what was in flight landed; nothing else was sent.
+    expect(liveNames()).toHaveLength(done + inFlight);
+
+    const again = await cli(['apply', manifest, '--yes'], { emu, env: { RCSCTL_LOCK_DIR: join(dir, 'locks') } });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(liveNames().sort()).toEqual(Array.from({ length: 12 }, (_, i) => `Reply ${i + 1}`).sort());
+    expect((await cli(['plan', manifest], { emu })).stdout).toContain('No changes.');
+  }, 30_000);
+
+  it('a second signal stops at once, with exit 130; a re-run still converges', async () => {
+    const run = await applyInterrupted(['SIGINT', 'SIGTERM']);
+    expect(run.stderr).toContain('SIGTERM received again: stopping at once');
+    expect(run.stderr).not.toContain('Interrupted (');
+    expect(run.code).toBe(130);
+    // Its lock was left behind by a process that is gone: the next run takes it over.
+    const again = await cli(['apply', manifest, '--yes'], { emu, env: { RCSCTL_LOCK_DIR: join(dir, 'locks') } });
+    expect(again.code).toBe(0);
+    expect(liveNames()).toHaveLength(12);
+  }, 30_000);
+});
