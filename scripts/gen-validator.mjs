@@ -19,7 +19,8 @@ export const VALIDATOR_PATH = join(ROOT, 'src', 'manifest', 'manifest-validator.
 export function generateValidatorSource() {
   const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', 'manifest.schema.json'), 'utf8'));
   // The options the validator has always had; verbose: parentSchema lets a message list the allowed keys.
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, code: { source: true, esm: true } });
+  // unicode: false counts lengths in UTF-16 code units, the unit rcsctl assumes the service counts (docs/decisions.md).
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, unicode: false, code: { source: true, esm: true } });
   (formatsModule.default ?? formatsModule)(ajv);
   const validate = ajv.compile(schema);
   const code = (standaloneModule.default ?? standaloneModule)(ajv, validate);

@@ -7,6 +7,7 @@ import { DefaultRenderer, Listr, ListrLogger, ProcessOutput, type ListrTask } fr
 import type { ApplyReporter, StepResult } from '../apply/execute.js';
 import type { Step } from '../plan/types.js';
 import type { CliIO } from './context.js';
+import { escapeUnsafe, rawStream } from './safe-output.js';
 import type { Style } from './style.js';
 
 /** A reporter plus a promise that settles when its display is finished. */
@@ -52,17 +53,18 @@ function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
     results.set(step.id, { resolve, promise });
   }
   const tasks: ListrTask[] = steps.map((step) => ({
-    title: `${step.address} ${step.op}`,
+    title: escapeUnsafe(`${step.address} ${step.op}`),
     task: async (_ctx, task) => {
       task.output = 'waiting for its turn';
       outputs.set(step.id, (text) => (task.output = text));
       const result = await (results.get(step.id) as { promise: Promise<StepResult> }).promise;
-      task.title = `${step.address}: ${result.message}`;
-      if (result.status === 'failed') throw new Error(result.message);
-      if (result.status !== 'done') task.skip(`${step.address}: ${result.message}`);
+      task.title = escapeUnsafe(`${step.address}: ${result.message}`);
+      if (result.status === 'failed') throw new Error(escapeUnsafe(result.message));
+      if (result.status !== 'done') task.skip(escapeUnsafe(`${step.address}: ${result.message}`));
     },
   }));
-  const processOutput = new ProcessOutput(io.stdout as WriteStream, io.stderr as WriteStream);
+  // The task list draws with cursor controls, so it writes beneath the terminal guard; its titles are escaped above.
+  const processOutput = new ProcessOutput(rawStream(io.stdout) as WriteStream, rawStream(io.stderr) as WriteStream);
   const list = new Listr(tasks, {
     concurrent: true,
     exitOnError: false,

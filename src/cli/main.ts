@@ -8,6 +8,7 @@ import type { CliIO, CommandContext, GlobalOptions } from './context.js';
 import { EXIT_ERROR, EXIT_OK, type ExitCode } from './exit-codes.js';
 import { hintFor } from './hints.js';
 import { redactSecrets } from './redact.js';
+import { SafeStream } from './safe-output.js';
 
 type Register = (program: Command, ctx: CommandContext) => void;
 
@@ -56,7 +57,9 @@ export function commandsFor(argv: readonly string[]): string[] {
 }
 
 /** Run rcsctl with `argv` (without node and script) and return the exit code. */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], rawIo: CliIO): Promise<number> {
+  // Every byte written goes through the terminal guard (src/cli/safe-output.ts).
+  const io: CliIO = { ...rawIo, stdout: new SafeStream(rawIo.stdout), stderr: new SafeStream(rawIo.stderr) };
   let exitCode: ExitCode = EXIT_OK;
   const program = new Command('rcsctl');
   const ctx: CommandContext = {

@@ -2,6 +2,7 @@
 // stderr is not a terminal (so logs and captured output stay clean).
 
 import type { CliIO } from './context.js';
+import { escapeUnsafe, rawStream } from './safe-output.js';
 
 /** A progress callback and a way to clear its line. */
 export interface Progress {
@@ -14,6 +15,8 @@ export function makeProgress(io: CliIO): Progress {
   const live = io.stderr.isTTY === true && io.env.CI === undefined;
   let last = 0;
   let shown = false;
+  // A live line is drawn with \r and erase-line, beneath the terminal guard; the label is escaped instead.
+  const out = rawStream(io.stderr);
   return {
     update(label, done, total) {
       if (!live) return;
@@ -21,10 +24,10 @@ export function makeProgress(io: CliIO): Progress {
       if (done < total && now - last < 100) return;
       last = now;
       shown = true;
-      io.stderr.write(`\r\u001b[2KReading ${label}: ${done}/${total}`);
+      out.write(`\r\u001b[2KReading ${escapeUnsafe(label)}: ${done}/${total}`);
     },
     done() {
-      if (live && shown) io.stderr.write('\r\u001b[2K');
+      if (live && shown) out.write('\r\u001b[2K');
     },
   };
 }

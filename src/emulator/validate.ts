@@ -41,7 +41,8 @@ export function optionalBoolean(o: Record<string, unknown>, field: string): bool
 
 function checkedString(v: unknown, field: string, max?: number): string {
   if (typeof v !== 'string') fail('invalidType', field);
-  if (max !== undefined && [...v].length > max) fail('overSize', field);
+  // Lengths in UTF-16 code units, as rcsctl assumes the service counts them (docs/decisions.md).
+  if (max !== undefined && v.length > max) fail('overSize', field);
   return v;
 }
 

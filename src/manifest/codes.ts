@@ -4,7 +4,7 @@
 
 import type { Severity } from './types.js';
 
-/** Code table: RCS1xx reading and YAML, RCS2xx schema, RCS3xx local files, RCS4xx references, RCS5xx lint. */
+/** Code table: RCS1xx reading and YAML, RCS2xx schema, RCS3xx local files, RCS4xx references, RCS5xx lint, RCS6xx text. */
 export const DIAGNOSTIC_CODES = {
   RCS100: { severity: 'error', title: 'manifest path cannot be read' },
   RCS101: { severity: 'error', title: 'YAML syntax error' },
@@ -15,6 +15,12 @@ export const DIAGNOSTIC_CODES = {
   RCS106: { severity: 'error', title: 'environment variable not set' },
   RCS107: { severity: 'error', title: 'malformed interpolation' },
   RCS108: { severity: 'error', title: 'no manifest files found' },
+  RCS109: { severity: 'error', title: 'file is not valid UTF-8' },
+  RCS110: { severity: 'error', title: 'NUL character' },
+  RCS111: { severity: 'error', title: 'lone surrogate' },
+  RCS112: { severity: 'error', title: 'nesting too deep' },
+  RCS113: { severity: 'warning', title: 'manifest file holds no document' },
+  RCS114: { severity: 'error', title: 'the manifests declare no brand' },
   RCS201: { severity: 'error', title: 'unknown key' },
   RCS202: { severity: 'error', title: 'required key missing' },
   RCS203: { severity: 'error', title: 'wrong value type' },
@@ -46,7 +52,7 @@ export const DIAGNOSTIC_CODES = {
   RCS405: { severity: 'error', title: 'agency fileId declared twice' },
   RCS406: { severity: 'error', title: 'conflicting brand keys' },
   RCS501: { severity: 'warning', title: 'body field ignored by the messagebase' },
-  RCS502: { severity: 'warning', title: 'unknown messagebaseId' },
+  RCS502: { severity: 'error', title: 'unknown messagebaseId' },
   RCS503: { severity: 'error', title: 'duplicate auto-reply name' },
   RCS504: { severity: 'error', title: 'duplicate logo name' },
   RCS505: { severity: 'error', title: 'persistent menu on a room whose rcsReply is not "1"' },
@@ -64,6 +70,8 @@ export const DIAGNOSTIC_CODES = {
   RCS534: { severity: 'error', title: "formattedString breaks the form's widget policy" },
   RCS535: { severity: 'error', title: "template body breaks the form's params" },
   RCS536: { severity: 'error', title: 'messagebaseId not in the service\'s common list' },
+  RCS601: { severity: 'warning', title: 'bidirectional control in a shown text' },
+  RCS602: { severity: 'warning', title: 'invisible character in a shown text' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 /** A diagnostic code of the table above. */

@@ -12,6 +12,7 @@ import { FileReader } from './local-files.js';
 import { readManifestFile } from './read-yaml.js';
 import { sortDiagnostics } from './render-diagnostics.js';
 import { checkSchema } from './schema-check.js';
+import { checkValues } from './text-checks.js';
 import type { Diagnostic, LoadResult } from './types.js';
 
 /** Options of a load: the environment for `${env:NAME}` and the directory paths are relative to. */
@@ -43,8 +44,14 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   for (const f of files) {
     const read = await readManifestFile(f.abs, f.shown);
     diagnostics.push(...read.diagnostics);
+    if (read.docs.length === 0 && read.diagnostics.length === 0) {
+      diagnostics.push(topLevel('RCS113', f.shown, 'the file holds no YAML document (it is empty, or only comments); it declares nothing'));
+    }
     for (const src of read.docs) {
-      const found = [...interpolateDoc(src, opts.env, fromEnv), ...checkSchema(src)];
+      const interpolated = interpolateDoc(src, opts.env, fromEnv);
+      const text = checkValues(src);
+      // A NUL or a lone surrogate is not text: the schema would only repeat it.
+      const found = [...interpolated, ...text, ...(text.some((d) => d.severity === 'error') ? [] : checkSchema(src))];
       diagnostics.push(...found);
       if (found.some((d) => d.severity === 'error')) {
         const id = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;
@@ -64,6 +71,10 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402' && d.code !== 'RCS510');
     diagnostics.push(...found);
   }
+  // validate and apply reach one verdict: manifests that declare no brand are an error for both.
+  if (drafts.size === 0 && brokenBrands.size === 0 && !diagnostics.some((d) => d.severity === 'error') && files.length > 0) {
+    diagnostics.push(topLevel('RCS114', files[0]?.shown ?? '', 'the manifests declare no brand: nothing to validate, plan or apply'));
+  }
   return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown), skipped };
 }
 
@@ -76,7 +87,7 @@ function scrub(d: Diagnostic, secrets: Set<string>): Diagnostic {
 }
 
 // A path given on the command line has no line to point at: line and column 0.
-function topLevel(code: 'RCS100' | 'RCS108', file: string, message: string): Diagnostic {
+function topLevel(code: 'RCS100' | 'RCS108' | 'RCS113' | 'RCS114', file: string, message: string): Diagnostic {
   return { code, severity: DIAGNOSTIC_CODES[code].severity, file, line: 0, col: 0, path: '', message };
 }
 

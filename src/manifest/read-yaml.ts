@@ -4,6 +4,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAlias, isNode, isScalar, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
 import { diagAtOffset, type SourceDoc } from './source.js';
+import { checkBytes, checkRawText, deepNodeOffset, MAX_DEPTH } from './text-checks.js';
 import type { Diagnostic } from './types.js';
 import { yamlErrorDiagnostics } from './yaml-errors.js';
 
@@ -38,8 +39,11 @@ export async function readManifestFile(absPath: string, file: string): Promise<R
     if (info.size > MAX_MANIFEST_BYTES) {
       return { docs: [], diagnostics: [diagAtOffset(file, none, 'RCS105', 0, `manifest is ${info.size} bytes; the maximum is ${MAX_MANIFEST_BYTES}`)] };
     }
-    const text = await readFile(absPath, 'utf8');
-    return parseManifestText(text, absPath, file);
+    const bytes = await readFile(absPath);
+    // Invalid UTF-8 is an error with its position, never a silent U+FFFD.
+    const invalid = checkBytes(bytes, file);
+    if (invalid.length > 0) return { docs: [], diagnostics: invalid };
+    return parseManifestText(bytes.toString('utf8'), absPath, file);
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     return { docs: [], diagnostics: [diagAtOffset(file, none, 'RCS100', 0, `cannot read manifest (${reason})`)] };
@@ -52,6 +56,15 @@ export function parseManifestText(text: string, absPath: string, file: string): 
   const lines = new LineCounter();
   if (text.length > MAX_MANIFEST_BYTES) {
     return { docs: [], diagnostics: [diagAtOffset(file, lines, 'RCS105', 0, `manifest is over ${MAX_MANIFEST_BYTES} bytes`)] };
+  }
+  // NUL and deep nesting are found before the parser sees the text; positions
+  // need the line starts, which the parser would otherwise have recorded.
+  if (text.includes('\u0000') || /[[{\-]/.test(text)) {
+    const counted = new LineCounter();
+    counted.addNewLine(0);
+    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) counted.addNewLine(at + 1);
+    const raw = checkRawText(text, file, counted);
+    if (raw.length > 0) return { docs: [], diagnostics: raw };
   }
   let parsed: Document.Parsed[];
   try {
@@ -72,6 +85,11 @@ export function parseManifestText(text: string, absPath: string, file: string): 
     const tagDiags = customTags(doc, file, lines);
     if (tagDiags.length > 0) {
       diagnostics.push(...tagDiags);
+      continue;
+    }
+    const deep = deepNodeOffset(doc);
+    if (deep >= 0) {
+      diagnostics.push(diagAtOffset(file, lines, 'RCS112', deep, `nesting deeper than ${MAX_DEPTH} levels; a manifest needs about 10`));
       continue;
     }
     // An empty document (`---` alone) says nothing.

@@ -3,7 +3,17 @@
 
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { escapeUnsafe } from '../util/terminal-text.js';
 import type { Diagnostic } from './types.js';
+
+/** Source excerpts shown (the first ones; later diagnostics get their message line only). */
+export const MAX_EXCERPTS = 20;
+/** Characters of a source line shown around the column; longer lines are cut with … */
+export const EXCERPT_WIDTH = 100;
+/** Longest message shown (a message quotes keys and values, which may be long). */
+export const MAX_MESSAGE = 400;
+/** Diagnostics rendered as text; the rest are counted (`validate --format json` lists them all). */
+export const MAX_RENDERED = 200;
 
 const RED = '\u001b[31m';
 const YELLOW = '\u001b[33m';
@@ -39,23 +49,49 @@ export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; c
   const paint = (code: string, s: string): string => (opts.color ? code + s + RESET : s);
   const out: string[] = [];
   const folded = opts.verbose === true ? 0 : diags.filter((d) => d.followOn === true).length;
-  for (const d of sortDiagnostics(diags)) {
-    if (d.followOn === true && opts.verbose !== true) continue;
+  let excerpts = 0;
+  const shown = sortDiagnostics(diags).filter((d) => d.followOn !== true || opts.verbose === true);
+  for (const d of shown.slice(0, MAX_RENDERED)) {
     const sev = d.severity === 'error' ? paint(RED + BOLD, 'error') : paint(YELLOW + BOLD, 'warning');
-    const where = d.path === '' ? '' : ` [${d.path}]`;
-    out.push(`${paint(BOLD, d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file)}: ${sev} ${d.code}: ${d.message}${where}`);
-    const line = linesOf(d.file)?.[d.line - 1];
-    if (line !== undefined && line.length < 500) {
+    const where = d.path === '' ? '' : ` [${escapeUnsafe(cut(d.path, 200))}]`;
+    const at = d.line > 0 ? `${escapeUnsafe(d.file)}:${d.line}:${d.col}` : escapeUnsafe(d.file);
+    out.push(`${paint(BOLD, at)}: ${sev} ${d.code}: ${escapeUnsafe(cut(d.message, MAX_MESSAGE))}${where}`);
+    const line = excerpts < MAX_EXCERPTS && d.line > 0 ? linesOf(d.file)?.[d.line - 1] : undefined;
+    if (line !== undefined) {
+      excerpts++;
+      const { text, caretAt } = excerpt(line, d.col - 1);
       const gutter = String(d.line).padStart(4);
       // Tabs keep their width under the caret so it lines up in a terminal.
-      const pad = line.slice(0, Math.max(0, d.col - 1)).replace(/[^\t]/g, ' ');
-      out.push(`${gutter} | ${line}`);
+      const pad = text.slice(0, caretAt).replace(/[^\t]/g, ' ');
+      out.push(`${gutter} | ${text}`);
       out.push(`${' '.repeat(gutter.length)} | ${pad}${paint(d.severity === 'error' ? RED : YELLOW, '^')}`);
     }
   }
+  if (shown.length > MAX_RENDERED) out.push(`… and ${shown.length - MAX_RENDERED} more (fix these first, or list them all with validate --format json)`);
   const errors = diags.filter((d) => d.severity === 'error').length;
   const warnings = diags.length - errors;
   if (folded > 0) out.push(`${folded} follow-on error${folded === 1 ? '' : 's'} suppressed: fix the first error in the file and validate again (--verbose shows them all)`);
   if (diags.length > 0) out.push(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   return out.length === 0 ? '' : out.join('\n') + '\n';
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/**
+ * A window of at most EXCERPT_WIDTH characters of `line` around column `col`
+ * (0-based), escaped for the terminal, and where the caret goes in it.
+ */
+export function excerpt(line: string, col: number): { text: string; caretAt: number } {
+  const at = Math.min(Math.max(0, col), line.length);
+  let start = 0;
+  let end = line.length;
+  if (line.length > EXCERPT_WIDTH) {
+    start = Math.max(0, Math.min(at - Math.floor(EXCERPT_WIDTH / 2), line.length - EXCERPT_WIDTH));
+    end = start + EXCERPT_WIDTH;
+  }
+  const before = (start > 0 ? '…' : '') + escapeUnsafe(line.slice(start, at), { keepTabs: true });
+  const rest = escapeUnsafe(line.slice(at, end), { keepTabs: true }) + (end < line.length ? '…' : '');
+  return { text: before + rest, caretAt: before.length };
 }

@@ -48,7 +48,8 @@ function validator(): ValidateFunction {
     const require = createRequire(import.meta.url);
     const { Ajv } = require('ajv') as typeof import('ajv');
     const formats = require('ajv-formats') as { default: (a: InstanceType<typeof Ajv>) => void };
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
+    // unicode: false counts lengths in UTF-16 code units, the unit rcsctl assumes the service counts (docs/decisions.md).
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, unicode: false });
     formats.default(ajv);
     compiled = ajv.compile(manifestSchema());
   }
@@ -114,7 +115,7 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
   if (propertyName !== undefined) {
     const p = [...path, propertyName];
     const why = (err.parentSchema as { description?: string } | undefined)?.description;
-    if (err.keyword === 'maxLength') return at('RCS205', p, `key "${propertyName}" is ${propertyName.length} characters long; the maximum is ${String(err.params.limit)}`, 'key');
+    if (err.keyword === 'maxLength') return at('RCS205', p, `key "${propertyName}" is ${lengthOf(propertyName)}; the maximum is ${String(err.params.limit)}`, 'key');
     return at('RCS207', p, `key "${propertyName}" has the wrong form${why !== undefined ? `: ${why}` : ''}`, 'key');
   }
 
@@ -147,7 +148,7 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
     case 'const':
       return at('RCS204', path, `${describe(path)} must be ${JSON.stringify(err.params.allowedValue)}`);
     case 'maxLength':
-      return at('RCS205', path, `${describe(path)} is ${String(err.data).length} characters long; the maximum is ${String(err.params.limit)}`);
+      return at('RCS205', path, `${describe(path)} is ${lengthOf(String(err.data))}; the maximum is ${String(err.params.limit)}`);
     case 'minLength':
       return at('RCS206', path, `${describe(path)} must not be empty`);
     case 'pattern': {
@@ -180,6 +181,16 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
     default:
       return at('RCS299', path, `${describe(path)} ${err.message ?? 'is not valid'}`);
   }
+}
+
+/**
+ * A length in the one unit rcsctl counts, UTF-16 code units, called characters;
+ * when the text holds characters that count as 2 (emoji), the message says so.
+ */
+function lengthOf(text: string): string {
+  const units = text.length;
+  const points = [...text].length;
+  return units === points ? `${units} characters long` : `${units} characters long (characters outside the Basic Multilingual Plane, such as emoji, count as 2)`;
 }
 
 function article(type: string): string {

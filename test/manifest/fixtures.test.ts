@@ -23,6 +23,18 @@ const CASES: [string, string[]][] = [
   ['104-alias-bomb', ['RCS104 5:10']],
   ['106-missing-env', ['RCS106 5:8']],
   ['107-bad-interpolation', ['RCS107 6:11']],
+  ['109-invalid-utf8', ['RCS109 6:18']],
+  ['110-nul-byte', ['RCS110 6:16']],
+  ['110-nul-escape', ['RCS110 6:11']],
+  ['111-lone-surrogate', ['RCS111 8:26']],
+  // 3 block levels, a flow map, then the 61st bracket passes 64 levels.
+  ['112-deep-flow', ['RCS112 8:86']],
+  ['112-deep-block', ['RCS112 68:129']],
+  ['113-comments-only', ['RCS113 0:0', 'RCS114 0:0']],
+  // 51 emoji: 102 UTF-16 code units, over the 100 allowed.
+  ['205-emoji-name', ['RCS205 6:11']],
+  ['601-bidi-name', ['RCS601 6:11']],
+  ['602-zero-width-name', ['RCS602 6:11']],
   ['201-unknown-body-key', ['RCS201 8:13']],
   ['201-unknown-chatbot-key', ['RCS201 6:5']],
   ['201-unknown-top-key', ['RCS201 4:1']],
@@ -121,6 +133,24 @@ describe('invalid manifest corpus', () => {
     expect(hasErrors(result.diagnostics)).toBe(true);
     const text = JSON.stringify(result.diagnostics);
     for (const secret of Object.values(ENV)) expect(text).not.toContain(secret);
+  });
+
+  it('says what a length counts, and counts it in one unit', async () => {
+    const result = await loadManifests(['205-emoji-name.yaml'], { env: ENV, cwd: FIXTURES });
+    expect(result.diagnostics[0]?.message).toBe('"name" is 102 characters long (characters outside the Basic Multilingual Plane, such as emoji, count as 2); the maximum is 100');
+  });
+
+  it('names the position and the character, and never echoes control text raw', async () => {
+    const messages: string[] = [];
+    for (const f of ['109-invalid-utf8.yaml', '111-lone-surrogate.yaml', '601-bidi-name.yaml', '602-zero-width-name.yaml']) {
+      messages.push(...(await loadManifests([f], { env: ENV, cwd: FIXTURES })).diagnostics.map((d) => d.message));
+    }
+    expect(messages).toEqual([
+      'the file is not valid UTF-8 at byte 102 (bytes ff fe 22 0a); manifests are UTF-8 text. Is this a binary file?',
+      'the value holds a lone surrogate U+D83D at character 9; it is not a character and cannot be sent as UTF-8',
+      '"name" holds a bidirectional control U+202E at character 9: it can make the text read differently from how it is stored',
+      '"name" holds an invisible character U+200B at character 12: two names that look the same may differ',
+    ]);
   });
 });
 

@@ -17,6 +17,7 @@ import type { BrandPlan } from '../../plan/types.js';
 import { connect, type Connection } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_HELD, EXIT_INTERRUPTED, EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { rawStream } from '../safe-output.js';
 import { renderInterrupted, watchInterrupts, type InterruptedBrand } from '../interrupt.js';
 import { declaredBy, loadBrands } from '../load.js';
 import { formatOption, formatValue, pathsOrCwd } from '../options.js';
@@ -306,7 +307,8 @@ async function confirm(ctx: CommandContext, brandIds: string[], what: string): P
   if (io.stdin === undefined || io.stdin.isTTY !== true) {
     throw new RcsctlError('E_CONFIRM', 'refusing to apply without confirmation: there is no terminal to ask on. Review the plan above and run again with --yes, or save it with `rcsctl plan --out FILE` and run `rcsctl apply --plan FILE`.');
   }
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  // readline edits the line with cursor controls: it writes beneath the terminal guard.
+  const rl = createInterface({ input: io.stdin, output: rawStream(io.stderr) });
   try {
     const question = what.charAt(0).toUpperCase() + what.slice(1);
     const answer = await rl.question(`\n${question} ${brandIds.join(', ')}? Only 'yes' will be accepted: `);
