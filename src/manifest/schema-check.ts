@@ -49,7 +49,9 @@ function validator(): ValidateFunction {
     const { Ajv } = require('ajv') as typeof import('ajv');
     const formats = require('ajv-formats') as { default: (a: InstanceType<typeof Ajv>) => void };
     // unicode: false counts lengths in UTF-16 code units, the unit rcsctl assumes the service counts (docs/decisions.md).
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, unicode: false });
+    // ajv marks `unicode` deprecated but honours it; only that notice is kept quiet.
+    const logger = { log: console.log, error: console.error, warn: (...args: unknown[]) => (String(args[0]).includes('option unicode') ? undefined : console.warn(...args)) };
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, unicode: false, logger });
     formats.default(ajv);
     compiled = ajv.compile(manifestSchema());
   }
