@@ -8,6 +8,7 @@ import { failedBrand, type FailedBrand } from '../plan/plan-brands.js';
 import { inShard, shardLabel, type Shard } from '../plan/shard.js';
 import type { CommandContext } from './context.js';
 import type { ConnectOptions } from './connect.js';
+import { credentialsInPlay, protectSensitive } from './secrets.js';
 
 /** Load `paths`, print diagnostics, and return the brands (only those of `only`, when it names any). */
 export async function loadOrFail(ctx: CommandContext, paths: string[], only: string[] = []): Promise<DesiredBrand[]> {
@@ -17,7 +18,8 @@ export async function loadOrFail(ctx: CommandContext, paths: string[], only: str
 /** The same as loadOrFail, and the (non-fatal) diagnostics too. */
 export async function loadWithDiagnostics(ctx: CommandContext, paths: string[], only: string[] = []): Promise<{ brands: DesiredBrand[]; diagnostics: Diagnostic[] }> {
   const { io } = ctx;
-  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd });
+  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx) });
+  protectSensitive(io, result.sensitive);
   if (result.diagnostics.length > 0) io.stderr.write(renderDiagnostics(result.diagnostics, { color: ctx.globals().color, cwd: io.cwd, verbose: ctx.globals().verbose === true }));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;

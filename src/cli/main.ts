@@ -8,7 +8,8 @@ import type { CliIO, CommandContext, GlobalOptions } from './context.js';
 import { EXIT_ERROR, EXIT_OK, type ExitCode } from './exit-codes.js';
 import { hintFor } from './hints.js';
 import { redactSecrets } from './redact.js';
-import { SafeStream } from './safe-output.js';
+import { credentialsFromEnv } from '../manifest/sensitive.js';
+import { hideInOutput, SafeStream } from './safe-output.js';
 
 type Register = (program: Command, ctx: CommandContext) => void;
 
@@ -60,6 +61,8 @@ export function commandsFor(argv: readonly string[]): string[] {
 export async function main(argv: string[], rawIo: CliIO): Promise<number> {
   // Every byte written goes through the terminal guard (src/cli/safe-output.ts).
   const io: CliIO = { ...rawIo, stdout: new SafeStream(rawIo.stdout), stderr: new SafeStream(rawIo.stderr) };
+  // Credentials from the environment never print, wherever they turn up (a manifest excerpt, an echoed error).
+  hideInOutput(io, credentialsFromEnv(io.env).map((c) => c.value));
   let exitCode: ExitCode = EXIT_OK;
   const program = new Command('rcsctl');
   const ctx: CommandContext = {

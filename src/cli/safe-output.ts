@@ -14,6 +14,15 @@ export { escapeUnsafe, terminalSafe } from '../util/terminal-text.js';
 export class SafeStream extends Writable {
   readonly isTTY: boolean | undefined;
   readonly columns: number | undefined;
+  /** Texts never to print, longest first (sensitive values, and their JSON-escaped forms). */
+  private hidden: string[] = [];
+
+  /** From now on, print every occurrence of each of `values` as `(sensitive)`. */
+  hide(values: readonly string[]): void {
+    const forms = values.flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]).filter((v) => v.length >= 4);
+    this.hidden = [...new Set([...this.hidden, ...forms])].sort((a, b) => b.length - a.length);
+  }
+
   constructor(readonly raw: OutStream) {
     super({ decodeStrings: false });
     this.isTTY = raw.isTTY;
@@ -21,7 +30,9 @@ export class SafeStream extends Writable {
   }
   override _write(chunk: string | Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
     // Written through at once, so nothing is held back if the process exits next.
-    this.raw.write(terminalSafe(typeof chunk === 'string' ? chunk : chunk.toString('utf8')));
+    let text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    for (const h of this.hidden) if (text.includes(h)) text = text.split(h).join('(sensitive)');
+    this.raw.write(terminalSafe(text));
     done();
   }
 }
@@ -29,4 +40,9 @@ export class SafeStream extends Writable {
 /** The stream beneath a SafeStream (itself otherwise): for renderers that draw with cursor controls. */
 export function rawStream(s: OutStream): OutStream {
   return s instanceof SafeStream ? s.raw : s;
+}
+
+/** Hide `values` in everything `io` prints from now on (both streams). */
+export function hideInOutput(io: { stdout: OutStream; stderr: OutStream }, values: readonly string[]): void {
+  for (const s of [io.stdout, io.stderr]) if (s instanceof SafeStream) s.hide(values);
 }

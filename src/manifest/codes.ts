@@ -21,6 +21,7 @@ export const DIAGNOSTIC_CODES = {
   RCS112: { severity: 'error', title: 'nesting too deep' },
   RCS113: { severity: 'warning', title: 'manifest file holds no document' },
   RCS114: { severity: 'error', title: 'the manifests declare no brand' },
+  RCS115: { severity: 'error', title: 'a credential in manifest content' },
   RCS201: { severity: 'error', title: 'unknown key' },
   RCS202: { severity: 'error', title: 'required key missing' },
   RCS203: { severity: 'error', title: 'wrong value type' },

@@ -13,7 +13,7 @@ const ENV_NAME = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
  * diagnostics. Each value taken from the environment is added to `used`, so
  * the caller can keep it out of every message.
  */
-export function interpolateDoc(src: SourceDoc, env: Record<string, string | undefined>, used: Set<string> = new Set()): Diagnostic[] {
+export function interpolateDoc(src: SourceDoc, env: Record<string, string | undefined>, used: Set<string> = new Set(), names?: Map<string, string>): Diagnostic[] {
   const diags: Diagnostic[] = [];
   const walk = (value: unknown, path: (string | number)[]): unknown => {
     if (typeof value === 'string') return value.includes('${') ? interpolateString(value, path) : value;
@@ -42,6 +42,7 @@ export function interpolateDoc(src: SourceDoc, env: Record<string, string | unde
         return '';
       }
       used.add(v);
+      names?.set(m[1], v);
       return v;
     });
   src.value = walk(src.value, []);

@@ -13,12 +13,16 @@ import { readManifestFile } from './read-yaml.js';
 import { sortDiagnostics } from './render-diagnostics.js';
 import { checkSchema } from './schema-check.js';
 import { checkValues } from './text-checks.js';
+import { checkCredentials, isSensitiveName, sensitivePatterns, type Credential } from './sensitive.js';
+import type { SourceDoc } from './source.js';
 import type { Diagnostic, LoadResult } from './types.js';
 
 /** Options of a load: the environment for `${env:NAME}` and the directory paths are relative to. */
 export interface LoadOptions {
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Credentials in play (token, client secret, token file, brand keys from the environment): refused in manifest content. */
+  credentials?: Credential[];
 }
 
 /** Load every manifest under `paths` (files, or directories read recursively). */
@@ -41,6 +45,8 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   const skipped: { brandId: string; file: string }[] = [];
   const reader = new FileReader();
   const fromEnv = new Set<string>();
+  const envNames = new Map<string, string>();
+  const allDocs: SourceDoc[] = [];
   for (const f of files) {
     const read = await readManifestFile(f.abs, f.shown);
     diagnostics.push(...read.diagnostics);
@@ -48,7 +54,8 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
       diagnostics.push(topLevel('RCS113', f.shown, 'the file holds no YAML document (it is empty, or only comments); it declares nothing'));
     }
     for (const src of read.docs) {
-      const interpolated = interpolateDoc(src, opts.env, fromEnv);
+      const interpolated = interpolateDoc(src, opts.env, fromEnv, envNames);
+      allDocs.push(src);
       const text = checkValues(src);
       // A NUL or a lone surrogate is not text: the schema would only repeat it.
       const found = [...interpolated, ...text, ...(text.some((d) => d.severity === 'error') ? [] : checkSchema(src))];
@@ -71,11 +78,19 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402' && d.code !== 'RCS510');
     diagnostics.push(...found);
   }
+  // A credential's value anywhere in manifest content is refused (a brand key only where it belongs).
+  const brandKeys = allDocs.flatMap((src) => {
+    const b = (src.value as { brand?: { id?: unknown; key?: unknown } } | null)?.brand;
+    return typeof b?.key === 'string' ? [{ label: `the brand key of ${typeof b.id === 'string' ? b.id : 'a brand'}`, value: b.key }] : [];
+  });
+  diagnostics.push(...checkCredentials(allDocs, [...(opts.credentials ?? []), ...brandKeys]));
+  const patterns = sensitivePatterns(opts.env);
+  const sensitive = [...envNames].filter(([name]) => isSensitiveName(name, patterns)).map(([name, value]) => ({ name, value }));
   // validate and apply reach one verdict: manifests that declare no brand are an error for both.
   if (drafts.size === 0 && brokenBrands.size === 0 && !diagnostics.some((d) => d.severity === 'error') && files.length > 0) {
     diagnostics.push(topLevel('RCS114', files[0]?.shown ?? '', 'the manifests declare no brand: nothing to validate, plan or apply'));
   }
-  return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown), skipped };
+  return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown), skipped, sensitive };
 }
 
 // Messages quote handles and names, and any of them may come from `${env:...}`

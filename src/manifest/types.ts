@@ -89,4 +89,6 @@ export interface LoadResult {
   files: string[];
   /** Documents left out for errors, with the brand id they name (to tell which brand an error belongs to). */
   skipped: { brandId: string; file: string }[];
+  /** Values interpolated from sensitive-looking variables: shown as (sensitive), hashed in saved plans. */
+  sensitive: { name: string; value: string }[];
 }

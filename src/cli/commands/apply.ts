@@ -12,12 +12,13 @@ import { findStale } from '../../apply/stale.js';
 import { kindListsOf, readTouchedLists, stepsToVerify, verifyApplied, type Unconverged } from '../../apply/verify.js';
 import { RcsctlError } from '../../errors.js';
 import { readPlanFile } from '../../plan/plan-file.js';
+import { restoreSensitive } from '../../plan/sensitive-plan.js';
 import { brandRef, isFailed, type PlannedBrand } from '../../plan/plan-brands.js';
 import type { BrandPlan } from '../../plan/types.js';
 import { connect, type Connection } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_HELD, EXIT_INTERRUPTED, EXIT_OK, type ExitCode } from '../exit-codes.js';
-import { rawStream } from '../safe-output.js';
+import { hideInOutput, rawStream } from '../safe-output.js';
 import { renderInterrupted, watchInterrupts, type InterruptedBrand } from '../interrupt.js';
 import { declaredBy, loadBrands } from '../load.js';
 import { formatOption, formatValue, pathsOrCwd } from '../options.js';
@@ -262,7 +263,9 @@ async function dedupe(ctx: CommandContext, conn: Connection, plans: PlannedBrand
 }
 
 async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string, select: { brand: string[]; shard: Shard | undefined }, lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
-  const file = readPlanFile(path, { baseUrl: conn.baseUrl });
+  // Sensitive values come from the environment again, and must be what was planned.
+  const { file, values } = restoreSensitive(readPlanFile(path, { baseUrl: conn.baseUrl }), ctx.io.env, path);
+  hideInOutput(ctx.io, values);
   const brandFilter = select.brand;
   let brands = file.brands.filter((b) => inShard(b.brandId, select.shard));
   if (brandFilter.length > 0) {

@@ -6,6 +6,8 @@ import type { Command } from 'commander';
 import { summarise } from '../../plan/build-plan.js';
 import { cacheDirFor, LiveCache } from '../../kinds/live-cache.js';
 import { makePlanFile, writePlanFile } from '../../plan/plan-file.js';
+import { hideSensitive } from '../../plan/sensitive-plan.js';
+import { sensitiveOf } from '../secrets.js';
 import { isFailed, planEachBrand, type BrandOutcome, type PlannedBrand } from '../../plan/plan-brands.js';
 import { parseShard } from '../../plan/shard.js';
 import { brandErrorLine, type BrandError, type HintFor } from '../../plan/brand-error.js';
@@ -76,7 +78,8 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
       const result = await runPlan(ctx, pathsOrCwd(paths), selectionOf(opts));
       const { outcomes: plans, file } = result;
       const g = ctx.globals();
-      if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), file);
+      // A saved plan holds a hash of each sensitive value, never the value.
+      if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), hideSensitive(file, sensitiveOf(ctx.io)));
       // The preview note goes to stderr unless stdout is the text plan, where it follows the plan.
       const notes: string[] = [];
       const preview = opts.preview === undefined ? undefined : writePlanPreview(ctx, opts.preview, plans, notes);

@@ -8,6 +8,7 @@ import { RcsctlError } from '../../errors.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../../manifest/index.js';
 import type { DesiredBrand } from '../../manifest/index.js';
 import type { CommandContext } from '../context.js';
+import { credentialsInPlay, protectSensitive } from '../secrets.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
 import { renderValidateJunit, renderValidateMarkdown, type ValidateResult } from '../render-validate.js';
@@ -74,7 +75,8 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       const format = formatValue(opts, VALIDATE_FORMATS);
       const outPath = outValue(opts);
       const { io } = ctx;
-      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd });
+      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx) });
+      protectSensitive(io, loaded.sensitive);
       const only = opts.brand ?? [];
       const missing = only.filter((id) => !loaded.brands.some((b) => b.brandId === id));
       if (missing.length > 0) throw new RcsctlError('E_NO_BRAND', `no manifest declares brand ${missing.join(', ')} (found: ${loaded.brands.map((b) => b.brandId).join(', ') || 'none'})`);
