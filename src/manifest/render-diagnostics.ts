@@ -56,7 +56,8 @@ export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; c
     const where = d.path === '' ? '' : ` [${escapeUnsafe(cut(d.path, 200))}]`;
     const at = d.line > 0 ? `${escapeUnsafe(d.file)}:${d.line}:${d.col}` : escapeUnsafe(d.file);
     out.push(`${paint(BOLD, at)}: ${sev} ${d.code}: ${escapeUnsafe(cut(d.message, MAX_MESSAGE))}${where}`);
-    const line = excerpts < MAX_EXCERPTS && d.line > 0 ? linesOf(d.file)?.[d.line - 1] : undefined;
+    // A file that is not UTF-8 has no line worth showing.
+    const line = excerpts < MAX_EXCERPTS && d.line > 0 && d.code !== 'RCS109' ? linesOf(d.file)?.[d.line - 1] : undefined;
     if (line !== undefined) {
       excerpts++;
       const { text, caretAt } = excerpt(line, d.col - 1);
