@@ -91,7 +91,6 @@ describe('validate and apply reach the same verdict', () => {
   const cases: [string, string, string][] = [
     ['empty file', 'empty.yaml', ''],
     ['comments only', 'comments.yaml', '# nothing here\n'],
-    ['unknown messagebase', 'unknown-mb.yaml', `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${BRAND} }\nautoReplies:\n  a:\n    name: A\n    messagebaseId: SCX99999\n    body: { description: x }\n`],
     ['deep nesting', 'deep.yaml', `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${BRAND} }\nautoReplies: ${'['.repeat(5000)}${']'.repeat(5000)}\n`],
   ];
   it.each(cases)('%s: both refuse, and apply sends nothing', async (_label, file, text) => {
