@@ -63,7 +63,8 @@ export interface BrandSelection {
  */
 export async function loadBrands(ctx: CommandContext, paths: string[], select: BrandSelection): Promise<LoadedBrands> {
   const { io } = ctx;
-  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd });
+  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx) });
+  protectSensitive(io, result.sensitive);
   const owners = new Map<string, Set<string>>();
   const own = (file: string, brandId: string): void => {
     const set = owners.get(file) ?? new Set<string>();
