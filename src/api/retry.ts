@@ -1,6 +1,7 @@
 // When and how long to wait before trying a request again: capped, fully
 // jittered exponential backoff (so a crowd of clients does not retry in step),
-// Retry-After honoured, and a total deadline across all attempts.
+// Retry-After honoured, and a total deadline across all attempts. The
+// transport supplies one attempt; `withRetries` decides whether there is another.
 
 /** Retry settings; every field has a default. */
 export interface RetryOptions {
@@ -41,6 +42,41 @@ export function retryAfterMs(header: string | string[] | undefined, now: number 
   if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.round(Number(value) * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** What one attempt came to. Failures that no retry can mend are thrown by the attempt itself. */
+export type AttemptResult<T> =
+  /** Done: the answer. */
+  | { ok: T }
+  /** Failed in a way another attempt may mend; `error` is thrown once the budget is spent. */
+  | { retry: Error; retryAfterMs?: number }
+  /** Try again at once without spending an attempt (a renewed credential). */
+  | { again: true };
+
+/**
+ * Run `attempt` (numbered from 1) until it succeeds, throws, or the budget is
+ * spent: at most `maxAttempts` attempts, none started later than `deadlineMs`
+ * after the first, waiting Retry-After when given and backoff otherwise.
+ * `onRetry` is told of every attempt beyond the first.
+ */
+export async function withRetries<T>(policy: RetryPolicy, attempt: (n: number) => Promise<AttemptResult<T>>, onRetry: () => void = () => undefined): Promise<T> {
+  const deadline = Date.now() + policy.deadlineMs;
+  let n = 0;
+  for (;;) {
+    n += 1;
+    const result = await attempt(n);
+    if ('ok' in result) return result.ok;
+    if ('again' in result) {
+      n -= 1;
+      onRetry();
+      continue;
+    }
+    if (n >= policy.maxAttempts) throw result.retry;
+    const delay = result.retryAfterMs ?? backoffMs(policy, n);
+    if (Date.now() + delay > deadline) throw result.retry;
+    await sleep(delay);
+    onRetry();
+  }
 }
 
 /** Sleep for `ms`. */

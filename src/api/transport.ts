@@ -9,7 +9,7 @@ import { USER_AGENT } from '../version.js';
 import { ApiTransportError, OutcomeUnknownError, RcsApiError, ResponseShapeError, type HttpMethod, type OperationLabel, type RequestSite } from './errors.js';
 import { parseEndpoint, type Endpoint } from './endpoint.js';
 import type { Redactor } from './redact.js';
-import { backoffMs, RETRYABLE_STATUS, retryAfterMs, sleep, type RetryPolicy } from './retry.js';
+import { RETRYABLE_STATUS, retryAfterMs, withRetries, type AttemptResult, type RetryPolicy } from './retry.js';
 import type { TokenSource } from './credentials.js';
 
 /** A brand and, for agency accounts, its key (sent as X-RCS-Brandkey). */
@@ -160,110 +160,123 @@ export function createTransport(opts: TransportOptions): Transport {
     if (opts.debug !== undefined) opts.debug(opts.redactor.apply(line));
   };
 
-  async function send(req: ApiRequest): Promise<ApiResponse> {
+  /** The parts of a request fixed across its attempts. */
+  interface Prepared {
+    req: ApiRequest;
+    origin: string;
+    site: RequestSite;
+    fullPath: string;
+    idempotent: boolean;
+    auth: boolean;
+    /** One token renewal per request: a second 61004 means renewal does not help. */
+    renewed: boolean;
+  }
+
+  const redact = (s: string): string => opts.redactor.apply(s);
+
+  /** Headers and body of one attempt (a multipart body is built afresh each time). */
+  function encode(req: ApiRequest, token: string | undefined): { headers: Record<string, string>; body: string | FormData | undefined } {
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (req.brand?.key !== undefined) headers['x-rcs-brandkey'] = req.brand.key;
+    if (req.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      return { headers, body: JSON.stringify(req.json) };
+    }
+    return { headers, body: req.form?.() };
+  }
+
+  /** Send once and say what came of it; the retry policy decides about another attempt. */
+  async function attemptOnce(p: Prepared, attempt: number): Promise<AttemptResult<ApiResponse>> {
+    const { req, site, fullPath } = p;
+    let token: string | undefined;
+    if (p.auth) {
+      if (tokens === undefined) throw new Error('rcsctl: transport used before its token source was set');
+      token = await tokens.current();
+    }
+    const { headers, body } = encode(req, token);
+
+    const t0 = Date.now();
+    stats.requests += 1;
+    let status: number;
+    let retryAfterHeader: string | string[] | undefined;
+    let text: string;
+    try {
+      const res = await poolFor(p.origin).request({
+        method: req.method,
+        path: fullPath,
+        headers,
+        body: body ?? null,
+        headersTimeout: opts.timeouts.headersMs,
+        bodyTimeout: opts.timeouts.bodyMs,
+      });
+      status = res.statusCode;
+      retryAfterHeader = res.headers['retry-after'];
+      text = await res.body.text();
+    } catch (err) {
+      const { kind, reason: why } = classify(err);
+      // Name where: "connection refused at 127.0.0.1:8080" says which setting to check.
+      const reason = `${why} at ${hostPort(p.origin)}`;
+      trace(`http ${req.method} ${fullPath} ${reason} ${Date.now() - t0}ms retry=${attempt - 1}`);
+      if (kind === 'unreachable') throw new ApiTransportError(site, redact(reason), attempt, req.label);
+      // A request that never left (refused, connect timeout) is safe to send
+      // again whatever its method; anything later may have reached the service.
+      if (!p.idempotent && kind !== 'connect') throw new OutcomeUnknownError(site, reason, req.label);
+      return { retry: new ApiTransportError(site, reason, attempt, req.label) };
+    }
+    trace(`http ${req.method} ${fullPath} ${status} ${Date.now() - t0}ms retry=${attempt - 1}`);
+    return interpret(p, attempt, token, status, retryAfterHeader, text);
+  }
+
+  /** An HTTP answer as a result: success, a renewal, a retryable failure, or a thrown error. */
+  function interpret(p: Prepared, attempt: number, token: string | undefined, status: number, retryAfterHeader: string | string[] | undefined, text: string): AttemptResult<ApiResponse> {
+    const { req, site } = p;
+    let parsed: unknown;
+    if (text.trim() !== '') {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        if (status >= 200 && status < 300) throw new ResponseShapeError(site, 'body', 'JSON', 'text that is not JSON', req.label);
+        parsed = undefined;
+      }
+    }
+    if (status >= 200 && status < 300) return { ok: { status, body: parsed, site } };
+
+    const svc = serviceError(parsed) ?? { code: '', message: redact(text.trim().slice(0, 200)) || `HTTP ${status}` };
+    const message = redact(svc.message);
+
+    if (p.auth && svc.code === '61004' && !p.renewed && token !== undefined && tokens?.expired(token) === true) {
+      p.renewed = true;
+      return { again: true };
+    }
+    if (attempt > 1 && svc.code !== '' && req.successAfterRetry?.includes(svc.code) === true) {
+      return { ok: { status, body: parsed, site, acceptedCode: svc.code } };
+    }
+    const error = new RcsApiError(site, status, svc.code, message, req.label);
+    if (!RETRYABLE_STATUS.has(status)) throw error;
+    // 429 says the service did not act, so even a POST may try again; a
+    // gateway error on a POST may hide a commit behind it.
+    if (!p.idempotent && status !== 429) throw new OutcomeUnknownError(site, `${status} ${message}`, req.label);
+    // Retry-After is honoured whenever it comes (429 above all, but a 503 may carry it too).
+    const after = retryAfterMs(retryAfterHeader);
+    return after !== undefined ? { retry: error, retryAfterMs: after } : { retry: error };
+  }
+
+  function send(req: ApiRequest): Promise<ApiResponse> {
     const endpoint = endpoints[req.family ?? 'management'];
     const site: RequestSite = { method: req.method, path: endpoint.prefix + req.path };
-    const fullPath = site.path + queryString(req.query);
-    const idempotent = req.idempotent ?? req.method !== 'POST';
-    const auth = req.auth ?? true;
-    const started = Date.now();
-    const deadline = started + opts.retry.deadlineMs;
-    let attempt = 0;
-    let renewedAfterExpiry = false;
-    const redact = (s: string): string => opts.redactor.apply(s);
-
-    /** Wait before another attempt; false when the budget (attempts or deadline) is spent. */
-    const mayRetry = async (retryAfter?: number): Promise<boolean> => {
-      if (attempt >= opts.retry.maxAttempts) return false;
-      const delay = retryAfter ?? backoffMs(opts.retry, attempt);
-      if (Date.now() + delay > deadline) return false;
-      await sleep(delay);
-      stats.retries += 1;
-      return true;
+    const prepared: Prepared = {
+      req,
+      origin: endpoint.origin,
+      site,
+      fullPath: site.path + queryString(req.query),
+      idempotent: req.idempotent ?? req.method !== 'POST',
+      auth: req.auth ?? true,
+      renewed: false,
     };
-
-    for (;;) {
-      attempt += 1;
-      const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
-      let token: string | undefined;
-      if (auth) {
-        if (tokens === undefined) throw new Error('rcsctl: transport used before its token source was set');
-        token = await tokens.current();
-        headers.authorization = `Bearer ${token}`;
-      }
-      if (req.brand?.key !== undefined) headers['x-rcs-brandkey'] = req.brand.key;
-      let body: string | FormData | undefined;
-      if (req.json !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(req.json);
-      } else if (req.form !== undefined) {
-        body = req.form();
-      }
-
-      const t0 = Date.now();
-      stats.requests += 1;
-      let status: number;
-      let retryAfterHeader: string | string[] | undefined;
-      let text: string;
-      try {
-        const res = await poolFor(endpoint.origin).request({
-          method: req.method,
-          path: fullPath,
-          headers,
-          body: body ?? null,
-          headersTimeout: opts.timeouts.headersMs,
-          bodyTimeout: opts.timeouts.bodyMs,
-        });
-        status = res.statusCode;
-        retryAfterHeader = res.headers['retry-after'];
-        text = await res.body.text();
-      } catch (err) {
-        const { kind, reason: why } = classify(err);
-        // Name where: "connection refused at 127.0.0.1:8080" says which setting to check.
-        const reason = `${why} at ${hostPort(endpoint.origin)}`;
-        trace(`http ${req.method} ${fullPath} ${reason} ${Date.now() - t0}ms retry=${attempt - 1}`);
-        if (kind === 'unreachable') throw new ApiTransportError(site, redact(reason), attempt, req.label);
-        // A request that never left (refused, connect timeout) is safe to send
-        // again whatever its method; anything later may have reached the service.
-        if (!idempotent && kind !== 'connect') throw new OutcomeUnknownError(site, reason, req.label);
-        if (await mayRetry()) continue;
-        throw new ApiTransportError(site, reason, attempt, req.label);
-      }
-      trace(`http ${req.method} ${fullPath} ${status} ${Date.now() - t0}ms retry=${attempt - 1}`);
-
-      let parsed: unknown;
-      if (text.trim() !== '') {
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          if (status >= 200 && status < 300) throw new ResponseShapeError(site, 'body', 'JSON', 'text that is not JSON', req.label);
-          parsed = undefined;
-        }
-      }
-      if (status >= 200 && status < 300) return { status, body: parsed, site };
-
-      const svc = serviceError(parsed) ?? { code: '', message: redact(text.trim().slice(0, 200)) || `HTTP ${status}` };
-      const message = redact(svc.message);
-
-      if (auth && svc.code === '61004' && !renewedAfterExpiry && token !== undefined && tokens?.expired(token) === true) {
-        // One renewal per request: a second 61004 means renewal does not help.
-        renewedAfterExpiry = true;
-        stats.retries += 1;
-        attempt -= 1;
-        continue;
-      }
-      if (attempt > 1 && svc.code !== '' && req.successAfterRetry?.includes(svc.code) === true) {
-        return { status, body: parsed, site, acceptedCode: svc.code };
-      }
-      if (RETRYABLE_STATUS.has(status)) {
-        // 429 says the service did not act, so even a POST may try again; a
-        // gateway error on a POST may hide a commit behind it.
-        if (!idempotent && status !== 429) throw new OutcomeUnknownError(site, `${status} ${message}`, req.label);
-        // Retry-After is honoured whenever it comes (429 above all, but a 503 may carry it too).
-        if (await mayRetry(retryAfterMs(retryAfterHeader))) continue;
-      }
-      throw new RcsApiError(site, status, svc.code, message, req.label);
-    }
+    return withRetries(opts.retry, (attempt) => attemptOnce(prepared, attempt), () => {
+      stats.retries += 1;
+    });
   }
 
   return {

@@ -2,7 +2,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, DEFAULT_RETRY, retryAfterMs, retryPolicy } from '../../src/api/retry.js';
+import { backoffMs, DEFAULT_RETRY, retryAfterMs, retryPolicy, withRetries } from '../../src/api/retry.js';
 
 describe('backoff', () => {
   it('stays within [0, min(max, base * 2^(n-1))] for any retry and any random draw', () => {
@@ -31,5 +31,45 @@ describe('Retry-After', () => {
     expect(retryAfterMs('Sat, 21 Nov 2026 09:00:00 GMT', now)).toBe(0);
     expect(retryAfterMs('soon')).toBeUndefined();
     expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});
+
+describe('withRetries', () => {
+  const quick = { ...DEFAULT_RETRY, baseDelayMs: 1, maxDelayMs: 2 };
+
+  it('stops after maxAttempts and throws the last attempt\'s error', async () => {
+    const seen: number[] = [];
+    let retries = 0;
+    const run = withRetries(quick, async (n) => {
+      seen.push(n);
+      return { retry: new Error(`attempt ${n}`) };
+    }, () => (retries += 1));
+    await expect(run).rejects.toThrow('attempt 5');
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(retries).toBe(4);
+  });
+
+  it('does not spend an attempt on "again", but counts it as a retry', async () => {
+    const seen: number[] = [];
+    let retries = 0;
+    const value = await withRetries(quick, async (n) => {
+      seen.push(n);
+      if (seen.length === 1) return { again: true };
+      if (seen.length === 2) return { retry: new Error('x') };
+      return { ok: 'done' };
+    }, () => (retries += 1));
+    expect(value).toBe('done');
+    expect(seen).toEqual([1, 1, 2]);
+    expect(retries).toBe(2);
+  });
+
+  it('gives up when Retry-After reaches past the deadline', async () => {
+    let calls = 0;
+    const run = withRetries({ ...quick, deadlineMs: 1000 }, async () => {
+      calls += 1;
+      return { retry: new Error('limited'), retryAfterMs: 5000 };
+    });
+    await expect(run).rejects.toThrow('limited');
+    expect(calls).toBe(1);
   });
 });
