@@ -8,7 +8,7 @@ import type { ApplyReporter, StepResult } from '../apply/execute.js';
 import type { Step } from '../plan/types.js';
 import type { CliIO } from './context.js';
 import { escapeUnsafe, rawStream } from './safe-output.js';
-import type { Style } from './style.js';
+import type { Style } from '../render/style.js';
 
 /** A reporter plus a promise that settles when its display is finished. */
 export interface ApplyView extends ApplyReporter {

@@ -2,7 +2,7 @@
 // here, and control characters, escape sequences and bidirectional controls
 // from manifests or from the service are shown as visible escapes (`\x1b`,
 // `\u202e`) instead of acting on the terminal. Only the colour codes rcsctl
-// itself emits (src/cli/style.ts, the diagnostics renderer) pass as they are.
+// itself emits (src/render/style.ts, the diagnostics renderer) pass as they are.
 
 import { Writable } from 'node:stream';
 import { terminalSafe } from '../util/terminal-text.js';

@@ -32,3 +32,13 @@ function walk(value: unknown, ids: IdMap): unknown {
 export function tokenOf(step: Pick<Step, 'kind' | 'address'>): string {
   return `${step.kind}:${step.address.slice(step.kind.length + 1)}`;
 }
+
+/** A value as shown in a plan; ids not known until apply read `(known after apply)`. */
+export function formatValue(v: unknown): string {
+  if (typeof v === 'string') {
+    const ref = /^<ref:([A-Za-z]+):([^>]+)>$/.exec(v);
+    if (ref) return `(known after apply: ${ref[1]}.${ref[2]})`;
+    return JSON.stringify(v);
+  }
+  return JSON.stringify(v) ?? 'undefined';
+}

@@ -193,29 +193,3 @@ function walkLeaves(value: unknown, path: (string | number)[], visit: (path: (st
     visit(path, value);
   }
 }
-
-/** A value as shown in a plan; ids not known until apply read `(known after apply)`. */
-export function formatValue(v: unknown): string {
-  if (typeof v === 'string') {
-    const ref = /^<ref:([A-Za-z]+):([^>]+)>$/.exec(v);
-    if (ref) return `(known after apply: ${ref[1]}.${ref[2]})`;
-    return JSON.stringify(v);
-  }
-  return JSON.stringify(v) ?? 'undefined';
-}
-
-/** One field change as a line: `+ path: value`, `- path: value`, `~ path: before → after`. */
-export function formatChange(c: FieldChange): string {
-  switch (c.type) {
-    case 'add':
-      return `+ ${c.path}: ${formatValue(c.after)}`;
-    case 'remove':
-      return `- ${c.path}: ${formatValue(c.before)}`;
-    case 'change':
-      return `~ ${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`;
-    default: {
-      const never: never = c.type;
-      throw new Error(`unknown change ${String(never)}`);
-    }
-  }
-}

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { stripAnsi } from '../../src/cli/style.js';
+import { stripAnsi } from '../../src/render/style.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { emulator, EXAMPLE, ROOT } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderPlanMarkdown } from '../../src/cli/render-plan-markdown.js';
+import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { PlanFile } from '../../src/plan/types.js';
 import { cli, emulator, EXAMPLE } from './helpers.js';

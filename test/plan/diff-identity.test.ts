@@ -3,7 +3,8 @@
 // every later item. Without usable identities, lists compare by position.
 
 import { describe, expect, it } from 'vitest';
-import { diffObjects, formatChange } from '../../src/plan/diff.js';
+import { diffObjects } from '../../src/plan/diff.js';
+import { formatChange } from '../../src/render/change.js';
 
 const item = (title: string, extra: Record<string, unknown> = {}) => ({ type: 'reply', title, ...extra });
 const lines = (before: unknown, after: unknown) => diffObjects(before, after).map(formatChange);

@@ -4,32 +4,29 @@
 import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { executePlan, INTERRUPT_GRACE_MS, type StepResult } from '../../apply/execute.js';
+import { applyEachBrand, runsOf, savedPlanRuns, unappliable, type BrandApplyOutcome, type BrandRun } from '../../apply/apply-brands.js';
+import { INTERRUPT_GRACE_MS, type StepResult } from '../../apply/execute.js';
 import { deleteCopies, describeDuplicates, findDuplicates } from '../../apply/dedupe.js';
-import { findInterference, listsFromLive, readKindLists, touchedKinds, type KindLists } from '../../apply/interference.js';
 import { acquireBrandLocks, lockDir, parseDuration, releaseAll, type BrandLock } from '../../apply/lock.js';
-import { findStale } from '../../apply/stale.js';
-import { kindListsOf, readTouchedLists, stepsToVerify, verifyApplied, type Unconverged } from '../../apply/verify.js';
+import type { Unconverged } from '../../apply/verify.js';
 import { RcsctlError } from '../../errors.js';
+import { brandRef, isFailed, type PlannedBrand } from '../../plan/plan-brands.js';
 import { readPlanFile } from '../../plan/plan-file.js';
 import { restoreSensitive } from '../../plan/sensitive-plan.js';
-import { brandRef, isFailed, type PlannedBrand } from '../../plan/plan-brands.js';
-import type { BrandPlan } from '../../plan/types.js';
+import { parseShard } from '../../plan/shard.js';
+import { brandErrorText, failedHeadline } from '../../render/brand-error.js';
+import { renderPlan } from '../../render/plan-text.js';
+import { makeStyle, type Style } from '../../render/style.js';
+import { applyResult, brandResult, type BrandApplyResult } from '../apply-result.js';
 import { connect, type Connection } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_HELD, EXIT_INTERRUPTED, EXIT_OK, type ExitCode } from '../exit-codes.js';
-import { hideInOutput, rawStream } from '../safe-output.js';
 import { renderInterrupted, watchInterrupts, type InterruptedBrand } from '../interrupt.js';
 import { declaredBy, loadBrands } from '../load.js';
 import { formatOption, formatValue, pathsOrCwd } from '../options.js';
-import { applyResult, brandResult, type BrandApplyResult } from '../apply-result.js';
+import { brandHint, planWith, selectionOf, withCacheOptions, writeFailures } from '../plan-run.js';
 import { redactSecrets } from '../redact.js';
-import { renderPlan } from '../render-plan.js';
-import { makeStyle, type Style } from '../style.js';
-import { brandHint, planWith, selectionOf, withCacheOptions, writeFailures } from './plan.js';
-import { toBrandError, type BrandError } from '../../plan/brand-error.js';
-import { inShard, parseShard, type Shard } from '../../plan/shard.js';
-import { brandErrorText, failedHeadline } from '../../report/render-brand-error.js';
+import { hideInOutput, rawStream } from '../safe-output.js';
 
 interface ApplyOptions {
   plan?: string;
@@ -47,14 +44,6 @@ interface ApplyOptions {
   dedupe: boolean;
   cacheDir?: string;
   cache: boolean;
-}
-
-/** One brand to apply: its plan and its brand key (from the manifest, or the environment for saved plans). */
-interface BrandRun {
-  plan: BrandPlan;
-  brand: { id: string; key?: string };
-  /** The lists of the named kinds the plan touches, as they were before the run. */
-  before: KindLists;
 }
 
 /** Register `rcsctl apply`. */
@@ -125,7 +114,7 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
   try {
     let all: BrandRun[];
     if (opts.plan !== undefined) {
-      all = await savedPlanRuns(ctx, conn, resolve(io.cwd, opts.plan), { brand: opts.brand ?? [], shard: opts.shard !== undefined ? parseShard(opts.shard) : undefined }, lock);
+      all = await savedRuns(ctx, conn, resolve(io.cwd, opts.plan), opts, lock);
     } else {
       await lock(brands.map((b) => b.brandId));
       const planOpts = { cancelReview: opts.cancelReview, target: opts.target ?? [], cache: opts.cache, ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) };
@@ -135,17 +124,11 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
         if (outcome !== undefined) return outcome;
         ({ outcomes } = await planWith(ctx, conn, brands, planOpts, loaded.failed));
       }
-      all = outcomes.map((p) =>
-        isFailed(p) ? { plan: p.plan, brand: { id: p.brandId }, before: {} } : { plan: p.plan, brand: brandRef(p.desired), before: listsFromLive(p.live, touchedKinds(p.plan)) },
-      );
+      all = runsOf(outcomes);
     }
     io.stdout.write(all.map((r) => renderPlan(r.plan, style)).join('\n'));
     // Each brand stands alone: one that failed to plan is reported, the others are applied.
-    const failures = new Map<string, BrandError>();
-    for (const r of all) {
-      if (r.plan.error !== undefined) failures.set(r.plan.brandId, r.plan.error);
-      else if (r.plan.problems.length > 0) failures.set(r.plan.brandId, { code: 'E_PLAN', stage: 'plan', message: `the plan has ${r.plan.problems.length} problem${r.plan.problems.length === 1 ? '' : 's'} (above); nothing was applied for this brand` });
-    }
+    const failures = unappliable(all);
     const runs = all.filter((r) => !failures.has(r.plan.brandId));
     const total = runs.reduce((n, r) => n + r.plan.steps.length, 0);
     if (total === 0 && failures.size === 0) {
@@ -162,52 +145,39 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
     let held = 0;
     const unconverged: Unconverged[] = [];
     const interrupted: InterruptedBrand[] = [];
-    for (const run of total > 0 ? runs : []) {
-      if (interrupts.signal.aborted) {
-        interrupted.push({ brandId: run.plan.brandId, steps: run.plan.steps });
-        continue;
+    const tell = (o: BrandApplyOutcome): void => {
+      if (o.status === 'interrupted') {
+        interrupted.push(o.results !== undefined ? { brandId: o.brandId, results: o.results, steps: o.steps } : { brandId: o.brandId, steps: o.steps });
+        return;
       }
-      io.stdout.write('\n');
-      let stage: BrandError['stage'] = 'apply';
-      try {
+      if (o.results !== undefined) {
+        failed += o.results.filter((r) => r.status === 'failed').length;
+        held += o.results.filter((r) => r.status === 'blocked' || r.status === 'held' || r.status === 'skipped').length;
+      }
+      if (o.error !== undefined) failures.set(o.brandId, o.error);
+      if (o.status === 'failed') {
+        io.stdout.write([style.bold(`Brand ${o.brandId}: ${failedHeadline(o.error)}`), ...brandErrorText(o.error, style)].join('\n') + '\n');
+        return;
+      }
+      unconverged.push(...o.unconverged);
+      record?.(brandResult(o.brandId, o.results, o.ids, o.unconverged));
+      io.stdout.write(summaryLine(o.brandId, o.results, style));
+    };
+    await applyEachBrand(conn.client, total > 0 ? runs : [], {
+      concurrency: ctx.globals().concurrency,
+      allowDelete: opts.allowDelete,
+      allowReview: opts.allowReview,
+      fromSavedPlan: opts.plan !== undefined,
+      signal: interrupts.signal,
+      hintFor: brandHint(ctx),
+      reporterFor: async (plan) => {
+        io.stdout.write('\n');
         // listr2 is loaded only when there is something to apply.
         const { makeApplyView } = await import('../apply-reporter.js');
-        const view = makeApplyView(io, style, run.plan.brandId, run.plan.steps);
-        const { results, ids } = await executePlan(run.plan, {
-          client: conn.client,
-          brand: run.brand,
-          concurrency: ctx.globals().concurrency,
-          allowDelete: opts.allowDelete,
-          allowReview: opts.allowReview,
-          fromSavedPlan: opts.plan !== undefined,
-          reporter: view,
-          signal: interrupts.signal,
-        });
-        await view.finished();
-        if (interrupts.signal.aborted) {
-          // Verification would compare a half-run brand; the summary says what happened instead.
-          interrupted.push({ brandId: run.plan.brandId, results, steps: run.plan.steps });
-          continue;
-        }
-        const stepsFailed = results.filter((r) => r.status === 'failed').length;
-        failed += stepsFailed;
-        held += results.filter((r) => r.status === 'blocked' || r.status === 'held' || r.status === 'skipped').length;
-        if (stepsFailed > 0) failures.set(run.plan.brandId, { code: 'E_STEP_FAILED', stage: 'apply', message: `${stepsFailed} step${stepsFailed === 1 ? '' : 's'} failed (above)` });
-        stage = 'verify';
-        // One read of each touched kind's list serves verification and the check for another process.
-        const kinds = touchedKinds(run.plan);
-        const lists = await readTouchedLists(conn.client, run.brand, new Set([...kinds, ...stepsToVerify(run.plan, results).map((s) => s.kind)]));
-        const notConverged = (await verifyApplied(conn.client, run.brand, run.plan, results, ids, ctx.globals().concurrency, lists)).unconverged;
-        for (const i of findInterference(run.before, kindListsOf(lists, kinds), run.plan, results, ids)) notConverged.push({ address: `${i.kind}:${i.name}`, changes: [], message: `${run.plan.brandId}: ${i.message}` });
-        unconverged.push(...notConverged);
-        record?.(brandResult(run.plan.brandId, results, ids, notConverged));
-        io.stdout.write(summaryLine(run.plan.brandId, results, style));
-      } catch (err) {
-        const e = toBrandError(err, stage, brandHint(ctx));
-        failures.set(run.plan.brandId, e);
-        io.stdout.write([style.bold(`Brand ${run.plan.brandId}: ${failedHeadline(e)}`), ...brandErrorText(e, style)].join('\n') + '\n');
-      }
-    }
+        return makeApplyView(io, style, plan.brandId, plan.steps);
+      },
+      onOutcome: tell,
+    });
     for (const u of unconverged) io.stderr.write(style.red(`verification: ${u.message}\n`));
     if (interrupted.length > 0) {
       io.stderr.write(renderInterrupted(interrupts.received ?? 'interrupt', interrupted));
@@ -262,47 +232,18 @@ async function dedupe(ctx: CommandContext, conn: Connection, plans: PlannedBrand
   return undefined;
 }
 
-async function savedPlanRuns(ctx: CommandContext, conn: Connection, path: string, select: { brand: string[]; shard: Shard | undefined }, lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
+async function savedRuns(ctx: CommandContext, conn: Connection, path: string, opts: ApplyOptions, lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
   // Sensitive values come from the environment again, and must be what was planned.
   const { file, values } = restoreSensitive(readPlanFile(path, { baseUrl: conn.baseUrl }), ctx.io.env, path);
   hideInOutput(ctx.io, values);
-  const brandFilter = select.brand;
-  let brands = file.brands.filter((b) => inShard(b.brandId, select.shard));
-  if (brandFilter.length > 0) {
-    const missing = brandFilter.filter((id) => !brands.some((b) => b.brandId === id));
-    if (missing.length > 0) throw new RcsctlError('E_PLAN_TARGET', `plan file ${path} holds no plan for brand ${missing.join(', ')}${select.shard !== undefined ? ' in this shard' : ''} (it has: ${file.brands.map((b) => b.brandId).join(', ')})`);
-    brands = brands.filter((b) => brandFilter.includes(b.brandId));
-  }
-  await lock(brands.map((b) => b.brandId));
-  const runs = brands.map((plan) => ({ plan, brand: brandKeyFromEnv(plan.brandId, ctx.io.env), before: {} as KindLists }));
-  const stale: string[] = [];
-  for (const run of runs) {
-    if (run.plan.error !== undefined) continue;
-    try {
-      for (const s of await findStale(conn.client, run.brand, run.plan, ctx.globals().concurrency)) stale.push(`  ${run.plan.brandId} ${s.address}: ${s.how}`);
-    } catch (err) {
-      // The brand cannot be checked (403, no connection): it fails alone.
-      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read', brandHint(ctx)) };
-    }
-  }
-  if (stale.length > 0) {
-    throw new RcsctlError('E_PLAN_STALE', `the saved plan is stale; the live service changed since it was made:\n${stale.join('\n')}\nMake a new plan (rcsctl plan --out) and review it again.`, { stale });
-  }
-  for (const run of runs) {
-    if (run.plan.error !== undefined) continue;
-    try {
-      run.before = await readKindLists(conn.client, run.brand, touchedKinds(run.plan));
-    } catch (err) {
-      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read', brandHint(ctx)) };
-    }
-  }
-  return runs;
-}
-
-/** Brand keys for saved plans come from RCSCTL_BRAND_KEY_<brandId, non-alphanumerics as _>; a plan file never holds one. */
-export function brandKeyFromEnv(brandId: string, env: Record<string, string | undefined>): { id: string; key?: string } {
-  const key = env[`RCSCTL_BRAND_KEY_${brandId.replace(/[^A-Za-z0-9]/g, '_')}`];
-  return key !== undefined && key !== '' ? { id: brandId, key } : { id: brandId };
+  return savedPlanRuns(conn.client, file, path, {
+    concurrency: ctx.globals().concurrency,
+    env: ctx.io.env,
+    brand: opts.brand ?? [],
+    ...(opts.shard !== undefined ? { shard: parseShard(opts.shard) } : {}),
+    lock,
+    hintFor: brandHint(ctx),
+  });
 }
 
 async function confirm(ctx: CommandContext, brandIds: string[], what: string): Promise<void> {

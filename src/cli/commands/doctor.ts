@@ -8,8 +8,8 @@ import { connect } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { formatOption, formatValue } from '../options.js';
-import { makeStyle, type Style } from '../style.js';
-import { brandKeyFromEnv } from './apply.js';
+import { makeStyle, type Style } from '../../render/style.js';
+import { brandKeyFromEnv } from '../../apply/apply-brands.js';
 
 const FORMATS = ['text', 'json'] as const;
 

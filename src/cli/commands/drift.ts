@@ -7,23 +7,15 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { buildDrift } from '../../report/build-drift.js';
-import { renderDriftJson } from '../../report/render-json.js';
-import { renderDriftJunit } from '../../report/render-junit.js';
-import { renderDriftMarkdown } from '../../report/render-markdown.js';
-import { renderDriftText, summaryLine } from '../../report/render-text.js';
-import { DEFAULT_DRIFT_OPTIONS, type DriftReport } from '../../report/types.js';
+import { DRIFT_FORMATS, renderDrift } from '../../render/drift.js';
+import { summaryLine } from '../../render/drift-text.js';
+import { makeStyle } from '../../render/style.js';
+import { DEFAULT_DRIFT_OPTIONS } from '../../report/types.js';
 import { DOCS_URL, docsBase } from '../../version.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
-import { makeStyle, type Style } from '../style.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
-import { reportFailures, runPlan, selectionOf, withCacheOptions } from './plan.js';
-
-/** The output formats of `rcsctl drift`. */
-export const DRIFT_FORMATS = ['text', 'json', 'markdown', 'junit'] as const;
-
-/** One of DRIFT_FORMATS. */
-export type DriftFormat = (typeof DRIFT_FORMATS)[number];
+import { reportFailures, runPlan, selectionOf, withCacheOptions } from '../plan-run.js';
 
 interface DriftFlags {
   format: string;
@@ -76,24 +68,6 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       reportFailures(ctx, outcomes);
       ctx.exit(report.brands.some((b) => b.problems.length > 0 || b.error !== undefined) ? EXIT_ERROR : report.clean ? EXIT_OK : EXIT_CHANGES);
     });
-}
-
-/** Render a report in `format`. */
-export function renderDrift(report: DriftReport, format: DriftFormat, style: Style): string {
-  switch (format) {
-    case 'text':
-      return renderDriftText(report, style);
-    case 'json':
-      return renderDriftJson(report);
-    case 'markdown':
-      return renderDriftMarkdown(report);
-    case 'junit':
-      return renderDriftJunit(report);
-    default: {
-      const never: never = format;
-      throw new Error(`unknown format ${String(never)}`);
-    }
-  }
 }
 
 function days(text: string, flag: string): number {

@@ -7,15 +7,15 @@ import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { mergeReports, type MergedReport } from '../../report/merge.js';
 import { readShardReport } from '../../report/read-report.js';
-import { summaryLine as driftSummaryLine } from '../../report/render-text.js';
+import { DRIFT_FORMATS, renderDrift } from '../../render/drift.js';
+import { summaryLine as driftSummaryLine } from '../../render/drift-text.js';
+import { renderPlanJson } from '../../render/plan-json.js';
+import { renderPlanMarkdown } from '../../render/plan-markdown.js';
+import { renderPlan } from '../../render/plan-text.js';
+import { makeStyle, type Style } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { formatOption, formatValue, outOption, outValue } from '../options.js';
-import { renderPlan } from '../render-plan.js';
-import { renderPlanMarkdown } from '../render-plan-markdown.js';
-import { makeStyle, type Style } from '../style.js';
-import { DRIFT_FORMATS, renderDrift } from './drift.js';
-import { withSummaries } from './plan.js';
 
 /** Register `rcsctl report` and its `merge`. */
 export function registerReport(program: Command, ctx: CommandContext): void {
@@ -46,7 +46,7 @@ export function registerReport(program: Command, ctx: CommandContext): void {
 function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], style: Style): string {
   if (merged.kind === 'drift') return renderDrift(merged.report, format, style);
   const file = merged.report;
-  if (format === 'json') return JSON.stringify(withSummaries(file), null, 2) + '\n';
+  if (format === 'json') return renderPlanJson(file);
   if (format === 'markdown') return renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion });
   return file.brands.map((b) => renderPlan(b, style)).join('\n');
 }

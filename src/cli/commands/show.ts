@@ -7,12 +7,12 @@ import type { Command } from 'commander';
 import { readPlanFile } from '../../plan/plan-file.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { renderPlan } from '../render-plan.js';
-import { renderPlanMarkdown } from '../render-plan-markdown.js';
-import { makeStyle } from '../style.js';
+import { renderPlanJson } from '../../render/plan-json.js';
+import { renderPlanMarkdown } from '../../render/plan-markdown.js';
+import { renderPlan } from '../../render/plan-text.js';
+import { makeStyle } from '../../render/style.js';
 import { formatOption, formatValue, outOption, outValue } from '../options.js';
 import { previewOptions, writePlanPreview } from '../preview-option.js';
-import { withSummaries } from './plan.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
@@ -35,7 +35,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     ctx.io.stderr.write(notes.join(''));
     const link = opts.previewUrl ?? preview;
     let text: string;
-    if (format === 'json') text = JSON.stringify(withSummaries(file), null, 2) + '\n';
+    if (format === 'json') text = renderPlanJson(file);
     else if (format === 'markdown') text = renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }) });
     else {
       const style = makeStyle(out === undefined && ctx.globals().color);

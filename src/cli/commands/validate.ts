@@ -11,7 +11,7 @@ import type { CommandContext } from '../context.js';
 import { credentialsInPlay, protectSensitive } from '../secrets.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
-import { renderValidateJunit, renderValidateMarkdown, type ValidateResult } from '../render-validate.js';
+import { renderValidateJunit, renderValidateMarkdown, type ValidateResult } from '../../render/validate.js';
 
 /** Counts of what a brand declares, for the summary line and JSON output. */
 function counts(b: DesiredBrand): { files: number; autoReplies: number; logos: number; chatbots: number; agencyFiles: number } {

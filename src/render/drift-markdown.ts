@@ -2,11 +2,11 @@
 // comment: a summary table per brand, then one collapsible <details> block
 // per resource that has findings.
 
-import { formatChange } from '../plan/diff.js';
+import { formatChange } from './change.js';
 import type { FieldChange } from '../plan/types.js';
 import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
-import { brandErrorMarkdown } from './render-brand-error.js';
-import type { DriftReport, ResourceDrift, Severity } from './types.js';
+import { brandErrorMarkdown } from './brand-error.js';
+import type { DriftReport, ResourceDrift, Severity } from '../report/types.js';
 
 const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
 

@@ -2,10 +2,10 @@
 // resource that has findings, each finding with what to do and where it is
 // explained, then a summary line.
 
-import { brandErrorText, failedHeadline } from './render-brand-error.js';
-import type { Style } from '../cli/style.js';
-import { formatChange } from '../plan/diff.js';
-import type { BrandDrift, DriftReport, DriftSummary, Finding, Severity } from './types.js';
+import { brandErrorText, failedHeadline } from './brand-error.js';
+import type { Style } from './style.js';
+import { formatChange } from './change.js';
+import type { BrandDrift, DriftReport, DriftSummary, Finding, Severity } from '../report/types.js';
 
 /** Render the report as text (`style` decides colour). */
 export function renderDriftText(report: DriftReport, style: Style): string {

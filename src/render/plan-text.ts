@@ -2,9 +2,9 @@
 // step with its marker (+ ~ - ! ⚑), the field diffs, and a summary line.
 
 import { changeOf, summarise } from '../plan/build-plan.js';
-import { formatChange } from '../plan/diff.js';
+import { formatChange } from './change.js';
 import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js';
-import { brandErrorText, failedHeadline } from '../report/render-brand-error.js';
+import { brandErrorText, failedHeadline } from './brand-error.js';
 import type { Style } from './style.js';
 
 /** Markers: create, update, delete, blocked, needs review. */

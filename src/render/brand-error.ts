@@ -3,7 +3,7 @@
 
 import type { BrandError } from '../plan/brand-error.js';
 import { escapeHtml, fence, inline } from '../util/markdown.js';
-import type { Style } from '../cli/style.js';
+import type { Style } from './style.js';
 import { xmlAttr, xmlText } from '../util/xml.js';
 
 const STAGE: Record<BrandError['stage'], string> = {

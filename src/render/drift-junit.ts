@@ -4,11 +4,11 @@
 // not be compared gets an errored `plan` case, and a brand that failed (403,
 // no connection, broken manifests) an errored case named by its stage.
 
-import type { BrandDrift, DriftReport, Finding, ResourceDrift } from './types.js';
-import { isDrift } from './build-drift.js';
-import { formatChange } from '../plan/diff.js';
+import type { BrandDrift, DriftReport, Finding, ResourceDrift } from '../report/types.js';
+import { isDrift } from '../report/build-drift.js';
+import { formatChange } from './change.js';
 import { xmlAttr as attr, xmlText as text_ } from '../util/xml.js';
-import { brandErrorJunit } from './render-brand-error.js';
+import { brandErrorJunit } from './brand-error.js';
 
 /** Render the report as JUnit XML. */
 export function renderDriftJunit(report: DriftReport): string {

@@ -1,7 +1,7 @@
 // The JSON view of a drift report: the report object as is, valid against
 // schemas/drift-report.schema.json (tested), for scripts and dashboards.
 
-import type { DriftReport } from './types.js';
+import type { DriftReport } from '../report/types.js';
 
 /** Render the report as pretty-printed JSON with a trailing newline. */
 export function renderDriftJson(report: DriftReport): string {

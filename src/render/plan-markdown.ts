@@ -5,10 +5,10 @@
 import { planGraph, renderMermaid } from '../graph/graph.js';
 import { summarise } from '../plan/build-plan.js';
 import type { BrandPlan } from '../plan/types.js';
-import { brandErrorMarkdown } from '../report/render-brand-error.js';
-import { diffLines, MARKDOWN_BUDGET } from '../report/render-markdown.js';
+import { brandErrorMarkdown } from './brand-error.js';
+import { diffLines, MARKDOWN_BUDGET } from './drift-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
-import { describe, MARKERS, markerOf, summaryLine } from './render-plan.js';
+import { describe, MARKERS, markerOf, summaryLine } from './plan-text.js';
 import { makeStyle } from './style.js';
 
 const plain = makeStyle(false);

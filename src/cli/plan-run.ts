@@ -1,0 +1,122 @@
+// The shared half of the commands that read and plan (plan, apply, drift):
+// the live-cache flags, the brand selection, planning over a connection with
+// progress, and the failed brands' report on stderr.
+
+import type { Command } from 'commander';
+import { ApiTransportError } from '../api/errors.js';
+import { cacheDirFor, LiveCache } from '../kinds/live-cache.js';
+import type { DesiredBrand } from '../manifest/types.js';
+import { brandErrorLine, type BrandError, type HintFor } from '../plan/brand-error.js';
+import { makePlanFile } from '../plan/plan-file.js';
+import { isFailed, planEachBrand, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
+import { parseShard } from '../plan/shard.js';
+import { TARGET_WARNING, targetBrands } from '../plan/target.js';
+import type { PlanFile } from '../plan/types.js';
+import { makeStyle } from '../render/style.js';
+import { connect, type Connection } from './connect.js';
+import type { CommandContext } from './context.js';
+import { hintFor } from './hints.js';
+import { declaredBy, loadBrands, type BrandSelection } from './load.js';
+import { makeProgress } from './progress.js';
+import { redactSecrets } from './redact.js';
+
+/** The live-cache flags of plan, apply and drift. */
+export interface CacheOptions {
+  cache?: boolean;
+  cacheDir?: string;
+}
+
+/** Add --cache-dir and --no-cache to a command. */
+export function withCacheOptions(command: Command): Command {
+  return command
+    .option('--cache-dir <dir>', 'where to keep auto-reply details between runs (env: RCSCTL_CACHE_DIR; default: $XDG_CACHE_HOME/rcsctl or ~/.cache/rcsctl)')
+    .option('--no-cache', 'read every auto-reply detail from the service, and keep none');
+}
+
+/** The brand selection and planning options of `--brand`, `--shard`, `--cache-dir`/`--no-cache`, `--target` and `--cancel-review`. */
+export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?: string; cache?: boolean; target?: string[]; cancelReview?: boolean }): BrandSelection & PlanWithOptions {
+  const out: BrandSelection & PlanWithOptions = {};
+  if (flags.brand !== undefined) out.brand = flags.brand;
+  if (flags.shard !== undefined) out.shard = parseShard(flags.shard);
+  if (flags.cacheDir !== undefined) out.cacheDir = flags.cacheDir;
+  if (flags.cache !== undefined) out.cache = flags.cache;
+  if (flags.target !== undefined) out.target = flags.target;
+  if (flags.cancelReview === true) out.cancelReview = true;
+  return out;
+}
+
+/**
+ * Load, connect, read and plan, then close the connection. Each brand stands
+ * alone: one that fails (its manifests, or reading it) is an outcome with an
+ * error, and the others are planned in full.
+ */
+export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandSelection & PlanWithOptions): Promise<{ outcomes: BrandOutcome[]; file: PlanFile }> {
+  const loaded = await loadBrands(ctx, paths, opts);
+  const conn = await connect(ctx, declaredBy(loaded.brands));
+  try {
+    return await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
+  } finally {
+    await conn.close();
+  }
+}
+
+/** How `planWith` plans: the live cache, `--target`, `--cancel-review`. */
+export interface PlanWithOptions extends CacheOptions {
+  target?: string[];
+  cancelReview?: boolean;
+}
+
+/**
+ * Read and plan `brands` over an open connection (with progress on a
+ * terminal): shared by `plan`, `drift` and `apply`. `failed` (brands whose
+ * manifests failed) join the outcomes; all come back sorted by brand id.
+ */
+export async function planWith(ctx: CommandContext, conn: Connection, brands: DesiredBrand[], opts: PlanWithOptions, failed: BrandOutcome[] = []): Promise<{ outcomes: BrandOutcome[]; file: PlanFile }> {
+  const progress = makeProgress(ctx.io);
+  try {
+    const cacheDir = cacheDirFor(opts, ctx.io.env, ctx.io.cwd);
+    const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl) : undefined;
+    const planned = await planEachBrand(conn.client, brands, {
+      concurrency: ctx.globals().concurrency,
+      ...(cache ? { cache } : {}),
+      plan: { cancelReview: opts.cancelReview === true },
+      hintFor: brandHint(ctx),
+      onProgress: (brandId, done, total) => progress.update(brandId, done, total),
+    });
+    cache?.save();
+    const targets = opts.target ?? [];
+    const outcomes = narrow([...planned, ...failed], targets).sort((a, b) => a.plan.brandId.localeCompare(b.plan.brandId));
+    if (targets.length > 0) ctx.io.stderr.write(`${TARGET_WARNING}\n\n`);
+    return { outcomes, file: makePlanFile(outcomes.map((p) => p.plan), conn.baseUrl) };
+  } finally {
+    progress.done();
+  }
+}
+
+/** `--target`: the planned brands narrowed to the targets and what they depend on; failed brands stay as they are. */
+function narrow(outcomes: BrandOutcome[], targets: string[]): BrandOutcome[] {
+  if (targets.length === 0) return outcomes;
+  const narrowed = new Map(targetBrands(outcomes.filter((o): o is PlannedBrand => !isFailed(o)), targets).map((p) => [p.plan.brandId, p]));
+  return outcomes.map((o) => (isFailed(o) ? o : (narrowed.get(o.plan.brandId) ?? o)));
+}
+
+/** The hints of the CLI's error handler, for a failed brand's error (the sandbox has its own). */
+export function brandHint(ctx: CommandContext): HintFor {
+  const sandbox = ctx.globals().sandbox;
+  return (err) => hintFor(err, { sandbox }) ?? (err instanceof ApiTransportError ? 'check that the service address is right and reachable from here, then run again' : undefined);
+}
+
+/** After everything ran: each failed brand's error and hint on stderr (CI logs show them), then a count. */
+export function reportFailures(ctx: CommandContext, outcomes: BrandOutcome[]): void {
+  const failed = outcomes.filter(isFailed);
+  if (failed.length === 0) return;
+  const tail = `${failed.length} of ${outcomes.length} brand${outcomes.length === 1 ? '' : 's'} failed; the others are reported in full.`;
+  writeFailures(ctx, failed.map((f) => [f.brandId, f.error] as const), tail);
+}
+
+/** `Error: <brand>: <code> (<stage>): <message>` and its hint per failure, then `tail`, on stderr, scrubbed of secrets. */
+export function writeFailures(ctx: CommandContext, failures: readonly (readonly [string, BrandError])[], tail: string): void {
+  const style = makeStyle(ctx.globals().color);
+  const lines = failures.flatMap(([id, e]) => [`Error: ${id}: ${brandErrorLine(e)}`, ...(e.hint !== undefined ? [`  hint: ${e.hint}`] : [])]);
+  ctx.io.stderr.write(redactSecrets(style.red([...lines, tail].join('\n')) + '\n', ctx.io.env));
+}
