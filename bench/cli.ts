@@ -165,7 +165,7 @@ async function createsScenario(count: number): Promise<void> {
     for (let i = 0; i < RUNS; i++) runs.push(await timeChild(args, env));
     const loaded = await loadManifests([manifests], { env: {}, cwd: dir });
     const brand = loaded.brands[0] as NonNullable<(typeof loaded.brands)[0]>;
-    const live = { brandId: BENCH_BRAND, autoReplies: [], files: new Map(), logos: [], chatbots: [], agencyFiles: new Map(), templates: [] } as unknown as LiveBrand;
+    const live = { brandId: BENCH_BRAND, autoReplies: [], files: new Map(), logos: [], chatbots: [], agencyFiles: new Map(), templates: { items: [], forms: new Map(), formIds: [] } } as unknown as LiveBrand;
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
