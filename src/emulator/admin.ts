@@ -3,7 +3,7 @@
 // store, read the request log. Documented in docs/emulator.md.
 
 import { formatServiceTime, parseServiceTime } from '../util/time.js';
-import type { FaultPlan } from './faults.js';
+import type { FaultPlan, RateLimit } from './faults.js';
 import type { Handler, RequestContext, Reply } from './http-types.js';
 import type { Route } from './router.js';
 import { failEmulator } from './service-error.js';
@@ -28,6 +28,8 @@ export interface RequestLogEntry {
 export interface AdminState {
   store: EmulatorStore;
   faults: FaultPlan;
+  /** The rate-limit fault; reset keeps its setting and restarts its counters. */
+  rateLimit: RateLimit;
   log: RequestLogEntry[];
   seed: Seed;
   /** Called after /_emulator/reset restored the seed. */
@@ -90,12 +92,19 @@ export function adminRoutes(state: AdminState): Route[] {
       return json({ rules: [] });
     }),
     r('GET', 'faults', () => json(state.faults.toJSON())),
+    r('POST', 'rate-limit', async (ctx) => {
+      const body = await adminBody(ctx);
+      state.rateLimit.set(body.perSecond);
+      return json(state.rateLimit.toJSON());
+    }),
+    r('GET', 'rate-limit', () => json(state.rateLimit.toJSON())),
     r('GET', 'store', () => json({ ...state.store.toJSON(), faults: state.faults.toJSON() })),
     r('POST', 'reset', () => {
       // Writes after a reset stay later than those before it: a cache must not take a new object for an old one.
       const lastStamp = state.store.lastStamp;
       Object.assign(state.store, storeFromSeed(state.seed), { lastStamp });
       state.faults.clear();
+      state.rateLimit.set(state.rateLimit.toJSON().perSecond);
       state.log.length = 0;
       state.onReset?.();
       return json({ reset: true });

@@ -121,3 +121,60 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Highest rate limit the admin API accepts (*chosen*: far above what one emulator serves). */
+const MAX_RATE = 1_000_000;
+
+/**
+ * The rate-limit fault: a token bucket per account of `perSecond` requests a
+ * second, holding at most one second's worth, so a quiet account may burst
+ * that much. A request finding the bucket empty is answered 429 with
+ * Retry-After in whole seconds (at least 1) until a token is back. 0 is off.
+ * Time is the process's monotonic clock, never the service clock the admin
+ * API moves.
+ */
+export class RateLimit {
+  private perSecond = 0;
+  private buckets = new Map<string, { tokens: number; at: number }>();
+  /** Requests let through and refused since the limit was last set. */
+  private counts = { allowed: 0, limited: 0 };
+
+  constructor(
+    perSecond = 0,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    this.set(perSecond);
+  }
+
+  /** Set the limit (0: off); throws an admin error for anything but a whole number in range. Counters restart. */
+  set(perSecond: unknown): void {
+    if (typeof perSecond !== 'number' || !Number.isInteger(perSecond) || perSecond < 0 || perSecond > MAX_RATE) {
+      failEmulator('badAdminRequest', `perSecond must be a whole number from 0 (off) to ${MAX_RATE}`);
+    }
+    this.perSecond = perSecond;
+    this.buckets.clear();
+    this.counts = { allowed: 0, limited: 0 };
+  }
+
+  /** The limit and its counters, for the admin API. */
+  toJSON(): { perSecond: number; allowed: number; limited: number } {
+    return { perSecond: this.perSecond, ...this.counts };
+  }
+
+  /** Take a token for `account`: undefined when the request may go on, else the Retry-After seconds. */
+  take(account: string): number | undefined {
+    if (this.perSecond === 0) return undefined;
+    const now = this.clock();
+    const bucket = this.buckets.get(account) ?? { tokens: this.perSecond, at: now };
+    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+    bucket.at = now;
+    this.buckets.set(account, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      this.counts.allowed += 1;
+      return undefined;
+    }
+    this.counts.limited += 1;
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
+  }
+}

@@ -37,6 +37,8 @@ export interface EmulatorOptions {
   routes?: Route[];
   /** Called with every service request and its answer (the test suite checks them against the contract). */
   onExchange?: (x: Exchange) => void;
+  /** The rate-limit fault: at most this many requests a second per account, 429 with Retry-After beyond (default 0: off). */
+  rateLimit?: number;
 }
 
 /** A started emulator. */
@@ -64,6 +66,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.routes ? { routes: opts.routes } : {}),
     ...(opts.onExchange ? { onExchange: opts.onExchange } : {}),
+    ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     emu.server.once('error', reject);

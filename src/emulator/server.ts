@@ -8,7 +8,7 @@ import { ERRORS, formatMessage } from '../api/codes.js';
 import type { Exchange } from '../contract/check.js';
 import { formatServiceTime } from '../util/time.js';
 import { adminRoutes, type AdminState } from './admin.js';
-import { FaultPlan } from './faults.js';
+import { FaultPlan, RateLimit } from './faults.js';
 import { Messaging } from './messaging/index.js';
 import type { Reply, RequestContext } from './http-types.js';
 import { parseMultipart } from './multipart.js';
@@ -45,6 +45,8 @@ export interface ServerSettings {
   routes?: Route[];
   /** Called with every service request and its answer (not admin calls, not faults that cut the connection). */
   onExchange?: (x: Exchange) => void;
+  /** The rate-limit fault: requests a second per account (0 or absent: off). */
+  rateLimit?: number;
 }
 
 /** Default header timeout (*chosen*): far above any real client on loopback, far below Node's 60 s. */
@@ -69,7 +71,7 @@ class ClientGone extends Error {}
 /** Create (but do not start) the emulator's HTTP server. */
 export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
   const messaging = new Messaging(settings.store);
-  const state: AdminState = { store: settings.store, faults: new FaultPlan(), log: [], seed: settings.seed, onReset: () => messaging.reset() };
+  const state: AdminState = { store: settings.store, faults: new FaultPlan(), rateLimit: new RateLimit(settings.rateLimit ?? 0), log: [], seed: settings.seed, onReset: () => messaging.reset() };
   const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...messaging.routes(), ...miscRoutes(), ...templateRoutes(), ...(settings.routes ?? []));
   const admin = new Router().add(...adminRoutes(state), ...messaging.adminRoutes());
   const sockets = new Set<Socket>();
@@ -122,7 +124,9 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
     if (state.log.length > MAX_LOG + 1000) state.log.splice(0, state.log.length - MAX_LOG);
 
     const decision = state.faults.decide(method, path);
-    const fault = decision.fault;
+    const wait = state.rateLimit.take(accountOf(req.headers.authorization, settings.store));
+    // Over the rate limit, nothing else happens to the request: it is refused before any handler.
+    const fault = wait !== undefined ? { kind: 'rate-limit' as const, rate: 1, retryAfter: wait } : decision.fault;
     if (fault !== undefined) entry.fault = fault.kind;
     if (fault?.kind === 'reset') {
       req.socket.destroy();
@@ -207,6 +211,18 @@ function makeContext(req: IncomingMessage, method: string, path: string, query: 
     },
     multipart: async () => parseMultipart(req.headers, await body()),
   };
+}
+
+/**
+ * Whose bucket a request takes from: the account behind its Bearer token, or
+ * the token itself when it is unknown, or one shared bucket for requests
+ * without one (the token call).
+ */
+function accountOf(authorization: string | undefined, store: EmulatorStore): string {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (token === undefined) return '(no token)';
+  const account = store.seededTokens.get(token) ?? store.issuedTokens.get(token)?.userId;
+  return account !== undefined ? `account ${account}` : `token ${token}`;
 }
 
 /** Whether a peer address is on the loopback interface (the admin API answers only those). */

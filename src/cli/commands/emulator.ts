@@ -22,10 +22,12 @@ export function registerEmulator(program: Command, ctx: CommandContext): void {
     .option('--port <n>', 'port to listen on (0: any free port)', '0')
     .option('--seed <file>', 'seed YAML (default: examples/emulator-seed.yaml)')
     .option('--latency <ms>', 'delay added to every service response', '0')
+    .option('--rate-limit <n>', 'answer 429 with Retry-After beyond n requests a second per account (0: no limit)', '0')
     .option('--brands-from <paths...>', 'also seed every brand these manifests declare, with a representative role for the master account')
-    .action(async (opts: { host: string; port: string; seed?: string; latency: string; brandsFrom?: string[] }, cmd: Command) => {
+    .action(async (opts: { host: string; port: string; seed?: string; latency: string; rateLimit: string; brandsFrom?: string[] }, cmd: Command) => {
       const port = wholeNumber(opts.port, '--port', 65535);
       const latencyMs = wholeNumber(opts.latency, '--latency', 600_000);
+      const rateLimit = wholeNumber(opts.rateLimit, '--rate-limit', 1_000_000);
       // `--seed` may also land on the global option of the same name.
       const seedPath = opts.seed ?? cmd.parent?.opts<{ seed?: string }>().seed;
       const { io } = ctx;
@@ -36,10 +38,12 @@ export function registerEmulator(program: Command, ctx: CommandContext): void {
         host: opts.host,
         port,
         latencyMs,
+        rateLimit,
         seed: ready.seed,
         log: (line) => io.stderr.write(line + '\n'),
       });
       io.stdout.write(`listening on ${emulator.url}\n`);
+      if (rateLimit > 0) io.stdout.write(`rate limit: ${rateLimit} requests a second per account (429 with Retry-After beyond)\n`);
       if (declared.length > 0) {
         const known = new Set(base.brands.map((b) => b.brandId));
         const added = [...new Set(declared.map((d) => d.brandId))].filter((id) => !known.has(id));
