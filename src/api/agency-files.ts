@@ -6,7 +6,8 @@ import { isServiceError, type OperationLabel } from './errors.js';
 import { appendFile, newForm, seg, type UploadFile } from './resource.js';
 import { obj, str } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
-import type { AgencyFileInfo, AgencyFileResponse } from './types.js';
+import type { AgencyFileInfo, AgencyFileResponse } from '../contract/wire.js';
+import { AGENCY_ERRORS } from '../contract/codes.js';
 
 /** Agency messaging version prefix. */
 const AGENCY_PREFIX = '/ag/1.2';
@@ -62,7 +63,7 @@ export function agencyFilesApi(transport: Transport): AgencyFilesApi {
         const res = await transport.send({ method: 'GET', family: 'agency', path: `${AGENCY_PREFIX}/file/${seg(fileId)}`, brand, label });
         return unwrapped<AgencyFileResponse>(res, fileResponse, label).data.fileInfo;
       } catch (err) {
-        if (isServiceError(err, '40001')) return undefined;
+        if (isServiceError(err, AGENCY_ERRORS.unknownFile.code)) return undefined;
         throw err;
       }
     },

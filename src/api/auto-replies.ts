@@ -6,7 +6,8 @@ import type { OperationLabel } from './errors.js';
 import { appendFile, brandPath, listAll, newForm, seg, type UploadFile } from './resource.js';
 import { any, anyObject, arr, bool, num, obj, opt, str } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
-import type { AutoReplyDetail, AutoReplyFile, AutoReplyListItem, AutoReplyRequest } from './types.js';
+import type { AutoReplyDetail, AutoReplyFile, AutoReplyListItem, AutoReplyRequest } from '../contract/wire.js';
+import { ERRORS } from '../contract/codes.js';
 
 /** Client methods for auto-replies and their files. */
 export interface AutoRepliesApi {
@@ -89,7 +90,7 @@ export function autoRepliesApi(transport: Transport): AutoRepliesApi {
         brand,
         json: req,
         label,
-        successAfterRetry: ['64323'],
+        successAfterRetry: [ERRORS.noChanges.code],
       });
       if (res.acceptedCode !== undefined) return { autoReplyMsgId: id };
       return single<{ autoReplyMsgId: string }>(res, idResult, label);
@@ -102,7 +103,7 @@ export function autoRepliesApi(transport: Transport): AutoRepliesApi {
         brand,
         label,
         // A retried DELETE told "unknown id" means the first attempt got there.
-        successAfterRetry: ['64108'],
+        successAfterRetry: [ERRORS.invalidAutoReplyMsgId.code],
       });
       if (res.acceptedCode === undefined) results(res, any, label);
     },

@@ -5,7 +5,7 @@
 import { API_PREFIX, listAll } from './resource.js';
 import { any, obj, opt, str } from './shape.js';
 import type { Transport } from './transport.js';
-import type { CommonMessagebase, LayoutComponent } from './types.js';
+import type { CommonMessagebase, LayoutComponent } from '../contract/wire.js';
 
 /** Layout components; only the agency account role may list them. */
 export interface LayoutComponentsApi {

@@ -7,7 +7,8 @@ import type { OperationLabel } from './errors.js';
 import { appendFile, appendJson, brandPath, listAll, mapAll, newForm, seg, type UploadFile } from './resource.js';
 import { any, anyObject, arr, bool, num, obj, opt, str, unsetAsNull } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
-import type { ChatbotDeleteResult, ChatbotDetail, ChatbotInfo, ChatbotListItem } from './types.js';
+import type { ChatbotDeleteResult, ChatbotDetail, ChatbotInfo, ChatbotListItem } from '../contract/wire.js';
+import { ERRORS } from '../contract/codes.js';
 
 /** Client methods for chatbots. */
 export interface ChatbotsApi {
@@ -124,7 +125,7 @@ export function chatbotsApi(transport: Transport): ChatbotsApi {
         path: brandPath(brand, `/chatbot/${seg(id)}`),
         brand,
         label,
-        successAfterRetry: ['64323'],
+        successAfterRetry: [ERRORS.noChanges.code],
         form: () => {
           const form = newForm();
           // the service reference, Chatbot update: part `chatbot` is JSON text.
@@ -143,7 +144,7 @@ export function chatbotsApi(transport: Transport): ChatbotsApi {
         path: brandPath(brand, `/chatbot/${seg(id)}`),
         brand,
         label,
-        successAfterRetry: ['64105'],
+        successAfterRetry: [ERRORS.invalidChatbotId.code],
       });
       if (res.acceptedCode !== undefined) return { chatbotId: id, releatedChatbots: [] };
       const out = single<ChatbotDeleteResult>(res, deleteResult, label);

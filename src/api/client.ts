@@ -19,7 +19,7 @@ import { API_PREFIX, brandPath, listAll } from './resource.js';
 import { retryPolicy, type RetryOptions } from './retry.js';
 import { arr, obj, opt, str, any } from './shape.js';
 import { createTransport, DEFAULT_TIMEOUTS, type Timeouts, type TransportStats } from './transport.js';
-import type { TokenResponse } from './types.js';
+import type { TokenResponse } from '../contract/wire.js';
 
 import type { BrandRef } from './transport.js';
 export type { BrandRef } from './transport.js';

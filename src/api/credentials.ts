@@ -4,7 +4,7 @@
 // service answers 61004; concurrent requests share one renewal, so a burst of
 // 50 requests after expiry costs one /token call, not 50.
 
-import type { TokenResponse } from './types.js';
+import type { TokenResponse } from '../contract/wire.js';
 import type { Redactor } from './redact.js';
 
 /** Credentials given to the client: a ready token, or a client id and secret. */

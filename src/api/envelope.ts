@@ -3,7 +3,7 @@
 // envelope). An empty list answered 204 or with code 60004 is an empty page
 // (the recorded assumptions).
 
-import { NO_CONTENT_CODE } from './codes.js';
+import { NO_CONTENT_CODE } from '../contract/codes.js';
 import { ResponseShapeError, type OperationLabel } from './errors.js';
 import { arr, expectShape, num, obj, str, typeName, type Check, type ShapeFailure } from './shape.js';
 import type { ApiResponse } from './transport.js';

@@ -5,7 +5,8 @@ import type { OperationLabel } from './errors.js';
 import { appendFile, brandPath, listAll, mapAll, newForm, seg, type UploadFile } from './resource.js';
 import { any, obj, opt, str, unsetAsNull } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
-import type { Logo } from './types.js';
+import type { Logo } from '../contract/wire.js';
+import { ERRORS } from '../contract/codes.js';
 
 /** A logo registration or modification: multipart parts name, description, file. */
 export interface LogoRequest {
@@ -88,7 +89,7 @@ export function logosApi(transport: Transport): LogosApi {
         brand,
         label,
         form: logoForm(req),
-        successAfterRetry: ['64323'],
+        successAfterRetry: [ERRORS.noChanges.code],
       });
       if (res.acceptedCode !== undefined) return { fileId };
       return single<{ fileId: string }>(res, fileIdResult, label);
@@ -100,7 +101,7 @@ export function logosApi(transport: Transport): LogosApi {
         path: brandPath(brand, `/logo/${seg(fileId)}`),
         brand,
         label,
-        successAfterRetry: ['64109'],
+        successAfterRetry: [ERRORS.invalidFileId.code],
       });
       if (res.acceptedCode === undefined) results(res, any, label);
     },

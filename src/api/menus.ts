@@ -5,7 +5,8 @@ import type { OperationLabel } from './errors.js';
 import { brandPath, seg } from './resource.js';
 import { any, bool, obj, opt, str } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
-import type { MenuPauseResult, PersistentMenuRequestItem } from './types.js';
+import type { MenuPauseResult, PersistentMenuRequestItem } from '../contract/wire.js';
+import { ERRORS } from '../contract/codes.js';
 
 /** Client methods for a room's persistent menu. */
 export interface MenusApi {
@@ -45,14 +46,14 @@ export function menusApi(transport: Transport): MenusApi {
         brand,
         json: body(items),
         label: l,
-        successAfterRetry: ['64323'],
+        successAfterRetry: [ERRORS.noChanges.code],
       });
       if (res.acceptedCode === undefined) results(res, any, l);
     },
     async delete(brand, chatbotId) {
       const l = label('delete', chatbotId);
       // The service answers 64323 to deleting an absent menu: after a retry, the first attempt did it.
-      const res = await transport.send({ method: 'DELETE', path: menuPath(brand, chatbotId), brand, label: l, successAfterRetry: ['64323'] });
+      const res = await transport.send({ method: 'DELETE', path: menuPath(brand, chatbotId), brand, label: l, successAfterRetry: [ERRORS.noChanges.code] });
       if (res.acceptedCode === undefined) results(res, any, l);
     },
     async pause(brand, chatbotId, isPause) {
@@ -63,7 +64,7 @@ export function menusApi(transport: Transport): MenusApi {
         brand,
         json: { isPause },
         label: l,
-        successAfterRetry: ['64323'],
+        successAfterRetry: [ERRORS.noChanges.code],
       });
       if (res.acceptedCode !== undefined) return { chatbotId, isPause };
       return single<MenuPauseResult>(res, pauseResult, l);

@@ -19,7 +19,8 @@ import type {
   TemplateV1Request,
   TemplateV2Modification,
   TemplateV2Request,
-} from './types.js';
+} from '../contract/wire.js';
+import { ERRORS } from '../contract/codes.js';
 
 /** Client methods for brand templates, their files and the forms. */
 export interface TemplatesApi {
@@ -118,7 +119,7 @@ export function templatesApi(transport: Transport): TemplatesApi {
       label,
       // A retried modification finds the first attempt's work: unchanged (64323), or already under review (64328).
       // Verification after apply reads the template back, so a wrong guess here cannot pass unnoticed.
-      ...(id !== undefined ? { idempotent: true, successAfterRetry: ['64323', '64328'] } : {}),
+      ...(id !== undefined ? { idempotent: true, successAfterRetry: [ERRORS.noChanges.code, ERRORS.notAllowedModification.code] } : {}),
     });
     if (res.acceptedCode !== undefined && id !== undefined) return { messagebaseId: id };
     return single<{ messagebaseId: string }>(res, idResult, label);
@@ -139,7 +140,7 @@ export function templatesApi(transport: Transport): TemplatesApi {
     update: (brand, id, req) => sendId({ operation: 'update', entity: entity(id, req.tmpltName) }, brand, 'POST', `/v2/messagebase/${seg(id)}`, req, id),
     async delete(brand, id, name) {
       const label: OperationLabel = { operation: 'delete', entity: entity(id, name) };
-      const res = await transport.send({ method: 'DELETE', path: brandPath(brand, `/messagebase/${seg(id)}`), brand, label, successAfterRetry: ['64106'] });
+      const res = await transport.send({ method: 'DELETE', path: brandPath(brand, `/messagebase/${seg(id)}`), brand, label, successAfterRetry: [ERRORS.invalidMessagebaseId.code] });
       if (res.acceptedCode === undefined) results(res, any, label);
     },
     async cancel(brand, id, name) {

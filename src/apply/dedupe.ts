@@ -12,6 +12,7 @@ import type { LiveBrand } from '../plan/types.js';
 import { hashValue } from '../util/stable-json.js';
 import { olderFirst, type NamedKind } from './interference.js';
 import { liveOnlyContext } from './stale.js';
+import { ERRORS } from '../contract/codes.js';
 
 /** A newer copy and whether it may be deleted. */
 export interface DuplicateCopy {
@@ -78,7 +79,7 @@ export async function deleteCopies(client: RcsClient, brand: BrandRef, groups: D
         if (g.kind === 'autoReply') await client.autoReplies.delete(brand, c.id, g.name);
         else await client.logos.delete(brand, c.id, g.name);
       } catch (err) {
-        if (!isServiceError(err, g.kind === 'autoReply' ? '64108' : '64109')) throw err;
+        if (!isServiceError(err, g.kind === 'autoReply' ? ERRORS.invalidAutoReplyMsgId.code : ERRORS.invalidFileId.code)) throw err;
       }
       deleted.push(c.id);
     }

@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import busboy from 'busboy';
 import { packageRoot } from '../util/paths.js';
+import { SUCCESS_CODE } from './codes.js';
 import { findOperation, OPERATIONS, type Operation, type Part } from './operations.js';
 
 /** One request and its answer, as seen on the wire. */
@@ -230,7 +231,7 @@ function checkAnswer(op: Operation, x: Exchange): { field: string; problem: stri
   const out: { field: string; problem: string }[] = [];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return [{ field: '(body)', problem: 'must be the success envelope' }];
   const env = body as Record<string, unknown>;
-  if (env.code !== '20000000') out.push({ field: 'code', problem: 'must be "20000000"' });
+  if (env.code !== SUCCESS_CODE) out.push({ field: 'code', problem: `must be "${SUCCESS_CODE}"` });
   if (env.status !== 200) out.push({ field: 'status', problem: 'must be 200' });
   if (env.desc !== null) out.push({ field: 'desc', problem: 'must be null on success' });
   if (!Array.isArray(env.result)) return [...out, { field: 'result', problem: 'must be an array' }];

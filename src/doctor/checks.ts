@@ -8,6 +8,7 @@ import type { Inspector, RawAnswer } from '../api/inspect.js';
 import type { BrandRef } from '../api/transport.js';
 import { mediaForm } from '../spec/media.js';
 import { MESSAGEBASE_ALIASES } from '../spec/messagebases.js';
+import { ERRORS, SUCCESS_CODE } from '../contract/codes.js';
 
 /** The outcome of one check. */
 export type CheckStatus = 'ok' | 'differs' | 'skipped';
@@ -123,7 +124,7 @@ function brandCheck(a: RawAnswer, brand: BrandRef): DoctorCheck {
     doc: 'service reference, Authentication (X-RCS-Brandkey, roles)',
   };
   if (a.error === undefined) return { ...common, status: 'ok', said: `the room list of ${brand.id} answered HTTP ${a.status}` };
-  const hint = a.error.code === '63001' ? ' (no role on the brand)' : a.error.code === '64001' ? ' (an agency must send the brand key)' : a.error.code === '64002' ? ' (wrong brand key)' : '';
+  const hint = a.error.code === ERRORS.noBrandPermission.code ? ' (no role on the brand)' : a.error.code === ERRORS.missingBrandKey.code ? ' (an agency must send the brand key)' : a.error.code === ERRORS.invalidBrandKey.code ? ' (wrong brand key)' : '';
   return { ...common, status: 'differs', said: said(a) + hint };
 }
 
@@ -131,7 +132,7 @@ function envelopeCheck(a: RawAnswer): DoctorCheck {
   const common = {
     id: 'list-envelope',
     title: 'list envelope and paging',
-    assumed: 'a list page is {code "20000000", status 200, desc null, result[], pagination {total, offset, limit}, links {prev, next}}, and limit 1000 is accepted',
+    assumed: `a list page is {code "${SUCCESS_CODE}", status 200, desc null, result[], pagination {total, offset, limit}, links {prev, next}}, and limit 1000 is accepted`,
     doc: 'service reference, Common response envelope and Limits (List paging)',
   };
   if (a.status === 204) return { ...common, status: 'ok', said: 'HTTP 204 for an empty list (read as an empty page)' };
@@ -140,7 +141,7 @@ function envelopeCheck(a: RawAnswer): DoctorCheck {
   const problems: string[] = [];
   if (!isRec(b)) problems.push('not an object');
   else {
-    if (b.code !== '20000000') problems.push(`code ${JSON.stringify(b.code)}`);
+    if (b.code !== SUCCESS_CODE) problems.push(`code ${JSON.stringify(b.code)}`);
     if (b.status !== 200) problems.push(`status ${JSON.stringify(b.status)}`);
     if (b.desc !== null) problems.push(`desc ${JSON.stringify(b.desc)}`);
     if (!Array.isArray(b.result)) problems.push('result is not a list');

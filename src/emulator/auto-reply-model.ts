@@ -2,7 +2,7 @@
 // messagebase, defaults, and the postback.data the service fills in on read
 // (the service reference, Auto-reply message; the recorded assumptions).
 
-import type { StoredButtonGroup, StoredSuggestion } from './wire.js';
+import type { ButtonGroup, Suggestion } from '../contract/wire.js';
 import { mediaFileId, MAAPFILE_PREFIX } from '../spec/media.js';
 import { canonicalMessagebaseId } from '../spec/messagebases.js';
 import { MAX_LENGTH } from '../spec/limits.js';
@@ -53,12 +53,12 @@ export function parseAutoReply(store: EmulatorStore, brand: StoredBrand, raw: un
   return content;
 }
 
-function parseSuggestion(brand: StoredBrand, raw: unknown, path: string, selfId?: string): StoredSuggestion {
+function parseSuggestion(brand: StoredBrand, raw: unknown, path: string, selfId?: string): Suggestion {
   const o = asObject(raw, path);
-  const out: StoredSuggestion = {};
+  const out: Suggestion = {};
   if (o.action !== undefined) {
     const a = asObject(o.action, `${path}.action`);
-    out.action = stripEmptyPostback(a, `${path}.action`) as StoredSuggestion['action'];
+    out.action = stripEmptyPostback(a, `${path}.action`) as Suggestion['action'];
   }
   if (o.reply !== undefined) {
     const r = asObject(o.reply, `${path}.reply`);
@@ -67,7 +67,7 @@ function parseSuggestion(brand: StoredBrand, raw: unknown, path: string, selfId?
       if (typeof id !== 'string') fail('invalidType', `${path}.reply.autoReplyMsgId`);
       if (id !== selfId && !brand.autoReplies.has(id)) fail('autoReplyNotFound');
     }
-    out.reply = stripEmptyPostback(r, `${path}.reply`) as StoredSuggestion['reply'];
+    out.reply = stripEmptyPostback(r, `${path}.reply`) as Suggestion['reply'];
   }
   if (out.action === undefined && out.reply === undefined) fail('invalidType', path);
   return out;
@@ -85,9 +85,9 @@ function stripEmptyPostback(o: Record<string, unknown>, path: string): Record<st
 }
 
 /** Copies of buttons and chips with every missing postback.data filled as `postbackId=<id>;;`. */
-export function fillPostbacks(store: EmulatorStore, buttons?: StoredButtonGroup[], chipList?: StoredSuggestion[]): { buttons?: StoredButtonGroup[]; chipList?: StoredSuggestion[] } {
-  const fill = (s: StoredSuggestion): StoredSuggestion => {
-    const out: StoredSuggestion = {};
+export function fillPostbacks(store: EmulatorStore, buttons?: ButtonGroup[], chipList?: Suggestion[]): { buttons?: ButtonGroup[]; chipList?: Suggestion[] } {
+  const fill = (s: Suggestion): Suggestion => {
+    const out: Suggestion = {};
     for (const key of ['action', 'reply'] as const) {
       const part = s[key];
       if (part === undefined) continue;
@@ -96,7 +96,7 @@ export function fillPostbacks(store: EmulatorStore, buttons?: StoredButtonGroup[
     }
     return out;
   };
-  const result: { buttons?: StoredButtonGroup[]; chipList?: StoredSuggestion[] } = {};
+  const result: { buttons?: ButtonGroup[]; chipList?: Suggestion[] } = {};
   if (buttons !== undefined) result.buttons = buttons.map((g) => (g.suggestions === undefined ? {} : { suggestions: g.suggestions.map(fill) }));
   if (chipList !== undefined) result.chipList = chipList.map(fill);
   return result;

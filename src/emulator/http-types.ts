@@ -3,7 +3,7 @@
 // change is committed (fault kind drop-after-commit).
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { NO_CONTENT_CODE, SUCCESS_CODE } from '../api/codes.js';
+import { NO_CONTENT_CODE, SUCCESS_CODE } from '../contract/codes.js';
 import { PAGING } from '../spec/limits.js';
 import type { MultipartBody } from './multipart.js';
 import { fail } from './service-error.js';

@@ -1,13 +1,13 @@
 // A handful of realistic layout components for GET /baselayout/component
 // (the service reference, Layout component); a seed may replace them.
 
-import type { ServedLayoutComponent } from './wire.js';
+import type { LayoutComponent } from '../contract/wire.js';
 
 const TABLE_OPTIONS = { leftAlign: 'left', rightAlign: 'right', leftTextStyle: 'normal', rightTextStyle: 'normal', maxCount: 5 };
 
 /** The default component list. */
-export function defaultLayoutComponents(): ServedLayoutComponent[] {
-  const c = (componentId: string, componentName: string, status: string, h: 'Y' | 'N', b: 'Y' | 'N', f: 'Y' | 'N', options: Record<string, unknown> | null, groupComponentId: string | null = null): ServedLayoutComponent => ({
+export function defaultLayoutComponents(): LayoutComponent[] {
+  const c = (componentId: string, componentName: string, status: string, h: 'Y' | 'N', b: 'Y' | 'N', f: 'Y' | 'N', options: Record<string, unknown> | null, groupComponentId: string | null = null): LayoutComponent => ({
     componentId,
     componentName,
     iconImgFileUrl: `https://example.invalid/layout/icons/${componentId}.png`,

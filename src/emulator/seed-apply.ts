@@ -1,6 +1,6 @@
 // Fill a fresh store from a checked seed (src/emulator/seed.ts).
 
-import type { StoredButtonGroup, StoredSuggestion } from './wire.js';
+import type { ButtonGroup, Suggestion } from '../contract/wire.js';
 import { canonicalMessagebaseId } from '../spec/messagebases.js';
 import { TEMPLATE_FORMS } from '../spec/template-forms.js';
 import { withoutWidgetPolicy } from '../spec/template-policy.js';
@@ -75,8 +75,8 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
     }
     for (const a of b.autoReplies ?? []) {
       const id = a.autoReplyMsgId ?? store.nextId('ARM');
-      const buttons = a.buttons as StoredButtonGroup[] | undefined;
-      const chipList = a.chipList as StoredSuggestion[] | undefined;
+      const buttons = a.buttons as ButtonGroup[] | undefined;
+      const chipList = a.chipList as Suggestion[] | undefined;
       const filled = fillPostbacks(store, buttons, chipList);
       brand.autoReplies.set(id, {
         autoReplyMsgId: id,

@@ -4,8 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import type { MessagebaseForm, TemplateBodyItem, TemplateButtonGroup } from '../api/types.js';
-import type { ServedLayoutComponent, StoredMenuItem } from './wire.js';
+import type { LayoutComponent, MessagebaseForm, PersistentMenuItem, TemplateBodyItem, TemplateButtonGroup } from '../contract/wire.js';
 import { KNOWN_MESSAGEBASES, type MessagebaseFacts } from '../spec/messagebases.js';
 import { parseServiceTime } from '../util/time.js';
 import { RcsctlError } from '../errors.js';
@@ -39,7 +38,7 @@ export interface SeedChatbot {
   approvalResult?: string;
   approvalReason?: string;
   registerDate?: string;
-  persistentMenu?: StoredMenuItem[];
+  persistentMenu?: PersistentMenuItem[];
   menuPaused?: boolean;
 }
 
@@ -126,7 +125,7 @@ export interface Seed {
   messagebases?: MessagebaseFacts[];
   /** Template forms; the default forms this leaves out are added. */
   messagebaseForms?: MessagebaseForm[];
-  layoutComponents?: ServedLayoutComponent[];
+  layoutComponents?: LayoutComponent[];
   /** The agency messaging interface (docs/emulator.md, "Testing your relay"). */
   messaging?: SeedMessaging;
 }

@@ -4,7 +4,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ERRORS, formatMessage } from '../api/codes.js';
+import { ERRORS, formatMessage } from '../contract/codes.js';
 import type { Exchange } from '../contract/check.js';
 import { formatServiceTime } from '../util/time.js';
 import { adminRoutes, type AdminState } from './admin.js';

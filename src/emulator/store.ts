@@ -3,8 +3,7 @@
 // dumps it. Ids come from counters so two runs of the same calls match.
 
 import { createHash } from 'node:crypto';
-import type { MessagebaseForm, TemplateBodyItem, TemplateButtonGroup } from '../api/types.js';
-import type { ServedLayoutComponent, StoredButtonGroup, StoredMenuItem, StoredSuggestion } from './wire.js';
+import type { ButtonGroup, LayoutComponent, MessagebaseForm, PersistentMenuItem, Suggestion, TemplateBodyItem, TemplateButtonGroup } from '../contract/wire.js';
 import type { MessagebaseFacts } from '../spec/messagebases.js';
 import { emptyMessaging, type MessagingData } from './messaging/model.js';
 
@@ -48,16 +47,16 @@ export interface AutoReplyContent {
   messagebaseId: string;
   copyAllowed: boolean;
   body: Record<string, string>;
-  buttons?: StoredButtonGroup[];
-  chipList?: StoredSuggestion[];
+  buttons?: ButtonGroup[];
+  chipList?: Suggestion[];
 }
 
 /** An auto-reply: the normalised request (for 64323) and the read view. */
 export interface StoredAutoReply extends AutoReplyContent {
   autoReplyMsgId: string;
   /** buttons and chipList with every empty postback.data filled (what reads return). */
-  filledButtons?: StoredButtonGroup[];
-  filledChipList?: StoredSuggestion[];
+  filledButtons?: ButtonGroup[];
+  filledChipList?: Suggestion[];
   approvalResult: string;
   registerDate: string;
   updateDate: string;
@@ -108,7 +107,7 @@ export interface StoredChatbot extends ReviewedFields {
   searchWeight: string | null;
   botTcPage: string | null;
   /** Persistent menu items with postbackIds; null when the room has no menu. */
-  menu: StoredMenuItem[] | null;
+  menu: PersistentMenuItem[] | null;
   menuPaused: boolean;
   /** subTitle before a pending rename, restored by cancel. */
   previousSubTitle?: string;
@@ -201,7 +200,7 @@ export class EmulatorStore {
   messagebases: MessagebaseFacts[] = [];
   /** Template forms (messagebaseforms), by id. */
   forms = new Map<string, MessagebaseForm>();
-  layoutComponents: ServedLayoutComponent[] = [];
+  layoutComponents: LayoutComponent[] = [];
   tokenTtlSeconds = 3600;
   /** Answer empty lists with HTTP 204 (the recorded assumptions) instead of an empty page. */
   noContentOnEmptyList = false;

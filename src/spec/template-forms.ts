@@ -5,7 +5,7 @@
 // OpenAPI document's examples: a description text form, a cell (style) form, a
 // title-free form and an image form. docs/templates.md shows how to use them.
 
-import type { MessagebaseForm, TemplateParamInfo, TemplatePolicyInfo } from '../api/types.js';
+import type { MessagebaseForm, TemplateParamInfo, TemplatePolicyInfo } from '../contract/wire.js';
 
 const DATE = '2026-01-05T09:00:00.000+09';
 

@@ -13,7 +13,7 @@
 // - a v2 template sets the form's params: known names, mandatory ones present,
 //   string lengths (strSize), URLs, and files as `maapfile://<fileId>`.
 
-import type { MessagebaseForm, TemplateParamInfo } from '../api/types.js';
+import type { MessagebaseForm, TemplateParamInfo } from '../contract/wire.js';
 
 /** A path into the template request: `['formattedString', 'RCSMessage', …, 'children', 0, 'text']`. */
 export type PolicyPath = (string | number)[];

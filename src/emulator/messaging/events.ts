@@ -3,7 +3,7 @@
 // a sent message). Each event gets a fresh replyId, valid 24 hours on the
 // emulator's clock. Shapes: the service reference, User-originated event item.
 
-import type { PersistentMenuItem, Suggestion } from '../../api/types.js';
+import type { PersistentMenuItem, Suggestion } from '../../contract/wire.js';
 import { formatServiceTime } from '../../util/time.js';
 import { failEmulator } from '../service-error.js';
 import type { EmulatorStore, StoredBrand, StoredChatbot } from '../store.js';

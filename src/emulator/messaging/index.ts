@@ -3,7 +3,7 @@
 // auto-replies a menu tap triggers, and change notifications. One Messaging per
 // server; its state is store.messaging, its webhook calls go through the Outbox.
 
-import { DELIVERY_ERRORS } from '../../api/codes.js';
+import { DELIVERY_ERRORS } from '../../contract/codes.js';
 import { formatServiceTime } from '../../util/time.js';
 import type { Reply, RequestContext } from '../http-types.js';
 import type { Route } from '../router.js';

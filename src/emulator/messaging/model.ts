@@ -3,7 +3,7 @@
 // It lives in the store (so /_emulator/reset restores it from the seed); the
 // delivery machinery that posts to webhooks lives in outbox.ts.
 
-import type { ButtonGroup, Suggestion } from '../../api/types.js';
+import type { ButtonGroup, Suggestion } from '../../contract/wire.js';
 import { RcsctlError } from '../../errors.js';
 
 /** An agency that sends messages and hosts webhooks. */

@@ -2,7 +2,7 @@
 // fixed order, each failing with the agency body {code, message}. An accepted
 // message is handed to `accept`, which reports its delivery by msgstatus.
 
-import type { ButtonGroup, Suggestion } from '../../api/types.js';
+import type { ButtonGroup, Suggestion } from '../../contract/wire.js';
 import { AGENCY_FILE, MAX_LENGTH } from '../../spec/limits.js';
 import { MAAPFILE_PREFIX } from '../../spec/media.js';
 import { kstMidnightAfter } from '../../util/time.js';

@@ -1,7 +1,7 @@
 // Auto-reply messages and their image files (the service reference, Auto-reply
 // messages; the recorded assumptions).
 
-import type { StoredButtonGroup, StoredSuggestion } from '../wire.js';
+import type { ButtonGroup, Suggestion } from '../../contract/wire.js';
 import { AUTO_REPLY_FILE, MAX_LENGTH } from '../../spec/limits.js';
 import { formatServiceTime } from '../../util/time.js';
 import { bodyAsRead, fillPostbacks, parseAutoReply } from '../auto-reply-model.js';
@@ -151,7 +151,7 @@ function normaliseLists(c: object): Record<string, unknown> {
 }
 
 /** buttons and chipList as a read shows them: postback data filled in, unless the behaviour says otherwise. */
-function suggestionsAsRead(ctx: RequestContext, a: StoredAutoReply): { buttons?: StoredButtonGroup[]; chipList?: StoredSuggestion[] } {
+function suggestionsAsRead(ctx: RequestContext, a: StoredAutoReply): { buttons?: ButtonGroup[]; chipList?: Suggestion[] } {
   const fill = ctx.store.behaviour.fillPostbacks;
   const buttons = fill ? a.filledButtons : a.buttons;
   const chipList = fill ? a.filledChipList : a.chipList;

@@ -1,7 +1,7 @@
 // Persistent (room) menus: create, replace, delete, pause (the recorded assumptions).
 // Menu changes never change the room's approvalResult.
 
-import type { StoredMenuItem } from '../wire.js';
+import type { PersistentMenuItem } from '../../contract/wire.js';
 import { ENUMS, MAX_LENGTH, MAX_MENU_ITEMS } from '../../spec/limits.js';
 import { formatServiceTime } from '../../util/time.js';
 import { authorizeBrand } from '../auth.js';
@@ -71,7 +71,7 @@ function target(ctx: RequestContext): { account: StoredAccount; brand: StoredBra
   return { account, brand, room: findChatbot(brand, ctx.params.chatbotId as string) };
 }
 
-function parseItem(brand: StoredBrand, raw: unknown): StoredMenuItem {
+function parseItem(brand: StoredBrand, raw: unknown): PersistentMenuItem {
   const o = asObject(raw, 'menu');
   const type = requiredString(o, 'type');
   if (!(ENUMS.menuType as readonly string[]).includes(type)) fail('invalidMenuFormat', 'type');
@@ -79,7 +79,7 @@ function parseItem(brand: StoredBrand, raw: unknown): StoredMenuItem {
   const title = requiredString(o, 'title', MAX_LENGTH.menuTitle);
   if (o.ordNo === undefined || o.ordNo === null) fail('requiredValue', 'ordNo');
   if (typeof o.ordNo !== 'number' || !Number.isFinite(o.ordNo)) fail('invalidType', 'ordNo');
-  const item: StoredMenuItem = { type, title, ordNo: o.ordNo };
+  const item: PersistentMenuItem = { type, title, ordNo: o.ordNo };
   switch (type) {
     case 'reply': {
       const id = optionalString(o, 'autoReplyMsgId');
@@ -96,7 +96,7 @@ function parseItem(brand: StoredBrand, raw: unknown): StoredMenuItem {
     }
     case 'action': {
       if (o.actionType !== 'dialerAction') fail('invalidMenuFormat', 'actionType');
-      const action = o.action as StoredMenuItem['action'] | undefined;
+      const action = o.action as PersistentMenuItem['action'] | undefined;
       const phone = action?.dialerAction?.dialPhoneNumber?.phoneNumber;
       if (typeof phone !== 'string' || phone === '') fail('invalidMenuFormat', 'action');
       item.actionType = 'dialerAction';
@@ -109,6 +109,6 @@ function parseItem(brand: StoredBrand, raw: unknown): StoredMenuItem {
   return item;
 }
 
-function withPostback(store: EmulatorStore, item: StoredMenuItem): StoredMenuItem {
+function withPostback(store: EmulatorStore, item: PersistentMenuItem): PersistentMenuItem {
   return { postbackId: store.nextId('PM'), ...item };
 }

@@ -6,7 +6,7 @@
 // document leaves open is listed in docs/decisions.md.
 
 import { imageSize } from 'image-size';
-import type { MessagebaseForm, TemplateBodyItem, TemplateButtonGroup } from '../../api/types.js';
+import type { MessagebaseForm, TemplateBodyItem, TemplateButtonGroup } from '../../contract/wire.js';
 import { AUTO_REPLY_FILE, MAX_LENGTH, TEMPLATE } from '../../spec/limits.js';
 import { FORM_LOGO_FILE_IDS } from '../../spec/template-forms.js';
 import { checkFormattedString, checkTemplateBody, formatPolicyPath, maapFileId, withoutWidgetPolicy, type PolicyProblem } from '../../spec/template-policy.js';

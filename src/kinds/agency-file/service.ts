@@ -2,14 +2,15 @@
 // manifests name are read; registration is idempotent by the user-chosen fileId.
 
 import { isServiceError, OutcomeUnknownError, type BrandRef, type RcsClient } from '../../api/index.js';
-import type { AgencyFileInfo } from '../../api/types.js';
+import type { AgencyFileInfo } from '../../contract/wire.js';
 import type { Step } from '../../core/step.js';
 import { mapLimit } from '../../util/concurrency.js';
 import { readChecked, requestOf, stepFileOf } from '../apply-helpers.js';
 import type { Handler, KindReader, Reread } from '../resource-kind.js';
+import { AGENCY_ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
-export const AGENCY_FILE_CODES = { alreadyRegistered: '40010' } as const;
+export const AGENCY_FILE_CODES = { alreadyRegistered: AGENCY_ERRORS.fileAlreadyRegistered.code } as const;
 
 /** Reads the agency files the manifests name; `null` when the service does not know one. */
 export const agencyFileReader: KindReader<Map<string, AgencyFileInfo | null>> = {

@@ -3,7 +3,7 @@
 // apply handlers with their idempotency codes.
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
-import type { AutoReplyDetail, AutoReplyListItem, AutoReplyRequest } from '../../api/types.js';
+import type { AutoReplyDetail, AutoReplyListItem, AutoReplyRequest } from '../../contract/wire.js';
 import { resolveRefs, tokenOf } from '../../core/refs.js';
 import type { Step } from '../../core/step.js';
 import { RcsctlError } from '../../errors.js';
@@ -11,9 +11,10 @@ import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate } from '../apply-helpers.js';
 import { readFiles } from '../file/service.js';
 import type { Handler, KindReader, Reread } from '../resource-kind.js';
+import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
-export const AUTO_REPLY_CODES = { gone: '64108', noChange: '64323' } as const;
+export const AUTO_REPLY_CODES = { gone: ERRORS.invalidAutoReplyMsgId.code, noChange: ERRORS.noChanges.code } as const;
 
 /** Reads every auto-reply: the list, then each detail. */
 export const autoReplyReader: KindReader<AutoReplyListItem[]> = {

@@ -2,14 +2,15 @@
 // chatbotId, and the apply handlers with their idempotency codes.
 
 import { isServiceError, type BrandRef, type RcsClient } from '../../api/index.js';
-import type { ChatbotDetail, ChatbotInfo, ChatbotListItem } from '../../api/types.js';
+import type { ChatbotDetail, ChatbotInfo, ChatbotListItem } from '../../contract/wire.js';
 import type { Step } from '../../core/step.js';
 import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, readChecked, requestOf, stepFileOf, tolerate } from '../apply-helpers.js';
 import type { Handler, KindReader, Reread } from '../resource-kind.js';
+import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
-export const CHATBOT_CODES = { gone: '64105', noChange: '64323' } as const;
+export const CHATBOT_CODES = { gone: ERRORS.invalidChatbotId.code, noChange: ERRORS.noChanges.code } as const;
 
 /** Reads every room: the list, then each detail (which holds the menu). */
 export const chatbotReader: KindReader<ChatbotListItem[]> = {

@@ -4,16 +4,17 @@
 
 import { RcsApiError, type BrandRef, type RcsClient } from '../../api/index.js';
 import type { DesiredBrand } from '../../manifest/types.js';
-import type { AutoReplyDetail, AutoReplyFile } from '../../api/types.js';
+import type { AutoReplyDetail, AutoReplyFile } from '../../contract/wire.js';
 import type { Step, StepFile } from '../../core/step.js';
 import { MEDIA_FIELD, mediaFileId } from '../../spec/media.js';
 import { mapLimit } from '../../util/concurrency.js';
 import { gone, mismatch, uploadOnce } from '../apply-helpers.js';
 import type { LiveCache } from '../live-cache.js';
 import type { Handler, HandlerEnv, KindReader, Reread } from '../resource-kind.js';
+import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
-export const FILE_CODES = { gone: '64109' } as const;
+export const FILE_CODES = { gone: ERRORS.invalidFileId.code } as const;
 
 /** Reads the files live auto-replies use, once their details are in. */
 export const fileReader: KindReader<Map<string, AutoReplyFile>> = {

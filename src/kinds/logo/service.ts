@@ -2,13 +2,14 @@
 // handlers with their idempotency codes.
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
-import type { Logo } from '../../api/types.js';
+import type { Logo } from '../../contract/wire.js';
 import type { Step } from '../../core/step.js';
 import { collect, createOnce, gone, liveIdOf, readChecked, requestOf, stepFileOf, tolerate } from '../apply-helpers.js';
 import type { Handler, KindReader, Reread } from '../resource-kind.js';
+import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
-export const LOGO_CODES = { gone: '64109', noChange: '64323' } as const;
+export const LOGO_CODES = { gone: ERRORS.invalidFileId.code, noChange: ERRORS.noChanges.code } as const;
 
 /** Reads every logo (the list holds everything rcsctl compares). */
 export const logoReader: KindReader<Logo[]> = {

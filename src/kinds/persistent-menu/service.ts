@@ -2,14 +2,15 @@
 // of its own), re-read through the room, and replaced whole.
 
 import { isServiceError, OutcomeUnknownError } from '../../api/index.js';
-import type { PersistentMenuRequestItem } from '../../api/types.js';
+import type { PersistentMenuRequestItem } from '../../contract/wire.js';
 import { resolveRefs } from '../../core/refs.js';
 import type { Step } from '../../core/step.js';
 import { mismatch, tolerate } from '../apply-helpers.js';
 import type { Handler } from '../resource-kind.js';
+import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked", or as "a menu exists already". */
-export const MENU_CODES = { noChange: '64323', invalidMenu: '64377', menuExists: '64328' } as const;
+export const MENU_CODES = { noChange: ERRORS.noChanges.code, invalidMenu: ERRORS.invalidMenuFormat.code, menuExists: ERRORS.notAllowedModification.code } as const;
 
 /** The menu handler: POST, PUT or DELETE of the whole menu. */
 export const menuHandlers: Partial<Record<Step['op'], Handler>> = {

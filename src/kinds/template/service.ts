@@ -4,16 +4,17 @@
 // handlers with their idempotency codes.
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
-import type { MessagebaseForm, MessagebaseFormListItem, TemplateBodyItem, TemplateDetail, TemplateListItem } from '../../api/types.js';
+import type { MessagebaseForm, MessagebaseFormListItem, TemplateBodyItem, TemplateDetail, TemplateListItem } from '../../contract/wire.js';
 import type { Step, StepFile } from '../../core/step.js';
 import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate, uploadOnce } from '../apply-helpers.js';
 import type { LiveCache } from '../live-cache.js';
 import type { Handler, HandlerEnv, KindReader, Reread } from '../resource-kind.js';
 import { custTmpltIdOf, type TemplateRequest } from './kind.js';
+import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
-export const TEMPLATE_CODES = { gone: '64106', noChange: '64323', notPending: '64321', unknownForm: '64107' } as const;
+export const TEMPLATE_CODES = { gone: ERRORS.invalidMessagebaseId.code, noChange: ERRORS.noChanges.code, notPending: ERRORS.invalidApprovalStatus.code, unknownForm: ERRORS.invalidMessagebaseformId.code } as const;
 
 /** A brand's templates and the forms they are written against (null: the service has no such form). */
 export interface LiveTemplates {

@@ -1,0 +1,121 @@
+// The service's result and error codes, in one table shared by the client (to
+// classify errors and to know which answers mean "already done") and the emulator
+// (to produce them). Sources: the service reference (Errors, Authentication), the
+// recorded assumptions and the public document. No code is written as a literal
+// anywhere else in src/ (test/contract/codes-scan.test.ts checks it).
+
+/** Success code of the management envelope. */
+export const SUCCESS_CODE = '20000000';
+
+/** An empty list answered as HTTP 204 (the recorded assumptions). */
+export const NO_CONTENT_CODE = '60004';
+
+/** A documented management error: HTTP status, service code and message template. */
+export interface ErrorDef {
+  readonly http: number;
+  readonly code: string;
+  /** Message; `%s` is replaced by a detail (field name, limit) where the service does. */
+  readonly message: string;
+}
+
+/**
+ * Every management-interface error the reference and the recorded assumptions name, and the
+ * few the public OpenAPI document adds (64376, 64388-64390, 64397).
+ */
+export const ERRORS = {
+  missingAuthorization: { http: 401, code: '61001', message: 'Missing Authorization header' },
+  invalidToken: { http: 401, code: '61003', message: 'Invalid token' },
+  tokenExpired: { http: 401, code: '61004', message: 'Token has expired' },
+  invalidClientId: { http: 401, code: '61005', message: 'Invalid client id' },
+  invalidSecret: { http: 401, code: '61006', message: 'Invalid secret key' },
+  noBrandPermission: { http: 403, code: '63001', message: 'No Brand Permission' },
+  missingBrandKey: { http: 400, code: '64001', message: 'Missing X-RCS-BrandKey header' },
+  invalidBrandKey: { http: 400, code: '64002', message: 'Invalid Brand Key' },
+  invalidChatbotId: { http: 400, code: '64105', message: 'Invalid chatbotId on path parameter' },
+  invalidAutoReplyMsgId: { http: 400, code: '64108', message: 'Invalid autoReplyMsgId on path parameter' },
+  invalidFileId: { http: 400, code: '64109', message: 'Invalid fileId on path parameter' },
+  invalidMessagebaseId: { http: 400, code: '64106', message: 'Invalid messagebaseId on path parameter' },
+  invalidMessagebaseformId: { http: 400, code: '64107', message: 'Invalid messagebaseformId on path parameter' },
+  invalidQuery: { http: 400, code: '64202', message: 'Invalid query parameter value (%s)' },
+  missingBody: { http: 400, code: '64301', message: 'Missing Body data' },
+  invalidJson: { http: 400, code: '64302', message: 'Invalid JSON format' },
+  invalidType: { http: 400, code: '64303', message: 'Invalid type of Attribute (%s)' },
+  overSize: { http: 400, code: '64304', message: 'Over specified size (%s)' },
+  missingCertificate: { http: 400, code: '64305', message: 'Missing Certification document' },
+  missingMessagebaseformId: { http: 400, code: '64312', message: 'Missing messagebaseformId' },
+  unknownMessagebaseformId: { http: 400, code: '64313', message: 'Invalid messagebaseformId' },
+  missingTemplateName: { http: 400, code: '64314', message: 'Missing Template name' },
+  missingBrandId: { http: 400, code: '64315', message: 'Missing brandId' },
+  invalidBrandId: { http: 400, code: '64316', message: 'Invalid brandId' },
+  invalidFormattedString: { http: 400, code: '64318', message: 'Invalid formattedString format' },
+  duplicateMessagebaseId: { http: 400, code: '64320', message: 'Duplicate messagebaseId' },
+  invalidApprovalStatus: { http: 400, code: '64321', message: 'Invalid approval status' },
+  fileNotExist: { http: 400, code: '64322', message: 'File no exist' },
+  noChanges: { http: 400, code: '64323', message: 'No changes' },
+  invalidCustTmpltId: { http: 400, code: '64324', message: 'Invalid custTmpltId format' },
+  notAllowedDelete: { http: 400, code: '64327', message: 'Not allowed delete' },
+  notAllowedModification: { http: 400, code: '64328', message: 'Not allowed modification' },
+  requiredValue: { http: 400, code: '64336', message: 'required value: [%s]' },
+  notAllowedExtension: { http: 400, code: '64355', message: 'Not allowed file extension' },
+  invalidBodyFormat: { http: 400, code: '64357', message: 'Invalid body format [%s]' },
+  invalidButtonsFormat: { http: 400, code: '64358', message: 'Invalid buttons format [%s]' },
+  autoReplyNotFound: { http: 400, code: '64375', message: 'AutoReplyMsgId not found' },
+  // The public OpenAPI document's error list (messages in its own spelling).
+  missingMenuTitle: { http: 400, code: '64376', message: 'Missing Menu Title' },
+  menuNotUsed: { http: 400, code: '64388', message: 'This chatbot dose not using the persistentMenu' },
+  invalidIsPause: { http: 400, code: '64389', message: 'Invalid isPause format' },
+  agencyNotRelay: { http: 400, code: '64390', message: 'This agency dose not support relay' },
+  requiredBodyField: { http: 400, code: '64397', message: 'required %s' },
+  invalidBody: { http: 400, code: '64397', message: 'invalid body %s' },
+  invalidMenuFormat: { http: 400, code: '64377', message: 'Invalid_menu_format [%s]' },
+  fileTooLarge: { http: 400, code: '64395', message: 'file is up to 1Mb' },
+  logoSize: { http: 400, code: '64606', message: 'only one size (300x300px) can be uploaded.' },
+  tooManyLogos: { http: 400, code: '64607', message: 'The maximum number of logos allowed: %s' },
+  tooManyRequests: { http: 429, code: '69001', message: 'Too many requests' },
+  internal: { http: 500, code: '69999', message: 'Internal error' },
+} as const satisfies Record<string, ErrorDef>;
+
+/** Name of a documented management error. */
+export type ErrorName = keyof typeof ERRORS;
+
+/** Agency messaging failure codes (the recorded assumptions, numbers chosen there). */
+export const AGENCY_ERRORS = {
+  unknownFile: { http: 400, code: '40001', message: 'Unknown or expired fileId' },
+  noChatbotPermission: { http: 403, code: '40002', message: 'Agency has no permission on the chatbotId' },
+  agencyKeyMismatch: { http: 400, code: '40003', message: 'agencyKey mismatch' },
+  brandKeyMismatch: { http: 400, code: '40004', message: 'brandKey mismatch' },
+  productCodeMismatch: { http: 400, code: '40005', message: 'productCode mismatch' },
+  restrictedMessagebase: { http: 400, code: '40006', message: 'messagebase restricted to other sender numbers' },
+  headerWithoutFooter: { http: 400, code: '40007', message: 'advertising header without footer' },
+  invalidVideo: { http: 400, code: '40008', message: 'invalid video URL or thumbnail' },
+  logoFileMixup: { http: 400, code: '40009', message: 'logo-file mix-up' },
+  fileAlreadyRegistered: { http: 400, code: '40010', message: 'fileId already registered' },
+  imageSizeMismatch: { http: 400, code: '40011', message: 'image size does not fit the messagebase' },
+  // The three below are the emulator's own numbers (docs/decisions.md): the reference names the conditions only.
+  chipListOutsideBidirectional: { http: 400, code: '40012', message: 'chipList is allowed only in a bidirectional room' },
+  invalidReplyId: { http: 400, code: '40013', message: 'replyId unknown, expired or of another room or handset' },
+  replyOutsideSession: { http: 400, code: '40014', message: 'reply suggestions are allowed only in session messages (%s)' },
+} as const satisfies Record<string, ErrorDef>;
+
+/** `error` of a msgstatus item that reports a failed delivery (the reference's sample code is 40000; the messages are the emulator's). */
+export const DELIVERY_ERRORS = {
+  failed: { code: '40000', message: 'Not delivered to the handset' },
+  expired: { code: '40000', message: 'Not delivered within the expiryOption window' },
+  autoReplyGone: { code: '40000', message: 'Auto-reply not found' },
+} as const satisfies Record<string, { code: string; message: string }>;
+
+/** Errors the emulator needs that the service documents nowhere (*chosen*, docs/emulator.md): unknown routes, body size, the admin API. */
+export const EMULATOR_ERRORS = {
+  notFound: { http: 404, code: '60404', message: 'Not Found' },
+  methodNotAllowed: { http: 405, code: '60405', message: 'Method Not Allowed' },
+  bodyTooLarge: { http: 413, code: '64304', message: 'Over specified size (%s)' },
+  forbiddenAdmin: { http: 403, code: '60403', message: 'Admin API is loopback only' },
+  badAdminRequest: { http: 400, code: '60400', message: 'Bad admin request (%s)' },
+  adminNotFound: { http: 404, code: '60404', message: 'Not Found (%s)' },
+  invalidTransition: { http: 409, code: '60409', message: 'Invalid transition (%s)' },
+} as const satisfies Record<string, ErrorDef>;
+
+/** Fill a message template's `%s` with a detail. */
+export function formatMessage(def: ErrorDef, detail?: string): string {
+  return detail === undefined ? def.message.replace(' (%s)', '').replace('%s', '') : def.message.replace('%s', detail);
+}
