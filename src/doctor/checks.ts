@@ -8,6 +8,7 @@ import type { Inspector, RawAnswer } from '../api/inspect.js';
 import type { BrandRef } from '../api/transport.js';
 import { mediaForm } from '../spec/media.js';
 import { MESSAGEBASE_ALIASES } from '../spec/messagebases.js';
+import { SERVICE_POSTBACK } from '../spec/postback.js';
 import { ERRORS, SUCCESS_CODE } from '../contract/codes.js';
 
 /** The outcome of one check. */
@@ -34,7 +35,6 @@ export interface DoctorReport {
 }
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}$/;
-const SERVER_POSTBACK = /^postbackId=[^;]*;;$/;
 const MEDIA = /^(media|subMedia)\d*$/;
 const KNOWN_STATES = {
   autoReply: ['등록완료', '저장', '처리중'],
@@ -215,7 +215,7 @@ function postbackCheck(details: Rec[]): DoctorCheck {
   const all = details.flatMap(suggestionsOf);
   if (all.length === 0) return { ...common, status: 'skipped', said: 'no auto-reply with buttons or chips to look at' };
   const missing = all.filter((s) => !isRec(s.postback) || typeof s.postback.data !== 'string' || s.postback.data === '');
-  const filled = all.filter((s) => isRec(s.postback) && typeof s.postback.data === 'string' && SERVER_POSTBACK.test(s.postback.data)).length;
+  const filled = all.filter((s) => isRec(s.postback) && typeof s.postback.data === 'string' && SERVICE_POSTBACK.test(s.postback.data)).length;
   if (missing.length > 0) return { ...common, status: 'differs', said: `${missing.length} of ${all.length} suggestions came back without postback data` };
   return { ...common, status: 'ok', said: `${all.length} suggestions, ${filled} with data filled in by the service` };
 }

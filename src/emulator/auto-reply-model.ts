@@ -5,6 +5,7 @@
 import type { ButtonGroup, Suggestion } from '../contract/wire.js';
 import { mediaFileId, MAAPFILE_PREFIX } from '../spec/media.js';
 import { canonicalMessagebaseId } from '../spec/messagebases.js';
+import { servicePostback } from '../spec/postback.js';
 import { MAX_LENGTH } from '../spec/limits.js';
 import { fail } from './service-error.js';
 import type { AutoReplyContent, EmulatorStore, StoredBrand } from './store.js';
@@ -92,7 +93,7 @@ export function fillPostbacks(store: EmulatorStore, buttons?: ButtonGroup[], chi
       const part = s[key];
       if (part === undefined) continue;
       const data = part.postback?.data;
-      out[key] = { ...part, postback: { data: data !== undefined && data !== '' ? data : `postbackId=${store.nextId('PB')};;` } } as never;
+      out[key] = { ...part, postback: { data: data !== undefined && data !== '' ? data : servicePostback(store.nextId('PB')) } } as never;
     }
     return out;
   };

@@ -1,5 +1,5 @@
 // Auto-replies back to a manifest, written so that a plan right away is empty:
-// names and ids as stored, server-filled postback data dropped, copyAllowed
+// names and ids as stored, postback data by the kind's own rule (withUserPostback: the user's kept, the service's fill-in dropped), copyAllowed
 // only when false, media and reply links by handle. A name two live
 // auto-replies share cannot identify either: those are pinned by id.
 
@@ -7,6 +7,7 @@ import type { AutoReplyDetail, ButtonGroup, Suggestion } from '../../api/types.j
 import { MEDIA_FIELD, mediaFileId } from '../../spec/media.js';
 import { assignHandles, shared } from '../handles.js';
 import type { ExportContext, KindExporter } from '../resource-kind.js';
+import { withUserPostback } from './kind.js';
 
 /** The `autoReplies:` section. */
 export const autoReplyExporter: KindExporter<AutoReplyDetail> = {
@@ -46,8 +47,7 @@ function autoReply(a: AutoReplyDetail, ctx: ExportContext): Record<string, unkno
 function suggestion(s: Suggestion, ctx: ExportContext): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (s.action !== undefined) {
-    const { postback, ...action } = s.action;
-    out.action = userPostback(postback) === undefined ? action : { ...action, postback: userPostback(postback) };
+    out.action = withUserPostback(s.action);
   }
   if (s.reply !== undefined) {
     const reply: Record<string, unknown> = {};
@@ -56,15 +56,10 @@ function suggestion(s: Suggestion, ctx: ExportContext): Record<string, unknown> 
     if (handle !== undefined) reply.autoReply = handle;
     else if (id !== undefined) reply.autoReplyMsgId = id;
     if (s.reply.displayText !== undefined) reply.displayText = s.reply.displayText;
-    const data = userPostback(s.reply.postback);
-    if (data !== undefined) reply.postback = data;
+    const own = withUserPostback(s.reply).postback;
+    if (own !== undefined) reply.postback = own;
     out.reply = reply;
   }
   return out;
 }
 
-/** Postback data a user set, or undefined for none, empty, or the service's `postbackId=<id>;;`. */
-function userPostback(p: { data?: string } | undefined): { data: string } | undefined {
-  const data = p?.data;
-  return data === undefined || data === '' || /^postbackId=[^;]*;;$/.test(data) ? undefined : { data };
-}

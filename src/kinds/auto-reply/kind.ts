@@ -6,12 +6,10 @@ import { NO_GATE, type Gate } from '../../core/step.js';
 import type { DesiredAutoReply, DesiredSuggestion } from './types.js';
 import { MEDIA_FIELD, mediaFileId } from '../../spec/media.js';
 import { canonicalMessagebaseId } from '../../spec/messagebases.js';
+import { userPostback } from '../../spec/postback.js';
 import { compact } from '../../util/compact.js';
 import { matchByIdThenName } from '../match.js';
 import type { KindPlanning, PlanContext } from '../resource-kind.js';
-
-/** Postback data the service fills in on read: not something the user wrote. */
-const SERVER_POSTBACK = /^postbackId=[^;]*;;$/;
 
 const BLOCKED_PROCESSING: Gate = {
   type: 'blocked',
@@ -179,16 +177,17 @@ export function normaliseSuggestions(list: Suggestion[] | undefined): unknown[] 
   return list.map((s) => compact({ action: s.action && normaliseAction(s.action), reply: s.reply && normaliseReply(s.reply) }));
 }
 
+/** An action or reply for comparison: the user's postback kept, the service's fill-in (or none) dropped. */
+export function withUserPostback<T extends Action | Reply>(part: T): Omit<T, 'postback'> & { postback?: { data: string } } {
+  const { postback, ...rest } = part;
+  const own = userPostback(postback);
+  return own === undefined ? rest : { ...rest, postback: own };
+}
+
 function normaliseAction(a: Action): unknown {
-  const { postback, ...rest } = a;
-  return postback === undefined || isServerPostback(postback.data) ? rest : a;
+  return withUserPostback(a);
 }
 
 function normaliseReply(r: Reply): unknown {
-  const { postback, ...rest } = r;
-  return postback === undefined || isServerPostback(postback.data) ? rest : r;
-}
-
-function isServerPostback(data: string | undefined): boolean {
-  return data === undefined || data === '' || SERVER_POSTBACK.test(data);
+  return withUserPostback(r);
 }

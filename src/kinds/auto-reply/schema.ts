@@ -1,6 +1,7 @@
 // The auto-reply kind's part of the manifest JSON Schema (assembled into
 // schemas/manifest.schema.json by scripts/gen-schemas.ts).
 
+import { SERVICE_POSTBACK } from '../../spec/postback.js';
 import type { SchemaFragment } from '../manifest-section.js';
 
 /** Its section and definitions. */
@@ -470,7 +471,7 @@ export const schema: SchemaFragment = {
           "type": "string",
           "maxLength": 2048,
           "not": {
-            "pattern": "^postbackId=[^;]*;;$"
+            "pattern": SERVICE_POSTBACK.source
           }
         }
       }
