@@ -1,12 +1,15 @@
-// How an apply shows progress: a listr2 task list on a terminal, plain lines in
-// CI or when output is not a terminal (one line per step outcome, stable order
-// of completion, easy to grep in a log).
+// How an apply shows progress: a listr2 task list on a terminal, in plan order,
+// whose finished tasks collapse into a counter line on long runs; plain lines in
+// CI or when output is not a terminal (one line per step outcome, in order of
+// completion, easy to grep in a log), with a counter line now and then on long
+// runs.
 
 import type { WriteStream } from 'node:tty';
 import { DefaultRenderer, Listr, ListrLogger, ProcessOutput, type ListrTask } from 'listr2';
 import type { ApplyReporter, StepResult } from '../apply/execute.js';
 import type { Step } from '../plan/types.js';
 import type { CliIO } from './context.js';
+import { lineTicker, LINE_MODE_MIN_TOTAL } from './progress.js';
 import { escapeUnsafe, rawStream } from './safe-output.js';
 import type { Style } from '../render/style.js';
 
@@ -21,16 +24,51 @@ const SYMBOL: Record<StepResult['status'], string> = { done: '✓', failed: '✗
 export function makeApplyView(io: CliIO, style: Style, brandId: string, steps: Step[]): ApplyView {
   // A terminal that reports no width (some pseudo-terminals) cannot host a live task list.
   const interactive = io.stdout.isTTY === true && io.env.CI === undefined && (io.stdout.columns ?? 0) >= 40;
-  return interactive ? listrView(io, brandId, steps) : plainView(io, style);
+  if (!interactive) return plainView(io, style, steps.length);
+  const rows = (rawStream(io.stdout) as { rows?: number }).rows;
+  return listrView(io, brandId, steps, steps.length > collapseAfter(rows));
 }
 
-/** One line per finished step. */
-export function plainView(io: CliIO, style: Style): ApplyView {
+/**
+ * Up to how many steps the task list shows every step: what fits the
+ * terminal's height (with room for the lines around it), at least 10; 20 when
+ * the terminal does not say. Longer runs collapse finished steps into a counter.
+ */
+export function collapseAfter(rows: number | undefined): number {
+  return rows === undefined || rows <= 0 ? 20 : Math.max(10, rows - 8);
+}
+
+/** What a run has come to, for the counter lines: `120/1000 steps finished (118 done, 2 failed)`. */
+class Tally {
+  readonly by: Record<StepResult['status'], number> = { done: 0, failed: 0, blocked: 0, held: 0, skipped: 0, cancelled: 0 };
+  finished = 0;
+  constructor(readonly total: number) {}
+  add(r: StepResult): void {
+    this.by[r.status]++;
+    this.finished++;
+  }
+  line(): string {
+    const notDone = this.by.blocked + this.by.held + this.by.skipped + this.by.cancelled;
+    const parts = [`${this.by.done} done`, ...(this.by.failed > 0 ? [`${this.by.failed} failed`] : []), ...(notDone > 0 ? [`${notDone} blocked, held or skipped`] : [])];
+    return `${this.finished}/${this.total} steps finished (${parts.join(', ')})`;
+  }
+}
+
+/**
+ * One line per finished step; on a long run (100 steps or more) also a counter
+ * line, `… applied 120/1000 steps finished (120 done)`, at each tenth of the
+ * run or every 10 s, so a log shows how far it has come.
+ */
+export function plainView(io: CliIO, style: Style, total = 0): ApplyView {
+  const tally = new Tally(total);
+  const due = total >= LINE_MODE_MIN_TOTAL ? lineTicker(total) : () => false;
   return {
     start() {},
     finish(r) {
       const paint = r.status === 'done' ? style.green : r.status === 'failed' || r.status === 'blocked' ? style.red : style.yellow;
       io.stdout.write(`${paint(SYMBOL[r.status])} ${r.step.address}: ${r.message}\n`);
+      tally.add(r);
+      if (due(tally.finished)) io.stdout.write(`… applied ${tally.line()}\n`);
     },
     finished: async () => {},
   };
@@ -44,7 +82,10 @@ class TerminalRenderer extends DefaultRenderer {
   static override nonTTY = true;
 }
 
-function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
+/** On a collapsed list, at most this many failed steps stay in view (the counter and the summary count them all). */
+const FAILED_IN_VIEW = 5;
+
+function listrView(io: CliIO, brandId: string, steps: Step[], collapse: boolean): ApplyView {
   const results = new Map<string, { resolve: (r: StepResult) => void; promise: Promise<StepResult> }>();
   const outputs = new Map<string, (text: string) => void>();
   for (const step of steps) {
@@ -52,10 +93,18 @@ function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
     const promise = new Promise<StepResult>((r) => (resolve = r));
     results.set(step.id, { resolve, promise });
   }
+  // A collapsed list shows the counter, the steps running and the latest failures; the rest are counted.
+  const tally = new Tally(steps.length);
+  const running = new Set<string>();
+  const failedInView: string[] = [];
+  const shown = (id: string): boolean => running.has(id) || failedInView.includes(id);
+  let counter: { title: string } | undefined;
+  let allFinished!: () => void;
+  const everyStep = new Promise<void>((r) => (allFinished = r));
   const tasks: ListrTask[] = steps.map((step) => ({
     title: escapeUnsafe(`${step.address} ${step.op}`),
     task: async (_ctx, task) => {
-      task.output = 'waiting for its turn';
+      task.output = running.has(step.id) ? 'running' : 'waiting for its turn';
       outputs.set(step.id, (text) => (task.output = text));
       const result = await (results.get(step.id) as { promise: Promise<StepResult> }).promise;
       task.title = escapeUnsafe(`${step.address}: ${result.message}`);
@@ -63,6 +112,18 @@ function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
       if (result.status !== 'done') task.skip(escapeUnsafe(`${step.address}: ${result.message}`));
     },
   }));
+  if (collapse) {
+    tasks.unshift({
+      title: tally.line(),
+      task: async (_ctx, task) => {
+        counter = task;
+        task.title = tally.line();
+        await everyStep;
+        task.title = tally.line();
+        if (tally.by.failed > 0) throw new Error(`${tally.by.failed} failed`);
+      },
+    });
+  }
   // The task list draws with cursor controls, so it writes beneath the terminal guard; its titles are escaped above.
   const processOutput = new ProcessOutput(rawStream(io.stdout) as WriteStream, rawStream(io.stderr) as WriteStream);
   const list = new Listr(tasks, {
@@ -74,6 +135,14 @@ function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
     registerSignalListeners: false,
     rendererOptions: { logger: new ListrLogger({ useIcons: true, toStderr: [], processOutput }), collapseErrors: false },
   });
+  if (collapse) {
+    // listr2 draws only the tasks whose isEnabled() is true (and runs them whatever it says once they are
+    // checked); on a collapsed list a step's task is drawn while it runs, or when it is among the latest failures.
+    list.tasks.forEach((t, i) => {
+      const step = i === 0 ? undefined : steps[i - 1];
+      if (step !== undefined) t.isEnabled = () => shown(step.id);
+    });
+  }
   io.stdout.write(`Applying to ${brandId}:\n`);
   const run = list.run().then(
     () => undefined,
@@ -81,10 +150,19 @@ function listrView(io: CliIO, brandId: string, steps: Step[]): ApplyView {
   );
   return {
     start(step) {
+      running.add(step.id);
       outputs.get(step.id)?.('running');
     },
     finish(r) {
+      running.delete(r.step.id);
+      if (r.status === 'failed') {
+        failedInView.push(r.step.id);
+        if (failedInView.length > FAILED_IN_VIEW) failedInView.shift();
+      }
+      tally.add(r);
+      if (counter !== undefined) counter.title = tally.line();
       results.get(r.step.id)?.resolve(r);
+      if (tally.finished === tally.total) allFinished();
     },
     finished: () => run,
   };

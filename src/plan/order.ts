@@ -141,8 +141,8 @@ function stronglyConnected(steps: Step[]): Step[][] {
 }
 
 /**
- * Kahn's algorithm; ties broken by kind order, operation and address so plans
- * are stable. O(n log n): every step is ranked once by one sort, and the ready
+ * Kahn's algorithm; ties broken by kind order, operation and address (in
+ * natural order) so plans are stable. O(n log n): every step is ranked once by one sort, and the ready
  * set is a heap of ranks.
  */
 function topologicalSort(steps: Step[]): Step[] {
@@ -176,5 +176,10 @@ function topologicalSort(steps: Step[]): Step[] {
   return out;
 }
 
-/** The same order as String.prototype.localeCompare, without its per-call cost. */
-const collator = new Intl.Collator();
+/**
+ * Addresses in natural order: digit runs compare as numbers, so `autoReply.ar2`
+ * comes before `autoReply.ar10` (a plain string order reads ar0, ar1, ar10, ar2).
+ * One collator for every comparison, without localeCompare's per-call cost; a
+ * fixed locale, so a plan's order does not depend on the machine's.
+ */
+const collator = new Intl.Collator('en', { numeric: true });

@@ -150,6 +150,12 @@ describe('plan order', () => {
   });
 });
 
+  it('orders numbered handles naturally: ar2 before ar10, in the plan and so in the task list', () => {
+    const handles = ['ar10', 'ar1', 'ar2', 'ar0', 'ar11', 'ar9', 'ar100'];
+    const brand = desiredBrand({ autoReplies: handles.map((h) => desiredAutoReply(h, { name: h.toUpperCase() })) });
+    expect(ids(buildPlan(brand, liveBrand()).steps)).toEqual(['ar0', 'ar1', 'ar2', 'ar9', 'ar10', 'ar11', 'ar100'].map((h) => `autoReply.${h}:create`));
+  });
+
 describe('field diff', () => {
   it('writes paths with array indices, deep inside buttons', () => {
     const before = { buttons: [{ suggestions: [{ action: { displayText: 'a' } }, { action: { displayText: 'b', urlAction: { openUrl: { url: 'https://old' } } } }] }] };
