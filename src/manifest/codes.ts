@@ -53,7 +53,7 @@ export const DIAGNOSTIC_CODES = {
   RCS405: { severity: 'error', title: 'agency fileId declared twice' },
   RCS406: { severity: 'error', title: 'conflicting brand keys' },
   RCS501: { severity: 'warning', title: 'body field ignored by the messagebase' },
-  RCS502: { severity: 'warning', title: 'unknown messagebaseId' },
+  RCS502: { severity: 'error', title: 'messagebaseId not one an auto-reply can use' },
   RCS503: { severity: 'error', title: 'duplicate auto-reply name' },
   RCS504: { severity: 'error', title: 'duplicate logo name' },
   RCS505: { severity: 'error', title: 'persistent menu on a room whose rcsReply is not "1"' },

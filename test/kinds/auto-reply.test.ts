@@ -218,3 +218,12 @@ describe('auto-reply gates, references and links', () => {
     expect(autoReplyKind.splitLinks?.({ autoReplyMsgName: 'A', messagebaseId: 'SCS00000', body: {} })).toBeUndefined();
   });
 });
+
+describe("an auto-reply's messagebaseId against the service's common list (RCS536)", () => {
+  it('refuses a bundled id the service does not list, and says which the service has', () => {
+    const live = { ...liveBrand(), templates: { items: [], forms: new Map(), formIds: [], commonIds: ['SCS00000', 'SCwThM00'] } } as LiveBrand;
+    const problems = autoReplyKind.liveProblems?.([desiredAutoReply('tall', { messagebaseId: 'SCwThT00' }), desiredAutoReply('ok', { messagebaseId: 'SCS00000' })], live) ?? [];
+    expect(problems.map((p) => `${p.code} ${p.address}`)).toEqual(['RCS536 autoReply.tall']);
+    expect(problems[0]?.message).toContain('"SCwThT00" is not a common messagebase of this service (did you mean "SCwThM00"?)');
+  });
+});

@@ -56,7 +56,9 @@ export const autoReplyManifest: KindManifest = {
       }
       const facts = messagebaseFacts(a.messagebaseId);
       if (facts === undefined) {
-        ctx.diag(src, 'RCS502', [...base, 'messagebaseId'], `"${a.messagebaseId}" is not a known common messagebase${didYouMean(a.messagebaseId, knownIds)}`);
+        // The set is closed (docs/decisions.md): every other id is refused by the service or stored as
+        // another one, so validate refuses it as plan and apply do (they load through this same check).
+        ctx.diag(src, 'RCS502', [...base, 'messagebaseId'], `"${a.messagebaseId}" is not a common messagebase an auto-reply can use${didYouMean(a.messagebaseId, knownIds) || ` (${knownIds.join(', ')})`}`);
       }
       for (const [field, value] of Object.entries(a.body)) {
         if (facts !== undefined && !facts.bodyFields.includes(field)) {

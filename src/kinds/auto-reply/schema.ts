@@ -40,7 +40,7 @@ export const schema: SchemaFragment = {
           "maxLength": 100
         },
         "messagebaseId": {
-          "description": "A common messagebase of product code chat (max 40): SCS00000 (speech bubble), SCwThM00 (card), CCwMhM0200 (slider) and so on.",
+          "description": "A common messagebase of product code chat, one of: SCS00000 (speech bubble), SCL00000 (long speech bubble, stored as SCS00000), SCwThM00 (card, medium image), SCwThT00 (card, tall image, stored as SCwThM00), CCwMhM0200 to CCwMhM0600 (slider of 2 to 6 cards). Any other id is an error (RCS502) in validate, plan and apply alike.",
           "type": "string",
           "minLength": 1,
           "maxLength": 40
