@@ -21,18 +21,41 @@ export interface BrandError {
   serviceCode?: string;
   /** What to do next, for the errors people meet most. */
   hint?: string;
+  /** The manifest file that declares the brand, for a service error (403, 401, 5xx). */
+  file?: string;
+  /** The line of its `brand:` in that file. */
+  line?: number;
+}
+
+/** Where the manifests declare a brand: its document's `brand:` line. */
+export interface BrandDeclaration {
+  brandId: string;
+  file: string;
+  line: number;
 }
 
 /** What to do next about an error, when there is advice (the CLI's hints). */
 export type HintFor = (err: unknown) => string | undefined;
 
-/** The BrandError for anything thrown while working on one brand; `hintFor` adds advice. */
-export function toBrandError(err: unknown, stage: BrandStage, hintFor: HintFor = () => undefined): BrandError {
+/**
+ * The BrandError for anything thrown while working on one brand; `hintFor`
+ * adds advice. A service error (the service answered 403, 401, 5xx ...) names
+ * the manifest line that declares the brand, compiler-style:
+ * `brands/acme/brand.yaml:3: list logos of BR.x failed: 403 63001 …` (with
+ * `brand BR.x: ` after the position when the message does not name the brand).
+ */
+export function toBrandError(err: unknown, stage: BrandStage, hintFor: HintFor = () => undefined, declared?: BrandDeclaration): BrandError {
   const code = err instanceof RcsctlError ? err.code : 'E_INTERNAL';
   const out: BrandError = { code, stage, message: errorMessage(err) };
   if (err instanceof RcsApiError) {
     out.httpStatus = err.httpStatus;
     if (err.serviceCode !== '') out.serviceCode = err.serviceCode;
+    if (declared !== undefined) {
+      const brand = out.message.includes(declared.brandId) ? '' : `brand ${declared.brandId}: `;
+      out.message = `${declared.file}:${declared.line}: ${brand}${out.message}`;
+      out.file = declared.file;
+      out.line = declared.line;
+    }
   }
   const hint = hintFor(err);
   if (hint !== undefined) out.hint = hint;

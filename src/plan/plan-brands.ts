@@ -8,7 +8,7 @@ import type { LiveCache } from '../kinds/live-cache.js';
 import type { PlanOptions } from '../kinds/resource-kind.js';
 import { readLive } from './read-live.js';
 import type { BrandPlan, LiveBrand } from './types.js';
-import { toBrandError, type BrandError, type HintFor } from './brand-error.js';
+import { toBrandError, type BrandDeclaration, type BrandError, type HintFor } from './brand-error.js';
 
 /** A brand with what was read and what was planned. */
 export interface PlannedBrand {
@@ -68,7 +68,7 @@ export async function planEachBrand(client: RcsClient, brands: DesiredBrand[], o
       try {
         return await planOne(client, desired, opts);
       } catch (err) {
-        return failedBrand(desired.brandId, toBrandError(err, 'read', opts.hintFor), desired);
+        return failedBrand(desired.brandId, toBrandError(err, 'read', opts.hintFor, brandDeclaration(desired)), desired);
       }
     }),
   );
@@ -82,6 +82,11 @@ async function planOne(client: RcsClient, desired: DesiredBrand, opts: PlanBrand
     ...(opts.onProgress ? { onProgress: (done: number, total: number) => opts.onProgress?.(desired.brandId, done, total) } : {}),
   });
   return { desired, live, plan: buildPlan(desired, live, opts.plan ?? {}) };
+}
+
+/** Where the manifests declare `desired`, for its service errors. */
+export function brandDeclaration(desired: Pick<DesiredBrand, 'brandId' | 'source'>): BrandDeclaration {
+  return { brandId: desired.brandId, file: desired.source.file, line: desired.source.line };
 }
 
 /** The client's brand reference for a desired brand (the key only when the manifest has one). */
