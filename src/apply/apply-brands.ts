@@ -8,8 +8,8 @@ import type { BrandRef, RcsClient } from '../api/index.js';
 import type { IdMap } from '../core/refs.js';
 import type { Step } from '../core/step.js';
 import { RcsctlError } from '../errors.js';
-import { toBrandError, type BrandError, type HintFor } from '../plan/brand-error.js';
-import { brandRef, isFailed, type BrandOutcome } from '../plan/plan-brands.js';
+import { toBrandError, type BrandDeclaration, type BrandError, type HintFor } from '../plan/brand-error.js';
+import { brandDeclaration, brandRef, isFailed, type BrandOutcome } from '../plan/plan-brands.js';
 import { inShard, type Shard } from '../plan/shard.js';
 import type { BrandPlan, PlanFile } from '../plan/types.js';
 import { executePlan, type ApplyReporter, type GateOptions, type StepResult } from './execute.js';
@@ -23,12 +23,16 @@ export interface BrandRun {
   brand: BrandRef;
   /** The lists of the named kinds the plan touches, as they were before the run (to see another process's work). */
   before: KindLists;
+  /** Where the manifests declare the brand (absent for a saved plan), for its service errors. */
+  declared?: BrandDeclaration;
 }
 
 /** The runs of freshly planned brands; a failed brand keeps its error and has no steps. */
 export function runsOf(outcomes: BrandOutcome[]): BrandRun[] {
   return outcomes.map((p) =>
-    isFailed(p) ? { plan: p.plan, brand: { id: p.brandId }, before: {} } : { plan: p.plan, brand: brandRef(p.desired), before: listsFromLive(p.live, touchedKinds(p.plan)) },
+    isFailed(p)
+      ? { plan: p.plan, brand: { id: p.brandId }, before: {} }
+      : { plan: p.plan, brand: brandRef(p.desired), before: listsFromLive(p.live, touchedKinds(p.plan)), declared: brandDeclaration(p.desired) },
   );
 }
 
@@ -176,7 +180,7 @@ async function applyOne(client: RcsClient, run: BrandRun, opts: ApplyBrandsOptio
     if (stepsFailed > 0) outcome.error = { code: 'E_STEP_FAILED', stage: 'apply', message: `${stepsFailed} step${stepsFailed === 1 ? '' : 's'} failed (above)` };
     return outcome;
   } catch (err) {
-    const error = toBrandError(err, stage, opts.hintFor);
+    const error = toBrandError(err, stage, opts.hintFor, run.declared);
     return results !== undefined ? { status: 'failed', brandId, error, results } : { status: 'failed', brandId, error };
   }
 }
