@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { stripAnsi } from '../../src/cli/style.js';
+import { stripAnsi } from '../../src/render/style.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { BRAND, cli, emulator, TOKEN } from './helpers.js';
 
