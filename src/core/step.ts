@@ -16,6 +16,8 @@ export interface FieldChange {
   type: 'add' | 'remove' | 'change';
   before?: unknown;
   after?: unknown;
+  /** On a create: the manifest leaves the field out and this is the service's default for it (shown `(default)`). */
+  default?: true;
 }
 
 /** Why a step may not simply run. */
@@ -38,6 +40,12 @@ export interface StepFile {
   size: number;
   fileName: string;
   contentType: string;
+  /**
+   * What the file is sent as when it rides along a create or update (a new
+   * room's `subscription certificate`): the plan shows it as an upload line of
+   * that step. Absent on upload steps and where the file is a compared field.
+   */
+  sentAs?: string;
 }
 
 /** Fields every step has. */

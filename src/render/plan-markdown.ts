@@ -6,6 +6,7 @@ import { planGraph, renderMermaid } from '../graph/graph.js';
 import { summarise } from '../plan/build-plan.js';
 import type { BrandPlan } from '../plan/types.js';
 import { brandErrorMarkdown } from './brand-error.js';
+import { stepUpload, uploadLine } from './change.js';
 import { diffLines, MARKDOWN_BUDGET } from './drift-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
 import { describe, MARKERS, markerOf, summaryLine } from './plan-text.js';
@@ -71,8 +72,9 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
     }
     const diff: string[] = [];
     for (const step of p.steps) {
-      if (step.changes.length === 0 || step.op === 'delete') continue;
-      diff.push(`# ${step.address} (${step.op})`, ...step.changes.flatMap(diffLines).map(fence));
+      const upload = stepUpload(step);
+      if ((step.changes.length === 0 && upload === undefined) || step.op === 'delete') continue;
+      diff.push(`# ${step.address} (${step.op})`, ...(upload !== undefined ? [fence(uploadLine(upload))] : []), ...step.changes.flatMap(diffLines).map(fence));
     }
     if (diff.length > 0) lines.push('', `<details><summary>Field changes</summary>`, '', '```diff', ...diff, '```', '', '</details>');
     // Mermaid renders in a GitHub comment: the steps, numbered, and what waits for what.

@@ -2,7 +2,7 @@
 // step with its marker (+ ~ - ! ⚑), the field diffs, and a summary line.
 
 import { changeOf, summarise } from '../plan/build-plan.js';
-import { formatChange } from './change.js';
+import { formatChange, stepUpload, uploadLine } from './change.js';
 import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js';
 import { brandErrorText, failedHeadline } from './brand-error.js';
 import type { Style } from './style.js';
@@ -73,7 +73,8 @@ export function renderStep(step: Step, style: Style): string[] {
       throw new Error(`unknown gate ${JSON.stringify(never)}`);
     }
   }
-  if (step.op === 'upload') lines.push(style.green(`      + upload ${step.file.fileName} (${formatBytes(step.file.size)})`));
+  const upload = stepUpload(step);
+  if (upload !== undefined) lines.push(style.green(`      ${uploadLine(upload)}`));
   if (step.op !== 'delete') for (const c of step.changes) lines.push(renderChange(c, style));
   return lines;
 }
@@ -120,9 +121,6 @@ export function renderChange(c: FieldChange, style: Style): string {
   return paint(`      ${formatChange(c)}`);
 }
 
-function formatBytes(n: number): string {
-  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
 
 function plural(n: number): string {
   return n === 1 ? '' : 's';

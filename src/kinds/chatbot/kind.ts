@@ -34,7 +34,7 @@ export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatb
 
   normaliseLive: (l) => liveFields(l),
   normaliseDesired(d, _ctx, l) {
-    const out: ChatbotFields = l === undefined ? { saftyStatusYn: 'Y', rcsReply: '1', display: '01', inputField: 1 } : liveFields(l);
+    const out: ChatbotFields = l === undefined ? creationDefaults(d.chatbotId) : liveFields(l);
     for (const f of FIELDS) {
       const v = d[f];
       if (v !== undefined && v !== '') out[f] = v;
@@ -48,7 +48,11 @@ export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatb
 
   createStep(d, _ctx, seed) {
     const info = toInfo(d.chatbotId, chatbotPlanning.normaliseDesired(d, _ctx, undefined) as ChatbotFields);
-    return { ...seed, op: 'create', request: { chatbots: [info] }, ...(d.certificate ? { file: stepFile(d.certificate) } : {}) };
+    // The fields the manifest leaves out show as the service's defaults; the certificate as its own upload line.
+    const defaults = creationDefaults(d.chatbotId);
+    const changes = seed.changes.map((c) => (c.path in defaults && d[c.path as keyof ChatbotFields] === undefined ? { ...c, default: true as const } : c));
+    const file = d.certificate !== undefined ? { file: { ...stepFile(d.certificate), sentAs: 'subscription certificate' } } : {};
+    return { ...seed, changes, op: 'create', request: { chatbots: [info] }, ...file };
   },
   updateStep(d, l, ctx, seed) {
     const info = toInfo(d.chatbotId, chatbotPlanning.normaliseDesired(d, ctx, l) as ChatbotFields);
@@ -83,6 +87,16 @@ export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatb
   },
   liveRefs: () => [],
 };
+
+/**
+ * What the service gives a new room for each field its registration leaves
+ * out: display "01", inputField 1, rcsReply "1", saftyStatusYn "Y", and the
+ * reply number (subNum) equal to the room's own number. rcsctl sends them as
+ * such, so the plan shows exactly what the room will hold, marked `(default)`.
+ */
+export function creationDefaults(chatbotId: string): ChatbotFields {
+  return { subNum: chatbotId, display: '01', inputField: 1, rcsReply: '1', saftyStatusYn: 'Y' };
+}
 
 function liveFields(l: ChatbotDetail): ChatbotFields {
   const out: ChatbotFields = {

@@ -20,7 +20,7 @@ export const schema: SchemaFragment = {
   },
   "definitions": {
     "chatbot": {
-      "description": "A chatbot (room). Fields left out are not managed: the live value is kept.",
+      "description": "A chatbot (room). Fields left out are not managed: the live value is kept. A room that does not exist yet is registered with subTitle and certificate; the fields left out get the service's defaults (subNum: the room's number, display \"01\", inputField 1, rcsReply \"1\", saftyStatusYn \"Y\"), shown in the plan as `+ display: \"01\" (default)`.",
       "type": "object",
       "additionalProperties": false,
       "properties": {
@@ -31,12 +31,12 @@ export const schema: SchemaFragment = {
           "maxLength": 20
         },
         "subNum": {
-          "description": "Reply number (max 40); equals the sender number for a2p rooms.",
+          "description": "Reply number (max 40); equals the sender number for a2p rooms. A new room left without it gets the room's own number (shown `(default)` in the plan).",
           "type": "string",
           "maxLength": 40
         },
         "display": {
-          "description": "Visibility: \"11\" channel+search+home, \"10\" channel+search, \"01\" channel+home, \"00\" channel only. Quote it.",
+          "description": "Visibility: \"11\" channel+search+home, \"10\" channel+search, \"01\" channel+home, \"00\" channel only. Quote it. A new room left without it gets \"01\" (shown `(default)` in the plan).",
           "type": "string",
           "enum": [
             "11",
@@ -46,7 +46,7 @@ export const schema: SchemaFragment = {
           ]
         },
         "inputField": {
-          "description": "User input box: 1 enabled, 0 disabled.",
+          "description": "User input box: 1 enabled, 0 disabled. A new room left without it gets 1 (shown `(default)` in the plan).",
           "type": "integer",
           "enum": [
             0,
@@ -54,7 +54,7 @@ export const schema: SchemaFragment = {
           ]
         },
         "rcsReply": {
-          "description": "\"1\" to receive RCS postbacks (needed for a persistent menu), \"0\" to receive SMS MO. Quote it.",
+          "description": "\"1\" to receive RCS postbacks (needed for a persistent menu), \"0\" to receive SMS MO. Quote it. A new room left without it gets \"1\" (shown `(default)` in the plan).",
           "type": "string",
           "enum": [
             "0",
@@ -67,7 +67,7 @@ export const schema: SchemaFragment = {
           "maxLength": 50
         },
         "saftyStatusYn": {
-          "description": "Safety mark (the service's spelling): Y shown (default), N not shown.",
+          "description": "Safety mark (the service's spelling): Y shown, N not shown. A new room left without it gets \"Y\" (shown `(default)` in the plan).",
           "type": "string",
           "enum": [
             "Y",
@@ -75,7 +75,7 @@ export const schema: SchemaFragment = {
           ]
         },
         "certificate": {
-          "description": "Telecom subscription certificate, needed only to register a room that does not exist yet (jpg, png, pdf, tiff, zip; max 20 MB).",
+          "description": "Telecom subscription certificate, needed only to register a room that does not exist yet (jpg, png, pdf, tiff, zip; max 20 MB). The plan shows it as an upload line of the room's create: `+ upload subscription certificate <name> (<size>)`.",
           "type": "object",
           "additionalProperties": false,
           "required": [
