@@ -1,0 +1,97 @@
+// The layer rules of docs/architecture.md, as .dependency-cruiser.cjs states
+// them: the real tree keeps them, and each kind of reach-around breaks the
+// check with the rule's name (a tree made for the purpose in a temp folder).
+
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './e2e/helpers.js';
+
+const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+/** Run dependency-cruiser with the project's rules over `paths` in `cwd`, as `npm run lint:layers` does (`err` output), or for its JSON report. */
+function run(cwd: string, paths: string[], outputType: 'err' | 'json'): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [DEPCRUISE, '--config', CONFIG, '--output-type', outputType, ...paths], { cwd, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : -1, stdout, stderr });
+    });
+  });
+}
+
+/** The violations dependency-cruiser reports over `paths` in `cwd`. */
+async function cruise(cwd: string, paths: string[]): Promise<Violation[]> {
+  const r = await run(cwd, paths, 'json');
+  try {
+    return (JSON.parse(r.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+  } catch {
+    throw new Error(`dependency-cruiser gave no report (exit ${r.code}): ${r.stderr}`);
+  }
+}
+
+const described = (violations: Violation[]): string[] => violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+
+describe('layer rules (dependency-cruiser)', () => {
+  it('hold on the real tree', async () => {
+    expect(described(await cruise(ROOT, ['src', 'scripts', 'bench', 'bin']))).toEqual([]);
+  }, 120_000);
+
+  describe('fail on a reach-around', () => {
+    let dir: string;
+    const file = (path: string, text: string): void => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    // One file per broken rule, and the modules they reach for.
+    const reaches: [rule: string, from: string, importing: string][] = [
+      ['core-at-the-bottom', 'src/core/reach.ts', '../plan/build-plan.js'],
+      ['only-bin-imports-cli', 'src/plan/reach.ts', '../cli/main.js'],
+      ['render-imports-no-cli', 'src/render/reach.ts', '../cli/progress.js'],
+      ['no-command-imports-another', 'src/cli/commands/apply.ts', './plan.js'],
+      ['kinds-import-no-stage', 'src/kinds/logo/reach.ts', '../../apply/execute.js'],
+      ['stages-reach-kinds-through-the-registry', 'src/report/reach.ts', '../kinds/logo/kind.js'],
+      ['emulator-shares-only-the-contract', 'src/emulator/reach.ts', '../api/transport.js'],
+      ['plan-below-apply-and-report', 'src/plan/reach-apply.ts', '../apply/execute.js'],
+    ];
+    let violations: Violation[];
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'rcsctl-layers-'));
+      file('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }));
+      for (const target of ['src/plan/build-plan.ts', 'src/cli/main.ts', 'src/cli/progress.ts', 'src/cli/commands/plan.ts', 'src/apply/execute.ts', 'src/kinds/logo/kind.ts', 'src/api/transport.ts', 'src/kinds/index.ts', 'src/cli/options.ts']) {
+        file(target, 'export const x = 1;\n');
+      }
+      for (const [, from, importing] of reaches) file(from, `import { x } from '${importing}';\nexport const y = x;\n`);
+      // Allowed: a command using the CLI's shared modules; a stage using the registry.
+      file('src/cli/commands/show.ts', "import { x } from '../options.js';\nexport const y = x;\n");
+      file('src/report/allowed.ts', "import { x } from '../kinds/index.js';\nexport const y = x;\n");
+      violations = await cruise(dir, ['src']);
+    }, 120_000);
+
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('fails the check as `npm run lint:layers` runs it: exit non-zero, naming the rule', async () => {
+      const r = await run(dir, ['src'], 'err');
+      expect(r.code).not.toBe(0);
+      expect(r.stdout).toContain('error no-command-imports-another: src/cli/commands/apply.ts → src/cli/commands/plan.ts');
+    }, 120_000);
+
+    it.each(reaches)('%s: %s importing %s', (rule, from, importing) => {
+      const to = join(dirname(from), importing).replace(/\.js$/, '.ts');
+      expect(described(violations)).toContain(`${rule}: ${from} → ${to}`);
+    });
+
+    it('lets the allowed imports through', () => {
+      const allowed = violations.filter((v) => v.from === 'src/cli/commands/show.ts' || v.from === 'src/report/allowed.ts');
+      expect(allowed).toEqual([]);
+    });
+  });
+});
