@@ -1,13 +1,12 @@
 // `rcsctl validate`, in-process through main() and as the built CLI in a child
 // process: exit codes, text and JSON output, --strict.
 
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -87,16 +86,7 @@ describe('rcsctl validate (in-process)', () => {
 
 describe('rcsctl validate (built CLI, child process)', () => {
   const bin = join(ROOT, 'bin', 'rcsctl.js');
-  beforeAll(() => {
-    // `npm test` builds first; build here too when the test runs on its own.
-    if (!existsSync(join(ROOT, 'dist', 'src', 'manifest', 'index.js'))) {
-      try {
-        execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'ignore' });
-      } catch {
-        // tsc exits non-zero on type errors elsewhere but still emits.
-      }
-    }
-  }, 120_000);
+  // dist/ is current: test/global-build.ts builds it when older than the sources.
 
   it('validates the example clean (exit 0)', async () => {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, 'validate', 'examples/brand'], { cwd: ROOT });
