@@ -18,7 +18,8 @@ import type { HttpMethod } from './errors.js';
 import { API_PREFIX, brandPath, listAll } from './resource.js';
 import { retryPolicy, type RetryOptions } from './retry.js';
 import { arr, obj, opt, str, any } from './shape.js';
-import { createTransport, DEFAULT_TIMEOUTS, type Timeouts, type TransportStats } from './transport.js';
+import { DEFAULT_MAX_CONCURRENCY } from './limiter.js';
+import { createTransport, DEFAULT_TIMEOUTS, type LimitStats, type Timeouts, type TransportStats } from './transport.js';
 import type { TokenResponse } from '../contract/wire.js';
 
 import type { BrandRef } from './transport.js';
@@ -31,8 +32,13 @@ export interface ClientOptions {
   /** Agency messaging base URL; defaults to baseUrl. */
   agencyBaseUrl?: string;
   credentials: Credentials;
-  /** Connections per origin, and so requests in flight; default 8. */
-  concurrency?: number;
+  /**
+   * The one limit on requests in flight, every brand together: a number, or
+   * `auto` (adaptive, src/api/limiter.ts) capped by `maxConcurrency`; default 8.
+   */
+  concurrency?: number | 'auto';
+  /** The cap of `auto`; default 32. */
+  maxConcurrency?: number;
   /** Allow plain http:// to a non-loopback host. */
   insecureHttp?: boolean;
   timeouts?: Timeouts;
@@ -63,11 +69,13 @@ export interface RcsClient {
   inspect: Inspector;
   /** Requests sent and retries made so far (for benchmarks and tests). */
   readonly stats: Readonly<TransportStats>;
+  /** 429 answers and the limit on requests in flight (for benchmarks and tests). */
+  readonly limits: Readonly<LimitStats>;
   /** Close every connection. */
   close(): Promise<void>;
 }
 
-/** Default connections per origin: --concurrency defaults to 8. */
+/** Default limit on requests in flight: --concurrency defaults to 8. */
 export const DEFAULT_CONCURRENCY = 8;
 
 // the recorded assumptions: the /token answer, not enveloped.
@@ -82,7 +90,7 @@ export function createClient(opts: ClientOptions): RcsClient {
   const transport = createTransport({
     baseUrl: opts.baseUrl,
     ...(opts.agencyBaseUrl !== undefined ? { agencyBaseUrl: opts.agencyBaseUrl } : {}),
-    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    concurrency: opts.concurrency === 'auto' ? { mode: 'auto', max: opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY } : { mode: 'fixed', limit: opts.concurrency ?? DEFAULT_CONCURRENCY },
     insecureHttp: opts.insecureHttp ?? false,
     timeouts: { ...DEFAULT_TIMEOUTS, ...Object.fromEntries(Object.entries(opts.timeouts ?? {}).filter(([, v]) => v !== undefined)) },
     retry: retryPolicy(opts.retry),
@@ -127,6 +135,9 @@ export function createClient(opts: ClientOptions): RcsClient {
     inspect: inspector(transport, opts.credentials),
     get stats() {
       return { ...transport.stats };
+    },
+    get limits() {
+      return { ...transport.limits };
     },
     close: () => transport.close(),
   };

@@ -1,5 +1,6 @@
-// The one way rcsctl talks to the service: an undici Pool per origin (keep-alive,
-// `concurrency` connections), Bearer auth with one shared renewal after 61004,
+// The one way rcsctl talks to the service: an undici Pool per origin (keep-alive),
+// one limiter on requests in flight (src/api/limiter.ts: fixed or adaptive,
+// fair across brands), Bearer auth with one shared renewal after 61004,
 // the brand key header, timeouts, retries for idempotent requests, and an
 // `RCSCTL_DEBUG=http` trace that never shows a secret. Everything above this
 // file deals in typed results and typed errors, never in sockets.
@@ -11,6 +12,7 @@ import { parseEndpoint, type Endpoint } from './endpoint.js';
 import type { Redactor } from './redact.js';
 import { RETRYABLE_STATUS, retryAfterMs, withRetries, type AttemptResult, type RetryPolicy } from './retry.js';
 import type { TokenSource } from './credentials.js';
+import { Limiter, type ConcurrencySetting, type Signal } from './limiter.js';
 
 /** A brand and, for agency accounts, its key (sent as X-RCS-Brandkey). */
 export interface BrandRef {
@@ -73,11 +75,21 @@ export interface TransportStats {
   retries: number;
 }
 
+/** What the limiter did, for benchmarks and tests. */
+export interface LimitStats {
+  /** Answers 429 (rate limited). */
+  rateLimited: number;
+  /** The limit on requests in flight now, and the highest it reached. */
+  concurrency: number;
+  peakConcurrency: number;
+}
+
 /** Transport settings (already defaulted by the client). */
 export interface TransportOptions {
   baseUrl: string;
   agencyBaseUrl?: string;
-  concurrency: number;
+  /** The one limit on requests in flight, for every brand together (a number: that fixed limit). */
+  concurrency: ConcurrencySetting | number;
   insecureHttp: boolean;
   timeouts: Required<Timeouts>;
   retry: RetryPolicy;
@@ -90,6 +102,7 @@ export interface Transport {
   send(req: ApiRequest): Promise<ApiResponse>;
   setTokenSource(tokens: TokenSource): void;
   readonly stats: TransportStats;
+  readonly limits: LimitStats;
   close(): Promise<void>;
 }
 
@@ -125,6 +138,11 @@ function serviceError(body: unknown): { code: string; message: string } | undefi
   return undefined;
 }
 
+/** What an answer other than 429 and 503 says about capacity: a gateway error says nothing either way. */
+function signalOf(status: number): Signal {
+  return status === 502 || status === 504 ? 'neutral' : 'healthy';
+}
+
 function queryString(query: Record<string, string | number> | undefined): string {
   if (query === undefined) return '';
   const params = new URLSearchParams();
@@ -139,12 +157,13 @@ export function createTransport(opts: TransportOptions): Transport {
     management: parseEndpoint(opts.baseUrl, 'base URL', opts.insecureHttp),
     agency: parseEndpoint(opts.agencyBaseUrl ?? opts.baseUrl, 'agency base URL', opts.insecureHttp),
   };
+  const limiter = new Limiter(typeof opts.concurrency === 'number' ? { mode: 'fixed', limit: opts.concurrency } : opts.concurrency);
   const pools = new Map<string, Pool>();
   const poolFor = (origin: string): Pool => {
     let pool = pools.get(origin);
     if (pool === undefined) {
       pool = new Pool(origin, {
-        connections: opts.concurrency,
+        connections: limiter.ceiling,
         connectTimeout: opts.timeouts.connectMs,
         headersTimeout: opts.timeouts.headersMs,
         bodyTimeout: opts.timeouts.bodyMs,
@@ -154,7 +173,26 @@ export function createTransport(opts: TransportOptions): Transport {
     }
     return pool;
   };
-  const stats: TransportStats = { requests: 0, retries: 0 };
+  const counts = { requests: 0, retries: 0, rateLimited: 0 };
+  const stats: TransportStats = {
+    get requests() {
+      return counts.requests;
+    },
+    get retries() {
+      return counts.retries;
+    },
+  };
+  const limits: LimitStats = {
+    get rateLimited() {
+      return counts.rateLimited;
+    },
+    get concurrency() {
+      return limiter.stats.limit;
+    },
+    get peakConcurrency() {
+      return limiter.stats.peak;
+    },
+  };
   let tokens: TokenSource | undefined;
   const trace = (line: string): void => {
     if (opts.debug !== undefined) opts.debug(opts.redactor.apply(line));
@@ -196,8 +234,10 @@ export function createTransport(opts: TransportOptions): Transport {
     }
     const { headers, body } = encode(req, token);
 
+    // The slot is taken after the token: a renewal needs a slot of its own.
+    const slot = await limiter.acquire(req.brand?.id ?? '');
     const t0 = Date.now();
-    stats.requests += 1;
+    counts.requests += 1;
     let status: number;
     let retryAfterHeader: string | string[] | undefined;
     let text: string;
@@ -214,6 +254,7 @@ export function createTransport(opts: TransportOptions): Transport {
       retryAfterHeader = res.headers['retry-after'];
       text = await res.body.text();
     } catch (err) {
+      slot.release('neutral');
       const { kind, reason: why } = classify(err);
       // Name where: "connection refused at 127.0.0.1:8080" says which setting to check.
       const reason = `${why} at ${hostPort(p.origin)}`;
@@ -225,6 +266,9 @@ export function createTransport(opts: TransportOptions): Transport {
       return { retry: new ApiTransportError(site, reason, attempt, req.label) };
     }
     trace(`http ${req.method} ${fullPath} ${status} ${Date.now() - t0}ms retry=${attempt - 1}`);
+    if (status === 429) counts.rateLimited += 1;
+    const overloaded = status === 429 || status === 503;
+    slot.release(overloaded ? 'overloaded' : signalOf(status), overloaded ? retryAfterMs(retryAfterHeader) : undefined);
     return interpret(p, attempt, token, status, retryAfterHeader, text);
   }
 
@@ -275,7 +319,7 @@ export function createTransport(opts: TransportOptions): Transport {
       renewed: false,
     };
     return withRetries(opts.retry, (attempt) => attemptOnce(prepared, attempt), () => {
-      stats.retries += 1;
+      counts.retries += 1;
     });
   }
 
@@ -285,7 +329,9 @@ export function createTransport(opts: TransportOptions): Transport {
       tokens = t;
     },
     stats,
+    limits,
     async close() {
+      limiter.close();
       await Promise.all([...pools.values()].map((p) => p.close()));
       pools.clear();
     },

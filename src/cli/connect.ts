@@ -79,7 +79,8 @@ export async function connect(ctx: CommandContext, connectOpts: ConnectOptions =
   const opts: ClientOptions = {
     baseUrl,
     credentials,
-    concurrency: g.concurrency,
+    concurrency: g.concurrencySetting?.mode === 'auto' ? 'auto' : g.concurrency,
+    ...(g.concurrencySetting?.mode === 'auto' ? { maxConcurrency: g.concurrencySetting.max } : {}),
     insecureHttp: g.insecureHttp,
   };
   if (agencyBaseUrl !== undefined) opts.agencyBaseUrl = agencyBaseUrl;

@@ -3,6 +3,7 @@
 // CLI in-process (src/cli/main.ts).
 
 import type { Readable, Writable } from 'node:stream';
+import type { ConcurrencySetting } from '../api/limiter.js';
 import type { ExitCode } from './exit-codes.js';
 
 /** An output stream, with the TTY flag when it is a terminal. */
@@ -24,7 +25,10 @@ export interface GlobalOptions {
   baseUrl?: string;
   agencyBaseUrl?: string;
   tokenFile?: string;
+  /** Requests one brand may have waiting at once: the fixed limit, or the cap of `auto`. */
   concurrency: number;
+  /** The one limit on requests in flight for the run (absent: fixed at `concurrency`). */
+  concurrencySetting?: ConcurrencySetting;
   color: boolean;
   sandbox: boolean;
   seed?: string;

@@ -3,6 +3,7 @@
 // (bounded); a second one stops at once. In-process runs (tests) interrupt
 // through io.signal instead.
 
+import { setMaxListeners } from 'node:events';
 import type { CliIO } from './context.js';
 import { EXIT_INTERRUPTED } from './exit-codes.js';
 
@@ -18,6 +19,8 @@ export interface InterruptWatch {
 /** Watch for interrupts; `graceMs` is only for the message. */
 export function watchInterrupts(io: CliIO, graceMs: number): InterruptWatch {
   const controller = new AbortController();
+  // Every step in flight listens (as many as --concurrency allows): not a leak.
+  setMaxListeners(0, controller.signal);
   let received: string | undefined;
   const onSignal = (name: string): void => {
     if (received === undefined) {

@@ -10,6 +10,7 @@ import { hintFor } from './hints.js';
 import { redactSecrets } from './redact.js';
 import { credentialsFromEnv } from '../manifest/sensitive.js';
 import { hideInOutput, SafeStream } from './safe-output.js';
+import { concurrencyValue } from './options.js';
 
 type Register = (program: Command, ctx: CommandContext) => void;
 
@@ -33,7 +34,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 };
 
 /** Global options that take a value (so the word after them is not the command). */
-const GLOBAL_VALUE_OPTIONS = new Set(['--base-url', '--agency-base-url', '--token-file', '--concurrency', '--seed']);
+const GLOBAL_VALUE_OPTIONS = new Set(['--base-url', '--agency-base-url', '--token-file', '--concurrency', '--max-concurrency', '--seed']);
 
 /**
  * The commands a run needs registered: the one it names; none for a bare
@@ -78,7 +79,8 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
     .option('--base-url <url>', 'service base URL (env: RCSCTL_BASE_URL)')
     .option('--agency-base-url <url>', 'agency messaging base URL (env: RCSCTL_AGENCY_BASE_URL; default: the base URL)')
     .option('--token-file <file>', 'read the access token from this file')
-    .option('--concurrency <n>', 'requests in flight at once', '8')
+    .option('--concurrency <n>', 'requests in flight at once, every brand together: a number from 1 to 64, or auto (adaptive, finds the service\'s rate limit)', '8')
+    .option('--max-concurrency <n>', 'the most requests in flight that --concurrency auto may reach (default 32)')
     .option('--no-color', 'no colour in output (NO_COLOR is honoured too)')
     .option('--sandbox', 'run against an in-process emulator; nothing leaves the machine', false)
     .option('--seed <file>', 'with --sandbox: the emulator seed (default: the example brand)')
@@ -122,18 +124,16 @@ function readGlobals(program: Command, io: CliIO): GlobalOptions {
     agencyBaseUrl?: string;
     tokenFile?: string;
     concurrency: string;
+    maxConcurrency?: string;
     color: boolean;
     sandbox: boolean;
     seed?: string;
     insecureHttp: boolean;
     verbose: boolean;
   }>();
-  const concurrency = Number(o.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
-    throw new RcsctlError('E_USAGE', `--concurrency must be a whole number from 1 to 64, not "${o.concurrency}"`);
-  }
+  const { setting, fanOut: concurrency } = concurrencyValue(o.concurrency, o.maxConcurrency);
   const color = o.color && io.env.NO_COLOR === undefined && io.stdout.isTTY === true;
-  const globals: GlobalOptions = { concurrency, color, sandbox: o.sandbox, insecureHttp: o.insecureHttp, verbose: o.verbose };
+  const globals: GlobalOptions = { concurrency, concurrencySetting: setting, color, sandbox: o.sandbox, insecureHttp: o.insecureHttp, verbose: o.verbose };
   const baseUrl = o.baseUrl ?? io.env.RCSCTL_BASE_URL;
   const agencyBaseUrl = o.agencyBaseUrl ?? io.env.RCSCTL_AGENCY_BASE_URL;
   if (baseUrl !== undefined && baseUrl !== '') globals.baseUrl = baseUrl;

@@ -4,6 +4,7 @@
 // `--format json`), `--brand` may be repeated, and paths default to `.`.
 
 import { Option, type Command } from 'commander';
+import { DEFAULT_MAX_CONCURRENCY, type ConcurrencySetting } from '../api/limiter.js';
 import { RcsctlError } from '../errors.js';
 
 /** Every rendering a command may offer. */
@@ -61,4 +62,30 @@ export function targetOption(cmd: Command): Command {
     'only this resource (autoReply.hours, or autoReply.* for a kind) and what it depends on; for exceptions, not routine use (repeat for several)',
     (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
   );
+}
+
+/** Largest fixed `--concurrency` and `--max-concurrency`. */
+export const MAX_CONCURRENCY_OPTION = 64;
+
+/**
+ * `--concurrency N|auto` and `--max-concurrency N`: the one limit on requests
+ * in flight for the whole run, every brand together. `fanOut` is how many
+ * requests one brand may have waiting for it: the fixed limit, or the cap of
+ * `auto`.
+ */
+export function concurrencyValue(concurrency: string, maxConcurrency: string | undefined): { setting: ConcurrencySetting; fanOut: number } {
+  const whole = (text: string, flag: string): number => {
+    const n = Number(text);
+    if (!/^\d+$/.test(text.trim()) || n < 1 || n > MAX_CONCURRENCY_OPTION) {
+      throw new RcsctlError('E_USAGE', `${flag} must be ${flag === '--concurrency' ? '"auto" or ' : ''}a whole number from 1 to ${MAX_CONCURRENCY_OPTION}, not "${text}"`);
+    }
+    return n;
+  };
+  if (concurrency.trim() === 'auto') {
+    const max = maxConcurrency === undefined ? DEFAULT_MAX_CONCURRENCY : whole(maxConcurrency, '--max-concurrency');
+    return { setting: { mode: 'auto', max }, fanOut: max };
+  }
+  const limit = whole(concurrency, '--concurrency');
+  if (maxConcurrency !== undefined) throw new RcsctlError('E_USAGE', '--max-concurrency caps --concurrency auto; with a fixed --concurrency, leave it out');
+  return { setting: { mode: 'fixed', limit }, fanOut: limit };
 }

@@ -1,0 +1,168 @@
+// The one limit on requests in flight for the whole process, shared by every
+// brand: a fixed number, or `auto`, which finds the service's limit by AIMD
+// (start low, add one per window of healthy answers, halve on 429 or 503) and
+// honours Retry-After by pausing every new request until then. Waiting
+// requests are served round-robin by brand, so a brand with a thousand
+// requests queued does not hold back a brand with five.
+
+/** How many requests may be in flight. */
+export type ConcurrencySetting = { mode: 'fixed'; limit: number } | { mode: 'auto'; max: number; start?: number };
+
+/** Where `auto` starts (*chosen*: low enough that a strict limit costs few 429s). */
+export const AUTO_START = 4;
+/** The default cap of `auto` (`--max-concurrency`). */
+export const DEFAULT_MAX_CONCURRENCY = 32;
+/** Multiplicative decrease on overload. */
+const DECREASE = 0.5;
+
+/** What an answer says about the service's capacity. */
+export type Signal = 'healthy' | 'overloaded' | 'neutral';
+
+/** A granted slot: give it back once, with what the answer said. */
+export interface Slot {
+  release(signal: Signal, retryAfterMs?: number): void;
+}
+
+/** Counters for benchmarks and tests. */
+export interface LimiterStats {
+  /** The current limit. */
+  limit: number;
+  /** The highest limit reached. */
+  peak: number;
+  /** Multiplicative decreases made. */
+  decreases: number;
+  /** Pauses for Retry-After. */
+  pauses: number;
+}
+
+interface Waiter {
+  grant: (slot: Slot) => void;
+}
+
+/** The limiter. */
+export class Limiter {
+  private limitNow: number;
+  private readonly max: number;
+  private readonly adaptive: boolean;
+  private inFlight = 0;
+  /** Healthy answers since the last change of the limit. */
+  private healthy = 0;
+  /** Bumped on every decrease: a slot granted before it does not cut again. */
+  private epoch = 0;
+  private pausedUntil = 0;
+  /** No growth before this: a pause refills the service's burst allowance, and answers spent from it say nothing about its sustained rate. */
+  private holdUntil = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** Waiters by key, and the keys with waiters in round-robin order. */
+  private readonly queues = new Map<string, Waiter[]>();
+  private readonly ring: string[] = [];
+  readonly stats: LimiterStats;
+
+  constructor(
+    setting: ConcurrencySetting,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.adaptive = setting.mode === 'auto';
+    this.max = setting.mode === 'auto' ? setting.max : setting.limit;
+    this.limitNow = setting.mode === 'auto' ? Math.min(this.max, setting.start ?? AUTO_START) : setting.limit;
+    this.stats = { limit: this.limitNow, peak: this.limitNow, decreases: 0, pauses: 0 };
+  }
+
+  /** The most requests this limiter will ever have in flight (connections to open). */
+  get ceiling(): number {
+    return this.max;
+  }
+
+  /** Wait for a slot; `key` (a brand id) decides whose turn it is. */
+  acquire(key: string): Promise<Slot> {
+    return new Promise<Slot>((grant) => {
+      let queue = this.queues.get(key);
+      if (queue === undefined) {
+        queue = [];
+        this.queues.set(key, queue);
+        this.ring.push(key);
+      }
+      queue.push({ grant });
+      this.dispatch();
+    });
+  }
+
+  /** Grant slots while there is room, one key at a time in turn. */
+  private dispatch(): void {
+    if (this.timer !== undefined) return;
+    const wait = this.pausedUntil - this.now();
+    if (wait > 0) {
+      if (this.ring.length > 0) {
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.dispatch();
+        }, wait);
+      }
+      return;
+    }
+    while (this.inFlight < this.limitNow && this.ring.length > 0) {
+      const key = this.ring.shift() as string;
+      const queue = this.queues.get(key) as Waiter[];
+      const waiter = queue.shift() as Waiter;
+      if (queue.length > 0) this.ring.push(key);
+      else this.queues.delete(key);
+      this.inFlight += 1;
+      waiter.grant(this.slot());
+    }
+  }
+
+  private slot(): Slot {
+    const epoch = this.epoch;
+    // At the limit when granted: only then does a healthy answer say the limit could be higher.
+    const saturated = this.inFlight >= this.limitNow;
+    let released = false;
+    return {
+      release: (signal, retryAfterMs) => {
+        if (released) return;
+        released = true;
+        this.inFlight -= 1;
+        this.observe(signal, epoch, saturated, retryAfterMs);
+        this.dispatch();
+      },
+    };
+  }
+
+  private observe(signal: Signal, epoch: number, saturated: boolean, retryAfterMs: number | undefined): void {
+    // A fixed limit behaves as it always has: each request waits out its own Retry-After.
+    if (!this.adaptive) return;
+    if (signal === 'overloaded' && retryAfterMs !== undefined && retryAfterMs > 0) {
+      const until = this.now() + retryAfterMs;
+      if (until > this.pausedUntil) {
+        this.pausedUntil = until;
+        this.holdUntil = until + retryAfterMs;
+        this.stats.pauses += 1;
+      }
+    }
+    if (signal === 'overloaded') {
+      // One cut per overload: answers to requests sent before the cut say nothing new.
+      if (epoch !== this.epoch) return;
+      this.epoch += 1;
+      this.healthy = 0;
+      this.setLimit(Math.max(1, Math.floor(this.limitNow * DECREASE)));
+      this.stats.decreases += 1;
+    } else if (signal === 'healthy' && saturated && epoch === this.epoch && this.now() >= this.holdUntil) {
+      this.healthy += 1;
+      if (this.healthy >= this.limitNow && this.limitNow < this.max) {
+        this.healthy = 0;
+        this.setLimit(this.limitNow + 1);
+      }
+    }
+  }
+
+  private setLimit(limit: number): void {
+    this.limitNow = limit;
+    this.stats.limit = limit;
+    this.stats.peak = Math.max(this.stats.peak, limit);
+  }
+
+  /** Stop the pause timer (waiters left are never granted). */
+  close(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

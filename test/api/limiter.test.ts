@@ -1,0 +1,108 @@
+// The limiter as a scheduler: the one limit, round-robin by brand, AIMD and
+// the Retry-After pause. The same limiter over real HTTP is in
+// limiter-http.test.ts.
+
+import { describe, expect, it } from 'vitest';
+import { Limiter, type Signal, type Slot } from '../../src/api/limiter.js';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+/** A request of `key` that, once granted, completes on the next turn of the event loop with `signal`. */
+async function request(l: Limiter, key: string, done: string[], signal: Signal = 'healthy'): Promise<void> {
+  const slot = await l.acquire(key);
+  await tick();
+  done.push(key);
+  slot.release(signal);
+}
+
+describe('Limiter, fixed', () => {
+  it('never grants more than the limit', async () => {
+    const l = new Limiter({ mode: 'fixed', limit: 3 });
+    const granted: Slot[] = [];
+    for (let i = 0; i < 10; i++) void l.acquire('a').then((s) => granted.push(s));
+    await tick();
+    expect(granted.length).toBe(3);
+    granted[0]?.release('healthy');
+    await tick();
+    expect(granted.length).toBe(4);
+    // A second release of the same slot frees nothing more.
+    granted[0]?.release('healthy');
+    await tick();
+    expect(granted.length).toBe(4);
+  });
+
+  it('serves brands in turn: a brand with 5 requests queued behind one with 1,000 finishes among the first', async () => {
+    const l = new Limiter({ mode: 'fixed', limit: 2 });
+    const done: string[] = [];
+    const big = Array.from({ length: 1000 }, () => request(l, 'big', done));
+    const small = Array.from({ length: 5 }, () => request(l, 'small', done));
+    await Promise.all([...big, ...small]);
+    expect(done.length).toBe(1005);
+    // Turns alternate, so the small brand's last request is done by the 12th completion,
+    // not the 1,005th as first come, first served would have it.
+    expect(done.lastIndexOf('small')).toBeLessThan(12);
+  });
+
+  it('does not adapt and does not pause: a fixed limit is what it says', () => {
+    const l = new Limiter({ mode: 'fixed', limit: 5 });
+    void l.acquire('a').then((s) => s.release('overloaded', 10_000));
+    expect(l.stats).toMatchObject({ limit: 5, decreases: 0, pauses: 0 });
+  });
+});
+
+describe('Limiter, auto (AIMD)', () => {
+  it('starts at 4, adds one per window of healthy answers at the limit, and stops at the cap', async () => {
+    const l = new Limiter({ mode: 'auto', max: 7 });
+    expect(l.stats.limit).toBe(4);
+    const done: string[] = [];
+    await Promise.all(Array.from({ length: 200 }, () => request(l, 'a', done)));
+    expect(l.stats.limit).toBe(7);
+    expect(l.stats.peak).toBe(7);
+  });
+
+  it('does not grow while the load stays under the limit', async () => {
+    const l = new Limiter({ mode: 'auto', max: 32 });
+    const done: string[] = [];
+    for (let i = 0; i < 50; i++) await request(l, 'a', done);
+    expect(l.stats.limit).toBe(4);
+  });
+
+  it('halves on overload, once for the requests already in flight', async () => {
+    const l = new Limiter({ mode: 'auto', max: 32, start: 16 });
+    const slots = await Promise.all(Array.from({ length: 16 }, () => l.acquire('a')));
+    // Sixteen answers 429 to one burst: one cut, not sixteen.
+    for (const s of slots) s.release('overloaded');
+    expect(l.stats).toMatchObject({ limit: 8, decreases: 1 });
+    // A request sent after the cut that is refused again cuts again.
+    const again = await l.acquire('a');
+    again.release('overloaded');
+    expect(l.stats).toMatchObject({ limit: 4, decreases: 2 });
+    for (let i = 0; i < 5; i++) (await l.acquire('a')).release('overloaded');
+    expect(l.stats.limit).toBe(1);
+  });
+
+  it('pauses every new request until Retry-After has passed', async () => {
+    let now = 1_000;
+    const l = new Limiter({ mode: 'auto', max: 8 }, () => now);
+    (await l.acquire('a')).release('overloaded', 40);
+    expect(l.stats.pauses).toBe(1);
+    let granted = false;
+    const waiting = l.acquire('b').then((s) => {
+      granted = true;
+      return s;
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(granted).toBe(false);
+    now += 40;
+    (await waiting).release('healthy');
+    expect(granted).toBe(true);
+    l.close();
+  });
+
+  it('a neutral answer (a gateway error, a broken connection) neither grows nor cuts', async () => {
+    const l = new Limiter({ mode: 'auto', max: 32 });
+    const done: string[] = [];
+    await Promise.all(Array.from({ length: 100 }, () => request(l, 'a', done, 'neutral')));
+    expect(l.stats).toMatchObject({ limit: 4, decreases: 0 });
+  });
+});
