@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../../manifest/index.js';
 import type { DesiredBrand } from '../../manifest/index.js';
+import { inShard, parseShard, shardLabel } from '../../plan/shard.js';
 import type { CommandContext } from '../context.js';
 import { credentialsInPlay, protectSensitive } from '../secrets.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
@@ -37,6 +38,7 @@ interface ValidateOptions {
   out?: string;
   output?: string;
   brand?: string[];
+  shard?: string;
 }
 
 /** `6 auto-replies, 2 files, 1 logo, 2 chatbots, 1 agency file` */
@@ -70,6 +72,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
   formatOption(cmd, VALIDATE_FORMATS, 'output format');
   brandOption(cmd, 'report only this brand');
   cmd
+    .option('--shard <i/n>', 'check only the brands of shard i of n, and files that belong to no brand (split by brand id; see docs/ci.md)')
     .option('--strict', 'fail (exit 1) on warnings too', false)
     .action(async (paths: string[] | undefined, opts: ValidateOptions) => {
       const format = formatValue(opts, VALIDATE_FORMATS);
@@ -78,11 +81,20 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx) });
       protectSensitive(io, loaded.sensitive);
       const only = opts.brand ?? [];
-      const missing = only.filter((id) => !loaded.brands.some((b) => b.brandId === id));
-      if (missing.length > 0) throw new RcsctlError('E_NO_BRAND', `no manifest declares brand ${missing.join(', ')} (found: ${loaded.brands.map((b) => b.brandId).join(', ') || 'none'})`);
-      const brands = only.length === 0 ? loaded.brands : loaded.brands.filter((b) => only.includes(b.brandId));
-      const files = only.length === 0 ? loaded.files : [...new Set(brands.flatMap((b) => b.manifestFiles))];
-      const diagnostics = only.length === 0 ? loaded.diagnostics : loaded.diagnostics.filter((d) => files.includes(d.file));
+      const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
+      const missing = only.filter((id) => !loaded.brands.some((b) => b.brandId === id && inShard(id, shard)));
+      if (missing.length > 0) throw new RcsctlError('E_NO_BRAND', `no manifest declares brand ${missing.join(', ')}${shard !== undefined ? ` in shard ${shardLabel(shard)}` : ''} (found: ${loaded.brands.map((b) => b.brandId).join(', ') || 'none'})`);
+      const brands = loaded.brands.filter((b) => (only.length === 0 || only.includes(b.brandId)) && inShard(b.brandId, shard));
+      let files = only.length === 0 ? loaded.files : [...new Set(brands.flatMap((b) => b.manifestFiles))];
+      if (shard !== undefined && only.length === 0) {
+        // A shard checks its brands' files, a brand whose manifests failed
+        // included, and every file that belongs to no brand (as plan does).
+        const owners = new Map<string, string[]>();
+        for (const b of loaded.brands) for (const f of b.manifestFiles) owners.set(f, [...(owners.get(f) ?? []), b.brandId]);
+        for (const k of loaded.skipped) owners.set(k.file, [...(owners.get(k.file) ?? []), k.brandId]);
+        files = loaded.files.filter((f) => owners.get(f)?.some((id) => inShard(id, shard)) ?? true);
+      }
+      const diagnostics = only.length === 0 && shard === undefined ? loaded.diagnostics : loaded.diagnostics.filter((d) => files.includes(d.file));
       const errors = diagnostics.filter((d) => d.severity === 'error').length;
       const warnings = diagnostics.length - errors;
       const failed = hasErrors(diagnostics) || (opts.strict && warnings > 0);
