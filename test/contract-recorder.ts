@@ -1,9 +1,12 @@
 // Every exchange with an emulator started through the test helpers is checked
 // against the contract (src/contract): each request the client sends and each
 // answer the emulator gives. Closing the emulator fails with every violation,
-// named by operation, side and field.
+// named by operation, side and field. Where the client's requests are checked,
+// a request to an operation the contract does not know is a violation too: the
+// contract covers all of rcsctl's traffic, not only the operations listed so far.
 
 import { checkExchange, formatViolation, precompileContract, type Exchange, type Violation } from '../src/contract/check.js';
+import { findOperation } from '../src/contract/operations.js';
 import type { EmulatorOptions, RunningEmulator } from '../src/emulator/index.js';
 
 /** The violations seen on one emulator. */
@@ -16,6 +19,10 @@ export class ContractRecorder {
 
   /** The hook to pass as the emulator's `onExchange`. */
   readonly onExchange = (x: Exchange): void => {
+    if (this.sides.request && findOperation(x.method, x.path) === undefined && !outsideTheService(x.path)) {
+      this.violations.push({ operation: `${x.method} ${x.path}`, side: 'request', field: '(operation)', problem: 'is not in the contract (src/contract/operations.ts)' });
+      return;
+    }
     // Checked on a later turn, so the check (ajv compiles on first use) never slows the emulator's answers.
     this.pending.push(
       new Promise<void>((resolve) => setImmediate(resolve))
@@ -44,6 +51,11 @@ export class ContractRecorder {
     const v = await this.settled();
     if (v.length > 0) throw new Error(`the service contract was broken ${v.length} time(s):\n${v.slice(0, 20).map(formatViolation).join('\n')}`);
   }
+}
+
+/** The emulator's admin API and its image downloads (the URLs answers hand out) are not the service's interface. */
+function outsideTheService(path: string): boolean {
+  return path.startsWith('/_emulator/') || path.startsWith('/files/');
 }
 
 const recorders = new WeakMap<object, ContractRecorder>();

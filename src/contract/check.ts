@@ -69,7 +69,7 @@ export function contractDefinitions(): string[] {
   for (const op of OPERATIONS) {
     if (op.request.kind === 'json') names.add(op.request.schema);
     if (op.request.kind === 'multipart') for (const p of Object.values(op.request.parts)) if (p.kind === 'json') names.add(p.schema);
-    if (op.answer.kind === 'envelope' || op.answer.kind === 'list') names.add(op.answer.item);
+    if (op.answer.kind === 'envelope' || op.answer.kind === 'envelope-items' || op.answer.kind === 'list') names.add(op.answer.item);
     if (op.answer.kind === 'raw') names.add(op.answer.schema);
   }
   return [...names];

@@ -12,6 +12,8 @@ export type RequestShape = { kind: 'none' } | { kind: 'json'; schema: string } |
 /** What a success answer carries. */
 export type AnswerShape =
   | { kind: 'envelope'; item: string }
+  /** A result of zero or more items, without paging (a form's logos). */
+  | { kind: 'envelope-items'; item: string }
   /** A list page; `links: false` for the one list the reference gives without links. */
   | { kind: 'list'; item: string; links?: false }
   /** A body the management envelope does not wrap (token, agency interface). */
@@ -38,6 +40,9 @@ const LOGO = `${BRAND}/logo`;
 const ROOM = `${BRAND}/chatbot`;
 const BIDI = `${BRAND}/bidirectional/chatbot`;
 const MENU = `${BIDI}/:chatbotId/persistentmenu`;
+const TEMPLATE = `${BRAND}/messagebase`;
+const TEMPLATE_V2 = `${BRAND}/v2/messagebase`;
+const FORM = '/api/1.1/messagebase/messagebaseform';
 
 const m = (id: string, method: string, path: string, request: RequestShape, answer: AnswerShape): Operation => ({ id, method, path, family: 'management', request, answer });
 const json = (schema: string): RequestShape => ({ kind: 'json', schema });
@@ -86,6 +91,22 @@ export const OPERATIONS: readonly Operation[] = [
   m('menu.delete', 'DELETE', MENU, NONE, one('chatbotIdResult')),
   m('menu.pause', 'PUT', `${MENU}/pause`, json('pauseRequest'), one('pauseResult')),
   m('messagebase.listCommon', 'GET', '/api/1.1/messagebase/common', NONE, list('commonMessagebase')),
+  m('messagebase.getCommon', 'GET', '/api/1.1/messagebase/common/:messagebaseId', NONE, one('commonMessagebase')),
+  m('template.list', 'GET', TEMPLATE, NONE, list('templateListItem')),
+  m('template.registerText', 'POST', TEMPLATE, json('templateV1Registration'), one('templateIdResult')),
+  m('template.get', 'GET', `${TEMPLATE}/:messagebaseId`, NONE, one('templateDetail')),
+  m('template.modifyText', 'PUT', `${TEMPLATE}/:messagebaseId`, json('templateV1Item'), one('templateIdResult')),
+  m('template.delete', 'DELETE', `${TEMPLATE}/:messagebaseId`, NONE, one('templateIdResult')),
+  m('template.cancel', 'PUT', `${TEMPLATE}/:messagebaseId/cancel`, NONE, one('templateIdResult')),
+  m('template.register', 'POST', TEMPLATE_V2, json('templateV2Request'), one('templateIdResult')),
+  // The reference names POST for a v2 modification, the public document PUT; rcsctl sends POST, the emulator serves both.
+  m('template.modify', 'POST', `${TEMPLATE_V2}/:messagebaseId`, json('templateV2Modification'), one('templateIdResult')),
+  m('template.modifyPut', 'PUT', `${TEMPLATE_V2}/:messagebaseId`, json('templateV2Modification'), one('templateIdResult')),
+  m('templateFile.upload', 'POST', `${TEMPLATE_V2}/file`, { kind: 'multipart', parts: { file: { kind: 'file', required: true } } }, one('templateFile')),
+  m('templateFile.get', 'GET', `${TEMPLATE_V2}/file/:fileId`, NONE, one('templateFile')),
+  m('templateForm.list', 'GET', FORM, NONE, list('messagebaseFormListItem')),
+  m('templateForm.get', 'GET', `${FORM}/:messagebaseformId`, NONE, one('messagebaseForm')),
+  m('templateForm.logos', 'GET', `${FORM}/:messagebaseformId/logo`, NONE, { kind: 'envelope-items', item: 'messagebaseFormLogo' }),
   // The reference gives this list result and pagination only, no links.
   m('layoutComponent.list', 'GET', '/api/1.1/baselayout/component', NONE, { kind: 'list', item: 'layoutComponent', links: false }),
   {
@@ -105,6 +126,7 @@ export const OPERATIONS: readonly Operation[] = [
     },
     answer: { kind: 'raw', schema: 'agencyFileAnswer' },
   },
+  { id: 'message.send', method: 'POST', path: '/ag/1.2/message', family: 'agency', request: json('messageSendRequest'), answer: { kind: 'raw', schema: 'messageSendAnswer' } },
   { id: 'agencyFile.get', method: 'GET', path: '/ag/1.2/file/:fileId', family: 'agency', request: NONE, answer: { kind: 'raw', schema: 'agencyFileAnswer' } },
 ];
 

@@ -1,17 +1,21 @@
 // The example relay (examples/relay/) against the emulator over real HTTP:
 // a send and its msgstatus, a menu tap with the response event and the
 // auto-reply's msgstatus, and a reply within the session using the replyId.
+// Every send the relay makes and every answer it gets is checked against the
+// service contract when the emulator closes (test/contract-recorder.ts).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Relay } from '../../examples/relay/relay.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { withContract } from '../contract-recorder.js';
 import { admin } from '../emulator/helpers.js';
 
 let emu: RunningEmulator;
 let relay: Relay;
 
 beforeAll(async () => {
-  emu = await startEmulator({ seed: 'examples/relay/seed.yaml' });
+  const { opts, adopt } = withContract({ seed: 'examples/relay/seed.yaml' });
+  emu = adopt(await startEmulator(opts));
   relay = await Relay.start({ serviceUrl: emu.url, token: 'emulator-agency-token', agencyId: 'demo-agency', agencyKey: 'AK.demo0000000001', brandKey: 'BK.demo0000000001' });
   expect((await admin(emu, 'POST', 'messaging/webhook', { agencyId: 'demo-agency', url: relay.url })).status).toBe(200);
   expect((await admin(emu, 'POST', 'messaging/room', { chatbotId: '0212345678', moMsgWebhookUrl: `${relay.url}/mo` })).status).toBe(200);
