@@ -82,8 +82,11 @@ class TerminalRenderer extends DefaultRenderer {
   static override nonTTY = true;
 }
 
-/** On a collapsed list, at most this many failed steps stay in view (the counter and the summary count them all). */
-const FAILED_IN_VIEW = 5;
+/**
+ * On a collapsed list, at most this many failed steps stay in view while it
+ * runs; when more failed, all of them are listed as plain lines after it.
+ */
+const FAILED_IN_VIEW = 3;
 
 function listrView(io: CliIO, brandId: string, steps: Step[], collapse: boolean): ApplyView {
   const results = new Map<string, { resolve: (r: StepResult) => void; promise: Promise<StepResult> }>();
@@ -97,6 +100,7 @@ function listrView(io: CliIO, brandId: string, steps: Step[], collapse: boolean)
   const tally = new Tally(steps.length);
   const running = new Set<string>();
   const failedInView: string[] = [];
+  const failures: StepResult[] = [];
   const shown = (id: string): boolean => running.has(id) || failedInView.includes(id);
   let counter: { title: string } | undefined;
   let allFinished!: () => void;
@@ -120,7 +124,7 @@ function listrView(io: CliIO, brandId: string, steps: Step[], collapse: boolean)
         task.title = tally.line();
         await everyStep;
         task.title = tally.line();
-        if (tally.by.failed > 0) throw new Error(`${tally.by.failed} failed`);
+        if (tally.by.failed > 0) throw new Error(tally.by.failed > FAILED_IN_VIEW ? 'every failed step is listed below' : 'the failed steps are listed below it');
       },
     });
   }
@@ -156,6 +160,7 @@ function listrView(io: CliIO, brandId: string, steps: Step[], collapse: boolean)
     finish(r) {
       running.delete(r.step.id);
       if (r.status === 'failed') {
+        failures.push(r);
         failedInView.push(r.step.id);
         if (failedInView.length > FAILED_IN_VIEW) failedInView.shift();
       }
@@ -164,6 +169,12 @@ function listrView(io: CliIO, brandId: string, steps: Step[], collapse: boolean)
       results.get(r.step.id)?.resolve(r);
       if (tally.finished === tally.total) allFinished();
     },
-    finished: () => run,
+    finished: async () => {
+      await run;
+      // The list kept only the latest failures in view: name every one of them.
+      if (failures.length > FAILED_IN_VIEW) {
+        io.stdout.write(`Failed steps (${failures.length}):\n${failures.map((f) => `${SYMBOL.failed} ${f.step.address}: ${f.message}\n`).join('')}`);
+      }
+    },
   };
 }

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { stripAnsi } from '../../src/render/style.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BRAND, cli, emulator, TOKEN } from './helpers.js';
+import { admin, BRAND, cli, emulator, TOKEN } from './helpers.js';
 
 class FakeTerminal extends Writable {
   isTTY = true;
@@ -84,6 +84,23 @@ describe('apply on a terminal', () => {
     const big = drawn.find((f) => f.length > 1 + 2 * 4 + 5);
     expect(big, big?.join("\n")).toBeUndefined();
     expect(stdout.text).toContain('BR.demo000001: 60 done, 0 failed');
+  });
+
+  it('on a collapsed list with many failures, every failed step is named after the list', async () => {
+    // Every other create, by the emulator's seeded draw, answers 400.
+    await admin(emu, 'POST', 'faults', { seed: 7, rules: [{ kind: 'error', rate: 0.5, status: 400, method: 'POST', path: '/autoreplymsg' }] });
+    const stdout = new FakeTerminal(120, 24);
+    const code = await main(['apply', manyAutoReplies(30), '--yes', '--concurrency', '3'], { stdout, stderr: new FakeTerminal(120, 24), env: { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN }, cwd: dir });
+    expect(code).toBe(1);
+    const text = stripAnsi(stdout.text);
+    const failed = Number(/BR\.demo000001: \d+ done, (\d+) failed/.exec(text)?.[1]);
+    expect(failed).toBeGreaterThan(3);
+    const listed = text.slice(text.indexOf(`Failed steps (${failed}):`)).split('\n').filter((l) => /^✗ autoReply\.ar\d+: failed: create auto-reply/.test(l));
+    expect(listed).toHaveLength(failed);
+    // While it ran (every frame but the last, which runs on into the lines after the list), the list never
+    // held more than the counter (2 lines), 3 running (2 each) and 3 failures (3 each, wrapped).
+    const big = frames(stdout.text).slice(0, -1).find((f) => f.length > 2 + 2 * 3 + 3 * 3);
+    expect(big, big?.join('\n')).toBeUndefined();
   });
 });
 
