@@ -6,7 +6,7 @@
 import { KINDS } from '../kinds/index.js';
 import type { DiagnosticCode } from './codes.js';
 import { FileReader, loadLocalFile } from './local-files.js';
-import { diagAt, jsonPointer, offsetOf, position, type PathSegments, type SourceDoc } from './source.js';
+import { diagAt, sourceLocation, type PathSegments, type SourceDoc } from './source.js';
 import type { DesiredBrand, Diagnostic, LocalFile, PruneKind, SourceLocation } from './types.js';
 
 /** A brand being assembled, with the document each resource came from (for positions). */
@@ -32,8 +32,7 @@ interface RawDoc {
 
 /** Source location of the node at `path`. */
 export function locationOf(src: SourceDoc, path: PathSegments): SourceLocation {
-  const { line, col } = position(src.lines, offsetOf(src, path, 'key'));
-  return { file: src.file, line, col, path: jsonPointer(path) };
+  return sourceLocation(src, path);
 }
 
 /** Add one schema-clean document to the drafts (merging by brandId). */

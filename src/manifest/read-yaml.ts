@@ -1,8 +1,17 @@
 // Reading manifest files safely: a size cap, bounded aliases, no custom tags,
 // and every YAML problem as a diagnostic instead of an exception.
+//
+// Two readers. The fast one (js-yaml's event parser) builds plain values and
+// takes the text only when it is plain data: no tag, anchor, alias or
+// directive, every map key text, nothing too deep. Anything else, and any
+// text it refuses, goes to the full reader (the `yaml` package's document
+// tree), whose diagnostics are the ones users see. The full reader's tree also
+// gives every position; for text the fast reader took it is built only when a
+// position is first asked for (a diagnostic), so a clean load never builds it.
 
 import { readFile, stat } from 'node:fs/promises';
-import { isAlias, isNode, isScalar, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
+import { CORE_SCHEMA, constructFromEvents, defineScalarTag, EVENT_ID, floatCoreTag, NOT_RESOLVED, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
+import { isAlias, isNode, isScalar, LineCounter, parseAllDocuments, parseDocument, visit, type Document, type Node } from 'yaml';
 import { diagAtOffset, type SourceDoc } from './source.js';
 import { checkBytes, checkRawText, deepNodeOffset, MAX_DEPTH } from './text-checks.js';
 import type { Diagnostic } from './types.js';
@@ -11,10 +20,11 @@ import { yamlErrorDiagnostics } from './yaml-errors.js';
 /**
  * A manifest file larger than this is refused before parsing. 8 MiB holds a
  * brand of 10,000 auto-replies in one file (about 2.3 MB when each is a speech
- * bubble with a chip). Parsing keeps the YAML node tree for positions, which
- * costs memory: `rcsctl validate` of one file peaked at about 300 MB for 2.3 MB
- * and 770 MB for 8 MB (whole process, measured with /usr/bin/time; see
- * bench/README.md). The alias and custom-tag limits below still apply.
+ * bubble with a chip). Plain data costs little memory (the fast reader builds
+ * values only: `rcsctl validate` of that 2.3 MB file peaked at about 145 MB,
+ * whole process, /usr/bin/time); text that needs the full reader keeps its
+ * YAML node tree, which peaked at about 300 MB for 2.3 MB and 770 MB for 8 MB
+ * (see bench/README.md). The alias and custom-tag limits below still apply.
  */
 export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
@@ -30,6 +40,9 @@ export interface ReadResult {
   docs: SourceDoc[];
   diagnostics: Diagnostic[];
 }
+
+/** The full reader's options: duplicate keys are checked here (duplicateKeys), merge keys are plain keys. */
+const FULL_OPTIONS = { prettyErrors: false, uniqueKeys: false, merge: false } as const;
 
 /** Read and parse one manifest file; never throws. */
 export async function readManifestFile(absPath: string, file: string): Promise<ReadResult> {
@@ -66,9 +79,11 @@ export function parseManifestText(text: string, absPath: string, file: string): 
     const raw = checkRawText(text, file, counted);
     if (raw.length > 0) return { docs: [], diagnostics: raw };
   }
+  const values = plainValues(text);
+  if (values !== undefined) return { docs: lazyDocs(text, absPath, file, values), diagnostics };
   let parsed: Document.Parsed[];
   try {
-    const all = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false, merge: false });
+    const all = parseAllDocuments(text, { lineCounter: lines, ...FULL_OPTIONS });
     // An empty stream comes back as an empty array.
     parsed = [...all];
   } catch (err) {
@@ -105,6 +120,125 @@ export function parseManifestText(text: string, absPath: string, file: string): 
     docs.push({ file, absPath, text, lines, doc, value });
   }
   return { docs, diagnostics };
+}
+
+/**
+ * A plain map key the YAML 1.2 core schema reads as something other than a
+ * string (null, a boolean, a number): the full reader keeps its type (a
+ * chatbot id written unquoted loses its leading zero; RCS214 says so).
+ */
+const NON_STRING_KEY = /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|__proto__)?$/;
+
+/**
+ * Text the fast reader leaves alone, where the two readers were seen to
+ * differ: a tab anywhere (the full reader refuses tabs as indentation), a
+ * block scalar with an explicit indentation indicator (`|2`) or keeping its
+ * trailing lines (`|+`: blank lines at the end of the file), and an indented
+ * `---` or `...` (text to the full reader, a document marker to js-yaml), and
+ * a `%` starting a word (the full reader refuses a plain value starting so),
+ * and text right after a closing `]` or `}` (js-yaml took `- []k: v` in a
+ * block; the `}` of `${env:NAME}` is text, not a flow collection).
+ */
+const FULL_READER_ONLY = /\t|(?:^|\s)[|>](?:[-+]?[1-9]|[1-9]?\+)|^[ ]+(?:---|\.\.\.)(?:\s|$)|(?:^|[\s[{,])%|(?:\]|(?<!\$\{[^}\n]*)\})[^\s,\]}:#]/m;
+
+/** Floats as the full reader reads them: one too large for a double is Infinity, not a string. */
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+const SCHEMA = CORE_SCHEMA.withTags(
+  defineScalarTag('tag:yaml.org,2002:float', {
+    ...floatCoreTag,
+    resolve: (source, explicit, tag) => {
+      const value = floatCoreTag.resolve(source, explicit, tag);
+      return value === NOT_RESOLVED && FLOAT.test(source) ? parseFloat(source) : value;
+    },
+  }),
+);
+
+/**
+ * The values of the non-empty documents of `text`, when it is plain data the
+ * fast reader takes whole; undefined sends it to the full reader. Plain data:
+ * no directive, tag, anchor or alias; every map key a scalar that reads as a
+ * string; no node deeper than MAX_DEPTH; and no error from js-yaml (a
+ * duplicate key among them). Scalars resolve by the YAML 1.2 core schema, as
+ * the full reader's do (test/manifest/yaml-readers.test.ts compares the two).
+ */
+export function plainValues(text: string): unknown[] | undefined {
+  if (FULL_READER_ONLY.test(text)) return undefined;
+  let events: Event[];
+  try {
+    events = parseEvents(text, {});
+  } catch {
+    return undefined;
+  }
+  // Per open collection: is it a map, and how many nodes it holds so far (keys and values alternate).
+  const open: { map: boolean; n: number }[] = [];
+  let depth = 0;
+  for (const e of events) {
+    switch (e.type) {
+      case EVENT_ID.DOCUMENT:
+        if (e.directives.length > 0) return undefined;
+        open.push({ map: false, n: 0 });
+        continue;
+      case EVENT_ID.POP:
+        if (open.pop() !== undefined && open.length > 0) depth = Math.max(0, depth - 1);
+        continue;
+      case EVENT_ID.ALIAS:
+        return undefined;
+      default:
+    }
+    if (e.anchorStart >= 0 || e.tagStart >= 0) return undefined;
+    const parent = open[open.length - 1];
+    const isKey = parent !== undefined && parent.map && parent.n % 2 === 0;
+    if (parent !== undefined) parent.n++;
+    if (e.type === EVENT_ID.SCALAR) {
+      // A document that is one scalar is no manifest: the full reader says so.
+      if (!(parent?.map ?? true) && open.length === 1 && e.valueStart >= 0) return undefined;
+      if (isKey && e.style === SCALAR_STYLE.PLAIN && (e.valueStart < 0 || !e.fast || NON_STRING_KEY.test(text.slice(e.valueStart, e.valueEnd)))) return undefined;
+      if (depth + 1 > MAX_DEPTH) return undefined;
+      continue;
+    }
+    // A sequence or a map: never a key, never deeper than the limit.
+    if (isKey || ++depth > MAX_DEPTH) return undefined;
+    open.push({ map: e.type === EVENT_ID.MAPPING, n: 0 });
+  }
+  let values: unknown[];
+  try {
+    values = constructFromEvents(events, { source: text, schema: SCHEMA });
+  } catch {
+    return undefined;
+  }
+  // An empty document (`---` alone, or `~`) says nothing.
+  return values.filter((v) => v !== null && v !== undefined);
+}
+
+/**
+ * Documents the fast reader took: the value now; the full reader's tree and
+ * line index (for positions) on first use, one parse for the whole file.
+ */
+function lazyDocs(text: string, absPath: string, file: string, values: unknown[]): SourceDoc[] {
+  let tree: { lines: LineCounter; docs: Document.Parsed[] } | undefined;
+  const full = (): { lines: LineCounter; docs: Document.Parsed[] } => {
+    if (tree === undefined) {
+      const lines = new LineCounter();
+      const docs = parseAllDocuments(text, { lineCounter: lines, ...FULL_OPTIONS });
+      // The same non-empty documents, in the same order, as the fast reader gave.
+      tree = { lines, docs: [...docs].filter((d) => !(d.contents === null || (isScalar(d.contents) && d.contents.value === null))) };
+    }
+    return tree;
+  };
+  return values.map((value, i) => ({
+    file,
+    absPath,
+    text,
+    value,
+    keysAreText: true,
+    get lines() {
+      return full().lines;
+    },
+    get doc() {
+      // The full reader always finds as many documents; an empty one is only a guard.
+      return full().docs[i] ?? parseDocument('');
+    },
+  }));
 }
 
 // The parser's own duplicate-key check scans the map for every key (O(K²) for

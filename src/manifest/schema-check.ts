@@ -214,6 +214,7 @@ function quoteHint(src: SourceDoc, path: PathSegments, expected: string): string
 // leading zero, so the key no longer names the room.
 function numericKeys(src: SourceDoc): Diagnostic[] {
   const out: Diagnostic[] = [];
+  if (src.keysAreText === true) return out;
   for (const section of ['chatbots', 'agencyFiles', 'autoReplies', 'files', 'logos']) {
     const { node } = findNode(src.doc, [section]);
     if (!isMap(node)) continue;

@@ -1,9 +1,10 @@
-// A manifest document with its YAML node tree kept beside the plain value, so
-// any JSON path can be turned back into a line and column.
+// A manifest document: its plain value, and the YAML node tree that turns any
+// JSON path back into a line and column (built on first use for documents the
+// fast reader took; see read-yaml.ts).
 
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node, type Pair } from 'yaml';
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from './codes.js';
-import type { Diagnostic, Severity } from './types.js';
+import type { Diagnostic, Severity, SourceLocation } from './types.js';
 
 /** A path into a document: map keys and sequence indexes. */
 export type PathSegments = readonly (string | number)[];
@@ -15,10 +16,14 @@ export interface SourceDoc {
   /** Absolute path of the manifest file. */
   absPath: string;
   text: string;
-  lines: LineCounter;
-  doc: Document.Parsed;
+  /** Line starts, for positions (may be built on first use). */
+  readonly lines: LineCounter;
+  /** The YAML node tree, for positions and how a scalar was written (may be built on first use). */
+  readonly doc: Document.Parsed;
   /** The document as plain data, after interpolation. */
   value: unknown;
+  /** Every map key was written as text (the fast reader checked): no key needs the tree to say it was a number. */
+  keysAreText?: boolean;
 }
 
 /** JSON Pointer (RFC 6901) for a path: `/autoReplies/hours/body`. */
@@ -89,6 +94,26 @@ export function offsetOf(src: SourceDoc, path: PathSegments, at: 'key' | 'value'
   const key = found.pair?.key as Node | null | undefined;
   if (key?.range) return key.range[0];
   return src.doc.contents?.range?.[0] ?? 0;
+}
+
+/**
+ * Where the key at `path` is, as a SourceLocation whose line and column are
+ * worked out when first read: most runs never print one, and working them out
+ * may need the document's tree.
+ */
+export function sourceLocation(src: SourceDoc, path: PathSegments): SourceLocation {
+  let at: { line: number; col: number } | undefined;
+  const where = (): { line: number; col: number } => (at ??= position(src.lines, offsetOf(src, path, 'key')));
+  return {
+    file: src.file,
+    get line() {
+      return where().line;
+    },
+    get col() {
+      return where().col;
+    },
+    path: jsonPointer(path),
+  };
 }
 
 /** Build a diagnostic at `path` of a document. */
