@@ -3,7 +3,7 @@
 // check with the rule's name (a tree made for the purpose in a temp folder).
 
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ function run(cwd: string, paths: string[], outputType: 'err' | 'json'): Promise<
 
 /** The violations dependency-cruiser reports over `paths` in `cwd`. */
 async function cruise(cwd: string, paths: string[]): Promise<Violation[]> {
+  if (!existsSync(DEPCRUISE)) throw new Error('dependency-cruiser is not installed: run npm install (it is a devDependency)');
   const r = await run(cwd, paths, 'json');
   try {
     return (JSON.parse(r.stdout) as { summary: { violations: Violation[] } }).summary.violations;
