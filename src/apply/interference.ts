@@ -9,29 +9,21 @@
 // when nothing else has.
 
 import type { BrandRef, RcsClient } from '../api/index.js';
+import { KINDS, kindByName, type AnyKind } from '../kinds/index.js';
+import type { ListedObject } from '../kinds/resource-kind.js';
 import type { BrandPlan, KindName, LiveBrand } from '../plan/types.js';
 import type { StepResult } from './execute.js';
 import type { IdMap } from '../core/refs.js';
 import { docsLink } from '../version.js';
 
-/** The kinds identified by name, which a second process can duplicate. */
-export const NAMED_KINDS = ['autoReply', 'logo'] as const;
-export type NamedKind = (typeof NAMED_KINDS)[number];
+export type { ListedObject };
 
-/** One object as a list shows it. */
-export interface ListedObject {
-  id: string;
-  name: string;
-  updateDate: string;
-  registerDate: string;
-}
-
-/** The lists of some named kinds, by kind, each by id. */
-export type KindLists = Partial<Record<NamedKind, Map<string, ListedObject>>>;
+/** The lists of some named kinds (those that declare `named`), by kind name, each by id. */
+export type KindLists = Partial<Record<KindName, Map<string, ListedObject>>>;
 
 /** One sign of another process. */
 export interface Interference {
-  kind: NamedKind;
+  kind: KindName;
   /** `duplicate`, `created`, `deleted` or `changed`. */
   what: 'duplicate' | 'created' | 'deleted' | 'changed';
   ids: string[];
@@ -39,36 +31,53 @@ export interface Interference {
   message: string;
 }
 
-const LABEL: Record<NamedKind, { one: string; many: string }> = {
-  autoReply: { one: 'auto-reply', many: 'auto-replies' },
-  logo: { one: 'logo', many: 'logos' },
-};
+/** A kind identified by a name the service does not keep unique, which a second process can duplicate. */
+type NamedKind = AnyKind & Required<Pick<AnyKind, 'named'>>;
 
-/** The named kinds a plan has steps for: the lists verification reads. */
-export function touchedKinds(plan: BrandPlan): NamedKind[] {
-  return NAMED_KINDS.filter((k) => plan.steps.some((s) => s.kind === k));
+/** The registered kinds that declare `named`, in registry order. */
+export function namedKinds(): NamedKind[] {
+  return KINDS.filter((k): k is NamedKind => k.named !== undefined);
 }
 
-/** The lists as the plan read them (auto-reply details carry the list fields). */
-export function listsFromLive(live: LiveBrand, kinds: readonly NamedKind[]): KindLists {
+function named(kind: KindName): NamedKind['named'] {
+  const listing = kindByName(kind).named;
+  if (listing === undefined) throw new Error(`kind "${kind}" is not identified by name`);
+  return listing;
+}
+
+/** The named kinds a plan has steps for: the lists verification reads. */
+export function touchedKinds(plan: BrandPlan): KindName[] {
+  return namedKinds()
+    .filter((k) => plan.steps.some((s) => s.kind === k.name))
+    .map((k) => k.name);
+}
+
+/** The lists as the plan read them (live objects carry the list fields). */
+export function listsFromLive(live: LiveBrand, kinds: readonly KindName[]): KindLists {
   const out: KindLists = {};
-  if (kinds.includes('autoReply')) out.autoReply = byId(live.autoReplies.map((a) => ({ id: a.autoReplyMsgId, name: a.autoReplyMsgName, updateDate: a.updateDate, registerDate: a.registerDate })));
-  if (kinds.includes('logo')) out.logo = byId(live.logos.map((l) => ({ id: l.fileId, name: l.name, updateDate: l.updateDate, registerDate: l.registerDate })));
+  for (const name of kinds) {
+    const kind = kindByName(name);
+    out[name] = byId(kind.live(live).map((l) => named(name).listed(l)));
+  }
+  return out;
+}
+
+/** Lists already read (list entries by kind), in the form the comparison takes. */
+export function kindListsFrom(items: ReadonlyMap<KindName, readonly unknown[]>, kinds: readonly KindName[]): KindLists {
+  const out: KindLists = {};
+  for (const name of kinds) {
+    const list = items.get(name);
+    if (list !== undefined) out[name] = byId(list.map((i) => named(name).listed(i)));
+  }
   return out;
 }
 
 /** Read the lists of `kinds` from the service (one paged list read per kind). */
-export async function readKindLists(client: RcsClient, brand: BrandRef, kinds: readonly NamedKind[]): Promise<KindLists> {
+export async function readKindLists(client: RcsClient, brand: BrandRef, kinds: readonly KindName[]): Promise<KindLists> {
   const out: KindLists = {};
-  if (kinds.includes('autoReply')) {
-    const items: ListedObject[] = [];
-    for await (const a of client.autoReplies.list(brand)) items.push({ id: a.autoReplyMsgId, name: a.autoReplyMsgName, updateDate: a.updateDate, registerDate: a.registerDate });
-    out.autoReply = byId(items);
-  }
-  if (kinds.includes('logo')) {
-    const items: ListedObject[] = [];
-    for await (const l of client.logos.list(brand)) items.push({ id: l.fileId, name: l.name, updateDate: l.updateDate, registerDate: l.registerDate });
-    out.logo = byId(items);
+  for (const name of kinds) {
+    const listing = named(name);
+    out[name] = byId((await listing.list(client, brand)).map((i) => listing.listed(i)));
   }
   return out;
 }
@@ -82,11 +91,11 @@ export function findInterference(before: KindLists, after: KindLists, plan: Bran
   const ours = new Set<string>([...ids.values()]);
   for (const r of results) if (r.step.liveId !== undefined) ours.add(r.step.liveId);
   for (const r of results) if (r.id !== undefined) ours.add(r.id);
-  for (const kind of NAMED_KINDS) {
+  for (const { name: kind, label: one, named: { plural: many } } of namedKinds()) {
     const was = before[kind];
     const now = after[kind];
     if (was === undefined || now === undefined) continue;
-    const label = LABEL[kind];
+    const label = { one, many };
     for (const [id, obj] of now) {
       const prior = was.get(id);
       if (prior === undefined && !ours.has(id)) {

@@ -8,21 +8,23 @@
 // the same reads), and a detail is re-read only where the list cannot vouch
 // for the object (docs/apply.md, Verify):
 // - a delete is verified by the object's absence from the list;
-// - a logo list item is the whole logo: it is compared as it is;
-// - an auto-reply created by this run is vouched for by its list item when it
-//   carries the id the create answered, the planned name, and an updateDate
-//   equal to its registerDate: nothing has written to it since the create, so
-//   it holds what the create sent;
+// - an entry of a kind whose list entries are whole objects (`listing.complete`:
+//   logos) is compared as it is;
+// - an object of a named kind (auto-replies) created by this run is vouched for
+//   by its list entry when it carries the id the create answered, the planned
+//   name, and an updateDate equal to its registerDate: nothing has written to
+//   it since the create, so it holds what the create sent;
 // - everything else (updates, links, rooms and menus, agency files) is re-read.
+// Which kinds have a list, and what it vouches for, the kinds declare
+// (`listing`, `named`): nothing here names a kind.
 
 import type { BrandRef, RcsClient } from '../api/index.js';
-import type { AutoReplyListItem, ChatbotListItem, Logo } from '../api/types.js';
 import { kindByName } from '../kinds/index.js';
 import { diffObjects } from '../plan/diff.js';
 import type { BrandPlan, FieldChange, KindName, Step } from '../plan/types.js';
 import { mapLimit } from '../util/concurrency.js';
 import type { StepResult } from './execute.js';
-import type { KindLists, ListedObject, NamedKind } from './interference.js';
+import { kindListsFrom, type KindLists } from './interference.js';
 import { resolveRefs, tokenOf, type IdMap } from '../core/refs.js';
 import { reread } from './stale.js';
 
@@ -33,13 +35,8 @@ export interface Unconverged {
   message: string;
 }
 
-/** The list of every kind a run touched, read once after the run. */
-export interface TouchedLists {
-  autoReplies?: AutoReplyListItem[];
-  logos?: Logo[];
-  /** Rooms: read when a room or a menu was touched. */
-  chatbots?: ChatbotListItem[];
-}
+/** The list of every touched kind that has one (`listing`), by kind, read once after the run. */
+export type TouchedLists = Map<KindName, unknown[]>;
 
 /** What verification read, and how many details it had to re-read (for the benchmarks and tests). */
 export interface VerifyReport {
@@ -69,19 +66,14 @@ export function stepsToVerify(plan: BrandPlan, results: StepResult[]): Step[] {
   return [...byAddress.values()].filter((e) => e.allDone && kindByName(e.last.kind).verified !== false).map((e) => e.last);
 }
 
-/** Read the list of each kind among `kinds` once (auto-replies, logos, rooms), concurrently. */
+/** Read the list of each kind among `kinds` that has one (`listing`) once, concurrently. */
 export async function readTouchedLists(client: RcsClient, brand: BrandRef, kinds: Iterable<KindName>): Promise<TouchedLists> {
-  const wanted = new Set(kinds);
-  const [autoReplies, logos, chatbots] = await Promise.all([
-    wanted.has('autoReply') ? collect(client.autoReplies.list(brand)) : undefined,
-    wanted.has('logo') ? collect(client.logos.list(brand)) : undefined,
-    wanted.has('chatbot') || wanted.has('persistentMenu') ? collect(client.chatbots.list(brand)) : undefined,
-  ]);
-  const lists: TouchedLists = {};
-  if (autoReplies !== undefined) lists.autoReplies = autoReplies;
-  if (logos !== undefined) lists.logos = logos;
-  if (chatbots !== undefined) lists.chatbots = chatbots;
-  return lists;
+  const listed = [...new Set(kinds)].flatMap((name) => {
+    const listing = kindByName(name).listing;
+    return listing === undefined ? [] : [{ name, listing }];
+  });
+  const read = await Promise.all(listed.map(async ({ name, listing }) => [name, await listing.list(client, brand)] as const));
+  return new Map(read);
 }
 
 /** Check every resource whose steps all ran against the plan's expectation (reads `lists` when not given). */
@@ -99,11 +91,14 @@ export async function verifyApplied(
     id: step.liveId ?? ids.get(tokenOf(step)) ?? (step.op === 'menu-replace' ? step.chatbotId : undefined),
   }));
   const lists = given ?? (await readTouchedLists(client, brand, new Set(checks.map((c) => c.step.kind))));
-  const arById = new Map((lists.autoReplies ?? []).map((a) => [a.autoReplyMsgId, a]));
-  const logoById = new Map((lists.logos ?? []).map((l) => [l.fileId, l]));
-  const roomIds = new Set((lists.chatbots ?? []).map((c) => c.chatbotId));
-  const listed = (kind: KindName, id: string): boolean | undefined =>
-    kind === 'autoReply' ? arById.has(id) : kind === 'logo' ? logoById.has(id) : kind === 'chatbot' ? roomIds.has(id) : undefined;
+  // The entries of each list by id, for the kinds whose list was read.
+  const entries = new Map<KindName, Map<string, unknown>>();
+  for (const [name, items] of lists) {
+    const listing = kindByName(name).listing;
+    if (listing !== undefined) entries.set(name, new Map(items.map((item) => [listing.id(item), item])));
+  }
+  /** Whether the kind's list holds `id`; undefined when its list was not read. */
+  const listed = (kind: KindName, id: string): boolean | undefined => entries.get(kind)?.has(id);
 
   const out: Unconverged[] = [];
   const toReread: Check[] = [];
@@ -125,16 +120,17 @@ export async function verifyApplied(
       vouched++;
       continue;
     }
-    const logo = step.kind === 'logo' ? logoById.get(id) : undefined;
-    if (logo !== undefined) {
+    const kind = kindByName(step.kind);
+    const entry = entries.get(step.kind)?.get(id);
+    if (entry !== undefined && kind.listing?.complete === true) {
       vouched++;
-      // A logo names no other live object: its context has no names to give.
-      const found = compare(step, logo, { liveName: () => undefined }, ids, id);
+      // A complete entry names no other live object: its context has no names to give.
+      const found = compare(step, entry, { liveName: () => undefined }, ids, id);
       if (found !== undefined) out.push(found);
       continue;
     }
-    const item = step.kind === 'autoReply' && step.op === 'create' ? arById.get(id) : undefined;
-    if (item !== undefined && item.updateDate === item.registerDate && item.autoReplyMsgName === step.name) {
+    const shown = entry !== undefined && step.op === 'create' ? kind.named?.listed(entry) : undefined;
+    if (shown !== undefined && shown.updateDate === shown.registerDate && shown.name === step.name) {
       vouched++;
       continue;
     }
@@ -181,21 +177,7 @@ function pick(value: unknown, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => k in source).map((k) => [k, source[k]]));
 }
 
-/** The lists in the form the interference check compares (auto-replies and logos, by id). */
-export function kindListsOf(lists: TouchedLists, kinds: readonly NamedKind[]): KindLists {
-  const byId = (items: ListedObject[]): Map<string, ListedObject> => new Map(items.map((i) => [i.id, i]));
-  const out: KindLists = {};
-  if (kinds.includes('autoReply') && lists.autoReplies !== undefined) {
-    out.autoReply = byId(lists.autoReplies.map((a) => ({ id: a.autoReplyMsgId, name: a.autoReplyMsgName, updateDate: a.updateDate, registerDate: a.registerDate })));
-  }
-  if (kinds.includes('logo') && lists.logos !== undefined) {
-    out.logo = byId(lists.logos.map((l) => ({ id: l.fileId, name: l.name, updateDate: l.updateDate, registerDate: l.registerDate })));
-  }
-  return out;
-}
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of it) out.push(item);
-  return out;
+/** The lists in the form the interference check compares (the named kinds', by id). */
+export function kindListsOf(lists: TouchedLists, kinds: readonly KindName[]): KindLists {
+  return kindListsFrom(lists, kinds);
 }

@@ -138,6 +138,48 @@ export interface KindExporter<L> {
   entries(live: L[], ctx: ExportContext): Record<string, unknown>;
 }
 
+/** One object as its kind's list shows it: enough to tell another process's work. */
+export interface ListedObject {
+  id: string;
+  name: string;
+  updateDate: string;
+  registerDate: string;
+}
+
+/**
+ * How a kind whose identity is a name the service does not keep unique
+ * (auto-replies, logos) is listed: apply re-checks right before each create
+ * that the name is still free, compares the list before and after a run for
+ * another process's work, and `apply --dedupe` deletes the identical newer
+ * copies of one name. `Item` is a list entry; a live object must do as well.
+ */
+export interface NamedListing<D, L, Item = L> {
+  /** Several of them, for messages: `auto-replies`. */
+  readonly plural: string;
+  /** The whole list now (one paged read). */
+  list(client: RcsClient, brand: BrandRef): Promise<Item[]>;
+  /** A list entry, or a live object as read for a plan, as the list shows it. */
+  listed(item: Item | L): ListedObject;
+  /** The name a desired object claims; undefined when it is pinned by id (a copy of its name is then not its concern). */
+  claimedName(d: D): string | undefined;
+  /** Delete one copy (`apply --dedupe`); the kind's `codes.gone` counts as deleted. */
+  deleteCopy(client: RcsClient, brand: BrandRef, id: string, name: string): Promise<void>;
+}
+
+/**
+ * How verification reads a kind's list after apply: one list read instead of a
+ * detail read per object, for deletes (absence), missing objects, and entries
+ * that vouch for an object by themselves.
+ */
+export interface KindListing<Item = unknown> {
+  /** The whole list now (one paged read). */
+  list(client: RcsClient, brand: BrandRef): Promise<Item[]>;
+  /** An entry's live id. */
+  id(item: Item): string;
+  /** An entry is the whole live object and names no other (logos): it is compared as it is. */
+  complete?: boolean;
+}
+
 /** A resource kind: its whole life, from manifest section to export. */
 export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly name: N;
@@ -156,6 +198,12 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly createOp?: 'create' | 'upload';
   /** False when apply cannot check the result by reading it back (content-addressed files). Default true. */
   readonly verified?: boolean;
+  /**
+   * How a handset shows it, for `preview` and `plan --preview`: drawn as a
+   * message (auto-replies) or as a room's menu (persistent menus), or the room
+   * whose name a menu's drawing takes (rooms). None: not drawn.
+   */
+  readonly handset?: 'message' | 'menu' | 'room';
   /** Field changes that belong to the second (link) step when a cycle of references is split. */
   readonly linkChange?: RegExp;
   /** Service codes that mean "already as asked", which apply treats as success. */
@@ -229,6 +277,12 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
 
   /** Its apply handlers, by operation. */
   readonly handlers: Partial<Record<Step['op'], Handler>>;
+  /** How verification reads its list after apply; none: every object it checks is re-read. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly listing?: KindListing<any>;
+  /** Set when identity is a name the service does not keep unique: how its list is read (see NamedListing). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly named?: NamedListing<D, L, any>;
 
   /** Finding codes its `findings` can produce (each documented in docs/troubleshooting.md). */
   readonly findingCodes?: readonly string[];
@@ -244,7 +298,7 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
 /** The pure part of a kind (kind.ts in its folder): everything but reading, applying, drift, export and manifest. */
 export type KindPlanning<D, L, N extends KindName = KindName> = Omit<
   ResourceKind<D, L, N>,
-  'manifest' | 'read' | 'liveSection' | 'reread' | 'createdSince' | 'handlers' | 'codes' | 'findingCodes' | 'findings' | 'driftNote' | 'exporter'
+  'manifest' | 'read' | 'liveSection' | 'reread' | 'createdSince' | 'handlers' | 'listing' | 'named' | 'codes' | 'findingCodes' | 'findings' | 'driftNote' | 'exporter'
 >;
 
 /** A kind with its type parameters erased, for registries. */

@@ -5,6 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { BrandPlan, FieldChange, Step } from '../plan/types.js';
 import { dataUri } from './brand.js';
 import { esc, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
@@ -43,17 +44,27 @@ export interface ChangeView {
 /** Anchor of a change on the page. */
 export const changeAnchor = (address: string): string => `chg-${address}`;
 
-const REF = /^<ref:autoReply:(.+)>$/;
+/** How a handset shows a kind (its declared `handset`); undefined for a kind not drawn, or unknown (a plan file from elsewhere). */
+function shownAs(kind: string): AnyKind['handset'] {
+  return KINDS.find((k) => k.name === kind)?.handset;
+}
+
+/** The key in a step's address (`autoReply.hours` → `hours`). */
+const keyOf = (s: Pick<Step, 'kind' | 'address'>): string => s.address.slice(s.kind.length + 1);
+
+/** A placeholder for a message not created yet: `<ref:KIND:key>`. */
+const REF = /^<ref:([A-Za-z]+):(.+)>$/;
 
 /** The auto-reply and menu changes of one brand's plan. */
 export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] {
   const addressOfId = new Map<string, string>();
-  for (const s of plan.steps) if (s.kind === 'autoReply' && s.liveId !== undefined) addressOfId.set(s.liveId, s.address);
+  for (const s of plan.steps) if (shownAs(s.kind) === 'message' && s.liveId !== undefined) addressOfId.set(s.liveId, s.address);
   const link = (reply: RawReply): LinkTarget => {
     const id = reply.autoReplyMsgId ?? '';
-    const ref = REF.exec(id);
-    const address = ref !== null ? `autoReply.${ref[1]}` : addressOfId.get(id);
-    const name = ctx.names.get(ref?.[1] ?? id) ?? ref?.[1] ?? id;
+    const match = REF.exec(id);
+    const ref = match !== null && shownAs(match[1] as string) === 'message' ? { kind: match[1] as string, key: match[2] as string } : undefined;
+    const address = ref !== undefined ? `${ref.kind}.${ref.key}` : addressOfId.get(id);
+    const name = ctx.names.get(ref?.key ?? id) ?? ref?.key ?? id;
     return address === undefined ? { name } : { key: changeAnchor(address), name };
   };
   const resolvers: Resolvers = {
@@ -66,7 +77,7 @@ export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] 
   };
   // A link step is the second half of a create (cycles): one view, with the final form.
   const byAddress = new Map<string, Step[]>();
-  for (const s of plan.steps) if (s.kind === 'autoReply' || s.kind === 'persistentMenu') byAddress.set(s.address, [...(byAddress.get(s.address) ?? []), s]);
+  for (const s of plan.steps) if (shownAs(s.kind) === 'message' || shownAs(s.kind) === 'menu') byAddress.set(s.address, [...(byAddress.get(s.address) ?? []), s]);
   return [...byAddress.entries()].map(([address, steps]) => {
     const main = steps.find((s) => s.op !== 'link') ?? (steps[0] as Step);
     const last = steps[steps.length - 1] as Step;
@@ -74,7 +85,7 @@ export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] 
     const after = main.op === 'delete' ? undefined : last.expected;
     const draw = (value: unknown): MessageView | RoomView | undefined => {
       if (value === undefined || value === null) return undefined;
-      return main.kind === 'autoReply' ? messageView(asRawMessage(address, value), resolvers) : roomWithMenu(address, value, main, ctx, resolvers);
+      return shownAs(main.kind) === 'message' ? messageView(asRawMessage(address, value), resolvers) : roomWithMenu(address, value, main, ctx, resolvers);
     };
     const view: ChangeView = { address, op: main.op, heading: heading(main), changes: steps.flatMap((s) => s.changes) };
     const gate = gateText(main);
@@ -155,7 +166,7 @@ function changeLine(c: FieldChange): string {
 }
 
 /** The before/after page of one brand. */
-export function changesPage(brandId: string, changes: ChangeView[], ctx: Pick<ChangesContext, 'logo'> & { title: string; version: string }): string {
+export function changesPage(brandId: string, changes: ChangeView[], ctx: { logo?: ImageView; title: string; version: string }): string {
   const onPage = new Set(changes.map((c) => changeAnchor(c.address)));
   const base = { roomName: ctx.title, onPage, ...(ctx.logo === undefined ? {} : { logo: ctx.logo }) };
   const sections = changes.map((c) => {
@@ -198,11 +209,11 @@ export function contextFromPlan(plan: BrandPlan): ChangesContext {
   const names = new Map<string, string>();
   const rooms = new Map<string, string>();
   for (const s of plan.steps) {
-    if (s.kind === 'autoReply') {
-      names.set(s.address.slice('autoReply.'.length), s.name);
+    if (shownAs(s.kind) === 'message') {
+      names.set(keyOf(s), s.name);
       if (s.liveId !== undefined) names.set(s.liveId, s.name);
     }
-    if (s.kind === 'chatbot') rooms.set(s.address.slice('chatbot.'.length), s.name);
+    if (shownAs(s.kind) === 'room') rooms.set(keyOf(s), s.name);
   }
   return { images: imagesFromPlan(plan), names, rooms };
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createClient, type RcsClient } from '../../src/api/index.js';
+import { createClient, type AutoReplyListItem, type RcsClient } from '../../src/api/index.js';
 import { executePlan } from '../../src/apply/execute.js';
 import { verifyApplied } from '../../src/apply/verify.js';
 import { startEmulator, type RunningEmulator, type Seed } from '../../src/emulator/index.js';
@@ -44,7 +44,7 @@ describe('verification', () => {
       expect([report.vouched, report.reread]).toEqual([3, 0]);
       expect(await detailReads()).toBe(0);
       // The list is there for other checks to use.
-      expect(report.lists.autoReplies?.filter((a) => a.autoReplyMsgName.startsWith('Verify '))).toHaveLength(3);
+      expect((report.lists.get('autoReply') as AutoReplyListItem[] | undefined)?.filter((a) => a.autoReplyMsgName.startsWith('Verify '))).toHaveLength(3);
     } finally {
       await client.close();
     }

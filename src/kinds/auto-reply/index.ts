@@ -14,7 +14,7 @@ import { autoReplyExporter } from './export.js';
 import { AUTO_REPLY_FINDING_CODES, autoReplyFindings } from './findings.js';
 import { autoReplyPlanning } from './kind.js';
 import { autoReplyManifest } from './manifest.js';
-import { AUTO_REPLY_CODES, autoRepliesCreatedSince, autoReplyHandlers, autoReplyReader, rereadAutoReply } from './service.js';
+import { AUTO_REPLY_CODES, autoRepliesCreatedSince, autoReplyHandlers, autoReplyList, autoReplyNamed, autoReplyReader, rereadAutoReply } from './service.js';
 import type { DesiredAutoReply } from './types.js';
 
 declare module '../../core/live.js' {
@@ -34,6 +34,8 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'aut
   createdSince: autoRepliesCreatedSince,
   codes: AUTO_REPLY_CODES,
   handlers: autoReplyHandlers,
+  listing: autoReplyList,
+  named: autoReplyNamed,
   findingCodes: AUTO_REPLY_FINDING_CODES,
   findings: (address, l) => autoReplyFindings(address, l),
   exporter: autoReplyExporter,

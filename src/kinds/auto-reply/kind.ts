@@ -21,6 +21,7 @@ const BLOCKED_PROCESSING: Gate = {
 export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 'autoReply'> = {
   name: 'autoReply',
   label: 'auto-reply',
+  handset: 'message',
   prune: 'autoReplies',
   reportsUnmanaged: true,
   linkChange: /\.reply\b|\.reply\./,

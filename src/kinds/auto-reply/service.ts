@@ -10,7 +10,8 @@ import { RcsctlError } from '../../errors.js';
 import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate } from '../apply-helpers.js';
 import { readFiles } from '../file/service.js';
-import type { Handler, KindReader, Reread } from '../resource-kind.js';
+import type { Handler, KindListing, KindReader, NamedListing, Reread } from '../resource-kind.js';
+import type { DesiredAutoReply } from './types.js';
 import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
@@ -33,6 +34,23 @@ export const autoReplyReader: KindReader<AutoReplyListItem[]> = {
     // Entries of auto-replies deleted on the service go, so the cache does not grow forever.
     env.cache?.retain(env.brand.id, new Set(listed.map((a) => a.autoReplyMsgId)));
     return details;
+  },
+};
+
+/** The auto-reply list, as verification reads it after apply (entries are not whole auto-replies). */
+export const autoReplyList: KindListing<AutoReplyListItem> = {
+  list: (client, brand) => collect(client.autoReplies.list(brand)),
+  id: (a) => a.autoReplyMsgId,
+};
+
+/** Auto-replies are found by name, which the service does not keep unique. */
+export const autoReplyNamed: NamedListing<DesiredAutoReply, AutoReplyDetail, AutoReplyListItem> = {
+  plural: 'auto-replies',
+  list: autoReplyList.list,
+  listed: (a: AutoReplyListItem) => ({ id: a.autoReplyMsgId, name: a.autoReplyMsgName, updateDate: a.updateDate, registerDate: a.registerDate }),
+  claimedName: (d) => (d.id === undefined ? d.name : undefined),
+  deleteCopy: async (client, brand, id, name) => {
+    await tolerate(client.autoReplies.delete(brand, id, name), [AUTO_REPLY_CODES.gone]);
   },
 };
 

@@ -12,7 +12,7 @@ import { chatbotExporter } from './export.js';
 import { CHATBOT_FINDING_CODES, chatbotFindings } from './findings.js';
 import { chatbotPlanning } from './kind.js';
 import { chatbotManifest } from './manifest.js';
-import { CHATBOT_CODES, chatbotHandlers, chatbotReader, rereadChatbot } from './service.js';
+import { CHATBOT_CODES, chatbotHandlers, chatbotReader, rereadChatbot, chatbotList } from './service.js';
 import type { DesiredChatbot } from './types.js';
 
 declare module '../../core/live.js' {
@@ -30,6 +30,7 @@ export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail, 'chatbot'>
   reread: rereadChatbot,
   codes: CHATBOT_CODES,
   handlers: chatbotHandlers,
+  listing: chatbotList,
   findingCodes: CHATBOT_FINDING_CODES,
   findings: (address, l, env) => chatbotFindings(address, l, env.now, env.opts),
   exporter: chatbotExporter,

@@ -18,6 +18,7 @@ type ChatbotFields = Partial<Record<(typeof FIELDS)[number], string | number>>;
 export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatbot'> = {
   name: 'chatbot',
   label: 'room',
+  handset: 'room',
   prune: 'chatbots',
   reportsUnmanaged: true,
   partialFields: true,

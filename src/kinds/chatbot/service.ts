@@ -6,13 +6,19 @@ import type { ChatbotDetail, ChatbotInfo, ChatbotListItem } from '../../contract
 import type { Step } from '../../core/step.js';
 import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, readChecked, requestOf, stepFileOf, tolerate } from '../apply-helpers.js';
-import type { Handler, KindReader, Reread } from '../resource-kind.js';
+import type { Handler, KindListing, KindReader, Reread } from '../resource-kind.js';
 import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
 export const CHATBOT_CODES = { gone: ERRORS.invalidChatbotId.code, noChange: ERRORS.noChanges.code } as const;
 
 /** Reads every room: the list, then each detail (which holds the menu). */
+/** The room list, as verification reads it after apply (entries are not whole rooms). */
+export const chatbotList: KindListing<ChatbotListItem> = {
+  list: (client, brand) => collect(client.chatbots.list(brand)),
+  id: (c) => c.chatbotId,
+};
+
 export const chatbotReader: KindReader<ChatbotListItem[]> = {
   list: (env) => collect(env.client.chatbots.list(env.brand)),
   detailCount: (listed) => listed.length,

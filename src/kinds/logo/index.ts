@@ -12,7 +12,7 @@ import { logoExporter } from './export.js';
 import { LOGO_FINDING_CODES, logoFindings } from './findings.js';
 import { logoPlanning } from './kind.js';
 import { logoManifest } from './manifest.js';
-import { LOGO_CODES, logoHandlers, logoReader, logosCreatedSince, rereadLogo } from './service.js';
+import { LOGO_CODES, logoHandlers, logoList, logoNamed, logoReader, logosCreatedSince, rereadLogo } from './service.js';
 import type { DesiredLogo } from './types.js';
 
 declare module '../../core/live.js' {
@@ -31,6 +31,8 @@ export const logoKind: ResourceKind<DesiredLogo, Logo, 'logo'> = {
   createdSince: logosCreatedSince,
   codes: LOGO_CODES,
   handlers: logoHandlers,
+  listing: logoList,
+  named: logoNamed,
   findingCodes: LOGO_FINDING_CODES,
   findings: (address, l, env) => logoFindings(address, l, env.managed, env.now, env.opts),
   exporter: logoExporter,

@@ -5,7 +5,8 @@ import type { BrandRef, RcsClient } from '../../api/index.js';
 import type { Logo } from '../../contract/wire.js';
 import type { Step } from '../../core/step.js';
 import { collect, createOnce, gone, liveIdOf, readChecked, requestOf, stepFileOf, tolerate } from '../apply-helpers.js';
-import type { Handler, KindReader, Reread } from '../resource-kind.js';
+import type { Handler, KindListing, KindReader, NamedListing, Reread } from '../resource-kind.js';
+import type { DesiredLogo } from './types.js';
 import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
@@ -14,6 +15,24 @@ export const LOGO_CODES = { gone: ERRORS.invalidFileId.code, noChange: ERRORS.no
 /** Reads every logo (the list holds everything rcsctl compares). */
 export const logoReader: KindReader<Logo[]> = {
   list: (env) => collect(env.client.logos.list(env.brand)),
+};
+
+/** The logo list, as verification reads it after apply: an entry is the whole logo. */
+export const logoList: KindListing<Logo> = {
+  list: (client, brand) => collect(client.logos.list(brand)),
+  id: (l) => l.fileId,
+  complete: true,
+};
+
+/** Logos are found by name, which the service does not keep unique. */
+export const logoNamed: NamedListing<DesiredLogo, Logo> = {
+  plural: 'logos',
+  list: logoList.list,
+  listed: (l) => ({ id: l.fileId, name: l.name, updateDate: l.updateDate, registerDate: l.registerDate }),
+  claimedName: (d) => (d.fileId === undefined ? d.name : undefined),
+  deleteCopy: async (client, brand, id, name) => {
+    await tolerate(client.logos.delete(brand, id, name), [LOGO_CODES.gone]);
+  },
 };
 
 /** One logo again. */

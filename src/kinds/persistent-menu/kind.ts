@@ -22,6 +22,7 @@ export interface DesiredMenu {
 export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'persistentMenu'> = {
   name: 'persistentMenu',
   label: 'persistent menu',
+  handset: 'menu',
   reportsUnmanaged: false,
 
   desired: (brand) =>
