@@ -59,6 +59,7 @@ export const ERRORS = {
   notAllowedExtension: { http: 400, code: '64355', message: 'Not allowed file extension' },
   invalidBodyFormat: { http: 400, code: '64357', message: 'Invalid body format [%s]' },
   invalidButtonsFormat: { http: 400, code: '64358', message: 'Invalid buttons format [%s]' },
+  invalidChipListFormat: { http: 400, code: '64359', message: 'Invalid chipList format [%s]' },
   autoReplyNotFound: { http: 400, code: '64375', message: 'AutoReplyMsgId not found' },
   // The public OpenAPI document's error list (messages in its own spelling).
   missingMenuTitle: { http: 400, code: '64376', message: 'Missing Menu Title' },

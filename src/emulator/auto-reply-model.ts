@@ -8,6 +8,7 @@ import { canonicalMessagebaseId } from '../spec/messagebases.js';
 import { servicePostback } from '../spec/postback.js';
 import { MAX_LENGTH } from '../spec/limits.js';
 import { fail } from './service-error.js';
+import { checkSuggestion } from './suggestions.js';
 import type { AutoReplyContent, EmulatorStore, StoredBrand } from './store.js';
 
 export type { AutoReplyContent };
@@ -55,6 +56,8 @@ export function parseAutoReply(store: EmulatorStore, brand: StoredBrand, raw: un
 }
 
 function parseSuggestion(brand: StoredBrand, raw: unknown, path: string, selfId?: string): Suggestion {
+  // A malformed button or chip: 64358 or 64359, naming the field (the public document's codes).
+  checkSuggestion(raw, path, path.startsWith('chipList') ? 'chipList' : 'buttons');
   const o = asObject(raw, path);
   const out: Suggestion = {};
   if (o.action !== undefined) {

@@ -74,6 +74,16 @@ export const AGENCY_FILE = {
   mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp'],
 } as const;
 
+/** Buttons and chips: lengths of the public document's suggestion and action objects. */
+export const SUGGESTION = {
+  displayText: 25,
+  postbackData: 2048,
+  mapLabel: 100,
+  calendarTitle: 100,
+  calendarDescription: 500,
+  composeText: 100,
+} as const;
+
 /** List paging (the service reference, Limits). */
 export const PAGING = { defaultLimit: 100, maxLimit: 1000 } as const;
 

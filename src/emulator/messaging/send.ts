@@ -10,6 +10,7 @@ import { authenticate } from '../auth.js';
 import type { Reply, RequestContext } from '../http-types.js';
 import type { Route } from '../router.js';
 import { fail, failAgency } from '../service-error.js';
+import { checkSuggestion } from '../suggestions.js';
 import type { EmulatorStore, StoredBrand, StoredChatbot } from '../store.js';
 import { asObject, optionalBoolean, optionalEnum, optionalString, requiredString } from '../validate.js';
 import { MAX_MESSAGES, REPLY_ID_TTL_MS, type Agency, type SentMessage } from './model.js';
@@ -58,6 +59,7 @@ async function send(ctx: RequestContext, accept: (msg: SentMessage) => void): Pr
   const body = asObject(o.body, 'body');
   const buttons = listOf<ButtonGroup>(o, 'buttons');
   const chipList = listOf<Suggestion>(o, 'chipList');
+  checkSuggestions(buttons, chipList);
 
   const { agency, brand, room } = sender(store, agencyId, chatbotId);
   if (!keyMatches(agency, agencyKey, store.now())) failAgency('agencyKeyMismatch');
@@ -97,6 +99,16 @@ function checkReplyId(store: EmulatorStore, replyId: string, chatbotId: string, 
   const grant = store.messaging.replies.get(replyId);
   if (grant === undefined || grant.chatbotId !== chatbotId || grant.userContact !== userContact) failAgency('invalidReplyId');
   if (store.now() >= grant.issuedAt + REPLY_ID_TTL_MS) failAgency('invalidReplyId');
+}
+
+/** Every button and chip well formed: 64358 or 64359 naming the field, as for auto-replies. */
+function checkSuggestions(buttons: ButtonGroup[], chipList: Suggestion[]): void {
+  buttons.forEach((g, i) => {
+    if (g.suggestions === undefined) return;
+    if (!Array.isArray(g.suggestions)) fail('invalidButtonsFormat', `buttons[${i}].suggestions`);
+    g.suggestions.forEach((s, j) => checkSuggestion(s, `buttons[${i}].suggestions[${j}]`, 'buttons'));
+  });
+  chipList.forEach((s, i) => checkSuggestion(s, `chipList[${i}]`, 'chipList'));
 }
 
 /** A2P messages may use actions only; replies belong to session messages. */
