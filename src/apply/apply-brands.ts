@@ -23,7 +23,7 @@ export interface BrandRun {
   brand: BrandRef;
   /** The lists of the named kinds the plan touches, as they were before the run (to see another process's work). */
   before: KindLists;
-  /** Where the manifests declare the brand (absent for a saved plan), for its service errors. */
+  /** Where the manifests declare the brand (from the saved plan, when it holds it), for its service errors. */
   declared?: BrandDeclaration;
 }
 
@@ -71,7 +71,12 @@ export async function savedPlanRuns(client: RcsClient, file: PlanFile, path: str
     brands = brands.filter((b) => brandFilter.includes(b.brandId));
   }
   await opts.lock?.(brands.map((b) => b.brandId));
-  const runs: BrandRun[] = brands.map((plan) => ({ plan, brand: brandKeyFromEnv(plan.brandId, opts.env), before: {} }));
+  const runs: BrandRun[] = brands.map((plan) => ({
+    plan,
+    brand: brandKeyFromEnv(plan.brandId, opts.env),
+    before: {},
+    ...(plan.declaredAt !== undefined ? { declared: { brandId: plan.brandId, ...plan.declaredAt } } : {}),
+  }));
   const stale: string[] = [];
   for (const run of runs) {
     if (run.plan.error !== undefined) continue;
@@ -79,7 +84,7 @@ export async function savedPlanRuns(client: RcsClient, file: PlanFile, path: str
       for (const s of await findStale(client, run.brand, run.plan, opts.concurrency)) stale.push(`  ${run.plan.brandId} ${s.address}: ${s.how}`);
     } catch (err) {
       // The brand cannot be checked (403, no connection): it fails alone.
-      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read', opts.hintFor) };
+      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read', opts.hintFor, run.declared) };
     }
   }
   if (stale.length > 0) {
@@ -90,7 +95,7 @@ export async function savedPlanRuns(client: RcsClient, file: PlanFile, path: str
     try {
       run.before = await readKindLists(client, run.brand, touchedKinds(run.plan));
     } catch (err) {
-      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read', opts.hintFor) };
+      run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read', opts.hintFor, run.declared) };
     }
   }
   return runs;

@@ -81,7 +81,9 @@ async function planOne(client: RcsClient, desired: DesiredBrand, opts: PlanBrand
     ...(opts.cache ? { cache: opts.cache } : {}),
     ...(opts.onProgress ? { onProgress: (done: number, total: number) => opts.onProgress?.(desired.brandId, done, total) } : {}),
   });
-  return { desired, live, plan: buildPlan(desired, live, opts.plan ?? {}) };
+  const plan = buildPlan(desired, live, opts.plan ?? {});
+  plan.declaredAt = { file: desired.source.file, line: desired.source.line };
+  return { desired, live, plan };
 }
 
 /** Where the manifests declare `desired`, for its service errors. */

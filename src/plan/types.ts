@@ -20,6 +20,8 @@ export interface BrandPlan {
   fingerprints: Record<string, string>;
   /** The state and normalised form each fingerprint was taken of, to say how a stale plan's resource changed. */
   snapshots: Record<string, LiveSnapshot>;
+  /** Where the manifests declare the brand (its `brand:` line), kept in a saved plan so that apply names it in a service error. */
+  declaredAt?: { file: string; line: number };
 }
 
 /** Counts for the summary line. */

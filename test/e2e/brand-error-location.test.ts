@@ -2,7 +2,7 @@
 // line that declare the brand, in plan, drift and apply, in text and JSON:
 // `brands/acme/brand.yaml:4: list logos of BR.acme000001 failed: 403 63001 …`.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,20 @@ describe('a refused brand names its manifest line', () => {
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain(ACME_403);
     expect(r.stdout).toMatch(/✓ autoReply\.a: created/);
+  });
+
+  it('apply of a saved plan names it too: the plan file keeps where the brand is declared', async () => {
+    // A plan with a step to apply: an auto-reply the brand does not have yet.
+    brand('later', BRAND);
+    const saved = join(dir, 'later-plan.json');
+    expect((await cli(['plan', 'brands/later', '-o', saved], { emu, cwd: dir })).code).toBe(0);
+    const file = JSON.parse(readFileSync(saved, 'utf8')) as { brands: { declaredAt?: unknown; steps: unknown[] }[] };
+    expect(file.brands[0]?.steps).toHaveLength(1);
+    expect(file.brands[0]?.declaredAt).toEqual({ file: 'brands/later/brand.yaml', line: 4 });
+    // The account is refused when apply re-reads the brand.
+    const r = await cli(['apply', '--plan', saved], { emu, cwd: dir, env: { RCSCTL_TOKEN: 'not-a-token' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(/brands\/later\/brand\.yaml:4: .* failed: 401 61003 Invalid token/);
   });
 
   it('a 5xx and a 401 name it too', async () => {
