@@ -6,6 +6,7 @@
 
 import type { BrandRef, RcsClient } from '../api/index.js';
 import type { IdMap } from '../core/refs.js';
+import type { LiveCache } from '../kinds/live-cache.js';
 import type { Step } from '../core/step.js';
 import { RcsctlError } from '../errors.js';
 import { toBrandError, type BrandDeclaration, type BrandError, type HintFor } from '../plan/brand-error.js';
@@ -136,6 +137,8 @@ export interface ApplyBrandsOptions extends GateOptions {
   reporterFor?: (plan: BrandPlan) => Promise<BrandReporter> | BrandReporter;
   /** Told each brand's outcome as soon as it is known. */
   onOutcome?: (outcome: BrandApplyOutcome) => void;
+  /** The live cache: verification keeps there the auto-replies it vouched for as created (the caller saves it). */
+  cache?: LiveCache;
 }
 
 /**
@@ -179,7 +182,7 @@ async function applyOne(client: RcsClient, run: BrandRun, opts: ApplyBrandsOptio
     // One read of each touched kind's list serves verification and the check for another process.
     const kinds = touchedKinds(run.plan);
     const lists = await readTouchedLists(client, run.brand, new Set([...kinds, ...stepsToVerify(run.plan, results).map((s) => s.kind)]));
-    const unconverged = (await verifyApplied(client, run.brand, run.plan, results, ran.ids, opts.concurrency, lists)).unconverged;
+    const unconverged = (await verifyApplied(client, run.brand, run.plan, results, ran.ids, opts.concurrency, lists, opts.cache)).unconverged;
     for (const i of findInterference(run.before, kindListsOf(lists, kinds), run.plan, results, ran.ids)) unconverged.push({ address: `${i.kind}:${i.name}`, changes: [], message: `${brandId}: ${i.message}` });
     const outcome: BrandApplyOutcome = { status: 'verified', brandId, results, ids: ran.ids, unconverged };
     if (stepsFailed > 0) outcome.error = { code: 'E_STEP_FAILED', stage: 'apply', message: `${stepsFailed} step${stepsFailed === 1 ? '' : 's'} failed (above)` };

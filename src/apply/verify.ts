@@ -13,13 +13,16 @@
 // - an object of a named kind (auto-replies) created by this run is vouched for
 //   by its list entry when it carries the id the create answered, the planned
 //   name, and an updateDate equal to its registerDate: nothing has written to
-//   it since the create, so it holds what the create sent;
+//   it since the create, so it holds what the create sent. Given the live
+//   cache, the kind may keep what was sent there under that entry
+//   (`listing.remember`), so a no-op apply right after reads no detail;
 // - everything else (updates, links, rooms and menus, agency files) is re-read.
 // Which kinds have a list, and what it vouches for, the kinds declare
 // (`listing`, `named`): nothing here names a kind.
 
 import type { BrandRef, RcsClient } from '../api/index.js';
 import { kindByName } from '../kinds/index.js';
+import type { LiveCache } from '../kinds/live-cache.js';
 import { diffObjects } from '../plan/diff.js';
 import type { BrandPlan, FieldChange, KindName, Step } from '../plan/types.js';
 import { mapLimit } from '../util/concurrency.js';
@@ -85,6 +88,8 @@ export async function verifyApplied(
   ids: IdMap,
   concurrency: number,
   given?: TouchedLists,
+  /** Where the creates vouched for from their list entry are remembered (`listing.remember`). */
+  cache?: LiveCache,
 ): Promise<VerifyReport> {
   const checks: Check[] = stepsToVerify(plan, results).map((step) => ({
     step,
@@ -132,6 +137,7 @@ export async function verifyApplied(
     const shown = entry !== undefined && step.op === 'create' ? kind.named?.listed(entry) : undefined;
     if (shown !== undefined && shown.updateDate === shown.registerDate && shown.name === step.name) {
       vouched++;
+      if (cache !== undefined && 'request' in step) kind.listing?.remember?.(cache, brand.id, entry, resolveRefs(step.request, ids));
       continue;
     }
     toReread.push(check);

@@ -7,14 +7,16 @@
 //
 // An auto-reply detail is served only while the list item it was read with is
 // unchanged: the updateDate (which every write moves) and every other field the
-// list carries (the review state among them). Each brand's cache file is read
-// only when that brand is first asked for.
+// list carries (the review state among them). An auto-reply apply created and
+// verification vouched for from the list is kept as the create sent it, under
+// the same rule. Each brand's cache file is read only when that brand is first
+// asked for.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { AutoReplyDetail, AutoReplyFile, AutoReplyListItem, MessagebaseForm, TemplateDetail } from '../api/types.js';
+import type { AutoReplyDetail, AutoReplyFile, AutoReplyListItem, AutoReplyRequest, MessagebaseForm, TemplateDetail } from '../api/types.js';
 import { stableStringify } from '../util/stable-json.js';
 
 interface CacheFile {
@@ -81,6 +83,23 @@ export class LiveCache {
   /** Remember a freshly read auto-reply detail. */
   set(brandId: string, detail: AutoReplyDetail): void {
     this.load(brandId).entries[detail.autoReplyMsgId] = { listed: listKey(detail), detail };
+    this.dirty.add(brandId);
+  }
+
+  /**
+   * Remember an auto-reply this run created, without reading it: what the
+   * create sent, with the fields of the list item that vouched for it (the
+   * create's own: its updateDate is its registerDate, and no one else wrote
+   * to it). Like every entry it is served only while that list item is
+   * unchanged, so any later write, by anyone, makes the next run read it.
+   */
+  setCreated(brandId: string, item: AutoReplyListItem, sent: AutoReplyRequest): void {
+    // copyAllowed left out of a create is stored as true (as plan compares it).
+    // What neither a create nor a list tells (status, aprvRet, the message
+    // type, cardCount) stays absent, as an answer may leave it (the client
+    // checks those fields as optional); planning reads none of them.
+    const detail = { ...sent, copyAllowed: sent.copyAllowed ?? true, ...item } as AutoReplyDetail;
+    this.load(brandId).entries[item.autoReplyMsgId] = { listed: listKey(item), detail };
     this.dirty.add(brandId);
   }
 

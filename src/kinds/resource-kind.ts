@@ -178,6 +178,12 @@ export interface KindListing<Item = unknown> {
   id(item: Item): string;
   /** An entry is the whole live object and names no other (logos): it is compared as it is. */
   complete?: boolean;
+  /**
+   * Keep in the live cache an object this run created and verification
+   * vouched for from `item` (its entry, untouched since the create): `sent` is
+   * the create request as sent. A kind without it reads such objects again.
+   */
+  remember?(cache: LiveCache, brandId: string, item: Item, sent: unknown): void;
 }
 
 /** A resource kind: its whole life, from manifest section to export. */

@@ -2,13 +2,16 @@
 // touched kind's list once, vouches from the list for what the list can show,
 // re-reads only the rest, and still catches a resource that differs.
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createClient, type AutoReplyListItem, type RcsClient } from '../../src/api/index.js';
 import { executePlan } from '../../src/apply/execute.js';
 import { verifyApplied } from '../../src/apply/verify.js';
 import { startEmulator, type RunningEmulator, type Seed } from '../../src/emulator/index.js';
+import { LiveCache } from '../../src/kinds/live-cache.js';
 import { defaultSeedPath } from '../../src/util/paths.js';
 import { buildPlan } from '../../src/plan/build-plan.js';
 import { readLive } from '../../src/plan/read-live.js';
@@ -86,6 +89,36 @@ describe('verification', () => {
     } finally {
       await client.close();
       await fixed.close();
+    }
+  });
+
+  it('keeps the creates it vouched for in the live cache, never one that differs, and a plan from that cache matches the service', async () => {
+    const client = createClient({ baseUrl: emu.url, credentials: { token: MASTER } });
+    const dir = mkdtempSync(join(tmpdir(), 'rcsctl-verify-cache-'));
+    try {
+      const { plan, results, ids } = await applyCreates(client);
+      const two = ids.get('autoReply:two') as string;
+      await client.autoReplies.update(brand, two, { autoReplyMsgName: 'Verify two', messagebaseId: 'SCS00000', body: { description: 'changed by someone else' } });
+      const cache = new LiveCache(dir, emu.url);
+      const report = await verifyApplied(client, brand, plan, results, ids, 4, undefined, cache);
+      expect(report.unconverged.map((u) => u.address)).toEqual(['autoReply.two']);
+      cache.save();
+
+      // A later run with the cache reads only "two" again, and plans only the change someone else made.
+      await admin(emu, 'DELETE', 'requests');
+      const later = new LiveCache(dir, emu.url);
+      const live = await readLive(client, brand, { concurrency: 4, cache: later });
+      expect(await detailReads()).toBe(1);
+      const again = buildPlan({ ...desired(), brandId: brand.id }, live);
+      expect(again.steps.map((s) => `${s.op} ${s.address}`)).toEqual(['update autoReply.two']);
+      // What the cache served for "one" is what a read gives, in every field plan compares but the postbacks the service fills in.
+      const one = ids.get('autoReply:one') as string;
+      const fresh = await client.autoReplies.get(brand, one);
+      const { buttons: _b, chipList: _c, ...served } = live.autoReplies.find((a) => a.autoReplyMsgId === one) ?? {};
+      expect(fresh).toMatchObject(served);
+    } finally {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -2,13 +2,13 @@
 // ($XDG_CACHE_HOME/rcsctl, else ~/.cache/rcsctl), used by plan and by apply, off
 // with --no-cache.
 
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { cacheDirFor } from '../../src/kinds/live-cache.js';
-import { admin, cli, emulator, ROOT } from './helpers.js';
+import { admin, BRAND, cli, clientFor, emulator, ROOT } from './helpers.js';
 
 const CASE = join(ROOT, 'test', 'plan-cases', '026-example-brand-after-apply');
 const MANIFESTS = join(CASE, 'manifests');
@@ -24,9 +24,9 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-const detailReads = async (): Promise<number> => {
-  const log = (await admin(emu, 'GET', 'requests')) as { requests: { method: string; path: string }[] };
-  await admin(emu, 'DELETE', 'requests');
+const detailReads = async (on: RunningEmulator = emu): Promise<number> => {
+  const log = (await admin(on, 'GET', 'requests')) as { requests: { method: string; path: string }[] };
+  await admin(on, 'DELETE', 'requests');
   return log.requests.filter((r) => r.method === 'GET' && /\/autoreplymsg\/ARM/.test(r.path)).length;
 };
 
@@ -59,5 +59,47 @@ describe('the live cache from the CLI', () => {
     expect(cacheDirFor({ cache: false, cacheDir: 'c' }, { HOME: '/h' }, '/w')).toBeUndefined();
     // An environment that names no home (as tests pass to the in-process CLI) keeps no cache.
     expect(cacheDirFor({}, {}, '/w')).toBeUndefined();
+  });
+
+  it('keeps what an apply created, so the no-op apply right after reads no detail; a later change by someone else is still read and shown', async () => {
+    const own = await emulator(join(CASE, 'seed.yaml'));
+    const dir = mkdtempSync(join(tmpdir(), 'rcsctl-cache-creates-'));
+    try {
+      const env = { XDG_CACHE_HOME: join(home, 'creates') };
+      cpSync(MANIFESTS, dir, { recursive: true });
+      const more = ['one', 'two', 'three'].map((h) => `  cache-${h}:\n    name: Cached ${h}\n    messagebaseId: SCS00000\n    body: { description: "Created ${h}" }\n    chipList: [{ action: { displayText: Web, urlAction: { openUrl: { url: "https://example.com/${h}" } } } }]\n`);
+      // One with an image (a file the other document declares), a call button and copyAllowed left out.
+      more.push('  cache-image:\n    name: Cached image\n    messagebaseId: SCwThM00\n    body: { title: Shop, description: "With a picture", media: { file: hero } }\n    buttons:\n      - suggestions: [{ action: { displayText: Call, dialerAction: { dialPhoneNumber: { phoneNumber: "0212345678" } } } }]\n');
+      writeFileSync(join(dir, 'more.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${BRAND}\nautoReplies:\n${more.join('')}`);
+      const created = await cli(['apply', '--yes', dir], { emu: own, env });
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout).toContain('Apply complete');
+      expect(created.stdout).toContain('autoReply.cache-image');
+      // The plan read the six auto-replies there were; verification read none of the four it created.
+      expect(await detailReads(own)).toBe(6);
+
+      const noop = await cli(['apply', '--yes', dir], { emu: own, env });
+      expect(noop.stdout).toContain('Nothing to apply');
+      expect(await detailReads(own)).toBe(0);
+
+      // Someone else writes over one of them: its list item moves, so the cache no longer serves it.
+      const client = clientFor(own);
+      try {
+        let id: string | undefined;
+        for await (const a of client.autoReplies.list({ id: BRAND })) if (a.autoReplyMsgName === 'Cached two') id = a.autoReplyMsgId;
+        await client.autoReplies.update({ id: BRAND }, id as string, { autoReplyMsgName: 'Cached two', messagebaseId: 'SCS00000', body: { description: 'Changed by someone else' } });
+      } finally {
+        await client.close();
+      }
+      await detailReads(own);
+      const plan = await cli(['plan', dir], { emu: own, env });
+      expect(plan.stdout).toContain('autoReply.cache-two');
+      expect(plan.stdout).toContain('Changed by someone else');
+      expect(plan.stdout).not.toContain('autoReply.cache-one');
+      expect(await detailReads(own)).toBe(1);
+    } finally {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -10,6 +10,7 @@ import { deleteCopies, describeDuplicates, findDuplicates } from '../../apply/de
 import { acquireBrandLocks, lockDir, parseDuration, releaseAll, type BrandLock } from '../../apply/lock.js';
 import type { Unconverged } from '../../apply/verify.js';
 import { RcsctlError } from '../../errors.js';
+import { cacheDirFor, LiveCache } from '../../kinds/live-cache.js';
 import { brandRef, isFailed, type PlannedBrand } from '../../plan/plan-brands.js';
 import { readPlanFile } from '../../plan/plan-file.js';
 import { restoreSensitive } from '../../plan/sensitive-plan.js';
@@ -163,6 +164,9 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
       record?.(brandResult(o.brandId, o.results, o.ids, o.unconverged));
       io.stdout.write(summaryLine(o.brandId, o.results, style));
     };
+    // Verification keeps the auto-replies it vouched for as created, so the next run need not read them.
+    const cacheDir = cacheDirFor(opts, io.env, io.cwd);
+    const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl) : undefined;
     await applyEachBrand(conn.client, total > 0 ? runs : [], {
       concurrency: ctx.globals().concurrency,
       allowDelete: opts.allowDelete,
@@ -177,7 +181,9 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
         return makeApplyView(io, style, plan.brandId, plan.steps);
       },
       onOutcome: tell,
+      ...(cache !== undefined ? { cache } : {}),
     });
+    cache?.save();
     for (const u of unconverged) io.stderr.write(style.red(`verification: ${u.message}\n`));
     if (interrupted.length > 0) {
       io.stderr.write(renderInterrupted(interrupts.received ?? 'interrupt', interrupted));

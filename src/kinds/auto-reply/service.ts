@@ -41,6 +41,10 @@ export const autoReplyReader: KindReader<AutoReplyListItem[]> = {
 export const autoReplyList: KindListing<AutoReplyListItem> = {
   list: (client, brand) => collect(client.autoReplies.list(brand)),
   id: (a) => a.autoReplyMsgId,
+  // Only when the creator was the last writer too: the entry is the create's own.
+  remember: (cache, brandId, item, sent) => {
+    if (item.updateId === item.registerId) cache.setCreated(brandId, item, sent as AutoReplyRequest);
+  },
 };
 
 /** Auto-replies are found by name, which the service does not keep unique. */
