@@ -6,7 +6,7 @@
 // is type-checked against the published declarations.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,13 +46,22 @@ try {
 }
 `;
 
+/** The TypeScript source a file tsc wrote under dist/ was compiled from (`dist/src/a/b.js.map` → `src/a/b.ts`). */
+function sourceOf(distPath: string): string | undefined {
+  const m = /^dist\/(.+?)(\.d)?\.(js|ts)(\.map)?$/.exec(distPath);
+  return m === null ? undefined : `${m[1] as string}.ts`;
+}
+
 describe('rcsctl as a library (the packed package, imported as a user does)', () => {
   let dir: string;
+  /** The paths `npm pack` put in the tarball. */
+  let packedFiles: string[];
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'rcsctl-consumer-'));
     // npm pack: exactly what a registry would serve (the files list of package.json).
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { filename: string }[];
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { filename: string; files: { path: string }[] }[];
+    packedFiles = (packed[0] as { files: { path: string }[] }).files.map((f) => f.path);
     const tarball = join(dir, (packed[0] as { filename: string }).filename);
     const installed = join(dir, 'node_modules', 'rcsctl');
     mkdirSync(installed, { recursive: true });
@@ -75,6 +84,16 @@ describe('rcsctl as a library (the packed package, imported as a user does)', ()
 
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ships no file of dist/ whose source is gone (a build starts from an empty dist/)', () => {
+    const dist = packedFiles.filter((p) => p.startsWith('dist/'));
+    expect(dist).toContain('dist/src/index.js');
+    const orphans = dist.filter((p) => {
+      const src = sourceOf(p);
+      return src === undefined || !existsSync(join(ROOT, src));
+    });
+    expect(orphans).toEqual([]);
   });
 
   it('resolves through exports to the built entry, with its declarations', () => {
