@@ -8,6 +8,7 @@ import type { BrandRef, RcsClient } from '../api/index.js';
 import type { KindName } from '../core/step.js';
 import { kindByName } from '../kinds/index.js';
 import type { DesiredBrand } from '../manifest/types.js';
+import { brandRef } from '../plan/plan-brands.js';
 import type { LiveBrand } from '../plan/types.js';
 import { hashValue } from '../util/stable-json.js';
 import { namedKinds, olderFirst } from './interference.js';
@@ -74,4 +75,28 @@ export async function deleteCopies(client: RcsClient, brand: BrandRef, groups: D
     }
   }
   return deleted;
+}
+
+/** One brand's duplicates, as `apply --dedupe` shows them and deletes them. */
+export interface BrandDuplicates {
+  brandId: string;
+  brand: BrandRef;
+  groups: DuplicateGroup[];
+  /** How many copies are identical to the one kept: what --dedupe deletes. */
+  deletable: number;
+}
+
+/** The duplicates of every planned brand that has some, in the order given. */
+export function duplicatesOf(plans: readonly { desired: DesiredBrand; live: LiveBrand }[]): BrandDuplicates[] {
+  return plans.flatMap(({ desired, live }) => {
+    const groups = findDuplicates(desired, live);
+    if (groups.length === 0) return [];
+    const deletable = groups.reduce((n, g) => n + g.copies.filter((c) => c.identical).length, 0);
+    return [{ brandId: desired.brandId, brand: brandRef(desired), groups, deletable }];
+  });
+}
+
+/** Delete the identical copies brand after brand; `onBrand` hears each brand's deleted ids as it is done. */
+export async function deleteDuplicates(client: RcsClient, found: readonly BrandDuplicates[], onBrand: (brandId: string, deleted: string[]) => void): Promise<void> {
+  for (const f of found) onBrand(f.brandId, await deleteCopies(client, f.brand, f.groups));
 }

@@ -6,12 +6,12 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { applyEachBrand, runsOf, savedPlanRuns, unappliable, type BrandApplyOutcome, type BrandRun } from '../../apply/apply-brands.js';
 import { INTERRUPT_GRACE_MS, type StepResult } from '../../apply/execute.js';
-import { deleteCopies, describeDuplicates, findDuplicates } from '../../apply/dedupe.js';
+import { deleteDuplicates, describeDuplicates, duplicatesOf } from '../../apply/dedupe.js';
 import { acquireBrandLocks, lockDir, parseDuration, releaseAll, type BrandLock } from '../../apply/lock.js';
 import type { Unconverged } from '../../apply/verify.js';
 import { RcsctlError } from '../../errors.js';
 import { cacheDirFor, LiveCache } from '../../kinds/live-cache.js';
-import { brandRef, isFailed, type PlannedBrand } from '../../plan/plan-brands.js';
+import { isFailed, type PlannedBrand } from '../../plan/plan-brands.js';
 import { readPlanFile } from '../../plan/plan-file.js';
 import { restoreSensitive } from '../../plan/sensitive-plan.js';
 import { parseShard } from '../../plan/shard.js';
@@ -217,23 +217,20 @@ async function runApply(ctx: CommandContext, paths: string[], opts: ApplyOptions
  */
 async function dedupe(ctx: CommandContext, conn: Connection, plans: PlannedBrand[], opts: ApplyOptions): Promise<ExitCode | undefined> {
   const { io } = ctx;
-  const found = plans.map((p) => ({ p, groups: findDuplicates(p.desired, p.live) })).filter((x) => x.groups.length > 0);
+  const found = duplicatesOf(plans);
   if (found.length === 0) {
     io.stdout.write('Dedupe: no live duplicates of managed names.\n\n');
     return undefined;
   }
-  for (const { p, groups } of found) io.stdout.write(`Dedupe ${p.desired.brandId}:\n${describeDuplicates(groups).map((l) => `  ${l}\n`).join('')}`);
-  const deletable = found.reduce((n, x) => n + x.groups.reduce((m, g) => m + g.copies.filter((c) => c.identical).length, 0), 0);
+  for (const f of found) io.stdout.write(`Dedupe ${f.brandId}:\n${describeDuplicates(f.groups).map((l) => `  ${l}\n`).join('')}`);
+  const deletable = found.reduce((n, f) => n + f.deletable, 0);
   if (deletable === 0) return undefined;
   if (!opts.allowDelete) {
     io.stdout.write(`\n⏸ ${deletable} duplicate cop${deletable === 1 ? 'y' : 'ies'} held: deletes run only with --allow-delete. Nothing was changed.\n`);
     return EXIT_HELD;
   }
   if (!opts.yes) await confirm(ctx, plans.map((p) => p.plan.brandId), `delete ${deletable} duplicate cop${deletable === 1 ? 'y' : 'ies'} from`);
-  for (const { p, groups } of found) {
-    const deleted = await deleteCopies(conn.client, brandRef(p.desired), groups);
-    io.stdout.write(`✓ ${p.desired.brandId}: deleted ${deleted.join(', ')}\n`);
-  }
+  await deleteDuplicates(conn.client, found, (brandId, deleted) => io.stdout.write(`✓ ${brandId}: deleted ${deleted.join(', ')}\n`));
   io.stdout.write('\n');
   return undefined;
 }
