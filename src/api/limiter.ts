@@ -1,9 +1,16 @@
 // The one limit on requests in flight for the whole process, shared by every
 // brand: a fixed number, or `auto`, which finds the service's limit by AIMD
-// (start low, add one per window of healthy answers, halve on 429 or 503) and
-// honours Retry-After by pausing every new request until then. Waiting
+// and honours Retry-After by pausing every new request until then. Waiting
 // requests are served round-robin by brand, so a brand with a thousand
 // requests queued does not hold back a brand with five.
+//
+// AIMD here: start at 4; add one per window of healthy answers taken at the
+// limit; on 429 or 503 cut to four fifths, once per overload. A rate limit
+// with a burst allowance (a token bucket) hides an excess until the bucket is
+// empty, which takes seconds, not round trips; so once the service has said
+// "too many", the limit grows by at most one per Retry-After period, the
+// service's own time scale, and a mild cut is enough. (Netflix's
+// concurrency-limits AIMD backs off to 0.9; TCP Reno to 0.5.)
 
 /** How many requests may be in flight. */
 export type ConcurrencySetting = { mode: 'fixed'; limit: number } | { mode: 'auto'; max: number; start?: number };
@@ -12,8 +19,10 @@ export type ConcurrencySetting = { mode: 'fixed'; limit: number } | { mode: 'aut
 export const AUTO_START = 4;
 /** The default cap of `auto` (`--max-concurrency`). */
 export const DEFAULT_MAX_CONCURRENCY = 32;
-/** Multiplicative decrease on overload. */
-const DECREASE = 0.5;
+/** Multiplicative decrease on overload (*chosen*, by bench/ratelimit.ts). */
+const DECREASE = 0.8;
+/** The growth period after an overload that came without Retry-After. */
+const DEFAULT_GROW_EVERY_MS = 1000;
 
 /** What an answer says about the service's capacity. */
 export type Signal = 'healthy' | 'overloaded' | 'neutral';
@@ -52,6 +61,9 @@ export class Limiter {
   private pausedUntil = 0;
   /** No growth before this: a pause refills the service's burst allowance, and answers spent from it say nothing about its sustained rate. */
   private holdUntil = 0;
+  /** At most one increase per this many ms: 0 until the first overload. */
+  private growEveryMs = 0;
+  private lastChange = 0;
   private timer: NodeJS.Timeout | undefined;
   /** Waiters by key, and the keys with waiters in round-robin order. */
   private readonly queues = new Map<string, Waiter[]>();
@@ -138,17 +150,21 @@ export class Limiter {
         this.stats.pauses += 1;
       }
     }
+    const now = this.now();
     if (signal === 'overloaded') {
       // One cut per overload: answers to requests sent before the cut say nothing new.
       if (epoch !== this.epoch) return;
       this.epoch += 1;
       this.healthy = 0;
+      this.growEveryMs = retryAfterMs !== undefined && retryAfterMs > 0 ? retryAfterMs : DEFAULT_GROW_EVERY_MS;
+      this.lastChange = now;
       this.setLimit(Math.max(1, Math.floor(this.limitNow * DECREASE)));
       this.stats.decreases += 1;
-    } else if (signal === 'healthy' && saturated && epoch === this.epoch && this.now() >= this.holdUntil) {
+    } else if (signal === 'healthy' && saturated && epoch === this.epoch && now >= this.holdUntil) {
       this.healthy += 1;
-      if (this.healthy >= this.limitNow && this.limitNow < this.max) {
+      if (this.healthy >= this.limitNow && this.limitNow < this.max && now - this.lastChange >= this.growEveryMs) {
         this.healthy = 0;
+        this.lastChange = now;
         this.setLimit(this.limitNow + 1);
       }
     }

@@ -67,18 +67,34 @@ describe('Limiter, auto (AIMD)', () => {
     expect(l.stats.limit).toBe(4);
   });
 
-  it('halves on overload, once for the requests already in flight', async () => {
-    const l = new Limiter({ mode: 'auto', max: 32, start: 16 });
-    const slots = await Promise.all(Array.from({ length: 16 }, () => l.acquire('a')));
-    // Sixteen answers 429 to one burst: one cut, not sixteen.
+  it('cuts to four fifths on overload, once for the requests already in flight, never below 1', async () => {
+    const l = new Limiter({ mode: 'auto', max: 32, start: 20 });
+    const slots = await Promise.all(Array.from({ length: 20 }, () => l.acquire('a')));
+    // Twenty answers 429 to one burst: one cut, not twenty.
     for (const s of slots) s.release('overloaded');
-    expect(l.stats).toMatchObject({ limit: 8, decreases: 1 });
+    expect(l.stats).toMatchObject({ limit: 16, decreases: 1 });
     // A request sent after the cut that is refused again cuts again.
     const again = await l.acquire('a');
     again.release('overloaded');
-    expect(l.stats).toMatchObject({ limit: 4, decreases: 2 });
-    for (let i = 0; i < 5; i++) (await l.acquire('a')).release('overloaded');
+    expect(l.stats).toMatchObject({ limit: 12, decreases: 2 });
+    for (let i = 0; i < 12; i++) (await l.acquire('a')).release('overloaded');
     expect(l.stats.limit).toBe(1);
+  });
+
+  it('after an overload, grows by at most one per Retry-After period', async () => {
+    let now = 0;
+    const l = new Limiter({ mode: 'auto', max: 32, start: 10 }, () => now);
+    (await l.acquire('a')).release('overloaded', 1000);
+    expect(l.stats.limit).toBe(8);
+    // The pause (1 s) and the hold after it (1 s) pass; then many windows of healthy answers.
+    now = 2000;
+    const done: string[] = [];
+    await Promise.all(Array.from({ length: 200 }, () => request(l, 'a', done)));
+    expect(l.stats.limit).toBe(9);
+    now = 3000;
+    await Promise.all(Array.from({ length: 200 }, () => request(l, 'a', done)));
+    expect(l.stats.limit).toBe(10);
+    l.close();
   });
 
   it('pauses every new request until Retry-After has passed', async () => {
