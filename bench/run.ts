@@ -15,6 +15,7 @@ const BENCHES: Bench[] = [
   { name: 'emulator-throughput', load: async () => () => import('./emulator-throughput.js').then((m) => m.run()) },
   { name: 'plan-read', load: async () => () => import('./plan-read.js').then((m) => m.run()) },
   { name: 'plan-memory', load: async () => () => import('./plan-memory.js').then((m) => m.run()) },
+  { name: 'ratelimit', load: async () => (await import('./ratelimit.js')).run },
 ];
 
 const [only, ...args] = process.argv.slice(2);

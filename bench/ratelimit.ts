@@ -1,0 +1,228 @@
+// Adaptive concurrency against a rate limit: the whole rcsctl process (bin/rcsctl.js
+// as a child) plans B brands × 50 auto-replies against an emulator child whose
+// rate-limit fault allows R requests a second to the account (a token bucket
+// holding one second's worth; 429 with Retry-After beyond it), each answer
+// after LATENCY_MS. For each R it reports, as medians of RUNS runs:
+// - the throughput ratio: R ÷ the requests served per second (target ≤ 1.10);
+// - the 429 share: 429 answers ÷ all requests (target < 2%);
+// - the time against the bound served requests ÷ R.
+// The emulator counts both (GET /_emulator/rate-limit), so they are exact.
+// The brand count is scaled per rate so that one run takes about 30 s
+// (200 brands at 50 req/s would take 200 s a run): the output says so.
+// `--concurrency 8` (a fixed limit) runs on the same workload for comparison,
+// and one row without any limit shows what auto costs when there is none.
+//
+//   npm run bench -- ratelimit            # every rate
+//   npm run bench -- ratelimit 200        # one rate
+
+import { fork, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { startEmulator, type Seed } from '../src/emulator/index.js';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const BIN = join(ROOT, 'bin', 'rcsctl.js');
+const TOKEN = 'bench-master-token';
+const LATENCY_MS = 20;
+const PER_BRAND = 50;
+const FULL_BRANDS = 200;
+/** Aimed-for length of one run; brands are scaled down to fit it. */
+const RUN_SECONDS = 30;
+const RATES = [50, 200, 1000];
+const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
+const TARGET_RATIO = 1.1;
+const TARGET_SHARE = 0.02;
+
+function brandId(b: number): string {
+  return `BR.rate${String(b).padStart(6, '0')}`;
+}
+
+function replyName(i: number): string {
+  return `Auto-reply ${String(i).padStart(4, '0')}`;
+}
+
+/** The seed: `brands` brands of PER_BRAND auto-replies, one master account. */
+function seed(brands: number): Seed {
+  const ids = Array.from({ length: brands }, (_, b) => brandId(b));
+  return {
+    accounts: [{ userId: 'bench', role: 'master', token: TOKEN, brands: ids.map((brandId) => ({ brandId, role: 'representative' })) }],
+    brands: ids.map((id) => ({
+      brandId: id,
+      brandKey: `BK.${id.slice(3)}0000`,
+      autoReplies: Array.from({ length: PER_BRAND }, (_, i) => ({ autoReplyMsgName: replyName(i), messagebaseId: 'SCS00000', body: { description: `Auto-reply number ${i}` } })),
+    })),
+  } as unknown as Seed;
+}
+
+/** One manifest per brand: the seeded auto-replies, every tenth changed, so each plan has steps. */
+function writeManifests(dir: string, brands: number): void {
+  mkdirSync(dir, { recursive: true });
+  for (let b = 0; b < brands; b++) {
+    const lines = ['apiVersion: rcsctl/v1', 'kind: Brand', 'brand:', `  id: ${brandId(b)}`, 'autoReplies:'];
+    for (let i = 0; i < PER_BRAND; i++) {
+      lines.push(`  ar${i}:`, `    name: "${replyName(i)}"`, '    messagebaseId: SCS00000', '    body:', `      description: "Auto-reply number ${i}${i % 10 === 0 ? ', changed' : ''}"`);
+    }
+    writeFileSync(join(dir, `brand-${String(b).padStart(4, '0')}.yaml`), lines.join('\n') + '\n');
+  }
+}
+
+/** The emulator as a child process, so rcsctl and it do not share an event loop. */
+async function emulator(brands: number): Promise<{ url: string; close: () => void }> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(brands)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m) => resolve(String(m)));
+    child.once('exit', (code) => reject(new Error(`emulator child exited with ${code}`)));
+  });
+  return { url, close: () => child.kill('SIGTERM') };
+}
+
+async function admin(url: string, method: 'GET' | 'POST', body?: unknown): Promise<{ perSecond: number; allowed: number; limited: number }> {
+  const res = await request(`${url}/_emulator/rate-limit`, { method, ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
+  return (await res.body.json()) as { perSecond: number; allowed: number; limited: number };
+}
+
+/** Run `rcsctl plan` as a child to its exit: wall milliseconds, and the brands that failed (exit 1). */
+function plan(url: string, dir: string, concurrency: string): Promise<{ ms: number; failed: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, [BIN, 'plan', dir, '--concurrency', concurrency, '--no-cache', '--json'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN, NO_COLOR: '1' },
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      // Exit 1 with "N of M brands failed": brands whose reads ran out of retries.
+      const failed = /(\d+) of \d+ brands? failed/.exec(err);
+      if (code === 0) resolve({ ms, failed: 0 });
+      else if (code === 1 && failed !== null) resolve({ ms, failed: Number(failed[1]) });
+      else reject(new Error(`rcsctl plan exited ${code}: ${err.split('\n').slice(-4).join(' | ')}`));
+    });
+  });
+}
+
+interface Measured {
+  ms: number;
+  served: number;
+  limited: number;
+  /** Brands that failed (429 after every retry). */
+  failed: number;
+}
+
+/** RUNS runs at `rate` (0: no limit) with `concurrency`; each starts with a full bucket. */
+async function measure(url: string, dir: string, rate: number, concurrency: string): Promise<Measured[]> {
+  const out: Measured[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    await admin(url, 'POST', { perSecond: rate });
+    const { ms, failed } = await plan(url, dir, concurrency);
+    const { allowed, limited } = await admin(url, 'GET');
+    out.push({ ms, served: allowed, limited, failed });
+  }
+  return out;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+interface Row {
+  failed: number;
+  ratio: number;
+  share: number;
+  ms: number;
+  boundMs: number;
+  served: number;
+}
+
+function summarise(runs: Measured[], rate: number): Row {
+  const served = median(runs.map((m) => m.served));
+  const ms = median(runs.map((m) => m.ms));
+  const boundMs = (served / rate) * 1000;
+  return { failed: median(runs.map((m) => m.failed)), served, ms, boundMs, ratio: median(runs.map((m) => (m.ms / 1000) * (rate / m.served))), share: median(runs.map((m) => m.limited / (m.served + m.limited))) };
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+
+/** Brands for one run of about RUN_SECONDS at `rate` (requests per brand measured on a first run). */
+function brandsFor(rate: number, perBrand: number): number {
+  return Math.max(2, Math.min(FULL_BRANDS, Math.floor((rate * RUN_SECONDS) / perBrand)));
+}
+
+export async function run(args: string[] = []): Promise<void> {
+  const rates = args.length > 0 ? args.map(Number) : RATES;
+  const work = mkdtempSync(join(tmpdir(), 'rcsctl-bench-ratelimit-'));
+  const [l1, l5, l15] = loadavg().map((x) => x.toFixed(1));
+  console.log(`ratelimit: ${cpus().length} cores, load average ${l1} ${l5} ${l15} at the start; whole process (bin/rcsctl.js plan); medians of ${RUNS} runs; latency ${LATENCY_MS} ms; ${PER_BRAND} auto-replies a brand`);
+  try {
+    // Requests one brand's plan makes, measured once without a limit.
+    const probeDir = join(work, 'probe');
+    writeManifests(probeDir, 2);
+    const probe = await emulator(2);
+    let perBrand: number;
+    try {
+      await admin(probe.url, 'POST', { perSecond: 0 });
+      await plan(probe.url, probeDir, '8');
+      // With the limit off the bucket does not count: set a limit too high to refuse anything.
+      await admin(probe.url, 'POST', { perSecond: 1_000_000 });
+      await plan(probe.url, probeDir, '8');
+      perBrand = (await admin(probe.url, 'GET')).allowed / 2;
+    } finally {
+      probe.close();
+    }
+    for (const rate of rates) {
+      const brands = brandsFor(rate, perBrand);
+      const dir = join(work, `b${brands}`);
+      writeManifests(dir, brands);
+      const emu = await emulator(brands);
+      try {
+        const scaled = brands < FULL_BRANDS ? ` (scaled from ${FULL_BRANDS} so that a run takes about ${RUN_SECONDS} s)` : '';
+        console.log(`- ${rate} req/s: ${brands} brands × ${PER_BRAND} auto-replies${scaled}, ${Math.round(brands * perBrand)} requests a plan`);
+        for (const concurrency of ['auto', '8']) {
+          const row = summarise(await measure(emu.url, dir, rate, concurrency), rate);
+          const verdict = concurrency === 'auto' ? `; targets ratio ≤ ${TARGET_RATIO.toFixed(2)} ${row.ratio <= TARGET_RATIO ? 'met' : 'MISSED'}, 429 share < ${pct(TARGET_SHARE)} ${row.share < TARGET_SHARE ? 'met' : 'MISSED'}` : '';
+          const failed = row.failed > 0 ? `; ${row.failed} of ${brands} brands FAILED (429 after every retry)` : '';
+          console.log(
+            `  --concurrency ${concurrency.padEnd(4)}: throughput ratio ${row.ratio.toFixed(2)}, 429 share ${pct(row.share)}, ${Math.round(row.ms)} ms against the bound ${Math.round(row.boundMs)} ms (${row.served} requests ÷ ${rate} req/s)${failed}${verdict}`,
+          );
+        }
+      } finally {
+        emu.close();
+      }
+    }
+    // No limit at all: what auto costs when there is nothing to find.
+    const dir = join(work, `b${FULL_BRANDS}`);
+    writeManifests(dir, FULL_BRANDS);
+    const emu = await emulator(FULL_BRANDS);
+    try {
+      console.log(`- no rate limit: ${FULL_BRANDS} brands × ${PER_BRAND} auto-replies`);
+      for (const concurrency of ['auto', '8']) {
+        const runs = await measure(emu.url, dir, 1_000_000, concurrency);
+        if (runs.some((m) => m.failed > 0)) throw new Error(`brands failed without a rate limit (--concurrency ${concurrency})`);
+        console.log(`  --concurrency ${concurrency.padEnd(4)}: ${Math.round(median(runs.map((m) => m.ms)))} ms, ${median(runs.map((m) => m.served))} requests`);
+      }
+    } finally {
+      emu.close();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function serve(brands: number): Promise<void> {
+  const emu = await startEmulator({ seed: seed(brands), latencyMs: LATENCY_MS });
+  process.send?.(emu.url);
+  const stop = () => void emu.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('disconnect', stop);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--serve')) await serve(Number(process.argv[process.argv.indexOf('--serve') + 1]));
+  else await run(process.argv.slice(2));
+}
