@@ -13,7 +13,7 @@ const HINTS: Record<string, string> = {
   '63001': 'this account holds no brand role on the brand: ask the brand representative to grant one',
   '64001': 'agency accounts must send the brand key: add `key: "${env:BRAND_KEY}"` under `brand:` in the manifest (for saved plans: RCSCTL_BRAND_KEY_<brandId with _ for . and ->)',
   '64002': 'the brand key does not match the brand: check `brand.key` in the manifest (or RCSCTL_BRAND_KEY_<brandId> for saved plans)',
-  '69001': 'the service is rate-limiting: use --concurrency auto, which finds its limit, or lower --concurrency',
+  '69001': 'the service is rate-limiting: --concurrency auto (the default) slows down to its limit; a fixed --concurrency does not',
 };
 
 /** In the sandbox the emulator's seed, not a person, decides who may do what. */

@@ -79,7 +79,7 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
     .option('--base-url <url>', 'service base URL (env: RCSCTL_BASE_URL)')
     .option('--agency-base-url <url>', 'agency messaging base URL (env: RCSCTL_AGENCY_BASE_URL; default: the base URL)')
     .option('--token-file <file>', 'read the access token from this file')
-    .option('--concurrency <n>', 'requests in flight at once, every brand together: a number from 1 to 64, or auto (adaptive, finds the service\'s rate limit)', '8')
+    .option('--concurrency <n>', 'requests in flight at once, every brand together: auto (adaptive: finds the service\'s rate limit) or a fixed number from 1 to 64', 'auto')
     .option('--max-concurrency <n>', 'the most requests in flight that --concurrency auto may reach (default 32)')
     .option('--no-color', 'no colour in output (NO_COLOR is honoured too)')
     .option('--sandbox', 'run against an in-process emulator; nothing leaves the machine', false)
