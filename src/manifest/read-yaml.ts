@@ -11,11 +11,12 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { CORE_SCHEMA, constructFromEvents, defineScalarTag, EVENT_ID, floatCoreTag, NOT_RESOLVED, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
-import { isAlias, isNode, isScalar, LineCounter, parseAllDocuments, parseDocument, visit, type Document, type Node } from 'yaml';
-import { diagAtOffset, type SourceDoc } from './source.js';
+import type { Document, LineCounter, Node } from 'yaml';
+import { diagAtOffset, keyPath, lineIndex, type SourceDoc } from './source.js';
 import { checkBytes, checkRawText, deepNodeOffset, MAX_DEPTH } from './text-checks.js';
 import type { Diagnostic } from './types.js';
 import { yamlErrorDiagnostics } from './yaml-errors.js';
+import { yamlLib } from './yaml-lib.js';
 
 /**
  * A manifest file larger than this is refused before parsing. 8 MiB holds a
@@ -46,7 +47,7 @@ const FULL_OPTIONS = { prettyErrors: false, uniqueKeys: false, merge: false } as
 
 /** Read and parse one manifest file; never throws. */
 export async function readManifestFile(absPath: string, file: string): Promise<ReadResult> {
-  const none = new LineCounter();
+  const none = lineIndex('');
   try {
     const info = await stat(absPath);
     if (info.size > MAX_MANIFEST_BYTES) {
@@ -66,21 +67,19 @@ export async function readManifestFile(absPath: string, file: string): Promise<R
 /** Parse manifest text into documents with positions; never throws. */
 export function parseManifestText(text: string, absPath: string, file: string): ReadResult {
   const diagnostics: Diagnostic[] = [];
-  const lines = new LineCounter();
   if (text.length > MAX_MANIFEST_BYTES) {
-    return { docs: [], diagnostics: [diagAtOffset(file, lines, 'RCS105', 0, `manifest is over ${MAX_MANIFEST_BYTES} bytes`)] };
+    return { docs: [], diagnostics: [diagAtOffset(file, lineIndex(''), 'RCS105', 0, `manifest is over ${MAX_MANIFEST_BYTES} bytes`)] };
   }
   // NUL and deep nesting are found before the parser sees the text; positions
   // need the line starts, which the parser would otherwise have recorded.
   if (text.includes('\u0000') || /[[{\-]/.test(text)) {
-    const counted = new LineCounter();
-    counted.addNewLine(0);
-    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) counted.addNewLine(at + 1);
-    const raw = checkRawText(text, file, counted);
+    const raw = checkRawText(text, file, lineIndex(text));
     if (raw.length > 0) return { docs: [], diagnostics: raw };
   }
-  const values = plainValues(text);
-  if (values !== undefined) return { docs: lazyDocs(text, absPath, file, values), diagnostics };
+  const plain = plainDocuments(text);
+  if (plain !== undefined) return { docs: lazyDocs(text, absPath, file, plain), diagnostics };
+  const { isScalar, parseAllDocuments } = yamlLib();
+  const lines = new (yamlLib().LineCounter)();
   let parsed: Document.Parsed[];
   try {
     const all = parseAllDocuments(text, { lineCounter: lines, ...FULL_OPTIONS });
@@ -136,10 +135,11 @@ const NON_STRING_KEY = /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?[0-9
  * trailing lines (`|+`: blank lines at the end of the file), and an indented
  * `---` or `...` (text to the full reader, a document marker to js-yaml), and
  * a `%` starting a word (the full reader refuses a plain value starting so),
- * and text right after a closing `]` or `}` (js-yaml took `- []k: v` in a
- * block; the `}` of `${env:NAME}` is text, not a flow collection).
+ * text right after a closing `]` or `}` (js-yaml took `- []k: v` in a
+ * block; the `}` of `${env:NAME}` is text, not a flow collection), and a
+ * carriage return not followed by a newline (lines are counted at `\n`).
  */
-const FULL_READER_ONLY = /\t|(?:^|\s)[|>](?:[-+]?[1-9]|[1-9]?\+)|^[ ]+(?:---|\.\.\.)(?:\s|$)|(?:^|[\s[{,])%|(?:\]|(?<!\$\{[^}\n]*)\})[^\s,\]}:#]/m;
+const FULL_READER_ONLY = /\r(?!\n)|\t|(?:^|\s)[|>](?:[-+]?[1-9]|[1-9]?\+)|^[ ]+(?:---|\.\.\.)(?:\s|$)|(?:^|[\s[{,])%|(?:\]|(?<!\$\{[^}\n]*)\})[^\s,\]}:#]/m;
 
 /** Floats as the full reader reads them: one too large for a double is Infinity, not a string. */
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
@@ -162,6 +162,17 @@ const SCHEMA = CORE_SCHEMA.withTags(
  * the full reader's do (test/manifest/yaml-readers.test.ts compares the two).
  */
 export function plainValues(text: string): unknown[] | undefined {
+  return plainDocuments(text)?.map((d) => d.value);
+}
+
+/** A document the fast reader took: its value, and where its top two levels of keys start. */
+interface PlainDocument {
+  value: unknown;
+  keyOffsets: Map<string, number>;
+}
+
+/** plainValues, with each document's key offsets (SourceDoc.keyOffsets). */
+function plainDocuments(text: string): PlainDocument[] | undefined {
   if (FULL_READER_ONLY.test(text)) return undefined;
   let events: Event[];
   try {
@@ -169,14 +180,17 @@ export function plainValues(text: string): unknown[] | undefined {
   } catch {
     return undefined;
   }
-  // Per open collection: is it a map, and how many nodes it holds so far (keys and values alternate).
-  const open: { map: boolean; n: number }[] = [];
+  // Per open collection: is it a map, how many nodes it holds so far (keys and
+  // values alternate), its path while within the top two levels, and its last key.
+  const open: { map: boolean; n: number; path?: string[]; key?: string }[] = [];
+  const offsets: Map<string, number>[] = [];
   let depth = 0;
   for (const e of events) {
     switch (e.type) {
       case EVENT_ID.DOCUMENT:
         if (e.directives.length > 0) return undefined;
-        open.push({ map: false, n: 0 });
+        open.push({ map: false, n: 0, path: [] });
+        offsets.push(new Map());
         continue;
       case EVENT_ID.POP:
         if (open.pop() !== undefined && open.length > 0) depth = Math.max(0, depth - 1);
@@ -194,11 +208,18 @@ export function plainValues(text: string): unknown[] | undefined {
       if (!(parent?.map ?? true) && open.length === 1 && e.valueStart >= 0) return undefined;
       if (isKey && e.style === SCALAR_STYLE.PLAIN && (e.valueStart < 0 || !e.fast || NON_STRING_KEY.test(text.slice(e.valueStart, e.valueEnd)))) return undefined;
       if (depth + 1 > MAX_DEPTH) return undefined;
+      if (isKey && parent?.path !== undefined) {
+        // A key written as it reads: it starts at its first character, or at its opening quote.
+        const quoted = e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED;
+        parent.key = e.fast && (quoted || e.style === SCALAR_STYLE.PLAIN) ? text.slice(e.valueStart, e.valueEnd) : undefined;
+        if (parent.key !== undefined) offsets[offsets.length - 1]?.set(keyPath([...parent.path, parent.key]), quoted ? e.valueStart - 1 : e.valueStart);
+      }
       continue;
     }
     // A sequence or a map: never a key, never deeper than the limit.
     if (isKey || ++depth > MAX_DEPTH) return undefined;
-    open.push({ map: e.type === EVENT_ID.MAPPING, n: 0 });
+    const path = parent?.path === undefined ? undefined : parent.map ? (parent.key !== undefined && parent.path.length === 0 ? [parent.key] : undefined) : parent.path;
+    open.push(path !== undefined && e.type === EVENT_ID.MAPPING ? { map: true, n: 0, path } : { map: e.type === EVENT_ID.MAPPING, n: 0 });
   }
   let values: unknown[];
   try {
@@ -207,36 +228,36 @@ export function plainValues(text: string): unknown[] | undefined {
     return undefined;
   }
   // An empty document (`---` alone, or `~`) says nothing.
-  return values.filter((v) => v !== null && v !== undefined);
+  return values.flatMap((value, i) => (value === null || value === undefined ? [] : [{ value, keyOffsets: offsets[i] ?? new Map<string, number>() }]));
 }
 
 /**
- * Documents the fast reader took: the value now; the full reader's tree and
- * line index (for positions) on first use, one parse for the whole file.
+ * Documents the fast reader took: the value and the line index now (the keys
+ * of the top two levels have their offsets, so each resource's location needs
+ * no tree); the full reader's tree on first use, one parse for the whole file.
  */
-function lazyDocs(text: string, absPath: string, file: string, values: unknown[]): SourceDoc[] {
-  let tree: { lines: LineCounter; docs: Document.Parsed[] } | undefined;
-  const full = (): { lines: LineCounter; docs: Document.Parsed[] } => {
+function lazyDocs(text: string, absPath: string, file: string, plain: PlainDocument[]): SourceDoc[] {
+  let tree: Document.Parsed[] | undefined;
+  const full = (): Document.Parsed[] => {
     if (tree === undefined) {
-      const lines = new LineCounter();
-      const docs = parseAllDocuments(text, { lineCounter: lines, ...FULL_OPTIONS });
+      const { isScalar, parseAllDocuments } = yamlLib();
       // The same non-empty documents, in the same order, as the fast reader gave.
-      tree = { lines, docs: [...docs].filter((d) => !(d.contents === null || (isScalar(d.contents) && d.contents.value === null))) };
+      tree = [...parseAllDocuments(text, FULL_OPTIONS)].filter((d) => !(d.contents === null || (isScalar(d.contents) && d.contents.value === null)));
     }
     return tree;
   };
-  return values.map((value, i) => ({
+  const lines = lineIndex(text);
+  return plain.map(({ value, keyOffsets }, i) => ({
     file,
     absPath,
     text,
     value,
+    lines,
     keysAreText: true,
-    get lines() {
-      return full().lines;
-    },
+    keyOffsets,
     get doc() {
       // The full reader always finds as many documents; an empty one is only a guard.
-      return full().docs[i] ?? parseDocument('');
+      return full()[i] ?? yamlLib().parseDocument('');
     },
   }));
 }
@@ -246,6 +267,7 @@ function lazyDocs(text: string, absPath: string, file: string, values: unknown[]
 // checked here, once per map, with a set. Same rule: scalar keys are equal when
 // their values are.
 function duplicateKeys(doc: Document.Parsed): number[] {
+  const { isScalar, visit } = yamlLib();
   const out: number[] = [];
   visit(doc, {
     Map(_key, map) {
@@ -261,6 +283,7 @@ function duplicateKeys(doc: Document.Parsed): number[] {
 }
 
 function customTags(doc: Document.Parsed, file: string, lines: LineCounter): Diagnostic[] {
+  const { isNode, visit } = yamlLib();
   const out: Diagnostic[] = [];
   visit(doc, (_key, node) => {
     if (isNode(node) && node.tag !== undefined && !CORE_TAGS.has(node.tag)) {
@@ -271,6 +294,7 @@ function customTags(doc: Document.Parsed, file: string, lines: LineCounter): Dia
 }
 
 function firstAliasOffset(doc: Document.Parsed): number {
+  const { isAlias, visit } = yamlLib();
   let offset = doc.contents?.range?.[0] ?? 0;
   let found = false;
   visit(doc, (_key, node) => {

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { isMap, isScalar, type Node } from 'yaml';
+import type { Node } from 'yaml';
 import { KINDS, registryVersion } from '../kinds/index.js';
 import { assembleManifestSchema } from '../kinds/manifest-schema.js';
 import { packageRoot } from '../util/paths.js';
@@ -12,6 +12,7 @@ import type { DiagnosticCode } from './codes.js';
 import { diagAt, findNode, type PathSegments, type SourceDoc } from './source.js';
 import { validate as generatedValidate } from './manifest-validator.generated.js';
 import { didYouMean } from './suggest.js';
+import { yamlLib } from './yaml-lib.js';
 import type { Diagnostic } from './types.js';
 
 /** Absolute path of the manifest JSON Schema shipped with rcsctl. */
@@ -205,7 +206,7 @@ function article(type: string): string {
 function quoteHint(src: SourceDoc, path: PathSegments, expected: string): string {
   if (!expected.includes('string')) return '';
   const { node } = findNode(src.doc, path);
-  if (!isScalar(node) || node.type !== 'PLAIN' || typeof node.value === 'string') return '';
+  if (!yamlLib().isScalar(node) || node.type !== 'PLAIN' || typeof node.value === 'string') return '';
   const written = (node as Node & { source?: string }).source ?? String(node.value);
   return `; write it in quotes: "${written}"`;
 }
@@ -215,6 +216,7 @@ function quoteHint(src: SourceDoc, path: PathSegments, expected: string): string
 function numericKeys(src: SourceDoc): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (src.keysAreText === true) return out;
+  const { isMap, isScalar } = yamlLib();
   for (const section of ['chatbots', 'agencyFiles', 'autoReplies', 'files', 'logos']) {
     const { node } = findNode(src.doc, [section]);
     if (!isMap(node)) continue;

@@ -2,7 +2,8 @@
 // JSON path back into a line and column (built on first use for documents the
 // fast reader took; see read-yaml.ts).
 
-import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node, type Pair } from 'yaml';
+import type { Document, LineCounter, Node, Pair } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from './codes.js';
 import type { Diagnostic, Severity, SourceLocation } from './types.js';
 
@@ -24,6 +25,52 @@ export interface SourceDoc {
   value: unknown;
   /** Every map key was written as text (the fast reader checked): no key needs the tree to say it was a number. */
   keysAreText?: boolean;
+  /**
+   * Where the keys of the top two levels start (`brand`, `autoReplies`,
+   * `autoReplies/<handle>`: each resource's location), by keyPath, as the
+   * fast reader saw them: those positions need no tree.
+   */
+  keyOffsets?: ReadonlyMap<string, number>;
+}
+
+/** The key of a path in SourceDoc.keyOffsets. */
+export function keyPath(path: PathSegments): string {
+  return path.join('\u0000');
+}
+
+/**
+ * Line starts of `text` (after each `\n`), with the yaml package's
+ * LineCounter lookup, counted on the first lookup; no parse needed.
+ */
+export function lineIndex(text: string): LineCounter {
+  let starts: number[] | undefined;
+  const get = (): number[] => {
+    if (starts === undefined) {
+      starts = [0];
+      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+    }
+    return starts;
+  };
+  return {
+    get lineStarts() {
+      return get();
+    },
+    addNewLine: (offset: number) => get().push(offset),
+    // The same binary search as the yaml package's LineCounter.linePos.
+    linePos: (offset: number) => {
+      const lineStarts = get();
+      let low = 0;
+      let high = lineStarts.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if ((lineStarts[mid] as number) < offset) low = mid + 1;
+        else high = mid;
+      }
+      if (lineStarts[low] === offset) return { line: low + 1, col: 1 };
+      if (low === 0) return { line: 0, col: offset };
+      return { line: low, col: offset - (lineStarts[low - 1] as number) + 1 };
+    },
+  };
 }
 
 /** JSON Pointer (RFC 6901) for a path: `/autoReplies/hours/body`. */
@@ -42,6 +89,7 @@ export function position(lines: LineCounter, offset: number): { line: number; co
 const pairIndex = new WeakMap<object, { size: number; byKey: Map<string, Pair> }>();
 
 function pairFor(node: unknown, seg: string | number): Pair | undefined {
+  const { isMap, isScalar } = yamlLib();
   if (!isMap(node)) return undefined;
   let index = pairIndex.get(node);
   if (index === undefined || index.size !== node.items.length) {
@@ -59,6 +107,7 @@ function pairFor(node: unknown, seg: string | number): Pair | undefined {
 
 /** The deepest YAML node along `path` (and the pair holding it, for keys). */
 export function findNode(doc: Document.Parsed, path: PathSegments): { node: Node | undefined; pair?: Pair; depth: number } {
+  const { isMap, isSeq } = yamlLib();
   let node: unknown = doc.contents;
   let pair: Pair | undefined;
   let depth = 0;
@@ -84,8 +133,10 @@ export function findNode(doc: Document.Parsed, path: PathSegments): { node: Node
  * segment (unknown keys, duplicate handles); otherwise at the value.
  */
 export function offsetOf(src: SourceDoc, path: PathSegments, at: 'key' | 'value' = 'value'): number {
+  const known = at === 'key' ? src.keyOffsets?.get(keyPath(path)) : undefined;
+  if (known !== undefined) return known;
   const found = findNode(src.doc, path);
-  if (at === 'key' && found.depth === path.length && found.pair !== undefined && isPair(found.pair)) {
+  if (at === 'key' && found.depth === path.length && found.pair !== undefined && yamlLib().isPair(found.pair)) {
     const key = found.pair.key as Node | null;
     if (key?.range) return key.range[0];
   }

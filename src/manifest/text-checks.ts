@@ -3,9 +3,10 @@
 // and, after parsing, lone surrogates (errors) and bidirectional or invisible
 // characters in the texts people read (warnings). Each with a position.
 
-import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import { diagAt, diagAtOffset, type PathSegments, type SourceDoc } from './source.js';
 import type { Diagnostic } from './types.js';
+import { yamlLib } from './yaml-lib.js';
 
 /** Deepest nesting accepted (*chosen*): a manifest needs about 10 levels. */
 export const MAX_DEPTH = 64;
@@ -191,6 +192,7 @@ function isEmojiJoin(text: string, i: number): boolean {
 
 /** The deepest node of a parsed document beyond MAX_DEPTH (iteratively), as an offset, or -1. */
 export function deepNodeOffset(doc: Document.Parsed): number {
+  const { isMap, isPair, isScalar, isSeq } = yamlLib();
   const stack: { node: unknown; depth: number }[] = [{ node: doc.contents, depth: 1 }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop() as { node: unknown; depth: number };

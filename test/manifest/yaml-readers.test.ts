@@ -8,10 +8,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { isScalar, parseAllDocuments, stringify } from 'yaml';
+import { isScalar, LineCounter, parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseManifestText, plainValues } from '../../src/manifest/read-yaml.js';
 import { MAX_DEPTH } from '../../src/manifest/text-checks.js';
+import { offsetOf, position, type SourceDoc } from '../../src/manifest/source.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
@@ -148,4 +149,36 @@ describe('the fast and the full YAML reader', () => {
     );
     expect(taken).toBeGreaterThan(0);
   }, 120_000);
+
+  it("place each resource's key where the full reader does, without building its tree", () => {
+    const files = [...yamlFiles(join(ROOT, 'examples')), ...yamlFiles(join(ROOT, 'test'))];
+    let compared = 0;
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      const counted = new LineCounter();
+      parseAllDocuments(text, { lineCounter: counted });
+      for (const doc of parseManifestText(text, f, f).docs) {
+        for (const [key, offset] of doc.keyOffsets ?? []) {
+          const path = key.split('\u0000');
+          // The tree's answer, with the fast reader's offsets set aside.
+          const viaTree = offsetOf({ ...doc, keyOffsets: undefined } as SourceDoc, path, 'key');
+          expect(offset, `${f} ${path.join('.')}`).toBe(viaTree);
+          expect(position(doc.lines, offset)).toEqual(position(counted, offset));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+
+    // A document whose tree cannot be built still gives every resource's position.
+    const text = 'apiVersion: rcsctl/v1\nautoReplies:\n  first: {}\n  "second":\n    name: x\n';
+    const [doc] = parseManifestText(text, '/x.yaml', 'x.yaml').docs;
+    const noTree = Object.defineProperty({ ...doc } as SourceDoc, 'doc', {
+      get: () => {
+        throw new Error('the tree was built');
+      },
+    });
+    expect(position(noTree.lines, offsetOf(noTree, ['autoReplies', 'second'], 'key'))).toEqual({ line: 4, col: 3 });
+    expect(position(noTree.lines, offsetOf(noTree, ['autoReplies'], 'key'))).toEqual({ line: 2, col: 1 });
+  });
 });
