@@ -1,8 +1,11 @@
-// The brand as a graph, like `terraform graph`: auto-replies and the replies
-// that link them, their images, rooms and their menus, logos and agency files.
+// The brand as a graph, like `terraform graph`: every object the manifests
+// declare, of every registered kind, and the references between them (reply
+// links, images, a room's menu), as each kind draws itself (its `drawing`).
 // Or a plan's steps and the order they run in. Drawn as Mermaid (which GitHub
 // renders in a comment) or as Graphviz DOT. Pure: no I/O.
 
+import { declaredObjects } from '../kinds/declared.js';
+import { KINDS } from '../kinds/index.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import type { BrandPlan, Step } from '../plan/types.js';
 
@@ -31,40 +34,40 @@ export interface Cluster {
   edges: GraphEdge[];
 }
 
-/** What a brand's manifests declare and how it links together. */
+/** The drawing class of a link's target that the manifests do not declare. */
+const OUTSIDE = 'external';
+
+/**
+ * What a brand's manifests declare and how it links together: each kind's
+ * objects in the order of the manifest's sections, drawn as the kind says.
+ */
 export function brandGraph(brand: DesiredBrand): Cluster {
   const id = (address: string): string => `${brand.brandId}/${address}`;
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
-  const external = new Set<string>();
-  const linkTo = (from: string, target: { autoReply?: string; autoReplyMsgId?: string }, label: string): void => {
-    if (target.autoReply !== undefined) edges.push({ from, to: id(`autoReply.${target.autoReply}`), label });
-    else if (target.autoReplyMsgId !== undefined) {
-      const to = id(`autoReply.${target.autoReplyMsgId}`);
-      if (!external.has(to)) nodes.push({ id: to, label: [target.autoReplyMsgId, 'not in the manifests'], kind: 'external' });
-      external.add(to);
-      edges.push({ from, to, label, dashed: true });
+  const outside = new Set<string>();
+  const kinds = [...KINDS].sort((a, b) => (a.manifest?.order ?? Infinity) - (b.manifest?.order ?? Infinity));
+  for (const kind of kinds) {
+    const drawing = kind.drawing;
+    for (const [key, d] of declaredObjects(kind, brand)) {
+      const address = `${kind.name}.${key}`;
+      const from = id(address);
+      nodes.push({ id: from, label: [drawing?.name?.(d) ?? kind.desiredName(d), address, ...(drawing?.details?.(d) ?? [])], kind: kind.name });
+      const owner = drawing?.partOf?.(d);
+      if (owner !== undefined) edges.push({ from: id(owner), to: from });
+      for (const link of drawing?.links?.(d) ?? []) {
+        const to = id(link.to);
+        const label = link.label === undefined ? {} : { label: link.label };
+        if (link.outside !== true) {
+          edges.push({ from, to, ...label });
+          continue;
+        }
+        if (!outside.has(to)) nodes.push({ id: to, label: [link.to.slice(link.to.indexOf('.') + 1), 'not in the manifests'], kind: OUTSIDE });
+        outside.add(to);
+        edges.push({ from, to, ...label, dashed: true });
+      }
     }
-  };
-  for (const f of brand.files.values()) nodes.push({ id: id(`file.${f.handle}`), label: [f.file.relPath, `file.${f.handle}`], kind: 'file' });
-  for (const a of brand.autoReplies.values()) {
-    const from = id(`autoReply.${a.handle}`);
-    nodes.push({ id: from, label: [a.name, `autoReply.${a.handle}`, a.messagebaseId], kind: 'autoReply' });
-    for (const [field, value] of Object.entries(a.body)) if (typeof value !== 'string') edges.push({ from, to: id(`file.${value.file}`), label: field });
-    const suggestions = [...(a.buttons ?? []).flatMap((g) => g.suggestions ?? []), ...(a.chipList ?? [])];
-    for (const s of suggestions) if (s.reply !== undefined) linkTo(from, s.reply, s.reply.displayText ?? 'reply');
   }
-  for (const c of brand.chatbots.values()) {
-    const room = id(`chatbot.${c.chatbotId}`);
-    nodes.push({ id: room, label: [c.subTitle ?? c.chatbotId, `chatbot.${c.chatbotId}`], kind: 'chatbot' });
-    if (c.persistentMenu === undefined) continue;
-    const menu = id(`persistentMenu.${c.chatbotId}`);
-    nodes.push({ id: menu, label: [`${c.subTitle ?? c.chatbotId} menu`, `persistentMenu.${c.chatbotId}`], kind: 'persistentMenu' });
-    edges.push({ from: room, to: menu });
-    for (const item of c.persistentMenu) if (item.type === 'reply') linkTo(menu, item, item.title);
-  }
-  for (const l of brand.logos.values()) nodes.push({ id: id(`logo.${l.handle}`), label: [l.name, `logo.${l.handle}`], kind: 'logo' });
-  for (const f of brand.agencyFiles.values()) nodes.push({ id: id(`agencyFile.${f.fileId}`), label: [f.file.relPath, `agencyFile.${f.fileId}`], kind: 'agencyFile' });
   return { label: brand.brandId, nodes, edges };
 }
 
@@ -88,21 +91,20 @@ export function planGraph(plan: BrandPlan): Cluster {
   return { label: plan.brandId, nodes, edges };
 }
 
-/** Fill and outline of each kind, in both notations. */
-const COLOURS: Readonly<Record<string, [string, string]>> = {
-  autoReply: ['#fff3e0', '#6b4423'],
-  file: ['#e3ecf7', '#1d3f66'],
-  chatbot: ['#e2f3e5', '#1c5a2a'],
-  persistentMenu: ['#f1f8e9', '#1c5a2a'],
-  logo: ['#f6e3ef', '#6b1f4d'],
-  agencyFile: ['#eeeeee', '#555555'],
-  external: ['#ffffff', '#999999'],
+/** Fill and outline of the plan's step markers and of outside targets; a kind's own are its `drawing.colour`. */
+const COLOURS: Readonly<Record<string, readonly [string, string]>> = {
+  [OUTSIDE]: ['#ffffff', '#999999'],
   create: ['#e6f4ea', '#1a7f37'],
   update: ['#fff8c5', '#9a6700'],
   delete: ['#fdecea', '#c0262d'],
   blocked: ['#fdecea', '#c0262d'],
   review: ['#ede7f6', '#5e35b1'],
 };
+
+/** Fill and outline of a drawing class, in both notations. */
+function colours(kind: string): readonly [string, string] {
+  return COLOURS[kind] ?? KINDS.find((k) => k.name === kind)?.drawing?.colour ?? ['#ffffff', '#333333'];
+}
 
 /**
  * Text safe inside a quoted Mermaid label. Mermaid reads `#name;` as an entity
@@ -137,7 +139,7 @@ export function renderMermaid(clusters: Cluster[]): string {
     }
   }
   for (const k of [...kinds].sort()) {
-    const [fill, stroke] = COLOURS[k] ?? ['#ffffff', '#333333'];
+    const [fill, stroke] = colours(k);
     out.push(`  classDef ${k} fill:${fill},stroke:${stroke},color:#1f1a17`);
   }
   return out.join('\n') + '\n';
@@ -154,7 +156,7 @@ export function renderDot(clusters: Cluster[]): string {
   clusters.forEach((c, ci) => {
     out.push(`  subgraph "cluster_${ci}" {`, `    label="${dotText(c.label)}";`);
     for (const n of c.nodes) {
-      const [fill, stroke] = COLOURS[n.kind] ?? ['#ffffff', '#333333'];
+      const [fill, stroke] = colours(n.kind);
       out.push(`    "${dotText(n.id)}" [label="${n.label.map(dotText).join('\\n')}", fillcolor="${fill}", color="${stroke}"];`);
     }
     out.push('  }');

@@ -186,6 +186,78 @@ export interface KindListing<Item = unknown> {
   remember?(cache: LiveCache, brandId: string, item: Item, sent: unknown): void;
 }
 
+/** A reference the graph draws as an arrow from the object that holds it. */
+export interface DrawnLink {
+  /** The address of what it points at, as the manifests name it (`autoReply.hours`). */
+  to: string;
+  label?: string;
+  /** The target is a live object the manifests do not declare (a pinned id): a dashed arrow to a node of its own. */
+  outside?: boolean;
+}
+
+/** How `rcsctl graph` draws a kind's declared objects; without one, a node of its name and address. */
+export interface KindDrawing<D> {
+  /** Fill and outline of its nodes, in both notations. */
+  readonly colour?: readonly [fill: string, stroke: string];
+  /** The node's first line; default the kind's `desiredName`. */
+  name?(d: D): string;
+  /** Lines after the address (an auto-reply's messagebase). */
+  details?(d: D): string[];
+  /** What it refers to: an arrow from it to each. */
+  links?(d: D): DrawnLink[];
+  /** The address of what it is part of (a menu, of its room): an arrow from that to it. */
+  partOf?(d: D): string;
+}
+
+/** Where a declared object is written, for the preview's `file:line`. */
+interface ShownSource {
+  source: { file: string; line: number };
+}
+
+/** A message as a handset draws it: body values are text, or the local file (image) a field shows. */
+export interface ShownMessage extends ShownSource {
+  handset: 'message';
+  name: string;
+  messagebaseId: string;
+  body: Readonly<Record<string, unknown>>;
+  buttons?: readonly unknown[];
+  chipList?: readonly unknown[];
+  /** The live id it is pinned to, so a reply by id finds it. */
+  pinnedId?: string;
+}
+
+/** A room as a handset shows it. */
+export interface ShownRoom extends ShownSource {
+  handset: 'room';
+  id: string;
+  /** The name the manifest gives it, if any. */
+  title?: string;
+  description?: string;
+  /** Where it is shown (the service's display code). */
+  display?: string;
+  inputEnabled?: boolean;
+  rcsReply?: string;
+  safetyMark?: boolean;
+}
+
+/** A room's menu. */
+export interface ShownMenu {
+  handset: 'menu';
+  /** The id of the room it belongs to. */
+  room: string;
+  items: readonly unknown[];
+}
+
+/** A picture: the brand's logo, each room's profile picture (`profile`), or an image messages show (`image`). */
+export interface ShownPicture<H extends 'profile' | 'image'> {
+  handset: H;
+  name: string;
+  file: { bytes: Buffer; mimeType: string; uploadName: string };
+}
+
+/** What a handset shows of one declared object, by the kind's `handset`. */
+export type Shown = ShownMessage | ShownRoom | ShownMenu | ShownPicture<'profile'> | ShownPicture<'image'>;
+
 /** A resource kind: its whole life, from manifest section to export. */
 export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly name: N;
@@ -206,10 +278,15 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly verified?: boolean;
   /**
    * How a handset shows it, for `preview` and `plan --preview`: drawn as a
-   * message (auto-replies) or as a room's menu (persistent menus), or the room
-   * whose name a menu's drawing takes (rooms). None: not drawn.
+   * message (auto-replies), as a room's menu (persistent menus), as the room
+   * itself (rooms), as every room's profile picture (`profile`: logos, the first
+   * declared), or as an image messages show (auto-reply files). None: not drawn.
    */
-  readonly handset?: 'message' | 'menu' | 'room';
+  readonly handset?: Shown['handset'];
+  /** What `preview` draws of a declared object, for its `handset` (required with one). */
+  shown?(d: D, brand: DesiredBrand): Shown;
+  /** How `rcsctl graph` draws its declared objects; without one, a node of its name and address. */
+  readonly drawing?: KindDrawing<D>;
   /** Field changes that belong to the second (link) step when a cycle of references is split. */
   readonly linkChange?: RegExp;
   /** Service codes that mean "already as asked", which apply treats as success. */

@@ -1,9 +1,14 @@
-// The preview of a brand as its manifests declare it: every auto-reply and
-// room, with images inlined from the manifests' files, and the findings.
+// The preview of a brand as its manifests declare it: every object a kind
+// draws as a message, every room with its menu and the brand's logo (the
+// kinds' `handset`), with images inlined from the manifests' files, and the
+// findings.
 
 import { relative } from 'node:path';
+import { declaredObjects } from '../kinds/declared.js';
+import { KINDS, type AnyKind } from '../kinds/index.js';
+import type { Shown, ShownMessage } from '../kinds/resource-kind.js';
 import type { DesiredBrand, Diagnostic, LocalFile } from '../manifest/types.js';
-import { linkFindings, menuItemView, messageView, shownIn, type BrandView, type Finding, type ImageView, type LinkTarget, type RawReply, type Resolvers, type RoomView } from './model.js';
+import { linkFindings, menuItemView, messageView, shownIn, type BrandView, type Finding, type ImageView, type LinkTarget, type RawMenuItem, type RawMessage, type RawReply, type Resolvers, type RoomView } from './model.js';
 
 /** Image types a browser shows inline; anything else becomes a placeholder. */
 const INLINE_TYPES = /^image\/(png|jpeg|gif|webp|bmp)$/;
@@ -19,53 +24,85 @@ export function imageOf(file: Pick<LocalFile, 'bytes' | 'mimeType' | 'uploadName
   return src === undefined ? { name: file.uploadName, alt } : { name: file.uploadName, src, alt };
 }
 
-/** Anchor keys: auto-replies and rooms share one page, so they get prefixes. */
+/** Anchor keys: messages and rooms share one page, so they get prefixes. */
 export const anchor = {
-  autoReply: (key: string): string => `ar-${key}`,
-  room: (chatbotId: string): string => `room-${chatbotId}`,
+  message: (key: string): string => `ar-${key}`,
+  room: (id: string): string => `room-${id}`,
 };
+
+/** One declared object a kind shows on a handset, with its kind and key. */
+export interface ShownObject<S extends Shown = Shown> {
+  kind: AnyKind;
+  key: string;
+  shown: S;
+}
+
+/** What every kind with a `handset` shows of the brand's declared objects, in registry order. */
+export function shownObjects(brand: DesiredBrand): ShownObject[] {
+  return KINDS.flatMap((kind) => (kind.shown === undefined ? [] : declaredObjects(kind, brand).map(([key, d]): ShownObject => ({ kind, key, shown: (kind.shown as NonNullable<AnyKind['shown']>)(d, brand) }))));
+}
+
+/** The shown objects of one handset role. */
+export function shownAs<H extends Shown['handset']>(objects: readonly ShownObject[], handset: H): ShownObject<Extract<Shown, { handset: H }>>[] {
+  return objects.filter((o): o is ShownObject<Extract<Shown, { handset: H }>> => o.shown.handset === handset);
+}
+
+/** The brand's picture on every room (a `profile` kind's first declared object). */
+export function logoOf(objects: readonly ShownObject[]): ImageView | undefined {
+  const logo = shownAs(objects, 'profile')[0]?.shown;
+  return logo === undefined ? undefined : imageOf(logo.file, `${logo.name} (logo)`);
+}
 
 /** The preview of one brand; `diagnostics` are the loader's warnings, shown as lint findings. */
 export function brandView(brand: DesiredBrand, diagnostics: readonly Diagnostic[] = [], cwd = process.cwd()): BrandView {
   const where = (s: { file: string; line: number }): string => `${relative(cwd, s.file) || s.file}:${s.line}`;
+  const objects = shownObjects(brand);
+  const messages = shownAs(objects, 'message');
   const resolvers: Resolvers = {
-    image(value, alt) {
-      const handle = typeof value === 'object' && value !== null && 'file' in value ? String((value as { file: unknown }).file) : undefined;
-      const file = handle === undefined ? undefined : brand.files.get(handle);
-      if (file !== undefined) return imageOf(file.file, alt);
-      return { name: handle ?? String(value), alt };
-    },
-    link: (reply) => linkTarget(brand, reply),
+    // A message kind gives its images as local files (what the manifest's file handle names), else as a name.
+    image: (value, alt) => (isLocalFile(value) ? imageOf(value, alt) : { name: String(value), alt }),
+    link: (reply) => linkTarget(messages, reply),
   };
-  const messages = [...brand.autoReplies.values()].map((a) =>
-    messageView({ key: anchor.autoReply(a.handle), address: `autoReply.${a.handle}`, name: a.name, messagebaseId: a.messagebaseId, body: a.body, buttons: a.buttons ?? [], chipList: a.chipList ?? [], source: where(a.source) }, resolvers),
-  );
-  const logo = [...brand.logos.values()][0];
-  const rooms = [...brand.chatbots.values()].map((c): RoomView => {
-    const room: RoomView = { key: anchor.room(c.chatbotId), address: `chatbot.${c.chatbotId}`, chatbotId: c.chatbotId, name: c.subTitle ?? c.chatbotId, source: where(c.source) };
-    if (c.subDescr !== undefined) room.description = c.subDescr;
+  const messageViews = messages.map(({ kind, key, shown }) => messageView(asRawMessage(anchor.message(key), `${kind.name}.${key}`, shown, where(shown.source)), resolvers));
+  const logo = logoOf(objects);
+  const menus = new Map(shownAs(objects, 'menu').map((m) => [m.shown.room, m.shown]));
+  const rooms = shownAs(objects, 'room').map(({ kind, key, shown }): RoomView => {
+    const c = shown;
+    const room: RoomView = { key: anchor.room(c.id), address: `${kind.name}.${key}`, chatbotId: c.id, name: c.title ?? c.id, source: where(c.source) };
+    if (c.description !== undefined) room.description = c.description;
     const places = shownIn(c.display);
     if (places !== undefined) room.shownIn = places;
-    if (c.inputField !== undefined) room.inputEnabled = c.inputField === 1;
+    if (c.inputEnabled !== undefined) room.inputEnabled = c.inputEnabled;
     if (c.rcsReply !== undefined) room.rcsReply = c.rcsReply;
-    if (c.saftyStatusYn !== undefined) room.safetyMark = c.saftyStatusYn === 'Y';
-    if (c.persistentMenu !== undefined) room.menu = c.persistentMenu.map((item, i) => menuItemView(item, i, resolvers));
-    if (logo !== undefined) room.logo = imageOf(logo.file, `${logo.name} (logo)`);
+    if (c.safetyMark !== undefined) room.safetyMark = c.safetyMark;
+    const menu = menus.get(c.id);
+    if (menu !== undefined) room.menu = (menu.items as RawMenuItem[]).map((item, i) => menuItemView(item, i, resolvers));
+    if (logo !== undefined) room.logo = logo;
     return room;
   });
   const lint: Finding[] = diagnostics
     .filter((d) => brand.manifestFiles.includes(d.file))
     .map((d): Finding => ({ code: 'lint', severity: 'warning', message: `${d.code}: ${d.message}`, where: where(d) }));
-  const main = [...brand.chatbots.values()].find((c) => c.subTitle !== undefined);
-  return { brandId: brand.brandId, title: main?.subTitle ?? brand.brandId, messages, rooms, findings: [...linkFindings(messages, rooms), ...lint] };
+  const main = shownAs(objects, 'room').find((r) => r.shown.title !== undefined);
+  return { brandId: brand.brandId, title: main?.shown.title ?? brand.brandId, messages: messageViews, rooms, findings: [...linkFindings(messageViews, rooms), ...lint] };
 }
 
-function linkTarget(brand: DesiredBrand, reply: RawReply): LinkTarget {
+function isLocalFile(value: unknown): value is LocalFile {
+  return typeof value === 'object' && value !== null && Buffer.isBuffer((value as { bytes?: unknown }).bytes);
+}
+
+function asRawMessage(key: string, address: string, m: ShownMessage, source: string): RawMessage {
+  const raw: RawMessage = { key, address, name: m.name, messagebaseId: m.messagebaseId, body: { ...m.body }, buttons: (m.buttons ?? []) as RawMessage['buttons'], chipList: (m.chipList ?? []) as RawMessage['chipList'], source };
+  return raw;
+}
+
+/** The message a reply opens: by handle, or by the live id a declared message is pinned to. */
+function linkTarget(messages: readonly ShownObject<ShownMessage>[], reply: RawReply): LinkTarget {
   if (reply.autoReply !== undefined) {
-    const target = brand.autoReplies.get(reply.autoReply);
-    return target === undefined ? { name: reply.autoReply } : { key: anchor.autoReply(reply.autoReply), name: target.name };
+    const target = messages.find((m) => m.key === reply.autoReply);
+    return target === undefined ? { name: reply.autoReply } : { key: anchor.message(target.key), name: target.shown.name };
   }
-  const pinned = [...brand.autoReplies.values()].find((a) => a.id !== undefined && a.id === reply.autoReplyMsgId);
-  if (pinned !== undefined) return { key: anchor.autoReply(pinned.handle), name: pinned.name };
+  const pinned = messages.find((m) => m.shown.pinnedId !== undefined && m.shown.pinnedId === reply.autoReplyMsgId);
+  if (pinned !== undefined) return { key: anchor.message(pinned.key), name: pinned.shown.name };
   return { name: reply.autoReplyMsgId ?? '(no target)' };
 }

@@ -1,9 +1,10 @@
 // The preview stage's public surface: brand previews (`rcsctl preview`) and
 // before/after previews of a plan (`rcsctl plan --preview`).
 
+import { KINDS } from '../kinds/index.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import type { BrandPlan, LiveBrand } from '../plan/types.js';
-import { brandView, imageOf } from './brand.js';
+import { brandView, logoOf, shownAs, shownObjects, type ShownObject } from './brand.js';
 import { changesPage, changesView, contextFromPlan, type ChangesContext } from './changes.js';
 import { brandPage, count, indexPage, writeSite } from './site.js';
 
@@ -37,12 +38,13 @@ export interface PlanToPreview {
   live?: LiveBrand;
 }
 
-/** Write the before/after site of `plans` into `dir`: each changed auto-reply and menu, live against proposed. */
+/** Write the before/after site of `plans` into `dir`: each changed message and menu, live against proposed. */
 export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: { version: string }): PreviewSummary[] {
   const pages = plans.map(({ plan, desired, live }) => {
-    const ctx = enrich(contextFromPlan(plan), desired, live);
+    const objects = desired === undefined ? [] : shownObjects(desired);
+    const ctx = enrich(contextFromPlan(plan), objects, live);
     const changes = changesView(plan, ctx);
-    const title = (desired && [...desired.chatbots.values()].find((c) => c.subTitle !== undefined)?.subTitle) ?? live?.chatbots[0]?.subTitle ?? plan.brandId;
+    const title = shownAs(objects, 'room').find((r) => r.shown.title !== undefined)?.shown.title ?? liveRoomName(live) ?? plan.brandId;
     const summary = count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes');
     return { brandId: plan.brandId, summary, html: changesPage(plan.brandId, changes, { title, version: opts.version, ...(ctx.logo ? { logo: ctx.logo } : {}) }) };
   });
@@ -50,18 +52,26 @@ export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: {
   return pages.map((p, i) => ({ brandId: p.brandId, summary: p.summary, path: written[i] as string }));
 }
 
-/** Add the names, room names, images and logo that the manifests and the live read know. */
-function enrich(base: ChangesContext, desired: DesiredBrand | undefined, live: LiveBrand | undefined): ChangesContext {
+/** The name of the first live room, for a title when the manifests name none. */
+function liveRoomName(live: LiveBrand | undefined): string | undefined {
+  const kind = KINDS.find((k) => k.handset === 'room');
+  return live === undefined || kind === undefined ? undefined : (kind.live(live).map((l) => kind.liveName(l))[0] as string | undefined);
+}
+
+/** Add the names, room names, images and logo that the manifests (what the kinds show of them) and the live read know. */
+function enrich(base: ChangesContext, objects: readonly ShownObject[], live: LiveBrand | undefined): ChangesContext {
   const images = new Map(base.images);
   const names = new Map(base.names);
   const rooms = new Map(base.rooms);
-  for (const a of live?.autoReplies ?? []) names.set(a.autoReplyMsgId, a.autoReplyMsgName);
-  for (const c of live?.chatbots ?? []) rooms.set(c.chatbotId, c.subTitle);
-  for (const f of desired?.files.values() ?? []) images.set(f.file.uploadName, f.file);
-  for (const a of desired?.autoReplies.values() ?? []) names.set(a.handle, a.name);
-  for (const c of desired?.chatbots.values() ?? []) if (c.subTitle !== undefined) rooms.set(c.chatbotId, c.subTitle);
-  const logo = desired === undefined ? undefined : [...desired.logos.values()][0];
+  for (const kind of live === undefined ? [] : KINDS) {
+    const to = kind.handset === 'message' ? names : kind.handset === 'room' ? rooms : undefined;
+    for (const l of to === undefined ? [] : kind.live(live as LiveBrand)) to?.set(kind.liveId(l), kind.liveName(l));
+  }
+  for (const { shown } of shownAs(objects, 'image')) images.set(shown.file.uploadName, shown.file);
+  for (const { key, shown } of shownAs(objects, 'message')) names.set(key, shown.name);
+  for (const { shown } of shownAs(objects, 'room')) if (shown.title !== undefined) rooms.set(shown.id, shown.title);
+  const logo = logoOf(objects);
   const ctx: ChangesContext = { images, names, rooms };
-  if (logo !== undefined) ctx.logo = imageOf(logo.file, `${logo.name} (logo)`);
+  if (logo !== undefined) ctx.logo = logo;
   return ctx;
 }

@@ -1,7 +1,8 @@
 // The done-when proof of "a kind is one folder": a kind defined only here (a
 // "widget", with its own emulator route registered by this test) goes through
 // validate, plan, apply, drift and export by the generic stages, through the
-// CLI, with nothing in src/ knowing about it but the registry it is added to.
+// CLI, with nothing in src/ knowing about it but the registry it is added to;
+// `graph` draws it and `preview` shows it (as a message) by what it declares.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,9 @@ const widgetKind: ResourceKind<DesiredWidget, Widget, 'widget'> = {
   label: 'widget',
   prune: 'widgets',
   reportsUnmanaged: true,
+  handset: 'message',
+  shown: (d) => ({ handset: 'message', name: d.name, messagebaseId: 'SS000000', body: { description: `A ${d.color ?? 'red'} widget` }, source: d.source }),
+  drawing: { colour: ['#123456', '#654321'], details: (d) => [d.color ?? 'red'] },
   manifest: {
     section: 'widgets',
     order: 60,
@@ -187,6 +191,23 @@ describe('a kind defined only in a test', () => {
     rmSync(join(dir, 'bad.yaml'));
     expect(bad.code).toBe(1);
     expect(bad.stdout + bad.stderr).toMatch(/bad\.yaml:6:.*color/);
+  });
+
+  it('is drawn by graph as it declares: its node, details and colours', async () => {
+    const r = await cli(['graph', join(dir, 'brand.yaml')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\["Blue<br\/>widget\.blue<br\/>blue"\]:::widget\n/);
+    expect(r.stdout).toContain('classDef widget fill:#123456,stroke:#654321');
+  });
+
+  it('is shown by preview as the message it declares', async () => {
+    const out = join(dir, 'preview');
+    const r = await cli(['preview', join(dir, 'brand.yaml'), '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('1 auto-reply');
+    const html = readFileSync(join(out, BRAND, 'index.html'), 'utf8');
+    expect(html).toContain('id="ar-blue"');
+    expect(html).toContain('A blue widget');
   });
 
   it('plans, applies (create and prune), and plans nothing after', async () => {

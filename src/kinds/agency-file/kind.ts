@@ -12,6 +12,7 @@ import type { DesiredAgencyFile } from './types.js';
 export const agencyFilePlanning: KindPlanning<DesiredAgencyFile, AgencyFileInfo, 'agencyFile'> = {
   name: 'agencyFile',
   label: 'agency file',
+  drawing: { colour: ['#eeeeee', '#555555'], name: (d) => d.file.relPath },
   reportsUnmanaged: false,
 
   desired: (brand) => [...brand.agencyFiles.values()],

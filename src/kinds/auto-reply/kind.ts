@@ -9,7 +9,7 @@ import { canonicalMessagebaseId } from '../../spec/messagebases.js';
 import { userPostback } from '../../spec/postback.js';
 import { compact } from '../../util/compact.js';
 import { matchByIdThenName } from '../match.js';
-import type { KindPlanning, PlanContext } from '../resource-kind.js';
+import type { DrawnLink, KindPlanning, PlanContext } from '../resource-kind.js';
 
 const BLOCKED_PROCESSING: Gate = {
   type: 'blocked',
@@ -22,6 +22,23 @@ export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 
   name: 'autoReply',
   label: 'auto-reply',
   handset: 'message',
+  shown: (d, brand) => {
+    // A media field naming a manifest file shows that file; one naming a fileId, or a missing handle, shows the name.
+    const body: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(d.body)) body[field] = typeof value === 'string' ? value : (brand.files.get(value.file)?.file ?? value.file);
+    return { handset: 'message', name: d.name, messagebaseId: d.messagebaseId, body, buttons: d.buttons ?? [], chipList: d.chipList ?? [], source: d.source, ...(d.id !== undefined ? { pinnedId: d.id } : {}) };
+  },
+  drawing: {
+    colour: ['#fff3e0', '#6b4423'],
+    details: (d) => [d.messagebaseId],
+    links(d) {
+      const links: DrawnLink[] = [];
+      for (const [field, value] of Object.entries(d.body)) if (typeof value !== 'string') links.push({ to: `file.${value.file}`, label: field });
+      const suggestions = [...(d.buttons ?? []).flatMap((g) => g.suggestions ?? []), ...(d.chipList ?? [])];
+      for (const s of suggestions) if (s.reply !== undefined) links.push(...drawnReply(s.reply, s.reply.displayText ?? 'reply'));
+      return links;
+    },
+  },
   prune: 'autoReplies',
   reportsUnmanaged: true,
   linkChange: /\.reply\b|\.reply\./,
@@ -191,4 +208,11 @@ function normaliseAction(a: Action): unknown {
 
 function normaliseReply(r: Reply): unknown {
   return withUserPostback(r);
+}
+
+/** A reply link as the graph draws it: to the auto-reply of a handle, or (dashed) to a live id the manifests do not declare. */
+export function drawnReply(reply: { autoReply?: string; autoReplyMsgId?: string }, label: string): DrawnLink[] {
+  if (reply.autoReply !== undefined) return [{ to: `autoReply.${reply.autoReply}`, label }];
+  if (reply.autoReplyMsgId !== undefined) return [{ to: `autoReply.${reply.autoReplyMsgId}`, label, outside: true }];
+  return [];
 }

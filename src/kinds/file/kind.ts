@@ -14,6 +14,9 @@ import type { DesiredFile } from './types.js';
 export const filePlanning: KindPlanning<DesiredFile, AutoReplyFile, 'file'> = {
   name: 'file',
   label: 'auto-reply file',
+  handset: 'image',
+  shown: (d) => ({ handset: 'image', name: d.file.relPath, file: d.file }),
+  drawing: { colour: ['#e3ecf7', '#1d3f66'] },
   reportsUnmanaged: false,
   // An upload shows the file itself, not its one field; the service cannot say more about a file than its name.
   createOp: 'upload',

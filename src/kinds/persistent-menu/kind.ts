@@ -6,6 +6,7 @@ import { NO_GATE, type Gate } from '../../core/step.js';
 import { compact } from '../../util/compact.js';
 import type { DesiredChatbot, DesiredMenuItem } from '../chatbot/types.js';
 import { matchById } from '../match.js';
+import { drawnReply } from '../auto-reply/kind.js';
 import type { KindPlanning, PlanContext } from '../resource-kind.js';
 
 /** A room's menu, desired: only rooms whose manifest has `persistentMenu`. */
@@ -23,6 +24,13 @@ export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'p
   name: 'persistentMenu',
   label: 'persistent menu',
   handset: 'menu',
+  shown: (d) => ({ handset: 'menu', room: d.chatbotId, items: d.items }),
+  drawing: {
+    colour: ['#f1f8e9', '#1c5a2a'],
+    name: (d) => `${d.roomName ?? d.chatbotId} menu`,
+    partOf: (d) => `chatbot.${d.chatbotId}`,
+    links: (d) => d.items.flatMap((item) => (item.type === 'reply' ? drawnReply(item, item.title) : [])),
+  },
   reportsUnmanaged: false,
 
   desired: (brand) =>

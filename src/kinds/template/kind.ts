@@ -25,6 +25,7 @@ export type TemplateRequest =
 export const templatePlanning: KindPlanning<DesiredTemplate, TemplateDetail, 'template'> = {
   name: 'template',
   label: 'template',
+  drawing: { colour: ['#e8eaf6', '#283593'] },
   prune: 'templates',
   reportsUnmanaged: true,
 
