@@ -7,6 +7,7 @@
 
 import { Pool, type FormData } from 'undici';
 import { USER_AGENT } from '../version.js';
+import { ERRORS } from '../contract/codes.js';
 import { ApiTransportError, OutcomeUnknownError, RcsApiError, ResponseShapeError, type HttpMethod, type OperationLabel, type RequestSite } from './errors.js';
 import { parseEndpoint, type Endpoint } from './endpoint.js';
 import type { Redactor } from './redact.js';
@@ -289,7 +290,7 @@ export function createTransport(opts: TransportOptions): Transport {
     const svc = serviceError(parsed) ?? { code: '', message: redact(text.trim().slice(0, 200)) || `HTTP ${status}` };
     const message = redact(svc.message);
 
-    if (p.auth && svc.code === '61004' && !p.renewed && token !== undefined && tokens?.expired(token) === true) {
+    if (p.auth && svc.code === ERRORS.tokenExpired.code && !p.renewed && token !== undefined && tokens?.expired(token) === true) {
       p.renewed = true;
       return { again: true };
     }

@@ -2,26 +2,27 @@
 // error by the one error handler in src/cli/main.ts.
 
 import { RcsApiError } from '../api/errors.js';
+import { ERRORS } from '../contract/codes.js';
 import { docsLink } from '../version.js';
 
 const HINTS: Record<string, string> = {
-  '61001': 'no credentials reached the service: set RCSCTL_TOKEN, or pass --token-file FILE, or set RCSCTL_CLIENT_ID and RCSCTL_CLIENT_SECRET',
-  '61003': 'the service does not know this token: check RCSCTL_TOKEN or the --token-file contents, and that --base-url is the service the token is for',
-  '61004': 'the token has expired: get a new one, or set RCSCTL_CLIENT_ID and RCSCTL_CLIENT_SECRET so rcsctl fetches and renews tokens itself',
-  '61005': 'the service does not know RCSCTL_CLIENT_ID',
-  '61006': 'RCSCTL_CLIENT_SECRET does not match RCSCTL_CLIENT_ID',
-  '63001': 'this account holds no brand role on the brand: ask the brand representative to grant one',
-  '64001': 'agency accounts must send the brand key: add `key: "${env:BRAND_KEY}"` under `brand:` in the manifest (for saved plans: RCSCTL_BRAND_KEY_<brandId with _ for . and ->)',
-  '64002': 'the brand key does not match the brand: check `brand.key` in the manifest (or RCSCTL_BRAND_KEY_<brandId> for saved plans)',
-  '69001': 'the service is rate-limiting: --concurrency auto (the default) slows down to its limit; a fixed --concurrency does not',
+  [ERRORS.missingAuthorization.code]: 'no credentials reached the service: set RCSCTL_TOKEN, or pass --token-file FILE, or set RCSCTL_CLIENT_ID and RCSCTL_CLIENT_SECRET',
+  [ERRORS.invalidToken.code]: 'the service does not know this token: check RCSCTL_TOKEN or the --token-file contents, and that --base-url is the service the token is for',
+  [ERRORS.tokenExpired.code]: 'the token has expired: get a new one, or set RCSCTL_CLIENT_ID and RCSCTL_CLIENT_SECRET so rcsctl fetches and renews tokens itself',
+  [ERRORS.invalidClientId.code]: 'the service does not know RCSCTL_CLIENT_ID',
+  [ERRORS.invalidSecret.code]: 'RCSCTL_CLIENT_SECRET does not match RCSCTL_CLIENT_ID',
+  [ERRORS.noBrandPermission.code]: 'this account holds no brand role on the brand: ask the brand representative to grant one',
+  [ERRORS.missingBrandKey.code]: 'agency accounts must send the brand key: add `key: "${env:BRAND_KEY}"` under `brand:` in the manifest (for saved plans: RCSCTL_BRAND_KEY_<brandId with _ for . and ->)',
+  [ERRORS.invalidBrandKey.code]: 'the brand key does not match the brand: check `brand.key` in the manifest (or RCSCTL_BRAND_KEY_<brandId> for saved plans)',
+  [ERRORS.tooManyRequests.code]: 'the service is rate-limiting: --concurrency auto (the default) slows down to its limit; a fixed --concurrency does not',
 };
 
 /** In the sandbox the emulator's seed, not a person, decides who may do what. */
 const SANDBOX_HINTS: Record<string, string> = {
-  '63001':
+  [ERRORS.noBrandPermission.code]:
     'the sandbox knows the brands of its seed (the example seed has only BR.demo000001) plus every brand the manifests given to this command declare; ' +
     `run the command with the manifest paths, or pass --seed FILE with an account that holds a role on the brand (${docsLink('emulator.md#seed-format')})`,
-  '64002': 'the sandbox seed gives this brand another key than the manifest: use the seed\'s brandKey, or leave the brand out of the seed so the sandbox takes the manifest\'s',
+  [ERRORS.invalidBrandKey.code]: 'the sandbox seed gives this brand another key than the manifest: use the seed\'s brandKey, or leave the brand out of the seed so the sandbox takes the manifest\'s',
 };
 
 /** A hint for `err`, or undefined; `sandbox` when the command ran against --sandbox. */
