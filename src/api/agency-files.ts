@@ -1,5 +1,5 @@
 // Agency message files, on the agency messaging interface (the service reference,
-// Agency messaging interface; failure codes from the recorded assumptions).
+// Agency messaging interface; failure codes: docs/decisions.md, "Envelopes, errors and empty lists").
 
 import { unwrapped } from './envelope.js';
 import { isServiceError, type OperationLabel } from './errors.js';

@@ -1,5 +1,5 @@
 // Auto-reply messages and their image files (the service reference, Auto-reply
-// messages; the recorded assumptions).
+// messages; docs/decisions.md, "Auto-replies").
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
@@ -27,7 +27,7 @@ export interface AutoRepliesApi {
   getFile(brand: BrandRef, fileId: string): Promise<AutoReplyFile>;
 }
 
-// the recorded assumptions (and the service reference, Auto-reply message): list item fields.
+// docs/decisions.md, "Auto-replies" (and the service reference, Auto-reply message): list item fields.
 const listItemFields = {
   brandId: str,
   autoReplyMsgId: str,
@@ -55,7 +55,7 @@ const detail = obj({
   chipList: opt(arr(anyObject)),
 });
 
-// Create and update answer `[{autoReplyMsgId}]`; DELETE answers the same (the recorded assumptions).
+// Create and update answer `[{autoReplyMsgId}]`; DELETE answers the same (docs/decisions.md, "Auto-replies").
 const idResult = obj({ autoReplyMsgId: str });
 
 // the service reference, Auto-reply file.

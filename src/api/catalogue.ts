@@ -1,6 +1,6 @@
 // Read-only catalogues that are not brand-scoped: layout components
 // (the service reference, Layout component list) and common messagebases
-// (the recorded assumptions).
+// (docs/decisions.md, "Common messagebases").
 
 import { API_PREFIX, listAll } from './resource.js';
 import { any, obj, opt, str } from './shape.js';
@@ -32,7 +32,7 @@ const component = obj({
   groupComponentId: opt(str),
 });
 
-// the recorded assumptions.
+// docs/decisions.md, "Common messagebases".
 const messagebase = obj({
   messagebaseId: str,
   tmpltName: opt(str),

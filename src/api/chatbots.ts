@@ -1,6 +1,6 @@
 // Chatbots (conversation rooms), by sender number and by bidirectional ID
 // (the service reference, Chatbot update and Bidirectional chatbot list;
-// the recorded assumptions).
+// docs/decisions.md, "Rooms").
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
@@ -30,7 +30,7 @@ export interface ChatbotsApi {
   cancel(brand: BrandRef, id: string): Promise<void>;
 }
 
-// the recorded assumptions: Chatbot objects, fields groupId through updateId.
+// docs/decisions.md, "Rooms": Chatbot objects, fields groupId through updateId.
 const listItemFields = {
   groupId: opt(str),
   chatbotId: str,
@@ -54,7 +54,7 @@ const listItemFields = {
 };
 const listItem = obj(listItemFields);
 
-// the recorded assumptions: detail with every field of the Chatbot resource.
+// docs/decisions.md, "Rooms": detail with every field of the Chatbot resource.
 const detail = obj({
   ...listItemFields,
   mediaUrl: opt(arr(anyObject)),
@@ -67,7 +67,7 @@ const detail = obj({
   persistentMenu: opt(arr(obj({ type: str, title: str, ordNo: num, postbackId: opt(str) }))),
 });
 
-// the recorded assumptions: DELETE answers `[{chatbotId, releatedChatbots}]` (their spelling).
+// docs/decisions.md, "Rooms": DELETE answers `[{chatbotId, releatedChatbots}]` (their spelling).
 const deleteResult = obj({ chatbotId: str, releatedChatbots: opt(arr(obj({ chatbotId: str }))) });
 
 function entity(id: string, name?: string): string {
@@ -111,7 +111,7 @@ export function chatbotsApi(transport: Transport): ChatbotsApi {
         form: () => {
           const form = newForm();
           appendFile(form, 'subNumCertificate', certificate);
-          // the recorded assumptions: part `chatbots` holds JSON `{chatbots:[RegChatbotInfo...]}`.
+          // docs/decisions.md, "Rooms": part `chatbots` holds JSON `{chatbots:[RegChatbotInfo...]}`.
           appendJson(form, 'chatbots', { chatbots });
           return form;
         },

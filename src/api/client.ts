@@ -78,7 +78,7 @@ export interface RcsClient {
 /** Default limit on requests in flight: --concurrency defaults to 8. */
 export const DEFAULT_CONCURRENCY = 8;
 
-// the recorded assumptions: the /token answer, not enveloped.
+// docs/decisions.md, "Token issuance": the /token answer, not enveloped.
 const tokenResponse = obj({ accessToken: str, expiresIn: any, userId: opt(str), allowedIp: opt(arr(str)) });
 
 /**

@@ -1,4 +1,4 @@
-// Where the Bearer token comes from (the recorded assumptions): either a ready
+// Where the Bearer token comes from (docs/decisions.md, "Token issuance"): either a ready
 // token, used as is, or a client id and secret exchanged at POST /api/1.1/token.
 // An exchanged token is renewed shortly before its expiry and once after the
 // service answers 61004; concurrent requests share one renewal, so a burst of
@@ -79,7 +79,7 @@ export function createTokenSource(credentials: Credentials, exchange: TokenExcha
 
 /**
  * Expiry as epoch milliseconds. `expiresIn` is epoch seconds as a string
- * (the recorded assumptions); a small number is read as seconds from now, the
+ * (docs/decisions.md, "Token issuance"); a small number is read as seconds from now, the
  * usual OAuth meaning, in case a deployment follows that instead.
  */
 function expiryMs(expiresIn: string, nowMs: number): number | undefined {

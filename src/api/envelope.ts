@@ -1,7 +1,7 @@
 // The management envelope, checked and unwrapped: `{code, status, desc, result}`,
 // plus `pagination` and `links` on lists (the service reference, Common response
 // envelope). An empty list answered 204 or with code 60004 is an empty page
-// (the recorded assumptions).
+// (docs/decisions.md, "Envelopes, errors and empty lists").
 
 import { NO_CONTENT_CODE } from '../contract/codes.js';
 import { ResponseShapeError, type OperationLabel } from './errors.js';

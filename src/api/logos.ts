@@ -1,4 +1,4 @@
-// Brand logos (the service reference, Logo modification; the recorded assumptions).
+// Brand logos (the service reference, Logo modification; docs/decisions.md, "Logos").
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
@@ -31,7 +31,7 @@ export interface LogosApi {
   cancel(brand: BrandRef, fileId: string): Promise<void>;
 }
 
-// the recorded assumptions: the logo object.
+// docs/decisions.md, "Logos": the logo object.
 const logo = obj({
   fileId: str,
   fileUrl: opt(str),
@@ -47,7 +47,7 @@ const logo = obj({
   updateId: opt(str),
 });
 
-// the recorded assumptions: create, modify and delete answer `[{fileId}]`.
+// docs/decisions.md, "Logos": create, modify and delete answer `[{fileId}]`.
 const fileIdResult = obj({ fileId: str });
 
 function entity(fileId: string | undefined, name?: string): string {

@@ -1,4 +1,4 @@
-// Persistent menus of bidirectional rooms (the recorded assumptions).
+// Persistent menus of bidirectional rooms (docs/decisions.md, "Persistent menus").
 
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
@@ -20,7 +20,7 @@ export interface MenusApi {
   pause(brand: BrandRef, chatbotId: string, isPause: boolean): Promise<MenuPauseResult>;
 }
 
-// the recorded assumptions: pause answers `[{chatbotId, isPause, pausedDate | resumeDate}]`.
+// docs/decisions.md, "Persistent menus": pause answers `[{chatbotId, isPause, pausedDate | resumeDate}]`.
 const pauseResult = obj({ chatbotId: str, isPause: bool, pausedDate: opt(str), resumeDate: opt(str) });
 
 function menuPath(brand: BrandRef, chatbotId: string, rest = ''): string {
@@ -30,7 +30,7 @@ function menuPath(brand: BrandRef, chatbotId: string, rest = ''): string {
 /** The menu methods over `transport`. */
 export function menusApi(transport: Transport): MenusApi {
   const label = (operation: string, chatbotId: string): OperationLabel => ({ operation, entity: `persistent menu of chatbot ${chatbotId}` });
-  // the recorded assumptions: body `{persistentMenu:{menu:[item...]}}`, result `[{chatbotId}]`.
+  // docs/decisions.md, "Persistent menus": body `{persistentMenu:{menu:[item...]}}`, result `[{chatbotId}]`.
   const body = (items: PersistentMenuRequestItem[]): unknown => ({ persistentMenu: { menu: items } });
   return {
     async create(brand, chatbotId, items) {

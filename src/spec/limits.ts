@@ -1,6 +1,6 @@
 // Limits of the service that the manifest schema, the loader and the emulator all
 // enforce, kept in one place. Source: the service reference (Limits) and
-// the recorded assumptions.
+// docs/decisions.md, "Service shapes rcsctl assumes where the reference shows none".
 
 /** Maximum string lengths, by field. */
 export const MAX_LENGTH = {
@@ -42,10 +42,10 @@ export const ENUMS = {
   usageType: ['send'],
 } as const;
 
-/** Persistent menu: at most this many items (the recorded assumptions). */
+/** Persistent menu: at most this many items (docs/decisions.md, "Persistent menus"). */
 export const MAX_MENU_ITEMS = 5;
 
-/** Logo file rules (the recorded assumptions). */
+/** Logo file rules (docs/decisions.md, "Logos"). */
 export const LOGO = {
   extensions: ['gif', 'png', 'jpeg', 'jpg', 'bmp'],
   maxBytes: 1024 * 1024,

@@ -1,6 +1,6 @@
 // Facts about common messagebases that rcsctl needs offline (lint) and the
 // emulator serves. Source: the service reference (Body shapes observed per type) and
-// the recorded assumptions.
+// docs/decisions.md, "Common messagebases" and "Auto-replies".
 
 /**
  * The aliases the service applies on store: the long speech bubble as the short

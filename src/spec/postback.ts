@@ -1,7 +1,7 @@
 // Which postback data is the service's: the one rule, used by the auto-reply
 // kind (comparison), export (what a manifest writes), doctor (what a read shows)
 // and the emulator (what it fills in). The service fills every suggestion sent
-// with empty data as `postbackId=<id>;;` on read (the recorded assumptions);
+// with empty data as `postbackId=<id>;;` on read (docs/decisions.md, "Auto-replies");
 // anything else is data a user set, which the agency receives when the user taps.
 
 /** The service's fill-in, `postbackId=<id>;;`; the manifest schema refuses user data of this form. */

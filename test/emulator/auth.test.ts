@@ -7,7 +7,7 @@ useEmulator((e) => (emu = e), { reset: true });
 
 const CHATBOTS = `/api/1.1/brand/${BRAND}/chatbot`;
 
-describe('token issuance (assumptions §1)', () => {
+describe('token issuance (docs/decisions.md, "Token issuance")', () => {
   it('issues a token for a client id and secret, which then works', async () => {
     const a = await call(emu, 'POST', '/api/1.1/token', { token: null, json: { clientId: 'emulator-agency', clientSecret: 'emulator-secret' } });
     expect(a.status).toBe(200);
