@@ -11,6 +11,15 @@
 // "too many", the limit grows by at most one per Retry-After period, the
 // service's own time scale, and a mild cut is enough. (Netflix's
 // concurrency-limits AIMD backs off to 0.9; TCP Reno to 0.5.)
+//
+// A limit on requests in flight cannot hold a rate below one request per
+// round trip: against a service 20 ms away, one request at a time is already
+// 50 a second, and against a fast one, hundreds. So a 429 (a rate limit, not
+// an overload) also sets a pace: the rate the service accepted in the second
+// before it (healthy answers in that second), cut to four fifths, then raised
+// by a twentieth per Retry-After period while requests wait for their turn.
+// Requests start no closer together than the pace allows; the pace is unset
+// (no spacing at all) until the first 429.
 
 /** How many requests may be in flight. */
 export type ConcurrencySetting = { mode: 'fixed'; limit: number } | { mode: 'auto'; max: number; start?: number };
@@ -21,11 +30,17 @@ export const AUTO_START = 4;
 export const DEFAULT_MAX_CONCURRENCY = 32;
 /** Multiplicative decrease on overload (*chosen*, by bench/ratelimit.ts). */
 const DECREASE = 0.8;
+/** The pace's slowest rate, requests a second. */
+const MIN_RATE = 1;
+/** How far the pace grows per period of requests waiting on it (*chosen*: a twentieth drains a one-second burst allowance in about six periods). */
+const RATE_GROWTH = 0.05;
+/** The window over which the accepted rate is counted. */
+const RATE_WINDOW_MS = 1000;
 /** The growth period after an overload that came without Retry-After. */
 const DEFAULT_GROW_EVERY_MS = 1000;
 
-/** What an answer says about the service's capacity. */
-export type Signal = 'healthy' | 'overloaded' | 'neutral';
+/** What an answer says about the service's capacity: `limited` is a rate limit (429), `overloaded` any other overload (503). */
+export type Signal = 'healthy' | 'overloaded' | 'limited' | 'neutral';
 
 /** A granted slot: give it back once, with what the answer said. */
 export interface Slot {
@@ -42,6 +57,8 @@ export interface LimiterStats {
   decreases: number;
   /** Pauses for Retry-After. */
   pauses: number;
+  /** The pace, requests a second; Infinity until the first 429. */
+  rate: number;
 }
 
 interface Waiter {
@@ -65,6 +82,15 @@ export class Limiter {
   private growEveryMs = 0;
   private lastChange = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Requests a second; Infinity (no spacing) until the first 429. */
+  private rate = Infinity;
+  /** The earliest start of the next request under the pace. */
+  private nextStart = 0;
+  private lastRateChange = 0;
+  /** When healthy answers came in, for the accepted rate (oldest first, trimmed to the window). */
+  private readonly accepted: number[] = [];
+  private acceptedHead = 0;
+  private firstGrant: number | undefined;
   /** Waiters by key, and the keys with waiters in round-robin order. */
   private readonly queues = new Map<string, Waiter[]>();
   private readonly ring: string[] = [];
@@ -77,7 +103,7 @@ export class Limiter {
     this.adaptive = setting.mode === 'auto';
     this.max = setting.mode === 'auto' ? setting.max : setting.limit;
     this.limitNow = setting.mode === 'auto' ? Math.min(this.max, setting.start ?? AUTO_START) : setting.limit;
-    this.stats = { limit: this.limitNow, peak: this.limitNow, decreases: 0, pauses: 0 };
+    this.stats = { limit: this.limitNow, peak: this.limitNow, decreases: 0, pauses: 0, rate: Infinity };
   }
 
   /** The most requests this limiter will ever have in flight (connections to open). */
@@ -102,17 +128,23 @@ export class Limiter {
   /** Grant slots while there is room, one key at a time in turn. */
   private dispatch(): void {
     if (this.timer !== undefined) return;
-    const wait = this.pausedUntil - this.now();
+    const now = this.now();
+    const wait = this.pausedUntil - now;
     if (wait > 0) {
-      if (this.ring.length > 0) {
-        this.timer = setTimeout(() => {
-          this.timer = undefined;
-          this.dispatch();
-        }, wait);
-      }
+      this.wakeIn(wait);
       return;
     }
     while (this.inFlight < this.limitNow && this.ring.length > 0) {
+      if (this.rate !== Infinity) {
+        const early = this.nextStart - now;
+        if (early > 0) {
+          this.wakeIn(early);
+          return;
+        }
+        // No credit for idle time: the pace never bursts.
+        this.nextStart = Math.max(now, this.nextStart) + 1000 / this.rate;
+      }
+      this.firstGrant ??= now;
       const key = this.ring.shift() as string;
       const queue = this.queues.get(key) as Waiter[];
       const waiter = queue.shift() as Waiter;
@@ -121,6 +153,26 @@ export class Limiter {
       this.inFlight += 1;
       waiter.grant(this.slot());
     }
+  }
+
+  /** Dispatch again in `ms`, when someone waits. */
+  private wakeIn(ms: number): void {
+    if (this.ring.length === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.dispatch();
+    }, Math.max(1, Math.ceil(ms)));
+  }
+
+  /** Healthy answers per second over the last window (or since the first request, when that is shorter). */
+  private acceptedRate(now: number): number {
+    while (this.acceptedHead < this.accepted.length && (this.accepted[this.acceptedHead] as number) <= now - RATE_WINDOW_MS) this.acceptedHead += 1;
+    if (this.acceptedHead > 4096) {
+      this.accepted.splice(0, this.acceptedHead);
+      this.acceptedHead = 0;
+    }
+    const span = Math.min(RATE_WINDOW_MS, Math.max(1, now - (this.firstGrant ?? now)));
+    return ((this.accepted.length - this.acceptedHead) * 1000) / span;
   }
 
   private slot(): Slot {
@@ -142,6 +194,22 @@ export class Limiter {
   private observe(signal: Signal, epoch: number, saturated: boolean, retryAfterMs: number | undefined): void {
     // A fixed limit behaves as it always has: each request waits out its own Retry-After.
     if (!this.adaptive) return;
+    const now = this.now();
+    if (signal === 'healthy') {
+      this.accepted.push(now);
+      // Requests waiting on the pace (not on the limit): the pace may be low.
+      if (now >= this.holdUntil) this.growPace(now);
+    }
+    if (signal === 'limited') {
+      // Every 429 may lower the pace, but only to what was accepted: answers to requests sent before the last cut find the pace already there.
+      const pace = Math.max(MIN_RATE, DECREASE * Math.min(this.rate, this.acceptedRate(now)));
+      if (pace < this.rate) {
+        this.rate = pace;
+        this.stats.rate = pace;
+        this.lastRateChange = now;
+      }
+      signal = 'overloaded';
+    }
     if (signal === 'overloaded' && retryAfterMs !== undefined && retryAfterMs > 0) {
       const until = this.now() + retryAfterMs;
       if (until > this.pausedUntil) {
@@ -150,7 +218,6 @@ export class Limiter {
         this.stats.pauses += 1;
       }
     }
-    const now = this.now();
     if (signal === 'overloaded') {
       // One cut per overload: answers to requests sent before the cut say nothing new.
       if (epoch !== this.epoch) return;
@@ -168,6 +235,14 @@ export class Limiter {
         this.setLimit(this.limitNow + 1);
       }
     }
+  }
+
+  /** Raise the pace by a twentieth, once per growth period, while requests wait on it. */
+  private growPace(now: number): void {
+    if (this.rate === Infinity || this.ring.length === 0 || now - this.lastRateChange < Math.max(this.growEveryMs, DEFAULT_GROW_EVERY_MS)) return;
+    this.rate += Math.max(1, this.rate * RATE_GROWTH);
+    this.stats.rate = this.rate;
+    this.lastRateChange = now;
   }
 
   private setLimit(limit: number): void {

@@ -269,7 +269,7 @@ export function createTransport(opts: TransportOptions): Transport {
     trace(`http ${req.method} ${fullPath} ${status} ${Date.now() - t0}ms retry=${attempt - 1}`);
     if (status === 429) counts.rateLimited += 1;
     const overloaded = status === 429 || status === 503;
-    slot.release(overloaded ? 'overloaded' : signalOf(status), overloaded ? retryAfterMs(retryAfterHeader) : undefined);
+    slot.release(status === 429 ? 'limited' : overloaded ? 'overloaded' : signalOf(status), overloaded ? retryAfterMs(retryAfterHeader) : undefined);
     return interpret(p, attempt, token, status, retryAfterHeader, text);
   }
 

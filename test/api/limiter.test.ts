@@ -122,3 +122,72 @@ describe('Limiter, auto (AIMD)', () => {
     expect(l.stats).toMatchObject({ limit: 4, decreases: 0 });
   });
 });
+
+describe('Limiter, auto: the pace a 429 sets', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  /** A limiter whose clock is `clock.now`, after ten healthy answers 100 ms apart (10 a second accepted). */
+  async function afterTenAnswers(clock: { now: number }): Promise<Limiter> {
+    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now);
+    for (let i = 0; i < 10; i++) {
+      const s = await l.acquire('a');
+      clock.now += 100;
+      s.release('healthy');
+    }
+    return l;
+  }
+
+  it('a 503 sets no pace; a 429 sets the rate accepted in the second before it, cut to four fifths', async () => {
+    const clock = { now: 0 };
+    const l = await afterTenAnswers(clock);
+    (await l.acquire('a')).release('overloaded');
+    expect(l.stats.rate).toBe(Infinity);
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBe(8);
+    // Each 429 cuts again, from the pace or what was accepted, whichever is lower.
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBe(8 * 0.8);
+    l.close();
+  });
+
+  it('requests start no closer together than the pace, and idle time is no credit for a burst', async () => {
+    const clock = { now: 0 };
+    const l = await afterTenAnswers(clock);
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBe(8);
+    clock.now += 10_000;
+    const first = await l.acquire('a');
+    let second: Slot | undefined;
+    void l.acquire('b').then((s) => (second = s));
+    await sleep(30);
+    // One in flight, the limit is higher, and yet the second waits for its time: 125 ms at 8 a second.
+    expect(second).toBeUndefined();
+    clock.now += 125;
+    await sleep(160);
+    expect(second).toBeDefined();
+    first.release('neutral');
+    second?.release('neutral');
+    l.close();
+  });
+
+  it('grows by a twentieth (at least one) per period while requests wait on it, not faster', async () => {
+    const clock = { now: 0 };
+    const l = await afterTenAnswers(clock);
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBe(8);
+    clock.now += 1000;
+    const held = await l.acquire('a');
+    const waiting = [l.acquire('a'), l.acquire('a')];
+    held.release('healthy');
+    expect(l.stats.rate).toBe(9);
+    clock.now += 1000;
+    const next = await waiting[0];
+    next?.release('healthy');
+    expect(l.stats.rate).toBe(10);
+    // Within the same period: no growth.
+    clock.now += 200;
+    (await waiting[1])?.release('healthy');
+    expect(l.stats.rate).toBe(10);
+    l.close();
+  });
+});
