@@ -16,8 +16,8 @@
 // round trip: against a service 20 ms away, one request at a time is already
 // 50 a second, and against a fast one, hundreds. So a 429 (a rate limit, not
 // an overload) also sets a pace: the rate the service accepted in the second
-// before it (healthy answers in that second), cut to four fifths, then raised
-// by a twentieth per Retry-After period while requests wait for their turn.
+// before it (healthy answers in that second), cut to nine tenths, then raised
+// by a tenth per Retry-After period while requests wait for their turn.
 // Requests start no closer together than the pace allows; the pace is unset
 // (no spacing at all) until the first 429.
 
@@ -32,8 +32,10 @@ export const DEFAULT_MAX_CONCURRENCY = 32;
 const DECREASE = 0.8;
 /** The pace's slowest rate, requests a second. */
 const MIN_RATE = 1;
-/** How far the pace grows per period of requests waiting on it (*chosen*: a twentieth drains a one-second burst allowance in about six periods). */
-const RATE_GROWTH = 0.05;
+/** The pace after a 429, as a share of the rate accepted before it (*chosen*, by bench/ratelimit.ts: 0.8 left a slow service's allowance unused for seconds). */
+const PACE_DECREASE = 0.9;
+/** How far the pace grows per period of requests waiting on it (*chosen*, by bench/ratelimit.ts). */
+const RATE_GROWTH = 0.1;
 /** The window over which the accepted rate is counted. */
 const RATE_WINDOW_MS = 1000;
 /** The growth period after an overload that came without Retry-After. */
@@ -201,9 +203,9 @@ export class Limiter {
       if (now >= this.holdUntil) this.growPace(now);
     }
     if (signal === 'limited') {
-      // Every 429 may lower the pace, but only to what was accepted: answers to requests sent before the last cut find the pace already there.
-      const pace = Math.max(MIN_RATE, DECREASE * Math.min(this.rate, this.acceptedRate(now)));
-      if (pace < this.rate) {
+      // One cut per overload, as for the limit: 429s to requests sent before the last cut say nothing new.
+      const pace = Math.max(MIN_RATE, PACE_DECREASE * Math.min(this.rate, this.acceptedRate(now)));
+      if (epoch === this.epoch && pace < this.rate) {
         this.rate = pace;
         this.stats.rate = pace;
         this.lastRateChange = now;

@@ -137,16 +137,22 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     return l;
   }
 
-  it('a 503 sets no pace; a 429 sets the rate accepted in the second before it, cut to four fifths', async () => {
+  it('a 503 sets no pace; a 429 sets the rate accepted in the second before it, cut to nine tenths, once per overload', async () => {
     const clock = { now: 0 };
     const l = await afterTenAnswers(clock);
     (await l.acquire('a')).release('overloaded');
     expect(l.stats.rate).toBe(Infinity);
+    const inFlight = await Promise.all([l.acquire('a'), l.acquire('a')]);
+    inFlight[0]?.release('limited');
+    expect(l.stats.rate).toBe(9);
+    // The other request sent before the cut is refused too: no second cut.
+    inFlight[1]?.release('limited');
+    expect(l.stats.rate).toBe(9);
+    // A request sent after the cut and refused again cuts again, from the pace or what was
+    // accepted, whichever is lower: 200 ms later the last second holds 8 of the 10 answers.
+    clock.now += 200;
     (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBe(8);
-    // Each 429 cuts again, from the pace or what was accepted, whichever is lower.
-    (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBe(8 * 0.8);
+    expect(l.stats.rate).toBeCloseTo(8 * 0.9);
     l.close();
   });
 
@@ -154,40 +160,40 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     const clock = { now: 0 };
     const l = await afterTenAnswers(clock);
     (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBe(8);
+    expect(l.stats.rate).toBe(9);
     clock.now += 10_000;
     const first = await l.acquire('a');
     let second: Slot | undefined;
     void l.acquire('b').then((s) => (second = s));
     await sleep(30);
-    // One in flight, the limit is higher, and yet the second waits for its time: 125 ms at 8 a second.
+    // One in flight, the limit is higher, and yet the second waits for its time: 111 ms at 9 a second.
     expect(second).toBeUndefined();
-    clock.now += 125;
-    await sleep(160);
+    clock.now += 112;
+    await sleep(150);
     expect(second).toBeDefined();
     first.release('neutral');
     second?.release('neutral');
     l.close();
   });
 
-  it('grows by a twentieth (at least one) per period while requests wait on it, not faster', async () => {
+  it('grows by a tenth (at least one) per period while requests wait on it, not faster', async () => {
     const clock = { now: 0 };
     const l = await afterTenAnswers(clock);
     (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBe(8);
+    expect(l.stats.rate).toBe(9);
     clock.now += 1000;
     const held = await l.acquire('a');
     const waiting = [l.acquire('a'), l.acquire('a')];
     held.release('healthy');
-    expect(l.stats.rate).toBe(9);
+    expect(l.stats.rate).toBe(10);
     clock.now += 1000;
     const next = await waiting[0];
     next?.release('healthy');
-    expect(l.stats.rate).toBe(10);
+    expect(l.stats.rate).toBe(11);
     // Within the same period: no growth.
     clock.now += 200;
     (await waiting[1])?.release('healthy');
-    expect(l.stats.rate).toBe(10);
+    expect(l.stats.rate).toBe(11);
     l.close();
   });
 });
