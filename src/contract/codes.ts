@@ -1,13 +1,13 @@
 // The service's result and error codes, in one table shared by the client (to
 // classify errors and to know which answers mean "already done") and the emulator
 // (to produce them). Sources: the service reference (Errors, Authentication), the
-// recorded assumptions and the public document. No code is written as a literal
+// public document, and docs/decisions.md, "Error codes beyond the reference". No code is written as a literal
 // anywhere else in src/ (test/contract/codes-scan.test.ts checks it).
 
 /** Success code of the management envelope. */
 export const SUCCESS_CODE = '20000000';
 
-/** An empty list answered as HTTP 204 (the recorded assumptions). */
+/** An empty list answered as HTTP 204 (docs/decisions.md, "Envelopes, errors and empty lists"). */
 export const NO_CONTENT_CODE = '60004';
 
 /** A documented management error: HTTP status, service code and message template. */
@@ -19,7 +19,7 @@ export interface ErrorDef {
 }
 
 /**
- * Every management-interface error the reference and the recorded assumptions name, and the
+ * Every management-interface error the reference names, those docs/decisions.md, "Envelopes, errors and empty lists" adds, and the
  * few the public OpenAPI document adds (64376, 64388-64390, 64397).
  */
 export const ERRORS = {
@@ -79,7 +79,7 @@ export const ERRORS = {
 /** Name of a documented management error. */
 export type ErrorName = keyof typeof ERRORS;
 
-/** Agency messaging failure codes (the recorded assumptions, numbers chosen there). */
+/** Agency messaging failure codes (docs/decisions.md, "The emulator's agency messaging interface fills the reference's gaps as follows"; the numbers are chosen). */
 export const AGENCY_ERRORS = {
   unknownFile: { http: 400, code: '40001', message: 'Unknown or expired fileId' },
   noChatbotPermission: { http: 403, code: '40002', message: 'Agency has no permission on the chatbotId' },

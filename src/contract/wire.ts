@@ -30,15 +30,15 @@ export interface ErrorEnvelope {
   status: number;
 }
 
-/** Agency messaging failure body (the recorded assumptions). */
+/** Agency messaging failure body (docs/decisions.md, "The emulator's agency messaging interface fills the reference's gaps as follows"). */
 export interface AgencyErrorBody {
   code: string;
   message: string;
 }
 
-// ---------------------------------------------------------------- token (§1)
+// ---------------------------------------------------------------- token -
 
-/** POST /api/1.1/token request (the recorded assumptions). */
+/** POST /api/1.1/token request (docs/decisions.md, "Token issuance"). */
 export interface TokenRequest {
   clientId: string;
   clientSecret: string;
@@ -138,9 +138,9 @@ export interface AutoReplyFile {
   fileName: string;
 }
 
-// -------------------------------------------------------------------- logos (§2)
+// -------------------------------------------------------------------- logos -
 
-/** Logo approvalResult values (the recorded assumptions). */
+/** Logo approvalResult values (docs/decisions.md, "Logos"). */
 export type ReviewState =
   | '저장'
   | '승인대기'
@@ -153,7 +153,7 @@ export type ReviewState =
   | '반려(수정)'
   | '검수완료(수정)';
 
-/** A brand logo (the recorded assumptions). */
+/** A brand logo (docs/decisions.md, "Logos"). */
 export interface Logo {
   fileId: string;
   fileUrl: string;
@@ -169,9 +169,9 @@ export interface Logo {
   updateId: string;
 }
 
-// ----------------------------------------------------------------- chatbots (§3)
+// ----------------------------------------------------------------- chatbots -
 
-/** One item of a persistent menu as read back (the recorded assumptions). */
+/** One item of a persistent menu as read back (docs/decisions.md, "Persistent menus"). */
 export interface PersistentMenuItem {
   postbackId?: string;
   upPostbackId?: string;
@@ -219,7 +219,7 @@ export interface ChatbotDetail extends ChatbotListItem {
   persistentMenu: PersistentMenuItem[];
 }
 
-/** RegChatbotInfo and the `chatbot` part of an update (the recorded assumptions). */
+/** RegChatbotInfo and the `chatbot` part of an update (docs/decisions.md, "Rooms"). */
 export interface ChatbotInfo {
   mdn: string;
   subNum?: string;
@@ -237,7 +237,7 @@ export interface ChatbotDeleteResult {
   releatedChatbots: { chatbotId: string }[];
 }
 
-/** Persistent menu request item (the recorded assumptions). */
+/** Persistent menu request item (docs/decisions.md, "Persistent menus"). */
 export type PersistentMenuRequestItem = Omit<PersistentMenuItem, 'postbackId' | 'upPostbackId'>;
 
 /** PUT .../persistentmenu/pause result. */
@@ -263,7 +263,7 @@ export interface LayoutComponent {
   groupComponentId: string | null;
 }
 
-/** Common messagebase list item (the recorded assumptions). */
+/** Common messagebase list item (docs/decisions.md, "Common messagebases"). */
 export interface CommonMessagebase {
   messagebaseId: string;
   tmpltName: string;

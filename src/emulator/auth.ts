@@ -1,5 +1,5 @@
 // Who is calling, and may they touch this brand (the service reference,
-// Authentication; the recorded assumptions).
+// Authentication; docs/decisions.md, "Token issuance").
 
 import { fail } from './service-error.js';
 import type { RequestContext } from './http-types.js';

@@ -1,6 +1,6 @@
 // How an auto-reply request becomes a stored auto-reply: checks, canonical
 // messagebase, defaults, and the postback.data the service fills in on read
-// (the service reference, Auto-reply message; the recorded assumptions).
+// (the service reference, Auto-reply message; docs/decisions.md, "Auto-replies").
 
 import type { ButtonGroup, Suggestion } from '../contract/wire.js';
 import { mediaFileId, MAAPFILE_PREFIX } from '../spec/media.js';

@@ -1,6 +1,6 @@
 // Review flows of logos and chatbots and the auto-reply registration states, in
-// one table each, so the routes and the admin API agree (the recorded assumptions;
-// the service reference, States and transitions).
+// one table each, so the routes and the admin API agree (docs/decisions.md,
+// "Logos" and "Rooms"; the service reference, States and transitions).
 
 /** Review actions the admin API can take. */
 export type ReviewAction = 'start' | 'approve' | 'reject' | 'complete';
@@ -47,7 +47,7 @@ export const STATES = {
 /** Chatbot update is allowed only in these states (the service reference, Chatbot update). */
 export const CHATBOT_UPDATABLE = ['저장', '반려', '승인'];
 
-/** Chatbot state after an update (the recorded assumptions). */
+/** Chatbot state after an update (docs/decisions.md, "Rooms"). */
 export function chatbotAfterUpdate(from: string, subTitleChanged: boolean): string {
   if (from === '승인' && subTitleChanged) return '승인대기(수정)';
   if (from === '반려') return '승인대기';
@@ -57,7 +57,7 @@ export function chatbotAfterUpdate(from: string, subTitleChanged: boolean): stri
 /** Logo modification is allowed only in these states (the service reference, Logo). */
 export const LOGO_MODIFIABLE = ['저장', '반려', '반려(수정)', '승인'];
 
-/** Logo state after a modification (the recorded assumptions). */
+/** Logo state after a modification (docs/decisions.md, "Logos"). */
 export function logoAfterModify(from: string): string {
   return from === '승인' ? '승인대기(수정)' : '승인대기';
 }

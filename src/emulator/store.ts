@@ -82,7 +82,7 @@ export interface ReviewedFields {
   updateId: string;
 }
 
-/** A brand logo (the recorded assumptions). */
+/** A brand logo (docs/decisions.md, "Logos"). */
 export interface StoredLogo extends LogoContent, ReviewedFields {
   fileId: string;
   /** The approved content before a pending modification, restored by cancel. */
@@ -202,7 +202,7 @@ export class EmulatorStore {
   forms = new Map<string, MessagebaseForm>();
   layoutComponents: LayoutComponent[] = [];
   tokenTtlSeconds = 3600;
-  /** Answer empty lists with HTTP 204 (the recorded assumptions) instead of an empty page. */
+  /** Answer empty lists with HTTP 204 (docs/decisions.md, "Envelopes, errors and empty lists") instead of an empty page. */
   noContentOnEmptyList = false;
   behaviour: EmulatorBehaviour = defaultBehaviour();
   /** A fixed clock (ms) when the seed sets one; otherwise real time plus `clockOffsetMs`. */

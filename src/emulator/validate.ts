@@ -1,5 +1,5 @@
 // Field checks shared by the routes; each throws the documented error
-// (the recorded assumptions): 64336 missing, 64303 wrong type, 64304 too long.
+// (docs/decisions.md, "Error codes beyond the reference"): 64336 missing, 64303 wrong type, 64304 too long.
 
 import { fail } from './service-error.js';
 

@@ -1,5 +1,5 @@
 // Auto-reply messages and their image files (the service reference, Auto-reply
-// messages; the recorded assumptions).
+// messages; docs/decisions.md, "Auto-replies").
 
 import type { ButtonGroup, Suggestion } from '../../contract/wire.js';
 import { AUTO_REPLY_FILE, MAX_LENGTH } from '../../spec/limits.js';

@@ -1,5 +1,5 @@
 // Chatbots (rooms): register, update, list, detail, delete, cancel, and the
-// bidirectional list and detail (the service reference, Chatbot; the recorded assumptions).
+// bidirectional list and detail (the service reference, Chatbot; docs/decisions.md, "Rooms").
 
 import { CERTIFICATE, ENUMS, MAX_LENGTH } from '../../spec/limits.js';
 import { formatServiceTime } from '../../util/time.js';

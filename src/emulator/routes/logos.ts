@@ -1,5 +1,5 @@
 // Brand logos (the service reference, Brand logo and Logo modification;
-// the recorded assumptions).
+// docs/decisions.md, "Logos").
 
 import { imageSize } from 'image-size';
 import { LOGO, MAX_LENGTH } from '../../spec/limits.js';

@@ -1,4 +1,4 @@
-// Persistent (room) menus: create, replace, delete, pause (the recorded assumptions).
+// Persistent (room) menus: create, replace, delete, pause (docs/decisions.md, "Persistent menus").
 // Menu changes never change the room's approvalResult.
 
 import type { PersistentMenuItem } from '../../contract/wire.js';

@@ -1,5 +1,5 @@
 // Token issuance, layout components, common messagebases, and the stored-file
-// download route (the recorded assumptions; the service reference, Layout component).
+// download route (docs/decisions.md, "Token issuance" and "Common messagebases"; the service reference, Layout component).
 
 import { randomBytes } from 'node:crypto';
 import { MAX_LENGTH } from '../../spec/limits.js';
