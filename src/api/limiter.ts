@@ -5,21 +5,20 @@
 // requests queued does not hold back a brand with five.
 //
 // AIMD here: start at 4; add one per window of healthy answers taken at the
-// limit; on 429 or 503 cut to four fifths, once per overload. A rate limit
-// with a burst allowance (a token bucket) hides an excess until the bucket is
-// empty, which takes seconds, not round trips; so once the service has said
-// "too many", the limit grows by at most one per Retry-After period, the
-// service's own time scale, and a mild cut is enough. (Netflix's
-// concurrency-limits AIMD backs off to 0.9; TCP Reno to 0.5.)
+// limit; on 503 (an overload) cut to four fifths, once per overload, and
+// after it grow by at most one per Retry-After period, the service's own time
+// scale. (Netflix's concurrency-limits AIMD backs off to 0.9; TCP Reno to 0.5.)
 //
-// A limit on requests in flight cannot hold a rate below one request per
-// round trip: against a service 20 ms away, one request at a time is already
-// 50 a second, and against a fast one, hundreds. So a 429 (a rate limit, not
-// an overload) also sets a pace: the rate the service accepted in the second
-// before it (healthy answers in that second), cut to nine tenths, then raised
-// by a tenth per Retry-After period while requests wait for their turn.
-// Requests start no closer together than the pace allows; the pace is unset
-// (no spacing at all) until the first 429.
+// A 429 is a rate limit, and a limit on requests in flight cannot hold a rate:
+// against a service 20 ms away one request at a time is already 50 a second,
+// against a fast one hundreds. So a 429 sets a pace instead: the rate the
+// service accepted in the second before it (healthy answers in that second),
+// cut to nine tenths, once per overload, then raised by a tenth per
+// Retry-After period while requests wait for their turn. Requests start no
+// closer together than the pace; there is no pace (no spacing at all) until
+// the first 429. A service with a burst allowance (a token bucket) hides an
+// excess until the bucket is empty, and refills it during a pause: growth
+// holds for a period after each pause.
 
 /** How many requests may be in flight. */
 export type ConcurrencySetting = { mode: 'fixed'; limit: number } | { mode: 'auto'; max: number; start?: number };
@@ -89,6 +88,8 @@ export class Limiter {
   /** The earliest start of the next request under the pace. */
   private nextStart = 0;
   private lastRateChange = 0;
+  /** At most one raise of the pace per this many ms: the last Retry-After period. */
+  private paceEveryMs = DEFAULT_GROW_EVERY_MS;
   /** When healthy answers came in, for the accepted rate (oldest first, trimmed to the window). */
   private readonly accepted: number[] = [];
   private acceptedHead = 0;
@@ -203,23 +204,22 @@ export class Limiter {
       if (now >= this.holdUntil) this.growPace(now);
     }
     if (signal === 'limited') {
-      // One cut per overload, as for the limit: 429s to requests sent before the last cut say nothing new.
-      const pace = Math.max(MIN_RATE, PACE_DECREASE * Math.min(this.rate, this.acceptedRate(now)));
-      if (epoch === this.epoch && pace < this.rate) {
-        this.rate = pace;
-        this.stats.rate = pace;
-        this.lastRateChange = now;
+      // A rate limit is met by the pace, not by the limit in flight: the limit
+      // stays and keeps growing as it did.
+      // One cut of the pace per overload: 429s to requests sent before it say nothing new.
+      if (epoch !== this.epoch) return;
+      this.epoch += 1;
+      this.rate = Math.max(MIN_RATE, PACE_DECREASE * Math.min(this.rate, this.acceptedRate(now)));
+      this.stats.rate = this.rate;
+      this.stats.decreases += 1;
+      this.lastRateChange = now;
+      if (retryAfterMs !== undefined && retryAfterMs > 0) {
+        this.paceEveryMs = retryAfterMs;
+        this.pause(now, retryAfterMs);
       }
-      signal = 'overloaded';
+      return;
     }
-    if (signal === 'overloaded' && retryAfterMs !== undefined && retryAfterMs > 0) {
-      const until = this.now() + retryAfterMs;
-      if (until > this.pausedUntil) {
-        this.pausedUntil = until;
-        this.holdUntil = until + retryAfterMs;
-        this.stats.pauses += 1;
-      }
-    }
+    if (signal === 'overloaded' && retryAfterMs !== undefined && retryAfterMs > 0) this.pause(now, retryAfterMs);
     if (signal === 'overloaded') {
       // One cut per overload: answers to requests sent before the cut say nothing new.
       if (epoch !== this.epoch) return;
@@ -239,9 +239,19 @@ export class Limiter {
     }
   }
 
-  /** Raise the pace by a twentieth, once per growth period, while requests wait on it. */
+  /** Pause every new request for `ms`; no growth for as long again after it. */
+  private pause(now: number, ms: number): void {
+    const until = now + ms;
+    if (until > this.pausedUntil) {
+      this.pausedUntil = until;
+      this.holdUntil = until + ms;
+      this.stats.pauses += 1;
+    }
+  }
+
+  /** Raise the pace by a tenth (at least one a second), once per Retry-After period, while requests wait on it. */
   private growPace(now: number): void {
-    if (this.rate === Infinity || this.ring.length === 0 || now - this.lastRateChange < Math.max(this.growEveryMs, DEFAULT_GROW_EVERY_MS)) return;
+    if (this.rate === Infinity || this.ring.length === 0 || now - this.lastRateChange < this.paceEveryMs) return;
     this.rate += Math.max(1, this.rate * RATE_GROWTH);
     this.stats.rate = this.rate;
     this.lastRateChange = now;

@@ -83,6 +83,8 @@ export interface LimitStats {
   /** The limit on requests in flight now, and the highest it reached. */
   concurrency: number;
   peakConcurrency: number;
+  /** The pace a 429 set, requests a second; Infinity while there is none. */
+  pace: number;
 }
 
 /** Transport settings (already defaulted by the client). */
@@ -192,6 +194,9 @@ export function createTransport(opts: TransportOptions): Transport {
     },
     get peakConcurrency() {
       return limiter.stats.peak;
+    },
+    get pace() {
+      return limiter.stats.rate;
     },
   };
   let tokens: TokenSource | undefined;

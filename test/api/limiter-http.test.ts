@@ -29,7 +29,7 @@ describe('one limit, shared fairly', () => {
 });
 
 describe('--concurrency auto over HTTP', () => {
-  it('cuts its limit on 429, waits out Retry-After, and every request still succeeds', async () => {
+  it('paces on 429 (the limit in flight stays), waits out Retry-After, and every request still succeeds', async () => {
     await emu.admin('POST', '/rate-limit', { perSecond: 30 });
     const client = emu.client({ concurrency: 'auto', maxConcurrency: 16 });
     try {
@@ -38,9 +38,12 @@ describe('--concurrency auto over HTTP', () => {
       const counts = (await emu.admin('GET', '/rate-limit')) as { allowed: number; limited: number };
       expect(counts.limited).toBeGreaterThan(0);
       expect(client.limits.rateLimited).toBe(counts.limited);
-      // It grew while the answers were healthy, and was cut when they were not.
+      // It grew while the answers were healthy; the 429s set a pace, not a lower limit in flight.
+      // (The first pace comes from a burst the service's allowance let through, so it may be
+      // far above 30 a second; the next 429 brings it down. limiter.test.ts has the figures.)
       expect(client.limits.peakConcurrency).toBeGreaterThan(4);
-      expect(client.limits.concurrency).toBeLessThan(client.limits.peakConcurrency);
+      expect(client.limits.concurrency).toBe(client.limits.peakConcurrency);
+      expect(client.limits.pace).toBeLessThan(Infinity);
     } finally {
       await emu.admin('POST', '/rate-limit', { perSecond: 0 });
     }

@@ -156,6 +156,15 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     l.close();
   });
 
+  it('a 429 leaves the limit in flight as it was, and its growth unthrottled', async () => {
+    const clock = { now: 0 };
+    const l = await afterTenAnswers(clock);
+    const before = l.stats.limit;
+    (await l.acquire('a')).release('limited', 1000);
+    expect(l.stats).toMatchObject({ limit: before, pauses: 1, rate: 9 });
+    l.close();
+  });
+
   it('requests start no closer together than the pace, and idle time is no credit for a burst', async () => {
     const clock = { now: 0 };
     const l = await afterTenAnswers(clock);
