@@ -8,16 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, EXAMPLE, ROOT } from './e2e/helpers.js';
-import { invocations } from './ci-shell.js';
+import { EXAMPLE, ROOT } from './e2e/helpers.js';
+import { acceptedIn, invocations, scripts } from './ci-shell.js';
 
-/** Every string under a `run:` (GitHub) or `script:` / `before_script:` (GitLab) key. */
-function scripts(node: unknown, key = ''): string[] {
-  if (typeof node === 'string') return ['run', 'script', 'before_script', 'after_script'].includes(key) ? [node] : [];
-  if (Array.isArray(node)) return node.flatMap((n) => scripts(n, key));
-  if (node !== null && typeof node === 'object') return Object.entries(node).flatMap(([k, v]) => scripts(v, k));
-  return [];
-}
+/** Script keys: `run:` (GitHub), `script:` / `before_script:` / `after_script:` (GitLab). */
+const SCRIPT_KEYS = ['run', 'script', 'before_script', 'after_script'];
 
 let cwd: string;
 beforeAll(() => {
@@ -26,18 +21,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-/**
- * Whether the real CLI accepts `argv`: run with no service address and no
- * credentials, it either succeeds (validate) or stops at connecting. Commander's
- * own errors (`error: unknown option …`) and rcsctl usage errors fail.
- */
-async function accepted(argv: string[]): Promise<{ ok: boolean; why: string }> {
-  const r = await cli(argv, { cwd, env: {} });
-  if (/^error: /m.test(r.stderr)) return { ok: false, why: r.stderr };
-  if (r.code === 0) return { ok: true, why: '' };
-  const stoppedAtConnect = /^Error: no service address: set RCSCTL_BASE_URL/m.test(r.stderr);
-  return { ok: stoppedAtConnect, why: r.stderr };
-}
+const accepted = (argv: string[]) => acceptedIn(cwd, argv);
 
 const RECIPES = ['github-actions.yml', 'gitlab-ci.yml'];
 
@@ -45,7 +29,7 @@ describe('CI recipes', () => {
   for (const file of RECIPES) {
     it(`${file}: every rcsctl invocation is a valid command line`, async () => {
       const doc = parse(readRecipe(file)) as unknown;
-      const calls = scripts(doc).flatMap(invocations);
+      const calls = scripts(doc, SCRIPT_KEYS).flatMap(invocations);
       const commands = new Set(calls.map((argv) => argv[0]));
       // validate and plan on changes, apply of a saved plan, nightly drift with JUnit.
       for (const c of ['validate', 'plan', 'apply', 'drift']) expect(commands, `${file} runs rcsctl ${c}`).toContain(c);

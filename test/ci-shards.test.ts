@@ -10,16 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, EXAMPLE, ROOT } from './e2e/helpers.js';
-import { invocations } from './ci-shell.js';
+import { EXAMPLE, ROOT } from './e2e/helpers.js';
+import { acceptedIn, invocations, scripts } from './ci-shell.js';
 
-/** Every string under a `run:` or `script:` key. */
-function scripts(node: unknown, key = ''): string[] {
-  if (typeof node === 'string') return ['run', 'script'].includes(key) ? [node] : [];
-  if (Array.isArray(node)) return node.flatMap((n) => scripts(n, key));
-  if (node !== null && typeof node === 'object') return Object.entries(node).flatMap(([k, v]) => scripts(v, k));
-  return [];
-}
+const SCRIPT_KEYS = ['run', 'script'];
 
 /** The shard variables of both CI systems, as a first job sees them. */
 function shardValues(text: string): string {
@@ -37,13 +31,7 @@ beforeAll(() => {
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 /** The real CLI accepts `argv`: it succeeds, stops at connecting, or (report merge) at reading a file not made here. */
-async function accepted(argv: string[]): Promise<{ ok: boolean; why: string }> {
-  const r = await cli(argv, { cwd, env: {} });
-  if (/^error: /m.test(r.stderr)) return { ok: false, why: r.stderr };
-  if (r.code === 0) return { ok: true, why: '' };
-  const stopped = /^Error: no service address: set RCSCTL_BASE_URL/m.test(r.stderr) || (argv[0] === 'report' && /^Error: cannot read \S+ \(ENOENT\)/m.test(r.stderr));
-  return { ok: stopped, why: r.stderr };
-}
+const accepted = (argv: string[]) => acceptedIn(cwd, argv, { missingReports: true });
 
 const read = (name: string): string => readFileSync(join(ROOT, name), 'utf8');
 
@@ -51,7 +39,7 @@ describe('sharded CI recipes', () => {
   for (const file of ['examples/ci/github-actions-matrix.yml', 'examples/ci/gitlab-ci-parallel.yml']) {
     it(`${file}: shards every plan, drift and apply, merges the reports, and every command line is valid`, async () => {
       const doc = parse(read(file)) as Record<string, unknown>;
-      const calls = scripts(doc).flatMap((s) => invocations(shardValues(s)));
+      const calls = scripts(doc, SCRIPT_KEYS).flatMap((s) => invocations(shardValues(s)));
       const commands = new Set(calls.map((a) => a[0]));
       for (const c of ['validate', 'plan', 'apply', 'drift', 'report']) expect(commands, `${file} runs rcsctl ${c}`).toContain(c);
       for (const a of calls.filter((x) => x[0] === 'plan' || x[0] === 'drift')) expect(a, a.join(' ')).toContain('--shard');

@@ -1,6 +1,9 @@
 // Splitting CI scripts into rcsctl command lines, for the recipe tests:
 // enough of the shell (quotes, escapes, continuations, operators) to find
-// every `rcsctl …` and its words.
+// every `rcsctl …` and its words; the scripts of a CI file, and whether the
+// real CLI accepts a command line found there.
+
+import { cli } from './e2e/helpers.js';
 
 const OPERATORS = new Set([';', '&&', '||', '|', '&', '>', '>>', '<', '2>', '2>&1', '(', ')', '{', '}', '\n', 'then', 'do']);
 
@@ -72,4 +75,28 @@ export function invocations(script: string): string[][] {
     found.push(argv);
   }
   return found;
+}
+
+/** Every string under one of `keys` (`run:`, `script:` …) in a parsed CI file. */
+export function scripts(node: unknown, keys: readonly string[], key = ''): string[] {
+  if (typeof node === 'string') return keys.includes(key) ? [node] : [];
+  if (Array.isArray(node)) return node.flatMap((n) => scripts(n, keys, key));
+  if (node !== null && typeof node === 'object') return Object.entries(node).flatMap(([k, v]) => scripts(v, keys, k));
+  return [];
+}
+
+/**
+ * Whether the real CLI accepts `argv`, run in `cwd` with no service address and
+ * no credentials: it succeeds (validate) or stops at connecting. Commander's own
+ * errors (`error: unknown option …`) and rcsctl usage errors fail. With
+ * `missingReports`, `report merge` may also stop at reading a report the CI
+ * jobs would have made.
+ */
+export async function acceptedIn(cwd: string, argv: string[], opts: { missingReports?: boolean } = {}): Promise<{ ok: boolean; why: string }> {
+  const r = await cli(argv, { cwd, env: {} });
+  if (/^error: /m.test(r.stderr)) return { ok: false, why: r.stderr };
+  if (r.code === 0) return { ok: true, why: '' };
+  const atConnect = /^Error: no service address: set RCSCTL_BASE_URL/m.test(r.stderr);
+  const atReport = opts.missingReports === true && argv[0] === 'report' && /^Error: cannot read \S+ \(ENOENT\)/m.test(r.stderr);
+  return { ok: atConnect || atReport, why: r.stderr };
 }
