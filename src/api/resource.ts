@@ -1,6 +1,6 @@
 // Small helpers every resource module uses: paths, listing, multipart parts.
 
-import { FormData } from 'undici';
+import { newFormData, type FormData } from './undici.js';
 import { page } from './envelope.js';
 import type { OperationLabel } from './errors.js';
 import { paginate } from './paginate.js';
@@ -51,7 +51,7 @@ export function appendJson(form: FormData, part: string, value: unknown): void {
 
 /** A fresh FormData (undici's, so the transport sends it as multipart with a boundary). */
 export function newForm(): FormData {
-  return new FormData();
+  return newFormData();
 }
 
 /** Every item of `items`, passed through `fn`. */

@@ -5,7 +5,7 @@
 // `RCSCTL_DEBUG=http` trace that never shows a secret. Everything above this
 // file deals in typed results and typed errors, never in sockets.
 
-import { Pool, type FormData } from 'undici';
+import { Pool, type FormData } from './undici.js';
 import { USER_AGENT } from '../version.js';
 import { ERRORS } from '../contract/codes.js';
 import { ApiTransportError, OutcomeUnknownError, RcsApiError, ResponseShapeError, type HttpMethod, type OperationLabel, type RequestSite } from './errors.js';
