@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { writeChangePreviews, type PlanToPreview } from '../preview/index.js';
+import type { PlanToPreview } from '../preview/index.js';
 import { shortPath } from '../util/paths.js';
 import { VERSION } from '../version.js';
 import type { CommandContext } from './context.js';
@@ -19,7 +19,9 @@ export function previewOptions(cmd: Command): Command {
 }
 
 /** Write the before/after site; each brand's line goes to `notes`. Returns the index path as given, for the Markdown link. */
-export function writePlanPreview(ctx: CommandContext, dir: string, plans: PlanToPreview[], notes: string[]): string {
+export async function writePlanPreview(ctx: CommandContext, dir: string, plans: PlanToPreview[], notes: string[]): Promise<string> {
+  // The preview's modules load only when a preview is asked for.
+  const { writeChangePreviews } = await import('../preview/index.js');
   const written = writeChangePreviews(resolve(ctx.io.cwd, dir), plans, { version: VERSION });
   hideInFiles(resolve(ctx.io.cwd, dir), sensitiveOf(ctx.io).map((s) => s.value));
   for (const w of written) notes.push(`Preview of ${w.brandId} (${w.summary}): ${shortPath(ctx.io.cwd, w.path)}\n`);

@@ -6,8 +6,6 @@ import type { Command } from 'commander';
 import { writePlanFile } from '../../plan/plan-file.js';
 import { hideSensitive } from '../../plan/sensitive-plan.js';
 import { isFailed, type BrandOutcome } from '../../plan/plan-brands.js';
-import { renderPlanJson } from '../../render/plan-json.js';
-import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import { renderPlan } from '../../render/plan-text.js';
 import { makeStyle } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
@@ -58,12 +56,15 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
       if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), hideSensitive(file, sensitiveOf(ctx.io)));
       // The preview note goes to stderr unless stdout is the text plan, where it follows the plan.
       const notes: string[] = [];
-      const preview = opts.preview === undefined ? undefined : writePlanPreview(ctx, opts.preview, plans, notes);
+      const preview = opts.preview === undefined ? undefined : await writePlanPreview(ctx, opts.preview, plans, notes);
       if (format !== 'text') ctx.io.stderr.write(notes.join(''));
       if (format === 'json') {
+        const { renderPlanJson } = await import('../../render/plan-json.js');
         ctx.io.stdout.write(renderPlanJson(file));
       } else if (format === 'markdown') {
         const link = opts.previewUrl ?? preview;
+        // The Markdown view (and the graph it may draw) loads only for --format markdown.
+        const { renderPlanMarkdown } = await import('../../render/plan-markdown.js');
         ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }) }));
       } else {
         const style = makeStyle(g.color);

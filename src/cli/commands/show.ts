@@ -25,13 +25,13 @@ export function registerShow(program: Command, ctx: CommandContext): void {
   outOption(cmd, 'file', 'write it to FILE instead of stdout');
   formatOption(cmd, FORMATS, 'output');
   previewOptions(cmd);
-  cmd.action((path: string, opts: { format: string; json: boolean; out?: string; output?: string; preview?: string; previewUrl?: string; graph: boolean }) => {
+  cmd.action(async (path: string, opts: { format: string; json: boolean; out?: string; output?: string; preview?: string; previewUrl?: string; graph: boolean }) => {
     const format = formatValue(opts, FORMATS);
     const out = outValue(opts);
     const file = readPlanFile(resolve(ctx.io.cwd, path));
     // The saved plan alone: images come from its upload steps' files, names from its steps.
     const notes: string[] = [];
-    const preview = opts.preview === undefined ? undefined : writePlanPreview(ctx, opts.preview, file.brands.map((plan) => ({ plan })), notes);
+    const preview = opts.preview === undefined ? undefined : await writePlanPreview(ctx, opts.preview, file.brands.map((plan) => ({ plan })), notes);
     ctx.io.stderr.write(notes.join(''));
     const link = opts.previewUrl ?? preview;
     let text: string;

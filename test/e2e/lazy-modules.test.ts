@@ -1,0 +1,107 @@
+// A run loads what it uses. The built CLI runs as its own process with a
+// preload that records every module it loads (fixtures/record-modules.mjs);
+// a clean plan (cold, then warm from the live cache) and a clean validate must
+// not load the modules only some runs need: the yaml package (positions for a
+// diagnostic), ajv's compiler (the manifest validator is precompiled), undici's
+// package root (fetch, web sockets; a plan needs the Pool only), listr2 (the
+// apply view), image-size (a manifest with images), the emulator, the preview,
+// the graph, the Markdown view. An eager import of any of them fails here.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { emulator, ROOT, TOKEN } from './helpers.js';
+
+const CASE = join(ROOT, 'test', 'plan-cases', '001-no-changes');
+const RECORDER = join(ROOT, 'test', 'e2e', 'fixtures', 'record-modules.mjs');
+
+/** Loaded only by the runs that need them. */
+const LAZY: Record<string, string> = {
+  'the yaml package': `${sep}node_modules${sep}yaml${sep}`,
+  "ajv's compiler": join('node_modules', 'ajv', 'dist', 'ajv.js'),
+  "undici's package root": join('node_modules', 'undici', 'index.js'),
+  listr2: `${sep}node_modules${sep}listr2${sep}`,
+  'image-size': `${sep}node_modules${sep}image-size${sep}`,
+  'the emulator': join('dist', 'src', 'emulator') + sep,
+  'the preview': join('dist', 'src', 'preview') + sep,
+  'the graph': join('dist', 'src', 'graph') + sep,
+  'the Markdown plan view': join('dist', 'src', 'render', 'plan-markdown.js'),
+};
+
+let emu: RunningEmulator;
+let dir: string;
+let manifest: string;
+beforeAll(async () => {
+  emu = await emulator(join(CASE, 'seed.yaml'));
+  dir = mkdtempSync(join(tmpdir(), 'rcsctl-lazy-'));
+  manifest = join(dir, 'manifest.yaml');
+  // One change, so the plan has a step to show.
+  writeFileSync(manifest, readFileSync(join(CASE, 'manifest.yaml'), 'utf8').replace('Hello from Coffee Co', 'Hello again from Coffee Co'));
+});
+afterAll(async () => {
+  await emu.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Run the built CLI with the recorder; the modules it loaded and its exit code. */
+function loadedBy(argv: string[]): Promise<{ code: number | null; stdout: string; modules: string[] }> {
+  const record = join(dir, `modules-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(record, '');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', RECORDER, join(ROOT, 'bin', 'rcsctl.js'), ...argv], {
+      env: { PATH: process.env.PATH ?? '', RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RECORD_MODULES: record },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) process.stderr.write(stderr);
+      resolve({ code, stdout, modules: readFileSync(record, 'utf8').split('\n').filter((l) => l !== '') });
+    });
+  });
+}
+
+/** The names of the LAZY entries `modules` holds. */
+function lazyIn(modules: string[]): string[] {
+  return Object.entries(LAZY)
+    .filter(([, part]) => modules.some((m) => m.includes(part)))
+    .map(([name]) => name);
+}
+
+describe('a run loads what it uses', () => {
+  it('a plan, cold and then warm from the live cache, loads none of the modules only some runs need', async () => {
+    const cacheDir = join(dir, 'cache');
+    for (const run of ['cold', 'warm']) {
+      const { code, stdout, modules } = await loadedBy(['plan', manifest, '--cache-dir', cacheDir]);
+      expect(code, run).toBe(0);
+      expect(stdout).toContain('Hello again from Coffee Co');
+      // The recorder sees both module systems: commander is CommonJS, js-yaml an ES module.
+      expect(modules.some((m) => m.includes(join('node_modules', 'commander')))).toBe(true);
+      expect(modules.some((m) => m.includes(join('node_modules', 'js-yaml')))).toBe(true);
+      expect(lazyIn(modules), run).toEqual([]);
+    }
+  });
+
+  it('a clean validate loads none of them either', async () => {
+    const { code, modules } = await loadedBy(['validate', manifest]);
+    expect(code).toBe(0);
+    expect(lazyIn(modules)).toEqual([]);
+  });
+
+  it('the runs that need them load them: a diagnostic with a position loads the yaml package; --format markdown the Markdown view', async () => {
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, readFileSync(manifest, 'utf8').replace('messagebaseId: SCS00000', 'messagebaseId: SCS00000\n    colour: blue'));
+    const invalid = await loadedBy(['validate', bad]);
+    expect(invalid.code).toBe(1);
+    expect(lazyIn(invalid.modules)).toContain('the yaml package');
+    const markdown = await loadedBy(['plan', manifest, '--no-cache', '--format', 'markdown']);
+    expect(markdown.code).toBe(0);
+    expect(lazyIn(markdown.modules)).toContain('the Markdown plan view');
+  });
+});
