@@ -3,7 +3,7 @@
 import { newFormData, type FormData } from './undici.js';
 import { page } from './envelope.js';
 import type { OperationLabel } from './errors.js';
-import { paginate } from './paginate.js';
+import { paginate, type Listing } from './paginate.js';
 import type { Check } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
 
@@ -28,7 +28,7 @@ export function seg(id: string): string {
 }
 
 /** Every item of the list endpoint at `path`, pages of 1000, each item checked with `item`. */
-export function listAll<T>(transport: Transport, path: string, item: Check, label: OperationLabel, brand?: BrandRef): AsyncIterable<T> {
+export function listAll<T>(transport: Transport, path: string, item: Check, label: OperationLabel, brand?: BrandRef): Listing<T> {
   return paginate<T>(async (offset, limit) => {
     const res = await transport.send({ method: 'GET', path, query: { offset, limit }, label, ...(brand !== undefined ? { brand } : {}) });
     return page<T>(res, item, label);

@@ -72,16 +72,37 @@ export interface ReadEnv {
   live: Readonly<Record<string, unknown>>;
 }
 
-/** How a kind reads its live objects: a list pass for every kind, then a detail pass. */
-export interface KindReader<Listed = unknown> {
+/**
+ * How a kind reads its live objects: a `ListReader` when its list is the
+ * section, a `DetailReader` when each listed object is read in full.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type KindReader<Listed = unknown> = ListReader<Listed> | DetailReader<any, any>;
+
+/** What every reader may say. */
+interface ReaderBase {
   /** Kinds whose sections must be read first (auto-reply files come from the auto-replies' media fields). */
   after?: readonly KindName[];
-  /** The first pass: lists, concurrently with every other kind's. */
+}
+
+/** A kind whose list (or whatever it reads in one go) is its section. */
+export interface ListReader<Listed = unknown> extends ReaderBase {
+  /** The section, read concurrently with every other kind's. */
   list(env: ReadEnv): Promise<Listed>;
-  /** How many detail reads `details` will make (for progress). */
-  detailCount?(listed: Listed): number;
-  /** The second pass: details, calling `tick` after each; without it the list is the section. */
-  details?(env: ReadEnv, listed: Listed, tick: () => void): Promise<unknown>;
+}
+
+/**
+ * A kind read as a list, then each listed object in full. Detail reads overlap
+ * the list: each item's detail read starts as soon as its page of the list has
+ * arrived (`env.concurrency` at a time), not once the last page is in.
+ */
+export interface DetailReader<Item, Detail> extends ReaderBase {
+  /** The list, item by item as its pages arrive (a `Listing` says its pagination total). */
+  items(env: ReadEnv): AsyncIterable<Item>;
+  /** One listed item's detail, from the live cache or the service. */
+  detail(env: ReadEnv, item: Item): Promise<Detail>;
+  /** The section from every item and its detail (in list order); without it, the details are. */
+  section?(env: ReadEnv, items: Item[], details: Detail[]): Promise<unknown> | unknown;
 }
 
 /** What a handler needs besides the step. */

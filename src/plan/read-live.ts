@@ -1,15 +1,19 @@
-// Read the live state of one brand: every kind's list first (concurrently),
-// then every kind's details, `concurrency` at a time over the client's
-// keep-alive pool; kinds that read from others' sections (auto-reply files
-// from the auto-replies' media fields) read in a later round. The only part of
-// planning that touches the network. Generic over the registered kinds.
+// Read the live state of one brand: every kind concurrently, over the
+// client's keep-alive pool. A kind read in detail (auto-replies, rooms,
+// templates) starts each detail read as soon as its page of the list arrives,
+// so detail reads overlap the list's later pages; `concurrency` detail reads
+// at a time per kind, under the client's one limit. Kinds that read from
+// others' sections (auto-reply files from the auto-replies' media fields) read
+// in a later round. The only part of planning that touches the network.
+// Generic over the registered kinds.
 
 import type { BrandRef, RcsClient } from '../api/index.js';
 import type { LiveBrand } from '../core/live.js';
 import { KINDS } from '../kinds/index.js';
 import type { LiveCache } from '../kinds/live-cache.js';
-import type { AnyKind, ReadEnv } from '../kinds/resource-kind.js';
+import type { AnyKind, KindReader, ReadEnv } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
+import { mapAsListed } from '../util/concurrency.js';
 
 /** How to read. */
 export interface ReadLiveOptions {
@@ -18,8 +22,18 @@ export interface ReadLiveOptions {
   desired?: DesiredBrand;
   /** Details whose list `updateDate` is unchanged are taken from here. */
   cache?: LiveCache;
-  /** Called as detail reads finish, for progress display. */
+  /**
+   * Called as detail reads finish, for progress display. `total` is the
+   * lists' count of details to read, known as their first pages arrive.
+   */
   onProgress?: (done: number, total: number) => void;
+}
+
+/** Counts detail reads across the kinds of a brand, for `onProgress`. */
+interface Counter {
+  /** A list has `expected` items now (its pagination total, or the items it has listed). */
+  expect(kind: string, expected: number): void;
+  tick(): void;
 }
 
 /** Read everything the registered kinds manage in one brand. */
@@ -34,20 +48,13 @@ export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiv
     ...(opts.cache !== undefined ? { cache: opts.cache } : {}),
   };
   const readers = KINDS.filter((k): k is AnyKind & Required<Pick<AnyKind, 'read' | 'liveSection'>> => k.read !== undefined && k.liveSection !== undefined);
+  const counter = progressCounter(opts.onProgress);
   const read = new Set<string>();
   let pending = readers;
-  let doneCount = 0;
-  let total = 0;
   while (pending.length > 0) {
     const round = pending.filter((k) => (k.read.after ?? []).every((name) => read.has(name) || !readers.some((r) => r.name === name)));
     if (round.length === 0) throw new Error(`kinds ${pending.map((k) => k.name).join(', ')} wait for each other to read`);
-    const listed = await Promise.all(round.map((k) => k.read.list(env)));
-    total += round.reduce((n, k, i) => n + (k.read.detailCount?.(listed[i]) ?? 0), 0);
-    const tick = (): void => {
-      doneCount++;
-      opts.onProgress?.(doneCount, total);
-    };
-    const values = await Promise.all(round.map((k, i) => (k.read.details !== undefined ? k.read.details(env, listed[i], tick) : listed[i])));
+    const values = await Promise.all(round.map((k) => readKind(k.name, k.read, env, counter)));
     round.forEach((k, i) => {
       sections[k.liveSection] = values[i];
       read.add(k.name);
@@ -55,4 +62,43 @@ export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiv
     pending = pending.filter((k) => !round.includes(k));
   }
   return { brandId: brand.id, ...sections } as LiveBrand;
+}
+
+/** One kind's section: its list, or its list and every detail, each started as its item is listed. */
+async function readKind(name: string, reader: KindReader, env: ReadEnv, counter: Counter): Promise<unknown> {
+  if ('list' in reader) return reader.list(env);
+  const source = reader.items(env);
+  const listing = source as Partial<{ total: number }>;
+  let listed = 0;
+  const { items, results } = await mapAsListed(
+    source,
+    env.concurrency,
+    async (item) => {
+      const detail: unknown = await reader.detail(env, item);
+      counter.tick();
+      return detail;
+    },
+    () => {
+      listed++;
+      counter.expect(name, Math.max(listed, listing.total ?? 0));
+    },
+  );
+  counter.expect(name, items.length);
+  return reader.section !== undefined ? reader.section(env, items, results) : results;
+}
+
+function progressCounter(onProgress: ((done: number, total: number) => void) | undefined): Counter {
+  const expected = new Map<string, number>();
+  let total = 0;
+  let done = 0;
+  return {
+    expect(kind, n) {
+      total += n - (expected.get(kind) ?? 0);
+      expected.set(kind, n);
+    },
+    tick() {
+      done++;
+      onProgress?.(done, total);
+    },
+  };
 }

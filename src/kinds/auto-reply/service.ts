@@ -7,30 +7,28 @@ import type { AutoReplyDetail, AutoReplyListItem, AutoReplyRequest } from '../..
 import { resolveRefs, tokenOf } from '../../core/refs.js';
 import type { Step } from '../../core/step.js';
 import { RcsctlError } from '../../errors.js';
-import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate } from '../apply-helpers.js';
 import { readFiles } from '../file/service.js';
-import type { Handler, KindListing, KindReader, NamedListing, Reread } from '../resource-kind.js';
+import type { DetailReader, Handler, KindListing, NamedListing, Reread } from '../resource-kind.js';
 import type { DesiredAutoReply } from './types.js';
 import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
 export const AUTO_REPLY_CODES = { gone: ERRORS.invalidAutoReplyMsgId.code, noChange: ERRORS.noChanges.code } as const;
 
-/** Reads every auto-reply: the list, then each detail. */
-export const autoReplyReader: KindReader<AutoReplyListItem[]> = {
-  list: (env) => collect(env.client.autoReplies.list(env.brand)),
-  detailCount: (listed) => listed.length,
-  details: async (env, listed, tick) => {
-    const details = await mapLimit(listed, env.concurrency, async (item) => {
-      // Only auto-replies are cached: a detail is served only for the very list item it was read with.
-      const cached = env.cache?.get(env.brand.id, item);
-      // The list is fresh: its fields win over a cached detail (they are equal when the cache serves it).
-      const detail = cached !== undefined ? { ...cached, ...item } : await env.client.autoReplies.get(env.brand, item.autoReplyMsgId);
-      if (cached === undefined) env.cache?.set(env.brand.id, detail);
-      tick();
-      return detail;
-    });
+/** Reads every auto-reply: the list, and each detail as soon as its page is listed. */
+export const autoReplyReader: DetailReader<AutoReplyListItem, AutoReplyDetail> = {
+  items: (env) => env.client.autoReplies.list(env.brand),
+  detail: async (env, item) => {
+    // Only auto-replies are cached: a detail is served only for the very list item it was read with.
+    const cached = env.cache?.get(env.brand.id, item);
+    // The list is fresh: its fields win over a cached detail (they are equal when the cache serves it).
+    if (cached !== undefined) return { ...cached, ...item };
+    const detail = await env.client.autoReplies.get(env.brand, item.autoReplyMsgId);
+    env.cache?.set(env.brand.id, detail);
+    return detail;
+  },
+  section: (env, listed, details) => {
     // Entries of auto-replies deleted on the service go, so the cache does not grow forever.
     env.cache?.retain(env.brand.id, new Set(listed.map((a) => a.autoReplyMsgId)));
     return details;

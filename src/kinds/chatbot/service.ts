@@ -4,9 +4,8 @@
 import { isServiceError, type BrandRef, type RcsClient } from '../../api/index.js';
 import type { ChatbotDetail, ChatbotInfo, ChatbotListItem } from '../../contract/wire.js';
 import type { Step } from '../../core/step.js';
-import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, readChecked, requestOf, stepFileOf, tolerate } from '../apply-helpers.js';
-import type { Handler, KindListing, KindReader, Reread } from '../resource-kind.js';
+import type { DetailReader, Handler, KindListing, Reread } from '../resource-kind.js';
 import { ERRORS } from '../../contract/codes.js';
 
 /** Service codes apply treats as "already as asked". */
@@ -19,15 +18,9 @@ export const chatbotList: KindListing<ChatbotListItem> = {
   id: (c) => c.chatbotId,
 };
 
-export const chatbotReader: KindReader<ChatbotListItem[]> = {
-  list: (env) => collect(env.client.chatbots.list(env.brand)),
-  detailCount: (listed) => listed.length,
-  details: (env, listed, tick) =>
-    mapLimit(listed, env.concurrency, async (item) => {
-      const detail = await env.client.chatbots.get(env.brand, item.chatbotId);
-      tick();
-      return detail;
-    }),
+export const chatbotReader: DetailReader<ChatbotListItem, ChatbotDetail> = {
+  items: (env) => env.client.chatbots.list(env.brand),
+  detail: (env, item) => env.client.chatbots.get(env.brand, item.chatbotId),
 };
 
 /** One room again. */

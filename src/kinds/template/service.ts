@@ -9,7 +9,7 @@ import type { Step, StepFile } from '../../core/step.js';
 import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate, uploadOnce } from '../apply-helpers.js';
 import type { LiveCache } from '../live-cache.js';
-import type { Handler, HandlerEnv, KindReader, Reread } from '../resource-kind.js';
+import type { DetailReader, Handler, HandlerEnv, Reread } from '../resource-kind.js';
 import { custTmpltIdOf, type TemplateRequest } from './kind.js';
 import { ERRORS } from '../../contract/codes.js';
 
@@ -27,18 +27,17 @@ export interface LiveTemplates {
 }
 
 /** Reads every template, then the forms the manifests and the live templates name. */
-export const templateReader: KindReader<TemplateListItem[]> = {
-  list: (env) => collect(env.client.templates.list(env.brand)),
-  detailCount: (listed) => listed.length,
-  async details(env, listed, tick): Promise<LiveTemplates> {
-    const items = await mapLimit(listed, env.concurrency, async (item) => {
-      const cached = env.cache?.getTemplate(env.brand.id, item.messagebaseId, item.updateDate);
-      // The list is fresh: its fields (the state among them) win over a cached detail.
-      const detail = cached !== undefined ? { ...cached, ...item } : await env.client.templates.get(env.brand, item.messagebaseId);
-      if (cached === undefined) env.cache?.setTemplate(env.brand.id, detail);
-      tick();
-      return detail;
-    });
+export const templateReader: DetailReader<TemplateListItem, TemplateDetail> = {
+  items: (env) => env.client.templates.list(env.brand),
+  async detail(env, item) {
+    const cached = env.cache?.getTemplate(env.brand.id, item.messagebaseId, item.updateDate);
+    // The list is fresh: its fields (the state among them) win over a cached detail.
+    if (cached !== undefined) return { ...cached, ...item };
+    const detail = await env.client.templates.get(env.brand, item.messagebaseId);
+    env.cache?.setTemplate(env.brand.id, detail);
+    return detail;
+  },
+  async section(env, _listed, items): Promise<LiveTemplates> {
     const ids = new Set([...(env.desired?.templates.values() ?? [])].map((d) => d.messagebaseformId));
     for (const t of items) ids.add(t.messagebaseformId);
     const catalogue = formCatalogue(env.client, env.cache);
