@@ -7,6 +7,8 @@
 // - the 429 share: 429 answers ÷ all requests (target < 2%);
 // - the time against the bound served requests ÷ R.
 // The emulator counts both (GET /_emulator/rate-limit), so they are exact.
+// With auto, it also gives the limiter's Retry-After pauses and pace cuts
+// (medians), from the summary line RCSCTL_DEBUG=limiter makes rcsctl write.
 // The brand count is scaled per rate so that one run takes about 30 s
 // (200 brands at 50 req/s would take 200 s a run): the output says so.
 // `--concurrency 8` (a fixed limit) runs on the same workload for comparison,
@@ -14,6 +16,8 @@
 //
 //   npm run bench -- ratelimit            # every rate
 //   npm run bench -- ratelimit 200        # one rate
+//   BENCH_QUICK=1 npm run bench -- ratelimit 1000   # auto only, no fixed or no-limit rows
+//   BENCH_TRACE=1 ...                     # print each run's limiter trace (cuts and pauses)
 
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +39,9 @@ const RATES = [50, 200, 1000];
 const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
 const TARGET_RATIO = 1.1;
 const TARGET_SHARE = 0.02;
+/** Auto only: no `--concurrency 8` row and no row without a limit, for quick comparisons. */
+const QUICK = process.env.BENCH_QUICK === '1';
+const TRACE = process.env.BENCH_TRACE === '1';
 
 function brandId(b: number): string {
   return `BR.rate${String(b).padStart(6, '0')}`;
@@ -84,13 +91,23 @@ async function admin(url: string, method: 'GET' | 'POST', body?: unknown): Promi
   return (await res.body.json()) as { perSecond: number; allowed: number; limited: number };
 }
 
-/** Run `rcsctl plan` as a child to its exit: wall milliseconds, and the brands that failed (exit 1). */
-function plan(url: string, dir: string, concurrency: string): Promise<{ ms: number; failed: number }> {
+/** What one `rcsctl plan` child came to. */
+interface PlanRun {
+  ms: number;
+  /** Brands that failed (429 after every retry). */
+  failed: number;
+  /** The limiter's Retry-After pauses and pace cuts (its RCSCTL_DEBUG=limiter summary). */
+  pauses: number;
+  paceCuts: number;
+}
+
+/** Run `rcsctl plan` as a child to its exit: wall milliseconds, the brands that failed (exit 1), and what the limiter did. */
+function plan(url: string, dir: string, concurrency: string): Promise<PlanRun> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(process.execPath, [BIN, 'plan', dir, '--concurrency', concurrency, '--no-cache', '--json'], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN, NO_COLOR: '1' },
+      env: { ...process.env, RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN, NO_COLOR: '1', RCSCTL_DEBUG: 'limiter' },
     });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -99,19 +116,19 @@ function plan(url: string, dir: string, concurrency: string): Promise<{ ms: numb
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       // Exit 1 with "N of M brands failed": brands whose reads ran out of retries.
       const failed = /(\d+) of \d+ brands? failed/.exec(err);
-      if (code === 0) resolve({ ms, failed: 0 });
-      else if (code === 1 && failed !== null) resolve({ ms, failed: Number(failed[1]) });
+      const summary = /(\d+) pace cuts, \d+ limit cuts, (\d+) pauses/.exec(err);
+      const limiter = { paceCuts: Number(summary?.[1] ?? NaN), pauses: Number(summary?.[2] ?? NaN) };
+      if (TRACE) process.stdout.write(err.split('\n').filter((l) => l.includes('limiter:')).map((l) => `      ${l}\n`).join(''));
+      if (code === 0) resolve({ ms, failed: 0, ...limiter });
+      else if (code === 1 && failed !== null) resolve({ ms, failed: Number(failed[1]), ...limiter });
       else reject(new Error(`rcsctl plan exited ${code}: ${err.split('\n').slice(-4).join(' | ')}`));
     });
   });
 }
 
-interface Measured {
-  ms: number;
+interface Measured extends PlanRun {
   served: number;
   limited: number;
-  /** Brands that failed (429 after every retry). */
-  failed: number;
 }
 
 /** RUNS runs at `rate` (0: no limit) with `concurrency`; each starts with a full bucket. */
@@ -119,9 +136,9 @@ async function measure(url: string, dir: string, rate: number, concurrency: stri
   const out: Measured[] = [];
   for (let r = 0; r < RUNS; r++) {
     await admin(url, 'POST', { perSecond: rate });
-    const { ms, failed } = await plan(url, dir, concurrency);
+    const run = await plan(url, dir, concurrency);
     const { allowed, limited } = await admin(url, 'GET');
-    out.push({ ms, served: allowed, limited, failed });
+    out.push({ ...run, served: allowed, limited });
   }
   return out;
 }
@@ -138,13 +155,24 @@ interface Row {
   ms: number;
   boundMs: number;
   served: number;
+  pauses: number;
+  paceCuts: number;
 }
 
 function summarise(runs: Measured[], rate: number): Row {
   const served = median(runs.map((m) => m.served));
   const ms = median(runs.map((m) => m.ms));
   const boundMs = (served / rate) * 1000;
-  return { failed: median(runs.map((m) => m.failed)), served, ms, boundMs, ratio: median(runs.map((m) => (m.ms / 1000) * (rate / m.served))), share: median(runs.map((m) => m.limited / (m.served + m.limited))) };
+  return {
+    failed: median(runs.map((m) => m.failed)),
+    served,
+    ms,
+    boundMs,
+    ratio: median(runs.map((m) => (m.ms / 1000) * (rate / m.served))),
+    share: median(runs.map((m) => m.limited / (m.served + m.limited))),
+    pauses: median(runs.map((m) => m.pauses)),
+    paceCuts: median(runs.map((m) => m.paceCuts)),
+  };
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
@@ -182,13 +210,14 @@ export async function run(args: string[] = []): Promise<void> {
       const emu = await emulator(brands);
       try {
         const scaled = brands < FULL_BRANDS ? ` (scaled from ${FULL_BRANDS} so that a run takes about ${RUN_SECONDS} s)` : '';
-        console.log(`- ${rate} req/s: ${brands} brands × ${PER_BRAND} auto-replies${scaled}, ${Math.round(brands * perBrand)} requests a plan`);
-        for (const concurrency of ['auto', '8']) {
+        console.log(`- ${rate} req/s: ${brands} brands × ${PER_BRAND} auto-replies${scaled}, ${Math.round(brands * perBrand)} requests a plan; load average ${loadavg()[0]?.toFixed(1)} at its start`);
+        for (const concurrency of QUICK ? ['auto'] : ['auto', '8']) {
           const row = summarise(await measure(emu.url, dir, rate, concurrency), rate);
           const verdict = concurrency === 'auto' ? `; targets ratio ≤ ${TARGET_RATIO.toFixed(2)} ${row.ratio <= TARGET_RATIO ? 'met' : 'MISSED'}, 429 share < ${pct(TARGET_SHARE)} ${row.share < TARGET_SHARE ? 'met' : 'MISSED'}` : '';
           const failed = row.failed > 0 ? `; ${row.failed} of ${brands} brands FAILED (429 after every retry)` : '';
+          const limiter = concurrency === 'auto' ? `, ${row.pauses} pauses, ${row.paceCuts} pace cuts` : '';
           console.log(
-            `  --concurrency ${concurrency.padEnd(4)}: throughput ratio ${row.ratio.toFixed(2)}, 429 share ${pct(row.share)}, ${Math.round(row.ms)} ms against the bound ${Math.round(row.boundMs)} ms (${row.served} requests ÷ ${rate} req/s)${failed}${verdict}`,
+            `  --concurrency ${concurrency.padEnd(4)}: throughput ratio ${row.ratio.toFixed(2)}, 429 share ${pct(row.share)}${limiter}, ${Math.round(row.ms)} ms against the bound ${Math.round(row.boundMs)} ms (${row.served} requests ÷ ${rate} req/s)${failed}${verdict}`,
           );
         }
       } finally {
@@ -196,6 +225,7 @@ export async function run(args: string[] = []): Promise<void> {
       }
     }
     // No limit at all: what auto costs when there is nothing to find.
+    if (QUICK) return;
     const dir = join(work, `b${FULL_BRANDS}`);
     writeManifests(dir, FULL_BRANDS);
     const emu = await emulator(FULL_BRANDS);

@@ -45,6 +45,8 @@ export interface ClientOptions {
   retry?: RetryOptions;
   /** Trace sink for RCSCTL_DEBUG=http; lines arrive already redacted. */
   debug?: (line: string) => void;
+  /** Trace sink for RCSCTL_DEBUG=limiter: the limiter's cuts and pauses, and a summary line when the client closes. */
+  limiterDebug?: (line: string) => void;
 }
 
 /** The client: one module per resource family. */
@@ -96,6 +98,7 @@ export function createClient(opts: ClientOptions): RcsClient {
     retry: retryPolicy(opts.retry),
     redactor,
     ...(opts.debug !== undefined ? { debug: opts.debug } : {}),
+    ...(opts.limiterDebug !== undefined ? { limiterDebug: opts.limiterDebug } : {}),
   });
   transport.setTokenSource(
     createTokenSource(

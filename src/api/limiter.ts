@@ -58,6 +58,8 @@ export interface LimiterStats {
   decreases: number;
   /** Pauses for Retry-After. */
   pauses: number;
+  /** Cuts of the pace (429s that set or lowered it). */
+  paceCuts: number;
   /** The pace, requests a second; Infinity until the first 429. */
   rate: number;
 }
@@ -102,11 +104,13 @@ export class Limiter {
   constructor(
     setting: ConcurrencySetting,
     private readonly now: () => number = Date.now,
+    /** One line per decision (cut, pause), for RCSCTL_DEBUG=limiter. */
+    private readonly trace?: (line: string) => void,
   ) {
     this.adaptive = setting.mode === 'auto';
     this.max = setting.mode === 'auto' ? setting.max : setting.limit;
     this.limitNow = setting.mode === 'auto' ? Math.min(this.max, setting.start ?? AUTO_START) : setting.limit;
-    this.stats = { limit: this.limitNow, peak: this.limitNow, decreases: 0, pauses: 0, rate: Infinity };
+    this.stats = { limit: this.limitNow, peak: this.limitNow, decreases: 0, pauses: 0, paceCuts: 0, rate: Infinity };
   }
 
   /** The most requests this limiter will ever have in flight (connections to open). */
@@ -209,10 +213,13 @@ export class Limiter {
       // One cut of the pace per overload: 429s to requests sent before it say nothing new.
       if (epoch !== this.epoch) return;
       this.epoch += 1;
-      this.rate = Math.max(MIN_RATE, PACE_DECREASE * Math.min(this.rate, this.acceptedRate(now)));
+      const accepted = this.acceptedRate(now);
+      this.rate = Math.max(MIN_RATE, PACE_DECREASE * Math.min(this.rate, accepted));
       this.stats.rate = this.rate;
       this.stats.decreases += 1;
+      this.stats.paceCuts += 1;
       this.lastRateChange = now;
+      this.trace?.(`limiter: 429 at ${this.at(now)}: pace ${this.rate.toFixed(1)}/s (accepted ${accepted.toFixed(1)}/s)`);
       if (retryAfterMs !== undefined && retryAfterMs > 0) {
         this.paceEveryMs = retryAfterMs;
         this.pause(now, retryAfterMs);
@@ -229,6 +236,7 @@ export class Limiter {
       this.lastChange = now;
       this.setLimit(Math.max(1, Math.floor(this.limitNow * DECREASE)));
       this.stats.decreases += 1;
+      this.trace?.(`limiter: overload at ${this.at(now)}: limit ${this.limitNow}`);
     } else if (signal === 'healthy' && saturated && epoch === this.epoch && now >= this.holdUntil) {
       this.healthy += 1;
       if (this.healthy >= this.limitNow && this.limitNow < this.max && now - this.lastChange >= this.growEveryMs) {
@@ -246,7 +254,21 @@ export class Limiter {
       this.pausedUntil = until;
       this.holdUntil = until + ms;
       this.stats.pauses += 1;
+      this.trace?.(`limiter: pause at ${this.at(now)} for ${ms} ms`);
     }
+  }
+
+  /** `now` as seconds since the first request, for the trace. */
+  private at(now: number): string {
+    return `+${((now - (this.firstGrant ?? now)) / 1000).toFixed(3)}s`;
+  }
+
+  /** One line of what the limiter did, for RCSCTL_DEBUG=limiter. */
+  summary(): string {
+    const s = this.stats;
+    const mode = this.adaptive ? `auto (cap ${this.max})` : `fixed ${this.max}`;
+    const pace = s.rate === Infinity ? 'none' : `${s.rate.toFixed(1)}/s`;
+    return `limiter: ${mode}, limit ${s.limit} (peak ${s.peak}), pace ${pace}, ${s.paceCuts} pace cuts, ${s.decreases - s.paceCuts} limit cuts, ${s.pauses} pauses`;
   }
 
   /** Raise the pace by a tenth (at least one a second), once per Retry-After period, while requests wait on it. */

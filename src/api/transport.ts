@@ -98,6 +98,8 @@ export interface TransportOptions {
   retry: RetryPolicy;
   redactor: Redactor;
   debug?: (line: string) => void;
+  /** Trace sink for RCSCTL_DEBUG=limiter: the limiter's decisions, and a summary when closed. */
+  limiterDebug?: (line: string) => void;
 }
 
 /** The transport: send requests, count them, close the pools. */
@@ -160,7 +162,7 @@ export function createTransport(opts: TransportOptions): Transport {
     management: parseEndpoint(opts.baseUrl, 'base URL', opts.insecureHttp),
     agency: parseEndpoint(opts.agencyBaseUrl ?? opts.baseUrl, 'agency base URL', opts.insecureHttp),
   };
-  const limiter = new Limiter(typeof opts.concurrency === 'number' ? { mode: 'fixed', limit: opts.concurrency } : opts.concurrency);
+  const limiter = new Limiter(typeof opts.concurrency === 'number' ? { mode: 'fixed', limit: opts.concurrency } : opts.concurrency, Date.now, opts.limiterDebug);
   const pools = new Map<string, Pool>();
   const poolFor = (origin: string): Pool => {
     let pool = pools.get(origin);
@@ -338,6 +340,7 @@ export function createTransport(opts: TransportOptions): Transport {
     limits,
     async close() {
       limiter.close();
+      opts.limiterDebug?.(`${limiter.summary()}; ${counts.requests} requests, ${counts.rateLimited} answered 429`);
       await Promise.all([...pools.values()].map((p) => p.close()));
       pools.clear();
     },

@@ -27,11 +27,12 @@ export interface Connection {
 /** Master token of the example seed (examples/emulator-seed.yaml); used by --sandbox. */
 export const SANDBOX_TOKEN = 'emulator-master-token';
 
-/** True when RCSCTL_DEBUG asks for the HTTP trace (`http`, `all` or `*`, comma-separated). */
-export function httpDebugEnabled(env: Record<string, string | undefined>): boolean {
+/** True when RCSCTL_DEBUG (comma-separated) asks for the trace `what`, or for every trace (`all` or `*`). */
+export function debugEnabled(env: Record<string, string | undefined>, what: 'http' | 'limiter'): boolean {
   const parts = (env.RCSCTL_DEBUG ?? '').split(',').map((s) => s.trim().toLowerCase());
-  return parts.includes('http') || parts.includes('all') || parts.includes('*');
+  return parts.includes(what) || parts.includes('all') || parts.includes('*');
 }
+
 
 /** What a command knows before it connects. */
 export interface ConnectOptions {
@@ -84,10 +85,11 @@ export async function connect(ctx: CommandContext, connectOpts: ConnectOptions =
     insecureHttp: g.insecureHttp,
   };
   if (agencyBaseUrl !== undefined) opts.agencyBaseUrl = agencyBaseUrl;
-  if (httpDebugEnabled(env)) {
+  if (debugEnabled(env, 'http')) {
     // Already redacted by the client; scrubbed once more here with what the CLI knows.
     opts.debug = (line) => ctx.io.stderr.write(`rcsctl debug: ${redactSecrets(line, env, extraSecrets)}\n`);
   }
+  if (debugEnabled(env, 'limiter')) opts.limiterDebug = (line) => ctx.io.stderr.write(`rcsctl debug: ${line}\n`);
   let client: RcsClient;
   try {
     client = createClient(opts);
