@@ -1,25 +1,30 @@
 // The one limit on requests in flight for the whole process, shared by every
 // brand: a fixed number, or `auto`, which finds the service's limit by AIMD
-// and honours Retry-After by pausing every new request until then. Waiting
-// requests are served round-robin by brand, so a brand with a thousand
-// requests queued does not hold back a brand with five.
+// and meets a rate limit with a pace. Waiting requests are served round-robin
+// by brand, so a brand with a thousand requests queued does not hold back a
+// brand with five.
 //
 // AIMD here: start at 4; add one per window of healthy answers taken at the
 // limit; on 503 (an overload) cut to four fifths, once per overload, and
 // after it grow by at most one per Retry-After period, the service's own time
-// scale. (Netflix's concurrency-limits AIMD backs off to 0.9; TCP Reno to 0.5.)
+// scale. (Netflix's concurrency-limits AIMD backs off to 0.9; TCP Reno to
+// 0.5.) A Retry-After on a 503 pauses every new request until then.
 //
 // A 429 is a rate limit, and a limit on requests in flight cannot hold a rate:
 // against a service 20 ms away one request at a time is already 50 a second,
 // against a fast one hundreds. So a 429 sets a pace instead: the rate the
-// service accepted in the second before it (healthy answers in that second),
-// cut to nine tenths, once per overload, then raised by a tenth per
-// Retry-After period while requests wait for their turn. Requests start no
-// closer together than the pace; there is no pace (no spacing at all) until
-// the first 429. A service with a burst allowance (a token bucket) hides an
-// excess until the bucket is empty, and refills it during a pause: growth
-// holds for a period after each pause.
-
+// service accepted before it, cut to nine tenths, once per overload. That
+// rate is counted over the second before (or since the last cut: a service's
+// burst allowance is spent by the first 429, and what it takes after that is
+// its sustained rate), and only over the time something was in flight or
+// waiting: a client that sent three requests and then planned for a second
+// was not refused at three a second. Requests start no closer together than
+// the pace; there is no pace until the first 429. The refused request waits
+// out its own Retry-After (src/api/retry.ts) while the others go on at the
+// pace: a pause of every request for each 429 cost a second of a ten-second
+// run at 1,000 req/s. The pace grows once per Retry-After period while
+// requests wait on it: fast (doubling) far below the rate measured at the
+// last 429, by a tenth up to it, slowly beyond it, where the 429 came.
 /** How many requests may be in flight. */
 export type ConcurrencySetting = { mode: 'fixed'; limit: number } | { mode: 'auto'; max: number; start?: number };
 
@@ -33,8 +38,23 @@ const DECREASE = 0.8;
 const MIN_RATE = 1;
 /** The pace after a 429, as a share of the rate accepted before it (*chosen*, by bench/ratelimit.ts: 0.8 left a slow service's allowance unused for seconds). */
 const PACE_DECREASE = 0.9;
-/** How far the pace grows per period of requests waiting on it (*chosen*, by bench/ratelimit.ts). */
+/** How far the pace grows per period of requests waiting on it, below the rate measured at the last 429 (*chosen*, by bench/ratelimit.ts). */
 const RATE_GROWTH = 0.1;
+/** How far it grows per period at or above that rate, probing for more (*chosen*, by bench/ratelimit.ts: a tenth there cost a 429 every two seconds at 50 req/s). */
+const RATE_PROBE = 0.02;
+/** The least the pace grows by beyond the measured rate, requests a second. */
+const MIN_PROBE_STEP = 0.2;
+/** Healthy answers a 429's measurement needs before its rate is taken as the service's (*chosen*): with fewer, the pace doubles per period back up. */
+const MIN_SAMPLES = 5;
+/**
+ * How far the pace's schedule may fall behind the clock before the lost time
+ * is forfeited (*chosen*, by bench/ratelimit.ts). Timers fire a millisecond or
+ * more late, so a pace that never caught up could not pass about 1,000
+ * requests a second however high it was set (at 1,000 req/s the run took 1.4
+ * times the bound with one cut and one pause). The catch-up is the burst the
+ * pace allows: 20 ms worth of requests, under one at 50 req/s.
+ */
+const PACE_SLACK_MS = 20;
 /** The window over which the accepted rate is counted. */
 const RATE_WINDOW_MS = 1000;
 /** The growth period after an overload that came without Retry-After. */
@@ -90,11 +110,24 @@ export class Limiter {
   /** The earliest start of the next request under the pace. */
   private nextStart = 0;
   private lastRateChange = 0;
+  /** When the pace was last cut (0: never). */
+  private lastCut = 0;
   /** At most one raise of the pace per this many ms: the last Retry-After period. */
   private paceEveryMs = DEFAULT_GROW_EVERY_MS;
   /** When healthy answers came in, for the accepted rate (oldest first, trimmed to the window). */
   private readonly accepted: number[] = [];
   private acceptedHead = 0;
+  /**
+   * Time the accepted rate does not count, as [start, end] pairs in order:
+   * while nothing was in flight or waiting (the client, not the service, set
+   * the rate then) and while paused.
+   */
+  private readonly gaps: number[] = [];
+  private gapsHead = 0;
+  /** Since when nothing has been in flight or waiting; undefined while busy. */
+  private idleSince: number | undefined;
+  /** The accepted rate at the last 429 measured on enough answers: the pace doubles per period below half of it and probes slowly above it. Infinity while unknown. */
+  private measured = Infinity;
   private firstGrant: number | undefined;
   /** Waiters by key, and the keys with waiters in round-robin order. */
   private readonly queues = new Map<string, Waiter[]>();
@@ -120,6 +153,10 @@ export class Limiter {
 
   /** Wait for a slot; `key` (a brand id) decides whose turn it is. */
   acquire(key: string): Promise<Slot> {
+    if (this.idleSince !== undefined) {
+      this.addGap(this.idleSince, this.now());
+      this.idleSince = undefined;
+    }
     return new Promise<Slot>((grant) => {
       let queue = this.queues.get(key);
       if (queue === undefined) {
@@ -148,8 +185,8 @@ export class Limiter {
           this.wakeIn(early);
           return;
         }
-        // No credit for idle time: the pace never bursts.
-        this.nextStart = Math.max(now, this.nextStart) + 1000 / this.rate;
+        // Late timers are caught up, idle time beyond the slack is no credit: the pace bursts at most PACE_SLACK_MS worth.
+        this.nextStart = Math.max(now - PACE_SLACK_MS, this.nextStart) + 1000 / this.rate;
       }
       this.firstGrant ??= now;
       const key = this.ring.shift() as string;
@@ -171,15 +208,47 @@ export class Limiter {
     }, Math.max(1, Math.ceil(ms)));
   }
 
-  /** Healthy answers per second over the last window (or since the first request, when that is shorter). */
-  private acceptedRate(now: number): number {
+  /** Leave [start, end] out of the accepted rate. */
+  private addGap(start: number, end: number): void {
+    if (end > start) this.gaps.push(start, end);
+  }
+
+  /**
+   * Healthy answers per second over the last window (or since the first
+   * request or the last pace cut, when that is shorter: a service's burst
+   * allowance is spent by the first 429, and what it accepts after that is its
+   * sustained rate), counting only the time something was in
+   * flight or waiting and nothing paused: a client that sent three requests in
+   * the second before a 429 and spent the rest of it planning was not refused
+   * at three a second. With no healthy answer at all the refused request
+   * counts as one. `answers` is how many the rate rests on.
+   */
+  private acceptedRate(now: number): { rate: number; answers: number } {
+    const from = Math.max(now - RATE_WINDOW_MS, this.firstGrant ?? now, this.lastCut);
     while (this.acceptedHead < this.accepted.length && (this.accepted[this.acceptedHead] as number) <= now - RATE_WINDOW_MS) this.acceptedHead += 1;
     if (this.acceptedHead > 4096) {
       this.accepted.splice(0, this.acceptedHead);
       this.acceptedHead = 0;
     }
-    const span = Math.min(RATE_WINDOW_MS, Math.max(1, now - (this.firstGrant ?? now)));
-    return ((this.accepted.length - this.acceptedHead) * 1000) / span;
+    while (this.gapsHead < this.gaps.length && (this.gaps[this.gapsHead + 1] as number) <= from) this.gapsHead += 2;
+    if (this.gapsHead > 4096) {
+      this.gaps.splice(0, this.gapsHead);
+      this.gapsHead = 0;
+    }
+    // The union of the gaps within [from, now] (they come in order of start, and may overlap).
+    let covered = from;
+    let left = 0;
+    for (let i = this.gapsHead; i < this.gaps.length; i += 2) {
+      const start = Math.max(this.gaps[i] as number, covered);
+      const end = Math.min(this.gaps[i + 1] as number, now);
+      if (end > start) left += end - start;
+      covered = Math.max(covered, end);
+    }
+    const span = Math.max(1, now - from - left);
+    let first = this.acceptedHead;
+    while (first < this.accepted.length && (this.accepted[first] as number) <= from) first += 1;
+    const answers = this.accepted.length - first;
+    return { rate: (Math.max(1, answers) * 1000) / span, answers };
   }
 
   private slot(): Slot {
@@ -194,6 +263,7 @@ export class Limiter {
         this.inFlight -= 1;
         this.observe(signal, epoch, saturated, retryAfterMs);
         this.dispatch();
+        if (this.inFlight === 0 && this.ring.length === 0) this.idleSince ??= this.now();
       },
     };
   }
@@ -213,17 +283,20 @@ export class Limiter {
       // One cut of the pace per overload: 429s to requests sent before it say nothing new.
       if (epoch !== this.epoch) return;
       this.epoch += 1;
-      const accepted = this.acceptedRate(now);
+      const { rate: accepted, answers } = this.acceptedRate(now);
+      if (answers >= MIN_SAMPLES) this.measured = accepted;
       this.rate = Math.max(MIN_RATE, PACE_DECREASE * Math.min(this.rate, accepted));
+      // The requests still in flight were sent at the old pace and will spend what the service
+      // refills first: they count against the new pace, or the next requests meet an empty allowance.
+      this.nextStart = Math.max(this.nextStart, now + (this.inFlight * 1000) / this.rate);
       this.stats.rate = this.rate;
       this.stats.decreases += 1;
       this.stats.paceCuts += 1;
       this.lastRateChange = now;
-      this.trace?.(`limiter: 429 at ${this.at(now)}: pace ${this.rate.toFixed(1)}/s (accepted ${accepted.toFixed(1)}/s)`);
-      if (retryAfterMs !== undefined && retryAfterMs > 0) {
-        this.paceEveryMs = retryAfterMs;
-        this.pause(now, retryAfterMs);
-      }
+      this.lastCut = now;
+      this.trace?.(`limiter: 429 at ${this.at(now)}: pace ${this.rate.toFixed(1)}/s (accepted ${accepted.toFixed(1)}/s over ${answers} answers)`);
+      // The refused request waits out its own Retry-After (src/api/retry.ts); the others go on at the new pace.
+      if (retryAfterMs !== undefined && retryAfterMs > 0) this.paceEveryMs = retryAfterMs;
       return;
     }
     if (signal === 'overloaded' && retryAfterMs !== undefined && retryAfterMs > 0) this.pause(now, retryAfterMs);
@@ -254,6 +327,7 @@ export class Limiter {
       this.pausedUntil = until;
       this.holdUntil = until + ms;
       this.stats.pauses += 1;
+      this.addGap(now, until);
       this.trace?.(`limiter: pause at ${this.at(now)} for ${ms} ms`);
     }
   }
@@ -271,10 +345,20 @@ export class Limiter {
     return `limiter: ${mode}, limit ${s.limit} (peak ${s.peak}), pace ${pace}, ${s.paceCuts} pace cuts, ${s.decreases - s.paceCuts} limit cuts, ${s.pauses} pauses`;
   }
 
-  /** Raise the pace by a tenth (at least one a second), once per Retry-After period, while requests wait on it. */
+  /**
+   * Raise the pace once per Retry-After period while requests wait on it,
+   * against the rate measured at the last 429: doubling below half of it (or
+   * when no 429 was measured on enough answers), so that a lone 429 with
+   * little traffic before it does not leave the run crawling; by a tenth (at
+   * least one a second) up to it; by a fiftieth beyond it, where the last 429
+   * came.
+   */
   private growPace(now: number): void {
     if (this.rate === Infinity || this.ring.length === 0 || now - this.lastRateChange < this.paceEveryMs) return;
-    this.rate += Math.max(1, this.rate * RATE_GROWTH);
+    const m = this.measured;
+    if (this.rate < m / 2) this.rate = Math.min(2 * this.rate, m / 2);
+    else if (this.rate < m) this.rate = Math.min(this.rate + Math.max(1, this.rate * RATE_GROWTH), m);
+    else this.rate += Math.max(MIN_PROBE_STEP, this.rate * RATE_PROBE);
     this.stats.rate = this.rate;
     this.lastRateChange = now;
   }

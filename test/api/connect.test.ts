@@ -108,7 +108,7 @@ describe('connect', () => {
     expect(err()).toMatch(/^rcsctl debug: http GET \/api\/1\.1\/brand\/BR\.demo000001\/chatbot\/0212345678 200 \d+ms retry=0\n$/);
   });
 
-  it('writes the RCSCTL_DEBUG=limiter trace to stderr: each pace cut and pause, and a summary when closed', async () => {
+  it('writes the RCSCTL_DEBUG=limiter trace to stderr: each pace cut, and a summary when closed', async () => {
     const { ctx, err } = context({ baseUrl: emu.url, concurrencySetting: { mode: 'auto', max: 8 } }, { RCSCTL_TOKEN: MASTER_TOKEN, RCSCTL_DEBUG: 'limiter' });
     await emu.admin('POST', '/rate-limit', { perSecond: 5 });
     const conn = await connect(ctx);
@@ -121,7 +121,7 @@ describe('connect', () => {
     const lines = err().trimEnd().split('\n');
     // No HTTP trace: only what was asked for.
     expect(lines.every((l) => l.startsWith('rcsctl debug: limiter: '))).toBe(true);
-    expect(lines[0]).toMatch(/^rcsctl debug: limiter: 429 at \+\d+\.\d{3}s: pace \d+\.\d\/s \(accepted \d+\.\d\/s\)$/);
+    expect(lines[0]).toMatch(/^rcsctl debug: limiter: 429 at \+\d+\.\d{3}s: pace \d+\.\d\/s \(accepted \d+\.\d\/s over \d+ answers\)$/);
     expect(lines.at(-1)).toMatch(/^rcsctl debug: limiter: auto \(cap 8\), limit \d+ \(peak \d+\), pace \d+\.\d\/s, [1-9]\d* pace cuts, 0 limit cuts, \d+ pauses; \d+ requests, [1-9]\d* answered 429$/);
   });
 

@@ -2,7 +2,7 @@
 // the Retry-After pause. The same limiter over real HTTP is in
 // limiter-http.test.ts.
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Limiter, type Signal, type Slot } from '../../src/api/limiter.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -147,21 +147,79 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     expect(l.stats.rate).toBe(9);
     // The other request sent before the cut is refused too: no second cut.
     inFlight[1]?.release('limited');
-    expect(l.stats.rate).toBe(9);
+    expect(l.stats).toMatchObject({ rate: 9, paceCuts: 1 });
     // A request sent after the cut and refused again cuts again, from the pace or what was
-    // accepted, whichever is lower: 200 ms later the last second holds 8 of the 10 answers.
+    // accepted since the cut (the service's burst allowance is spent by then), whichever is
+    // lower: four answers 200 ms each, one at a time, are 5 a second (the idle 200 ms before
+    // them, after the pace's 111 ms, do not count).
     clock.now += 200;
+    for (let i = 0; i < 4; i++) {
+      const s = await l.acquire('a');
+      clock.now += 200;
+      s.release('healthy');
+    }
     (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBeCloseTo(8 * 0.9);
+    expect(l.stats).toMatchObject({ paceCuts: 2 });
+    expect(l.stats.rate).toBeCloseTo(5 * 0.9);
     l.close();
   });
 
-  it('a 429 leaves the limit in flight as it was, and its growth unthrottled', async () => {
+  it('a 429 leaves the limit in flight as it was and pauses no one: the refused request waits out its own Retry-After', async () => {
     const clock = { now: 0 };
     const l = await afterTenAnswers(clock);
     const before = l.stats.limit;
     (await l.acquire('a')).release('limited', 1000);
-    expect(l.stats).toMatchObject({ limit: before, pauses: 1, rate: 9 });
+    expect(l.stats).toMatchObject({ limit: before, pauses: 0, rate: 9 });
+    // The next request goes at once: the pace has room, and nothing is paused.
+    let granted = false;
+    void l.acquire('b').then((s) => {
+      granted = true;
+      s.release('healthy');
+    });
+    await tick();
+    expect(granted).toBe(true);
+    l.close();
+  });
+
+  it('the accepted rate counts only the time something was in flight or waiting: idle time is not the service refusing', async () => {
+    const clock = { now: 0 };
+    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now);
+    // Three answers of 10 ms each, 300 ms apart, then a 429: three in 40 ms of traffic, not three a second.
+    for (let i = 0; i < 3; i++) {
+      const s = await l.acquire('a');
+      clock.now += 10;
+      s.release('healthy');
+      clock.now += 290;
+    }
+    const refused = await l.acquire('a');
+    clock.now += 10;
+    refused.release('limited', 1000);
+    expect(l.stats.rate).toBeCloseTo(0.9 * (3 * 1000) / 40);
+    l.close();
+  });
+
+  it('the pace catches up with a late timer, by at most 20 ms worth', async () => {
+    const clock = { now: 0 };
+    const l = new Limiter({ mode: 'auto', max: 64, start: 64 }, () => clock.now);
+    // A hundred answers 1 ms each: 1,000 a second, a pace of 900 after the 429.
+    for (let i = 0; i < 100; i++) {
+      const s = await l.acquire('a');
+      clock.now += 1;
+      s.release('healthy');
+    }
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBeCloseTo(900);
+    const granted: Slot[] = [];
+    for (let i = 0; i < 60; i++) void l.acquire('a').then((s) => granted.push(s));
+    await sleep(10);
+    expect(granted.length).toBe(1);
+    // The timer fires 25 ms late: the requests due by now go together (a pace that granted one
+    // per timer could not pass about 1,000 a second), but no more than 20 ms worth (18) and those due.
+    clock.now += 25;
+    await sleep(20);
+    expect(granted.length).toBeGreaterThanOrEqual(15);
+    expect(granted.length).toBeLessThanOrEqual(1 + 23);
+    for (const s of granted) s.release('neutral');
     l.close();
   });
 
@@ -185,7 +243,7 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     l.close();
   });
 
-  it('grows by a tenth (at least one) per period while requests wait on it, not faster', async () => {
+  it('grows per period while requests wait on it, by a tenth (at least one) up to the rate measured at the 429 and by a fiftieth beyond, not faster', async () => {
     const clock = { now: 0 };
     const l = await afterTenAnswers(clock);
     (await l.acquire('a')).release('limited');
@@ -194,15 +252,80 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     const held = await l.acquire('a');
     const waiting = [l.acquire('a'), l.acquire('a')];
     held.release('healthy');
+    // Up to the 10 a second measured at the 429, not beyond.
     expect(l.stats.rate).toBe(10);
     clock.now += 1000;
     const next = await waiting[0];
     next?.release('healthy');
-    expect(l.stats.rate).toBe(11);
+    expect(l.stats.rate).toBeCloseTo(10.2);
     // Within the same period: no growth.
     clock.now += 200;
     (await waiting[1])?.release('healthy');
-    expect(l.stats.rate).toBe(11);
+    expect(l.stats.rate).toBeCloseTo(10.2);
+    l.close();
+  });
+
+  it('doubles per period when the 429 was measured on too few answers to say what the service allows', async () => {
+    const clock = { now: 0 };
+    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now);
+    // Two answers 100 ms each, one at a time (10 a second), then a 429.
+    for (let i = 0; i < 2; i++) {
+      const s = await l.acquire('a');
+      clock.now += 100;
+      s.release('healthy');
+    }
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBeCloseTo(9);
+    const rates: number[] = [];
+    for (let period = 0; period < 3; period++) {
+      clock.now += 1000;
+      const held = await l.acquire('a');
+      const waiting = l.acquire('a');
+      held.release('healthy');
+      rates.push(l.stats.rate);
+      clock.now += 200;
+      (await waiting).release('neutral');
+    }
+    expect(rates.map((r) => Math.round(r))).toEqual([18, 36, 72]);
+    l.close();
+  });
+});
+
+describe('Limiter, auto: a lone 429 does not leave the run crawling', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** One request of `ms` (simulated) answered with `signal`. */
+  async function call(l: Limiter, signal: Signal, ms: number, retryAfterMs?: number): Promise<void> {
+    const slot = await l.acquire('a');
+    await new Promise((r) => setTimeout(r, ms));
+    slot.release(signal, retryAfterMs);
+  }
+
+  it('three requests, a 429 (Retry-After 1 s), then 200 requests of 10 ms: done within 4 simulated seconds', async () => {
+    vi.useFakeTimers();
+    const l = new Limiter({ mode: 'auto', max: 32 }, () => Date.now());
+    const start = Date.now();
+    // A run that reads a little, plans for a while, then is refused once (an injected fault, a
+    // neighbour's burst): before, the pace became the three answers of that second (under
+    // three a second) and grew by one a second, and 200 requests took over 30 s.
+    for (let i = 0; i < 3; i++) {
+      const done = call(l, 'healthy', 10);
+      await vi.advanceTimersByTimeAsync(300);
+      await done;
+    }
+    const refused = call(l, 'limited', 10, 1000);
+    await vi.advanceTimersByTimeAsync(10);
+    await refused;
+    expect(l.stats.paceCuts).toBe(1);
+    let finished = 0;
+    const all = Array.from({ length: 200 }, () => call(l, 'healthy', 10).then(() => (finished += 1)));
+    const t0 = Date.now();
+    while (finished < 200 && Date.now() - t0 < 60_000) await vi.advanceTimersByTimeAsync(100);
+    await Promise.all(all);
+    expect(Date.now() - t0).toBeLessThanOrEqual(4000);
+    expect(Date.now() - start).toBeGreaterThan(900);
     l.close();
   });
 });
