@@ -21,6 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from '../src/api/index.js';
 import { loadManifests } from '../src/manifest/index.js';
 import type { LiveBrand } from '../src/core/live.js';
+import { applyEachBrand } from '../src/apply/apply-brands.js';
+import { listsFromLive, touchedKinds } from '../src/apply/interference.js';
 import { buildPlan } from '../src/plan/build-plan.js';
 import { readLive } from '../src/plan/read-live.js';
 import { BENCH_BRAND, writeBenchManifests } from './manifests.js';
@@ -203,6 +205,36 @@ async function applyScenario(count: number, concurrency: number): Promise<void> 
     }
     report({ what: `apply creating ${count}, C=${concurrency}, verification included (whole process)`, ms: median(runs.map((r) => r.ms)), boundMs: bound(count, concurrency), rssKiB: median(runs.map((r) => r.rssKiB ?? 0)) });
     report({ what: `no-op apply right after (whole process)`, ms: median(noop.map((r) => r.ms)), boundMs: bound(count, concurrency), note: `warm bound (lists only) ${Math.ceil(count / 1000) * LATENCY_MS} ms` });
+
+    // The phases, in this process, with no progress output: what is left of the
+    // whole process's time is Node's start, module loading and the output.
+    const phases: { load: number; plan: number; steps: number; verify: number }[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      await emu.reset();
+      const t0 = performance.now();
+      const loaded = await loadManifests([manifests], { env: {}, cwd: dir });
+      const desired = loaded.brands[0] as NonNullable<(typeof loaded.brands)[0]>;
+      const t1 = performance.now();
+      const client = createClient({ baseUrl: emu.url, credentials: { token: TOKEN }, concurrency });
+      const live = await readLive(client, { id: BENCH_BRAND }, { concurrency });
+      const plan = buildPlan(desired, live);
+      const t2 = performance.now();
+      let t3 = 0;
+      const [outcome] = await applyEachBrand(client, [{ plan, brand: { id: BENCH_BRAND }, before: listsFromLive(live, touchedKinds(plan)) }], {
+        concurrency,
+        allowDelete: false,
+        allowReview: false,
+        fromSavedPlan: false,
+        reporterFor: () => ({ start: () => undefined, finish: () => undefined, finished: async () => void (t3 = performance.now()) }),
+      });
+      const t4 = performance.now();
+      await client.close();
+      if (outcome?.status !== 'verified' || outcome.unconverged.length > 0 || outcome.error !== undefined) throw new Error(`in-process apply did not verify: ${JSON.stringify(outcome).slice(0, 300)}`);
+      phases.push({ load: t1 - t0, plan: t2 - t1, steps: t3 - t2, verify: t4 - t3 });
+    }
+    const m = (k: keyof (typeof phases)[0]) => median(phases.map((x) => x[k]));
+    const creates = Math.ceil(count / concurrency) * LATENCY_MS;
+    console.log(`  in-process phases: load ${m('load').toFixed(0)} ms, read and plan ${m('plan').toFixed(0)} ms, the ${count} creates ${m('steps').toFixed(0)} ms (bound ${creates} ms, ratio ${(m('steps') / creates).toFixed(2)}), verify ${m('verify').toFixed(0)} ms`);
   } finally {
     emu.close();
     rmSync(dir, { recursive: true, force: true });
