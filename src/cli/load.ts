@@ -2,6 +2,7 @@
 // stderr, and an error when any is fatal, before a single request goes out.
 
 import { RcsctlError } from '../errors.js';
+import { cacheDirFor } from '../kinds/live-cache.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../manifest/index.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import { failedBrand, type FailedBrand } from '../plan/plan-brands.js';
@@ -61,9 +62,10 @@ export interface BrandSelection {
  * command before any request, as before. Diagnostics of brands outside the
  * selection are not printed.
  */
-export async function loadBrands(ctx: CommandContext, paths: string[], select: BrandSelection): Promise<LoadedBrands> {
+export async function loadBrands(ctx: CommandContext, paths: string[], select: BrandSelection & { cache?: boolean; cacheDir?: string }): Promise<LoadedBrands> {
   const { io } = ctx;
-  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx) });
+  const cacheDir = cacheDirFor(select, io.env, io.cwd);
+  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), ...(cacheDir !== undefined ? { cacheDir } : {}) });
   protectSensitive(io, result.sensitive);
   const owners = new Map<string, Set<string>>();
   const own = (file: string, brandId: string): void => {

@@ -9,6 +9,7 @@ import { DIAGNOSTIC_CODES } from './codes.js';
 import { interpolateDoc } from './interpolate.js';
 import { lintBrand } from './lint.js';
 import { FileReader } from './local-files.js';
+import { ParseCache } from './parse-cache.js';
 import { readManifestFile } from './read-yaml.js';
 import { sortDiagnostics } from './render-diagnostics.js';
 import { checkSchema } from './schema-check.js';
@@ -23,6 +24,8 @@ export interface LoadOptions {
   cwd: string;
   /** Credentials in play (token, client secret, token file, brand keys from the environment): refused in manifest content. */
   credentials?: Credential[];
+  /** The cache directory: unchanged manifests are read from what the fast YAML reader made of them last time (parse-cache.ts). */
+  cacheDir?: string;
 }
 
 /** Load every manifest under `paths` (files, or directories read recursively). */
@@ -47,8 +50,9 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   const fromEnv = new Set<string>();
   const envNames = new Map<string, string>();
   const allDocs: SourceDoc[] = [];
+  const cache = opts.cacheDir !== undefined ? new ParseCache(opts.cacheDir) : undefined;
   for (const f of files) {
-    const read = await readManifestFile(f.abs, f.shown);
+    const read = await readManifestFile(f.abs, f.shown, cache);
     diagnostics.push(...read.diagnostics);
     if (read.docs.length === 0 && read.diagnostics.length === 0) {
       diagnostics.push(topLevel('RCS113', f.shown, 'the file holds no YAML document (it is empty, or only comments); it declares nothing'));
@@ -89,6 +93,12 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   // validate and apply reach one verdict: manifests that declare no brand are an error for both.
   if (drafts.size === 0 && brokenBrands.size === 0 && !diagnostics.some((d) => d.severity === 'error') && files.length > 0) {
     diagnostics.push(topLevel('RCS114', files[0]?.shown ?? '', 'the manifests declare no brand: nothing to validate, plan or apply'));
+  }
+  if (cache !== undefined) {
+    // Only files that gave no diagnostic at all are kept.
+    const noisy = new Set(diagnostics.map((d) => d.file));
+    const shown = new Map(files.map((f) => [f.abs, f.shown]));
+    cache.save((abs) => !noisy.has(shown.get(abs) ?? abs));
   }
   return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown), skipped, sensitive };
 }

@@ -12,6 +12,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { CORE_SCHEMA, constructFromEvents, defineScalarTag, EVENT_ID, floatCoreTag, NOT_RESOLVED, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
 import type { Document, LineCounter, Node } from 'yaml';
+import { ParseCache, type PlainDocument } from './parse-cache.js';
 import { diagAtOffset, keyPath, lineIndex, type SourceDoc } from './source.js';
 import { checkBytes, checkRawText, deepNodeOffset, MAX_DEPTH } from './text-checks.js';
 import type { Diagnostic } from './types.js';
@@ -45,8 +46,12 @@ export interface ReadResult {
 /** The full reader's options: duplicate keys are checked here (duplicateKeys), merge keys are plain keys. */
 const FULL_OPTIONS = { prettyErrors: false, uniqueKeys: false, merge: false } as const;
 
-/** Read and parse one manifest file; never throws. */
-export async function readManifestFile(absPath: string, file: string): Promise<ReadResult> {
+/**
+ * Read and parse one manifest file; never throws. With `cache`, unchanged text
+ * the fast reader took before is served from it (parse-cache.ts), and what the
+ * fast reader takes now is staged for it.
+ */
+export async function readManifestFile(absPath: string, file: string, cache?: ParseCache): Promise<ReadResult> {
   const none = lineIndex('');
   try {
     const info = await stat(absPath);
@@ -57,15 +62,20 @@ export async function readManifestFile(absPath: string, file: string): Promise<R
     // Invalid UTF-8 is an error with its position, never a silent U+FFFD.
     const invalid = checkBytes(bytes, file);
     if (invalid.length > 0) return { docs: [], diagnostics: invalid };
-    return parseManifestText(bytes.toString('utf8'), absPath, file);
+    const text = bytes.toString('utf8');
+    if (cache === undefined) return parseManifestText(text, absPath, file);
+    const sha256 = ParseCache.hash(bytes);
+    const kept = cache.get(absPath, sha256);
+    if (kept !== undefined) return { docs: lazyDocs(text, absPath, file, kept), diagnostics: [] };
+    return parseManifestText(text, absPath, file, (plain) => cache.stage(absPath, sha256, plain));
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     return { docs: [], diagnostics: [diagAtOffset(file, none, 'RCS100', 0, `cannot read manifest (${reason})`)] };
   }
 }
 
-/** Parse manifest text into documents with positions; never throws. */
-export function parseManifestText(text: string, absPath: string, file: string): ReadResult {
+/** Parse manifest text into documents with positions; never throws. `tookPlain` is given what the fast reader took, when it took the text. */
+export function parseManifestText(text: string, absPath: string, file: string, tookPlain?: (plain: PlainDocument[]) => void): ReadResult {
   const diagnostics: Diagnostic[] = [];
   if (text.length > MAX_MANIFEST_BYTES) {
     return { docs: [], diagnostics: [diagAtOffset(file, lineIndex(''), 'RCS105', 0, `manifest is over ${MAX_MANIFEST_BYTES} bytes`)] };
@@ -77,7 +87,11 @@ export function parseManifestText(text: string, absPath: string, file: string): 
     if (raw.length > 0) return { docs: [], diagnostics: raw };
   }
   const plain = plainDocuments(text);
-  if (plain !== undefined) return { docs: lazyDocs(text, absPath, file, plain), diagnostics };
+  if (plain !== undefined) {
+    // Staged before anything (interpolation) changes the values in place.
+    tookPlain?.(plain);
+    return { docs: lazyDocs(text, absPath, file, plain), diagnostics };
+  }
   const { isScalar, parseAllDocuments } = yamlLib();
   const lines = new (yamlLib().LineCounter)();
   let parsed: Document.Parsed[];
@@ -163,12 +177,6 @@ const SCHEMA = CORE_SCHEMA.withTags(
  */
 export function plainValues(text: string): unknown[] | undefined {
   return plainDocuments(text)?.map((d) => d.value);
-}
-
-/** A document the fast reader took: its value, and where its top two levels of keys start. */
-interface PlainDocument {
-  value: unknown;
-  keyOffsets: Map<string, number>;
 }
 
 /** plainValues, with each document's key offsets (SourceDoc.keyOffsets). */

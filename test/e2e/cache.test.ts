@@ -36,7 +36,9 @@ describe('the live cache from the CLI', () => {
     await admin(emu, 'DELETE', 'requests');
     expect((await cli(['plan', MANIFESTS], { emu, env })).code).toBe(0);
     expect(await detailReads()).toBe(6);
-    expect(readdirSync(join(home, 'xdg', 'rcsctl'))).toHaveLength(1);
+    // One live-cache file for the brand, and the parsed manifests (src/manifest/parse-cache.ts).
+    expect(readdirSync(join(home, 'xdg', 'rcsctl')).sort()).toEqual([expect.stringMatching(/^[0-9a-f]{24}\.json$/), 'manifests']);
+    expect(readdirSync(join(home, 'xdg', 'rcsctl', 'manifests'))).toHaveLength(1);
     expect((await cli(['plan', MANIFESTS], { emu, env })).code).toBe(0);
     expect(await detailReads()).toBe(0);
     const noop = await cli(['apply', '--yes', MANIFESTS], { emu, env });

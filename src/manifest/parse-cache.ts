@@ -1,0 +1,129 @@
+// What the fast YAML reader made of each manifest file, kept between runs in
+// the cache directory (beside the live cache), so a repeat run of unchanged
+// manifests reads JSON instead of YAML: for 1,000 auto-replies (230 kB) the
+// YAML costs about 100 ms of CPU on a cold process, the JSON a few ms.
+//
+// An entry is a pure function of the file's bytes and of the reader's code:
+// it is keyed by the manifest's path (one entry per path, so the directory
+// does not grow as a file is edited), and served only for the same SHA-256 of
+// the bytes read by the same reader (rcsctl's version, and a hash of the
+// reader's own built modules, so a changed reader never takes an old entry).
+// Everything after parsing (interpolation, schema, files, references, lint,
+// credentials) runs on the served values exactly as on freshly parsed ones.
+// Only text the fast reader took whole is kept (the full reader keeps its node
+// tree), and only plain JSON values (no infinity, no NaN, no -0). Entries are
+// written after the load, for files that produced no diagnostic, and never for
+// a document with a literal `brand.key` (only `${env:NAME}` is kept): the
+// cache holds no credential.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { VERSION } from '../version.js';
+
+/** A document the fast reader took: its value, and where its top two levels of keys start. */
+export interface PlainDocument {
+  value: unknown;
+  keyOffsets: Map<string, number>;
+}
+
+interface Entry {
+  reader: string;
+  sha256: string;
+  docs: { value: unknown; keyOffsets: [string, number][] }[];
+}
+
+/** The modules whose code decides what the fast reader makes of a text. */
+const READER_MODULES = ['read-yaml', 'text-checks', 'source'];
+
+let readerKey: string | null | undefined;
+
+/** rcsctl's version and a hash of the reader's built modules; null (no caching) when they cannot be read. */
+function reader(): string | null {
+  if (readerKey === undefined) {
+    try {
+      const hash = createHash('sha256').update(VERSION);
+      // The built .js files, or the .ts sources when run from them (tests).
+      const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+      for (const m of READER_MODULES) hash.update(readFileSync(fileURLToPath(new URL(`./${m}${ext}`, import.meta.url))));
+      readerKey = `${VERSION}:${hash.digest('hex').slice(0, 16)}`;
+    } catch {
+      readerKey = null;
+    }
+  }
+  return readerKey;
+}
+
+/** A literal value at `brand.key` (a key from `${env:NAME}` is the reference, not the key). */
+const ENV_ONLY = /^\$\{env:[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+/** The parsed manifests kept in `dir` (the cache directory). */
+export class ParseCache {
+  private readonly staged = new Map<string, string>();
+
+  constructor(private readonly dir: string) {}
+
+  /** SHA-256 of a file's bytes, the entry's check. */
+  static hash(bytes: Uint8Array): string {
+    return createHash('sha256').update(bytes).digest('hex');
+  }
+
+  /** The documents kept for `absPath`, when its bytes are still `sha256` and the reader is this one. */
+  get(absPath: string, sha256: string): PlainDocument[] | undefined {
+    if (reader() === null) return undefined;
+    try {
+      const entry = JSON.parse(readFileSync(this.path(absPath), 'utf8')) as Entry;
+      if (entry.sha256 !== sha256 || entry.reader !== reader() || !Array.isArray(entry.docs)) return undefined;
+      return entry.docs.map((d) => ({ value: d.value, keyOffsets: new Map(d.keyOffsets) }));
+    } catch {
+      // Missing, unreadable or not an entry: parse the file.
+      return undefined;
+    }
+  }
+
+  /**
+   * Remember what the fast reader made of `absPath` (before interpolation
+   * changes the values); written by `save` only if the file stays clean.
+   */
+  stage(absPath: string, sha256: string, docs: PlainDocument[]): void {
+    if (reader() === null || docs.some((d) => literalBrandKey(d.value))) return;
+    let plain = true;
+    const text = JSON.stringify({ reader: reader(), sha256, docs: docs.map((d) => ({ value: d.value, keyOffsets: [...d.keyOffsets] })) }, (_k, v: unknown) => {
+      if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) plain = false;
+      return v;
+    });
+    if (plain) this.staged.set(absPath, text);
+  }
+
+  /** Write the staged entries of `clean` files, each atomically; a cache that cannot be written is skipped. */
+  save(clean: (absPath: string) => boolean): void {
+    const todo = [...this.staged].filter(([absPath]) => clean(absPath));
+    this.staged.clear();
+    if (todo.length === 0) return;
+    try {
+      mkdirSync(join(this.dir, 'manifests'), { recursive: true, mode: 0o700 });
+    } catch {
+      return;
+    }
+    for (const [absPath, text] of todo) {
+      const path = this.path(absPath);
+      const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      try {
+        writeFileSync(tmp, text, { mode: 0o600 });
+        renameSync(tmp, path);
+      } catch {
+        rmSync(tmp, { force: true });
+      }
+    }
+  }
+
+  private path(absPath: string): string {
+    return join(this.dir, 'manifests', `${createHash('sha256').update(absPath).digest('hex').slice(0, 24)}.json`);
+  }
+}
+
+function literalBrandKey(value: unknown): boolean {
+  const key = (value as { brand?: { key?: unknown } } | null)?.brand?.key;
+  return key !== undefined && !(typeof key === 'string' && ENV_ONLY.test(key));
+}
