@@ -26,16 +26,21 @@ import { VERSION } from '../version.js';
 export interface PlainDocument {
   value: unknown;
   keyOffsets: Map<string, number>;
+  /** From the cache: the entry was kept clean, and nothing in the value is interpolated (SourceDoc.checkedBefore). */
+  checkedBefore?: boolean;
 }
 
 interface Entry {
   reader: string;
   sha256: string;
-  docs: { value: unknown; keyOffsets: [string, number][] }[];
+  /** No value holds `${`: interpolation leaves every one as it is. */
+  verbatim: boolean;
+  values: unknown[];
+  keyOffsets: [string, number][][];
 }
 
-/** The modules whose code decides what the fast reader makes of a text. */
-const READER_MODULES = ['read-yaml', 'text-checks', 'source'];
+/** The modules whose code decides what the fast reader makes of a text, and what the text and schema checks find in it. */
+const READER_MODULES = ['read-yaml', 'text-checks', 'source', 'schema-check', 'manifest-validator.generated'];
 
 let readerKey: string | null | undefined;
 
@@ -74,8 +79,8 @@ export class ParseCache {
     if (reader() === null) return undefined;
     try {
       const entry = JSON.parse(readFileSync(this.path(absPath), 'utf8')) as Entry;
-      if (entry.sha256 !== sha256 || entry.reader !== reader() || !Array.isArray(entry.docs)) return undefined;
-      return entry.docs.map((d) => ({ value: d.value, keyOffsets: new Map(d.keyOffsets) }));
+      if (entry.sha256 !== sha256 || entry.reader !== reader() || !Array.isArray(entry.values) || entry.values.length !== entry.keyOffsets.length) return undefined;
+      return entry.values.map((value, i) => ({ value, keyOffsets: new Map(entry.keyOffsets[i]), checkedBefore: entry.verbatim === true }));
     } catch {
       // Missing, unreadable or not an entry: parse the file.
       return undefined;
@@ -87,13 +92,21 @@ export class ParseCache {
    * changes the values); written by `save` only if the file stays clean.
    */
   stage(absPath: string, sha256: string, docs: PlainDocument[]): void {
-    if (reader() === null || docs.some((d) => literalBrandKey(d.value))) return;
+    const key = reader();
+    if (key === null || docs.some((d) => literalBrandKey(d.value))) return;
     let plain = true;
-    const text = JSON.stringify({ reader: reader(), sha256, docs: docs.map((d) => ({ value: d.value, keyOffsets: [...d.keyOffsets] })) }, (_k, v: unknown) => {
-      if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) plain = false;
-      return v;
-    });
-    if (plain) this.staged.set(absPath, text);
+    let verbatim = true;
+    const values = JSON.stringify(
+      docs.map((d) => d.value),
+      (_k, v: unknown) => {
+        if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) plain = false;
+        if (typeof v === 'string' && v.includes('${')) verbatim = false;
+        return v;
+      },
+    );
+    if (!plain) return;
+    const keyOffsets = JSON.stringify(docs.map((d) => [...d.keyOffsets]));
+    this.staged.set(absPath, `{"reader":${JSON.stringify(key)},"sha256":${JSON.stringify(sha256)},"verbatim":${String(verbatim)},"values":${values},"keyOffsets":${keyOffsets}}`);
   }
 
   /** Write the staged entries of `clean` files, each atomically; a cache that cannot be written is skipped. */

@@ -10,7 +10,9 @@
 // position is first asked for (a diagnostic), so a clean load never builds it.
 
 import { readFile, stat } from 'node:fs/promises';
-import { CORE_SCHEMA, constructFromEvents, defineScalarTag, EVENT_ID, floatCoreTag, NOT_RESOLVED, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
+import { createRequire } from 'node:module';
+import type * as JsYaml from 'js-yaml';
+import type { Event } from 'js-yaml';
 import type { Document, LineCounter, Node } from 'yaml';
 import { ParseCache, type PlainDocument } from './parse-cache.js';
 import { diagAtOffset, keyPath, lineIndex, type SourceDoc } from './source.js';
@@ -157,15 +159,31 @@ const FULL_READER_ONLY = /\r(?!\n)|\t|(?:^|\s)[|>](?:[-+]?[1-9]|[1-9]?\+)|^[ ]+(
 
 /** Floats as the full reader reads them: one too large for a double is Infinity, not a string. */
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
-const SCHEMA = CORE_SCHEMA.withTags(
-  defineScalarTag('tag:yaml.org,2002:float', {
-    ...floatCoreTag,
-    resolve: (source, explicit, tag) => {
-      const value = floatCoreTag.resolve(source, explicit, tag);
-      return value === NOT_RESOLVED && FLOAT.test(source) ? parseFloat(source) : value;
-    },
-  }),
-);
+
+let fast: { lib: typeof JsYaml; schema: JsYaml.Schema } | undefined;
+
+/**
+ * js-yaml and the schema the fast reader uses, loaded on the first parse: a
+ * run whose manifests all come from the parse cache (parse-cache.ts) never
+ * loads it (its module alone is 130 kB, about 40 ms of a cold process).
+ */
+function fastReader(): { lib: typeof JsYaml; schema: JsYaml.Schema } {
+  if (fast === undefined) {
+    const lib = createRequire(import.meta.url)('js-yaml') as typeof JsYaml;
+    const { CORE_SCHEMA, defineScalarTag, floatCoreTag, NOT_RESOLVED } = lib;
+    const schema = CORE_SCHEMA.withTags(
+      defineScalarTag('tag:yaml.org,2002:float', {
+        ...floatCoreTag,
+        resolve: (source, explicit, tag) => {
+          const value = floatCoreTag.resolve(source, explicit, tag);
+          return value === NOT_RESOLVED && FLOAT.test(source) ? parseFloat(source) : value;
+        },
+      }),
+    );
+    fast = { lib, schema };
+  }
+  return fast;
+}
 
 /**
  * The values of the non-empty documents of `text`, when it is plain data the
@@ -182,9 +200,11 @@ export function plainValues(text: string): unknown[] | undefined {
 /** plainValues, with each document's key offsets (SourceDoc.keyOffsets). */
 function plainDocuments(text: string): PlainDocument[] | undefined {
   if (FULL_READER_ONLY.test(text)) return undefined;
+  const { lib, schema } = fastReader();
+  const { EVENT_ID, SCALAR_STYLE } = lib;
   let events: Event[];
   try {
-    events = parseEvents(text, {});
+    events = lib.parseEvents(text, {});
   } catch {
     return undefined;
   }
@@ -231,7 +251,7 @@ function plainDocuments(text: string): PlainDocument[] | undefined {
   }
   let values: unknown[];
   try {
-    values = constructFromEvents(events, { source: text, schema: SCHEMA });
+    values = lib.constructFromEvents(events, { source: text, schema });
   } catch {
     return undefined;
   }
@@ -255,7 +275,7 @@ function lazyDocs(text: string, absPath: string, file: string, plain: PlainDocum
     return tree;
   };
   const lines = lineIndex(text);
-  return plain.map(({ value, keyOffsets }, i) => ({
+  return plain.map(({ value, keyOffsets, checkedBefore }, i) => ({
     file,
     absPath,
     text,
@@ -263,6 +283,7 @@ function lazyDocs(text: string, absPath: string, file: string, plain: PlainDocum
     lines,
     keysAreText: true,
     keyOffsets,
+    ...(checkedBefore === true ? { checkedBefore } : {}),
     get doc() {
       // The full reader always finds as many documents; an empty one is only a guard.
       return full()[i] ?? yamlLib().parseDocument('');

@@ -31,6 +31,11 @@ export function manifestSchema(): Record<string, unknown> {
 /** The registry the build saw: the precompiled validator holds for it. */
 const BUILT_IN_REGISTRY = registryVersion();
 
+/** True while the kinds are the ones rcsctl ships (no kind registered at run time): the schema is the built one. */
+export function builtInSchema(): boolean {
+  return registryVersion() === BUILT_IN_REGISTRY;
+}
+
 let compiled: ValidateFunction | undefined;
 let compiledFor = -1;
 

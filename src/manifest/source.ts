@@ -31,6 +31,13 @@ export interface SourceDoc {
    * fast reader saw them: those positions need no tree.
    */
   keyOffsets?: ReadonlyMap<string, number>;
+  /**
+   * Served by the parse cache (parse-cache.ts) from an entry kept after a
+   * load that found nothing in the file, and holding no `${...}`: the text
+   * and schema checks, pure functions of the value, found nothing in this
+   * very value then.
+   */
+  checkedBefore?: boolean;
 }
 
 /** The key of a path in SourceDoc.keyOffsets. */

@@ -74,7 +74,7 @@ describe('the parsed-manifest cache', () => {
     // A damaged entry is no entry.
     writeFileSync(path, '{"reader":');
     expect(view(await load([file], true))).toBe(view(await load([file], false)));
-    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8') || '{}'), docs: [{ value: 1, keyOffsets: 5 }] }));
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8') || '{}'), values: [1], keyOffsets: [5] }));
     expect(view(await load([file], true))).toBe(view(await load([file], false)));
     writeFileSync(file, yaml.replace('"one"', '"two"'));
     const fresh = view(await load([file], true));
@@ -97,13 +97,32 @@ describe('the parsed-manifest cache', () => {
     expect(kept).not.toContain('BK.literalkey00001');
   });
 
+  it('skips the text and schema checks only for a value kept clean and free of ${...}; an interpolated one is checked on every load', async () => {
+    const file = join(dir, 'm.yaml');
+    writeFileSync(file, 'apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.test000001 }\nautoReplies:\n  a:\n    name: A\n    messagebaseId: SCS00000\n    body: { description: "one" }\n');
+    await load([file], true);
+    // A value the checks would refuse, planted in the kept entry: served as it is, so the checks did not run.
+    const path = join(cacheDir, 'manifests', entries()[0] as string);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"messagebaseId":"SCS00000"', '"messagebaseId":"SCS00000","colour":"blue"'));
+    expect((await load([file], true)).diagnostics).toEqual([]);
+    expect((await load([file], false)).diagnostics).toEqual([]);
+    // The same through ${env:...}: kept, but checked each time, so a bad value from the environment is found.
+    const env = join(dir, 'env.yaml');
+    writeFileSync(env, 'apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.test000002 }\nautoReplies:\n  a:\n    name: A\n    messagebaseId: SCS00000\n    body: { description: "${env:TEXT}" }\n');
+    expect((await load([env], true, { TEXT: 'fine' })).diagnostics).toEqual([]);
+    expect(entries()).toHaveLength(2);
+    const bad = await load([env], true, { TEXT: 'not\u0000text' });
+    expect(bad.diagnostics.map((d) => d.code)).toEqual((await load([env], false, { TEXT: 'not\u0000text' })).diagnostics.map((d) => d.code));
+    expect(bad.diagnostics.length).toBeGreaterThan(0);
+  });
+
   it('keeps no value JSON cannot hold as it is', () => {
     const cache = new ParseCache(cacheDir);
     for (const n of [Number.POSITIVE_INFINITY, Number.NaN, -0]) cache.stage(join(dir, `${String(n)}.yaml`), 'x', [{ value: { n }, keyOffsets: new Map() }]);
     cache.stage(join(dir, 'fine.yaml'), 'x', [{ value: { n: 1.5 }, keyOffsets: new Map([['n', 0]]) }]);
     cache.save(() => true);
     expect(entries()).toHaveLength(1);
-    expect(cache.get(join(dir, 'fine.yaml'), 'x')).toEqual([{ value: { n: 1.5 }, keyOffsets: new Map([['n', 0]]) }]);
+    expect(cache.get(join(dir, 'fine.yaml'), 'x')).toEqual([{ value: { n: 1.5 }, keyOffsets: new Map([['n', 0]]), checkedBefore: true }]);
     expect(cache.get(join(dir, 'fine.yaml'), 'y')).toBeUndefined();
   });
 });
