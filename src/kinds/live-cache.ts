@@ -34,11 +34,24 @@ interface CacheFile {
 /** The list fields of an auto-reply detail (the detail carries every field the list does). */
 const LIST_FIELDS = ['brandId', 'autoReplyMsgId', 'autoReplyMsgName', 'messagebaseId', 'approvalResult', 'registerDate', 'updateDate', 'registerId', 'updateId'] as const;
 
-/** What a cached auto-reply detail is valid for: the list item's fields, in a stable form. */
+/** LIST_FIELDS in the order stableStringify writes them (sorted). */
+const SORTED_LIST_FIELDS = [...LIST_FIELDS].sort();
+
+/**
+ * What a cached auto-reply detail is valid for: the list item's fields, in a
+ * stable form (stableStringify's, which the cache files hold). Built in sorted
+ * order directly when every field is a string or null, as the list gives them;
+ * stableStringify's copy and sort otherwise.
+ */
 export function listKey(item: AutoReplyListItem): string {
   const out: Record<string, unknown> = {};
-  for (const f of LIST_FIELDS) out[f] = item[f] ?? null;
-  return stableStringify(out);
+  let flat = true;
+  for (const f of SORTED_LIST_FIELDS) {
+    const v = item[f] ?? null;
+    if (v !== null && typeof v !== 'string') flat = false;
+    out[f] = v;
+  }
+  return flat ? JSON.stringify(out) : stableStringify(out);
 }
 
 /**

@@ -15,15 +15,27 @@ const ENV_NAME = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
  */
 export function interpolateDoc(src: SourceDoc, env: Record<string, string | undefined>, used: Set<string> = new Set(), names?: Map<string, string>): Diagnostic[] {
   const diags: Diagnostic[] = [];
-  const walk = (value: unknown, path: (string | number)[]): unknown => {
-    if (typeof value === 'string') return value.includes('${') ? interpolateString(value, path) : value;
+  // Served by the parse cache with no `${` in any value: nothing to do.
+  if (src.checkedBefore === true) return diags;
+  // One path, extended and cut back as the walk goes; copied only for a string that interpolates.
+  const path: (string | number)[] = [];
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.includes('${') ? interpolateString(value, [...path]) : value;
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) value[i] = walk(value[i], [...path, i]);
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        value[i] = walk(value[i]);
+        path.pop();
+      }
       return value;
     }
     if (value !== null && typeof value === 'object') {
       const obj = value as Record<string, unknown>;
-      for (const k of Object.keys(obj)) obj[k] = walk(obj[k], [...path, k]);
+      for (const k of Object.keys(obj)) {
+        path.push(k);
+        obj[k] = walk(obj[k]);
+        path.pop();
+      }
       return obj;
     }
     return value;
@@ -45,6 +57,6 @@ export function interpolateDoc(src: SourceDoc, env: Record<string, string | unde
       names?.set(m[1], v);
       return v;
     });
-  src.value = walk(src.value, []);
+  src.value = walk(src.value);
   return diags;
 }

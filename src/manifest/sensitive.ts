@@ -65,9 +65,9 @@ export function checkCredentials(srcs: readonly SourceDoc[], credentials: readon
   if (usable.length === 0) return [];
   const out: Diagnostic[] = [];
   for (const src of srcs) {
-    const stack: { value: unknown; path: (string | number)[] }[] = [{ value: src.value, path: [] }];
-    while (stack.length > 0) {
-      const { value, path } = stack.pop() as { value: unknown; path: (string | number)[] };
+    // Depth first, last child first (the order the findings have always come in); one path, copied only for a finding.
+    const path: (string | number)[] = [];
+    const visit = (value: unknown): void => {
       if (typeof value === 'string') {
         const isOwnKey = path.length === 2 && path[0] === 'brand' && path[1] === 'key';
         for (const c of usable) {
@@ -75,16 +75,27 @@ export function checkCredentials(srcs: readonly SourceDoc[], credentials: readon
           if (isOwnKey && c.label.startsWith('RCSCTL_BRAND_KEY_')) continue;
           if (value.includes(c.value)) {
             const field = path.length === 0 ? 'the document' : `"${path.join('.')}"`;
-            out.push(diagAt(src, 'RCS115', path, `${field} holds the value of ${c.label}, a credential; credentials may not appear in manifest content (the value is not shown)`));
+            out.push(diagAt(src, 'RCS115', [...path], `${field} holds the value of ${c.label}, a credential; credentials may not appear in manifest content (the value is not shown)`));
             break;
           }
         }
       } else if (Array.isArray(value)) {
-        value.forEach((v, i) => stack.push({ value: v, path: [...path, i] }));
+        for (let i = value.length - 1; i >= 0; i--) {
+          path.push(i);
+          visit(value[i]);
+          path.pop();
+        }
       } else if (value !== null && typeof value === 'object') {
-        for (const [k, v] of Object.entries(value as Record<string, unknown>)) stack.push({ value: v, path: [...path, k] });
+        const keys = Object.keys(value);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const k = keys[i] as string;
+          path.push(k);
+          visit((value as Record<string, unknown>)[k]);
+          path.pop();
+        }
       }
-    }
+    };
+    visit(src.value);
   }
   return out;
 }
