@@ -1,5 +1,6 @@
 // The bare reader: the reads a plan makes (every page of the auto-reply list,
-// then every detail, `concurrency` at a time) with nothing but an undici Pool.
+// and every detail, `concurrency` at a time, each detail read starting as soon
+// as its page has arrived, as rcsctl does) with nothing but an undici Pool.
 // Run as its own process next to rcsctl, it is what the machine and the
 // emulator allow at this moment: rcsctl's time over its time is the client's cost.
 //
@@ -15,17 +16,32 @@ export async function bareRead(url: string, token: string, brand: string, concur
   type Page = { result: { autoReplyMsgId: string }[] | null; pagination?: { total?: number } };
   try {
     const ids: string[] = [];
-    for (let offset = 0; ; offset += 1000) {
-      const page = (await get(`/api/1.1/brand/${brand}/autoreplymsg?offset=${offset}&limit=1000`)) as Page;
-      const items = page.result ?? [];
-      ids.push(...items.map((i) => i.autoReplyMsgId));
-      if (items.length < 1000) break;
-    }
+    let listed = false;
     let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < ids.length) await get(`/api/1.1/brand/${brand}/autoreplymsg/${ids[next++] as string}`);
+    const waiting: (() => void)[] = [];
+    const wake = (): void => {
+      for (const w of waiting.splice(0)) w();
     };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    const list = async (): Promise<void> => {
+      for (let offset = 0; ; offset += 1000) {
+        const page = (await get(`/api/1.1/brand/${brand}/autoreplymsg?offset=${offset}&limit=1000`)) as Page;
+        const items = page.result ?? [];
+        ids.push(...items.map((i) => i.autoReplyMsgId));
+        wake();
+        if (items.length < 1000) break;
+      }
+      listed = true;
+      wake();
+    };
+    // Workers wait for the next page while the list is being read.
+    const worker = async (): Promise<void> => {
+      for (;;) {
+        if (next < ids.length) await get(`/api/1.1/brand/${brand}/autoreplymsg/${ids[next++] as string}`);
+        else if (listed) return;
+        else await new Promise<void>((resolve) => waiting.push(resolve));
+      }
+    };
+    await Promise.all([list(), ...Array.from({ length: concurrency }, worker)]);
     return ids.length;
   } finally {
     await pool.close();

@@ -6,7 +6,10 @@
 // - a bare undici reader (bench/bare-reader.ts) doing the same GETs, as its own
 //   process in the same process tree, run alternately with rcsctl;
 // - the phases measured in-process (load, read, plan), so a slow figure says
-//   where the time goes.
+//   where the time goes;
+// - one more cold run with bench/timeline.ts preloaded: where the whole
+//   process spends its time (start to the first request, the reads, the last
+//   answer to the output, the exit).
 // Every figure is the median of RUNS runs (default 3; BENCH_RUNS overrides).
 // Peak RSS comes from /usr/bin/time when the machine has it.
 //
@@ -30,6 +33,7 @@ import { BENCH_BRAND, writeBenchManifests } from './manifests.js';
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'rcsctl.js');
 const BARE = fileURLToPath(new URL('./bare-reader.js', import.meta.url));
+const TIMELINE = fileURLToPath(new URL('./timeline.js', import.meta.url));
 const SERVE = fileURLToPath(new URL('./plan-read.js', import.meta.url));
 const TOKEN = 'bench-master-token';
 const LATENCY_MS = 20;
@@ -41,6 +45,7 @@ interface ChildRun {
   ms: number;
   rssKiB?: number;
   code: number | null;
+  stderr: string;
 }
 
 /** Start `args` (a node script and its arguments) and time it to its exit. */
@@ -55,7 +60,7 @@ function timeChild(args: string[], env: Record<string, string> = {}): Promise<Ch
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       const m = /RSS (\d+)\s*$/.exec(err);
-      resolve({ ms, code, ...(m ? { rssKiB: Number(m[1]) } : {}) });
+      resolve({ ms, code, stderr: err, ...(m ? { rssKiB: Number(m[1]) } : {}) });
       if (code !== 0 && code !== 2 && code !== 3) process.stderr.write(`  (exit ${code}: ${err.split('\n').slice(-4).join(' | ')})\n`);
     });
   });
@@ -127,6 +132,7 @@ async function planScenario(count: number, concurrency: number): Promise<void> {
     }
     const bareMs = median(bareRuns.map((r) => r.ms));
     report({ what: `cold plan, ${count} auto-replies, C=${concurrency} (whole process)`, ms: median(cold.map((r) => r.ms)), boundMs: bound(count, concurrency), bareMs, rssKiB: median(cold.map((r) => r.rssKiB ?? 0)) });
+    await coldTimeline(['--import', TIMELINE, ...plan(['--no-cache'])], env);
 
     await timeChild(plan(['--cache-dir', cacheDir]), env); // fills the cache
     const warm: ChildRun[] = [];
@@ -153,6 +159,36 @@ async function planScenario(count: number, concurrency: number): Promise<void> {
     emu.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Marks of bench/timeline.ts, milliseconds since the process started. */
+interface Timeline {
+  preload: number;
+  firstRequest?: number;
+  lastAnswer?: number;
+  firstOutput?: number;
+  exit: number;
+  requests: number;
+  peakRssMiB: number;
+}
+
+/** One more cold run with the timeline preload: where the whole process spends its time. */
+async function coldTimeline(args: string[], env: Record<string, string>): Promise<void> {
+  const run = await timeChild(args, env);
+  const line = /^timeline (\{.*\})$/m.exec(run.stderr);
+  if (line === null) {
+    console.log('  cold process timeline: no timeline line (the preload did not run)');
+    return;
+  }
+  const t = JSON.parse(line[1] as string) as Timeline;
+  const first = t.firstRequest ?? t.exit;
+  const answer = t.lastAnswer ?? first;
+  const output = t.firstOutput ?? t.exit;
+  console.log(
+    `  cold process timeline (one run, ${run.ms.toFixed(0)} ms wall): node ready ${t.preload} ms; start to the first request ${first} ms ` +
+      `(modules, loading the manifests, connecting); reads ${answer - first} ms (${t.requests} requests); last answer to the first output ` +
+      `${output - answer} ms (building and rendering the plan); output to exit ${t.exit - output} ms; process gone ${(run.ms - t.exit).toFixed(0)} ms later; peak RSS ${t.peakRssMiB} MiB`,
+  );
 }
 
 async function createsScenario(count: number): Promise<void> {

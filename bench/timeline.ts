@@ -1,0 +1,30 @@
+// A preload for one rcsctl run (`node --import dist/bench/timeline.js bin/rcsctl.js …`)
+// that says where the whole process spends its time: when the process
+// started, when the first and last HTTP requests went out and the last answer
+// came back (undici's diagnostics channels), when the first byte of output was
+// written, and when the process exited. Printed on stderr as one line,
+// `timeline {json}`, milliseconds since the process started. bench/cli.ts runs
+// it once per cold-plan scenario, apart from the timed runs.
+
+import { subscribe } from 'node:diagnostics_channel';
+
+const now = (): number => Math.round(performance.now());
+const marks: Record<string, number> = { preload: now() };
+let requests = 0;
+subscribe('undici:request:create', () => {
+  requests++;
+  marks.lastRequest = now();
+  marks.firstRequest ??= marks.lastRequest;
+});
+subscribe('undici:request:trailers', () => {
+  marks.lastAnswer = now();
+});
+const write = process.stdout.write.bind(process.stdout) as (...args: unknown[]) => boolean;
+process.stdout.write = ((...args: unknown[]) => {
+  marks.firstOutput ??= now();
+  return write(...args);
+}) as typeof process.stdout.write;
+process.on('exit', () => {
+  marks.exit = now();
+  process.stderr.write(`timeline ${JSON.stringify({ ...marks, requests, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+});
