@@ -28,7 +28,14 @@ export interface LiveTemplates {
 
 /** Reads every template, then the forms the manifests and the live templates name. */
 export const templateReader: DetailReader<TemplateListItem, TemplateDetail> = {
-  items: (env) => env.client.templates.list(env.brand),
+  items: (env) => {
+    // The common messagebase list (asked below when the manifests declare
+    // auto-replies) goes out with the lists, not one round trip after them:
+    // a warm plan's reads are the lists alone. Its failure is reported where
+    // it is awaited, in section().
+    if (wantsCommon(env)) formCatalogue(env.client, env.cache).commonIds().catch(() => undefined);
+    return env.client.templates.list(env.brand);
+  },
   async detail(env, item) {
     const cached = env.cache?.getTemplate(env.brand.id, item.messagebaseId, item.updateDate);
     // The list is fresh: its fields (the state among them) win over a cached detail.
@@ -43,10 +50,14 @@ export const templateReader: DetailReader<TemplateListItem, TemplateDetail> = {
     const catalogue = formCatalogue(env.client, env.cache);
     const forms = new Map(await mapLimit([...ids].sort(), env.concurrency, async (id) => [id, await catalogue.form(id)] as const));
     const formIds = ids.size === 0 ? [] : (await catalogue.list()).map((f) => f.messagebaseformId);
-    const wantsCommon = (env.desired?.autoReplies.size ?? 0) > 0;
-    return { items, forms, formIds, ...(wantsCommon ? { commonIds: await catalogue.commonIds() } : {}) };
+    return { items, forms, formIds, ...(wantsCommon(env) ? { commonIds: await catalogue.commonIds() } : {}) };
   },
 };
+
+/** The common messagebase ids are read when the manifests declare auto-replies (their messagebaseId must be one). */
+function wantsCommon(env: { desired?: { autoReplies: { size: number } } }): boolean {
+  return (env.desired?.autoReplies.size ?? 0) > 0;
+}
 
 interface FormCatalogue {
   list(): Promise<MessagebaseFormListItem[]>;
