@@ -12,7 +12,7 @@ import { FileReader } from './local-files.js';
 import { ParseCache } from './parse-cache.js';
 import { readManifestFile } from './read-yaml.js';
 import { sortDiagnostics } from './render-diagnostics.js';
-import { builtInSchema, checkSchema } from './schema-check.js';
+import { builtInSchema, checkSchema, loadSchemaValidator } from './schema-check.js';
 import { checkValues } from './text-checks.js';
 import { checkCredentials, isSensitiveName, sensitivePatterns, type Credential } from './sensitive.js';
 import type { SourceDoc } from './source.js';
@@ -64,7 +64,8 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
       const checked = src.checkedBefore === true && builtInSchema();
       const text = checked ? [] : checkValues(src);
       // A NUL or a lone surrogate is not text: the schema would only repeat it.
-      const found = [...interpolated, ...text, ...(checked || text.some((d) => d.severity === 'error') ? [] : checkSchema(src))];
+      const schema = checked || text.some((d) => d.severity === 'error') ? [] : (await loadSchemaValidator(), checkSchema(src));
+      const found = [...interpolated, ...text, ...schema];
       diagnostics.push(...found);
       if (found.some((d) => d.severity === 'error')) {
         const id = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;

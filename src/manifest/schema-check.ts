@@ -10,7 +10,6 @@ import { assembleManifestSchema } from '../kinds/manifest-schema.js';
 import { packageRoot } from '../util/paths.js';
 import type { DiagnosticCode } from './codes.js';
 import { diagAt, findNode, type PathSegments, type SourceDoc } from './source.js';
-import { validate as generatedValidate } from './manifest-validator.generated.js';
 import { didYouMean } from './suggest.js';
 import { yamlLib } from './yaml-lib.js';
 import type { Diagnostic } from './types.js';
@@ -31,6 +30,17 @@ export function manifestSchema(): Record<string, unknown> {
 /** The registry the build saw: the precompiled validator holds for it. */
 const BUILT_IN_REGISTRY = registryVersion();
 
+let generated: ValidateFunction | undefined;
+
+/**
+ * Load the precompiled validator (a 330 kB module), once, before the first
+ * checkSchema: a load whose documents all come checked from the parse cache
+ * (SourceDoc.checkedBefore) never needs it.
+ */
+export async function loadSchemaValidator(): Promise<void> {
+  generated ??= (await import('./manifest-validator.generated.js')).validate as unknown as ValidateFunction;
+}
+
 /** True while the kinds are the ones rcsctl ships (no kind registered at run time): the schema is the built one. */
 export function builtInSchema(): boolean {
   return registryVersion() === BUILT_IN_REGISTRY;
@@ -47,7 +57,10 @@ let compiledFor = -1;
  * keys that would be allowed), strict.
  */
 function validator(): ValidateFunction {
-  if (registryVersion() === BUILT_IN_REGISTRY) return generatedValidate as unknown as ValidateFunction;
+  if (registryVersion() === BUILT_IN_REGISTRY) {
+    if (generated === undefined) throw new Error('checkSchema needs loadSchemaValidator() first');
+    return generated;
+  }
   if (compiled === undefined || compiledFor !== registryVersion()) {
     compiledFor = registryVersion();
     // Loaded only here: a run with the shipped kinds never needs the compiler.

@@ -6,7 +6,8 @@
 // package root (fetch, web sockets; a plan needs the Pool only), listr2 (the
 // apply view), image-size (a manifest with images), the emulator, the preview,
 // the graph, the Markdown view; and a warm plan, whose manifests come from the
-// parse cache, does not load js-yaml either. An eager import fails here.
+// parse cache, does not load js-yaml or the precompiled schema validator
+// either. An eager import fails here.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -86,8 +87,10 @@ describe('a run loads what it uses', () => {
       expect(modules.some((m) => m.includes(join('node_modules', 'commander')))).toBe(true);
       expect(modules.some((m) => m.includes(join('dist', 'src', 'cli', 'main.js')))).toBe(true);
       expect(lazyIn(modules), run).toEqual([]);
-      // The cold run parses the YAML; the warm one reads what that parse made of it.
+      // The cold run parses the YAML and checks it against the schema; the warm
+      // one reads what that parse made of it, which passed the schema then.
       expect(modules.some((m) => m.includes(`${sep}node_modules${sep}js-yaml${sep}`)), run).toBe(run === 'cold');
+      expect(modules.some((m) => m.includes('manifest-validator.generated.js')), run).toBe(run === 'cold');
     }
   });
 

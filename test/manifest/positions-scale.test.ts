@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { parseManifestText } from '../../src/manifest/read-yaml.js';
-import { checkSchema } from '../../src/manifest/schema-check.js';
+import { checkSchema, loadSchemaValidator } from '../../src/manifest/schema-check.js';
 import { diagAt } from '../../src/manifest/source.js';
 
 const HEAD = 'apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.test000001 }\nautoReplies:\n';
@@ -12,7 +12,8 @@ const item = (i: number, extra = ''): string => `  ar${i}:\n    name: "Reply ${i
 const N = 1500;
 
 describe('positions in a map of thousands of keys', () => {
-  it('points at the last item exactly', () => {
+  it('points at the last item exactly', async () => {
+    await loadSchemaValidator();
     const text = HEAD + Array.from({ length: N }, (_, i) => item(i, i === N - 1 ? ', colour: red' : '')).join('');
     const { docs, diagnostics } = parseManifestText(text, '/x/big.yaml', 'big.yaml');
     expect(diagnostics).toEqual([]);
