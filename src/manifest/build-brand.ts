@@ -66,10 +66,14 @@ export async function addDocument(
   for (const kind of raw.prune ?? []) if (!brand.prune.includes(kind)) brand.prune.push(kind);
 
   // Declared twice across documents: the first one wins, the second is an error.
+  // The location `once` records is the one a kind asks for next, for the resource it builds: made once, shared.
+  let recorded: { section: string; key: string; at: SourceLocation } | undefined;
   const once = (section: string, key: string, code: DiagnosticCode, what: string): boolean => {
-    const prior = draft.declared.get(`${section}/${key}`);
+    const id = `${section}/${key}`;
+    const prior = draft.declared.get(id);
     if (prior === undefined) {
-      draft.declared.set(`${section}/${key}`, locationOf(src, [section, key]));
+      recorded = { section, key, at: locationOf(src, [section, key]) };
+      draft.declared.set(id, recorded.at);
       return true;
     }
     diags.push(diagAt(src, code, [section, key], `${what} "${key}" is declared twice in brand ${brandId} (first at ${prior.file}:${prior.line}:${prior.col})`, { at: 'key' }));
@@ -93,7 +97,7 @@ export async function addDocument(
       brand,
       once: (key, code, what) => once(section, key, code, what),
       file,
-      locationOf: (path) => locationOf(src, path),
+      locationOf: (path) => (recorded !== undefined && path.length === 2 && path[0] === recorded.section && path[1] === recorded.key ? recorded.at : locationOf(src, path)),
       diag: (code, path, message, opts) => diags.push(diagAt(src, code, path, message, opts)),
       add(key, desired) {
         map.set(key, desired);

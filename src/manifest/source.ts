@@ -82,7 +82,13 @@ export function lineIndex(text: string): LineCounter {
 
 /** JSON Pointer (RFC 6901) for a path: `/autoReplies/hours/body`. */
 export function jsonPointer(path: PathSegments): string {
-  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  let out = '';
+  for (const seg of path) {
+    const text = String(seg);
+    // Escaping is rare (a handle holding `~` or `/`); every resource's location is built with one.
+    out += '/' + (text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text);
+  }
+  return out;
 }
 
 /** 1-based line and column of a character offset. */

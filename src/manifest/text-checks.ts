@@ -140,43 +140,63 @@ const SHOWN = new Set(['name', 'title', 'displayText', 'subTitle', 'description'
 /** The checks on parsed values: NUL and lone surrogates (errors), bidi and zero-width characters in shown texts (warnings). */
 export function checkValues(src: SourceDoc): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: src.value, path: [] }];
-  while (stack.length > 0 && out.length < 50) {
-    const { value, path } = stack.pop() as { value: unknown; path: (string | number)[] };
+  // Depth first, last child first, a map's keys before its values (the order
+  // findings have always come in, which decides the 50 kept); one path,
+  // extended and cut back as the walk goes, copied only for a finding.
+  const path: (string | number)[] = [];
+  const visit = (value: unknown): void => {
+    if (out.length >= 50) return;
     if (typeof value === 'string') {
-      out.push(...checkString(src, value, path));
+      checkString(src, value, path, out);
     } else if (Array.isArray(value)) {
-      value.forEach((v, i) => stack.push({ value: v, path: [...path, i] }));
+      for (let i = value.length - 1; i >= 0; i--) {
+        path.push(i);
+        visit(value[i]);
+        path.pop();
+      }
     } else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        out.push(...checkString(src, k, [...path, k], true));
-        stack.push({ value: v, path: [...path, k] });
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj);
+      for (const k of keys) {
+        path.push(k);
+        checkString(src, k, path, out, true);
+        path.pop();
+      }
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i] as string;
+        path.push(k);
+        visit(obj[k]);
+        path.pop();
       }
     }
-  }
+  };
+  visit(src.value);
   return out;
 }
 
-function checkString(src: SourceDoc, text: string, path: PathSegments, isKey = false): Diagnostic[] {
+// Appends what `text` holds to `out`; `path` is the walk's, copied only for a finding.
+function checkString(src: SourceDoc, text: string, path: PathSegments, out: Diagnostic[], isKey = false): void {
   const at = isKey ? ({ at: 'key' } as const) : {};
   const what = isKey ? 'key' : 'value';
-  if (text.includes('\u0000')) return [diagAt(src, 'RCS110', path, `the ${what} holds a NUL character (U+0000, written "\\0" in YAML); no field may hold it`, at)];
+  if (text.includes('\u0000')) {
+    out.push(diagAt(src, 'RCS110', [...path], `the ${what} holds a NUL character (U+0000, written "\\0" in YAML); no field may hold it`, at));
+    return;
+  }
   const lone = LONE_SURROGATE.exec(text);
   if (lone !== null) {
     const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
-    return [diagAt(src, 'RCS111', path, `the ${what} holds a lone surrogate U+${code} at character ${lone.index + 1}; it is not a character and cannot be sent as UTF-8`, at)];
+    out.push(diagAt(src, 'RCS111', [...path], `the ${what} holds a lone surrogate U+${code} at character ${lone.index + 1}; it is not a character and cannot be sent as UTF-8`, at));
+    return;
   }
   const field = path[path.length - 1];
-  if (isKey || typeof field !== 'string' || !SHOWN.has(field)) return [];
-  const out: Diagnostic[] = [];
+  if (isKey || typeof field !== 'string' || !SHOWN.has(field)) return;
   const bidi = BIDI.exec(text);
-  if (bidi !== null) out.push(diagAt(src, 'RCS601', path, `"${field}" holds a bidirectional control U+${hex(bidi[0])} at character ${bidi.index + 1}: it can make the text read differently from how it is stored`));
+  if (bidi !== null) out.push(diagAt(src, 'RCS601', [...path], `"${field}" holds a bidirectional control U+${hex(bidi[0])} at character ${bidi.index + 1}: it can make the text read differently from how it is stored`));
   const zw = ZERO_WIDTH.exec(text);
   // A zero-width joiner between two emoji builds one emoji; anywhere else it only hides.
   if (zw !== null && !(zw[0] === '\u200d' && isEmojiJoin(text, zw.index))) {
-    out.push(diagAt(src, 'RCS602', path, `"${field}" holds an invisible character U+${hex(zw[0])} at character ${zw.index + 1}: two names that look the same may differ`));
+    out.push(diagAt(src, 'RCS602', [...path], `"${field}" holds an invisible character U+${hex(zw[0])} at character ${zw.index + 1}: two names that look the same may differ`));
   }
-  return out;
 }
 
 function hex(ch: string): string {

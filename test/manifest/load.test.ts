@@ -154,3 +154,26 @@ describe('loading layouts', () => {
     expect(r.brands[0]!.manifestFiles).toEqual(['m.yaml']);
   });
 });
+
+describe('the text checks on parsed values', () => {
+  it('report at most 50 findings a document, the same 50 every time: the walk goes last item first', async () => {
+    // 60 auto-replies whose names hold a bidirectional control, each on its own line.
+    const items = Array.from({ length: 60 }, (_, i) => `  ar${i}:\n    name: "A\\u202e${i}"\n    messagebaseId: SCS00000\n    body: { description: d }\n`).join('');
+    await writeFile(join(dir, 'm.yaml'), `${HEAD}autoReplies:\n${items}`);
+    const r = await loadManifests([dir], { env: {}, cwd: dir });
+    const bidi = r.diagnostics.filter((d) => d.code === 'RCS601');
+    expect(bidi).toHaveLength(50);
+    // The first ten declared are the ones left out; every kept one points at its own name.
+    expect(bidi.map((d) => d.path)).toEqual(Array.from({ length: 50 }, (_, i) => `/autoReplies/ar${i + 10}/name`));
+    expect(bidi.map((d) => d.line)).toEqual(Array.from({ length: 50 }, (_, i) => 5 + 4 * (i + 10) + 1));
+  });
+});
+
+describe('JSON pointers of diagnostics', () => {
+  it('escape "~" and "/" in a key (RFC 6901) and leave every other key as written', async () => {
+    const { jsonPointer } = await import('../../src/manifest/source.js');
+    expect(jsonPointer(['autoReplies', 'a/b~c', 'chipList', 0, 'action'])).toBe('/autoReplies/a~1b~0c/chipList/0/action');
+    expect(jsonPointer(['autoReplies', '~1', 'name'])).toBe('/autoReplies/~01/name');
+    expect(jsonPointer([])).toBe('');
+  });
+});
