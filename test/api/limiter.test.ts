@@ -126,14 +126,20 @@ describe('Limiter, auto (AIMD)', () => {
 describe('Limiter, auto: the pace a 429 sets', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+  /** `n` healthy answers one at a time, each `ms` long on `clock`, then `idleMs` with nothing in flight. */
+  async function answers(l: Limiter, clock: { now: number }, n: number, ms: number, idleMs = 0): Promise<void> {
+    for (let i = 0; i < n; i++) {
+      const s = await l.acquire('a');
+      clock.now += ms;
+      s.release('healthy');
+      clock.now += idleMs;
+    }
+  }
+
   /** A limiter whose clock is `clock.now`, after ten healthy answers 100 ms apart (10 a second accepted). */
   async function afterTenAnswers(clock: { now: number }): Promise<Limiter> {
     const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now);
-    for (let i = 0; i < 10; i++) {
-      const s = await l.acquire('a');
-      clock.now += 100;
-      s.release('healthy');
-    }
+    await answers(l, clock, 10, 100);
     return l;
   }
 
@@ -153,11 +159,7 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     // lower: four answers 200 ms each, one at a time, are 5 a second (the idle 200 ms before
     // them, after the pace's 111 ms, do not count).
     clock.now += 200;
-    for (let i = 0; i < 4; i++) {
-      const s = await l.acquire('a');
-      clock.now += 200;
-      s.release('healthy');
-    }
+    await answers(l, clock, 4, 200);
     (await l.acquire('a')).release('limited');
     expect(l.stats).toMatchObject({ paceCuts: 2 });
     expect(l.stats.rate).toBeCloseTo(5 * 0.9);
@@ -185,12 +187,7 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     const clock = { now: 0 };
     const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now);
     // Three answers of 10 ms each, 300 ms apart, then a 429: three in 40 ms of traffic, not three a second.
-    for (let i = 0; i < 3; i++) {
-      const s = await l.acquire('a');
-      clock.now += 10;
-      s.release('healthy');
-      clock.now += 290;
-    }
+    await answers(l, clock, 3, 10, 290);
     const refused = await l.acquire('a');
     clock.now += 10;
     refused.release('limited', 1000);
@@ -202,11 +199,7 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     const clock = { now: 0 };
     const l = new Limiter({ mode: 'auto', max: 64, start: 64 }, () => clock.now);
     // A hundred answers 1 ms each: 1,000 a second, a pace of 900 after the 429.
-    for (let i = 0; i < 100; i++) {
-      const s = await l.acquire('a');
-      clock.now += 1;
-      s.release('healthy');
-    }
+    await answers(l, clock, 100, 1);
     (await l.acquire('a')).release('limited');
     expect(l.stats.rate).toBeCloseTo(900);
     const granted: Slot[] = [];
@@ -269,11 +262,7 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     const clock = { now: 0 };
     const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now);
     // Two answers 100 ms each, one at a time (10 a second), then a 429.
-    for (let i = 0; i < 2; i++) {
-      const s = await l.acquire('a');
-      clock.now += 100;
-      s.release('healthy');
-    }
+    await answers(l, clock, 2, 100);
     (await l.acquire('a')).release('limited');
     expect(l.stats.rate).toBeCloseTo(9);
     const rates: number[] = [];
