@@ -14,7 +14,7 @@
 // Peak RSS comes from /usr/bin/time when the machine has it.
 //
 //   npm run build && node dist/bench/cli.js [scenario ...]
-//   scenarios: startup plan-1k plan-10k creates-10k apply-1k validate-10k
+//   scenarios: startup plan-1k plan-10k creates-10k apply-1k validate-10k split-4k
 
 import { fork, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -292,6 +292,37 @@ async function validateScenario(count: number): Promise<void> {
   }
 }
 
+/**
+ * One manifest of `count` auto-replies against the same auto-replies in
+ * `files` files, validated as a whole process, alternately: the size of one
+ * file must cost no more than the same items split (no lookup that grows with
+ * the file's length per item).
+ */
+async function splitScenario(count: number, files: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'rcsctl-bench-cli-'));
+  try {
+    const one = writeBenchManifests(join(dir, 'one'), count, 1);
+    const split = writeBenchManifests(join(dir, 'split'), count, files);
+    const oneArgs = [BIN, 'validate', one];
+    const splitArgs = [BIN, 'validate', split];
+    await timeChild(oneArgs);
+    await timeChild(splitArgs);
+    const oneRuns: ChildRun[] = [];
+    const splitRuns: ChildRun[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      oneRuns.push(await timeChild(oneArgs));
+      splitRuns.push(await timeChild(splitArgs));
+    }
+    if ([...oneRuns, ...splitRuns].some((r) => r.code !== 0)) throw new Error('validate failed');
+    const oneMs = median(oneRuns.map((r) => r.ms));
+    const splitMs = median(splitRuns.map((r) => r.ms));
+    report({ what: `validate ${files} files of ${count / files} auto-replies (whole process)`, ms: splitMs });
+    report({ what: `validate one file of ${count} auto-replies (whole process)`, ms: oneMs, note: `one file / ${files} files ${(oneMs / splitMs).toFixed(2)} (target 1.00: equal)` });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function startupScenario(): Promise<void> {
   const floor: ChildRun[] = [];
   const version: ChildRun[] = [];
@@ -315,6 +346,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   'creates-10k': () => createsScenario(10_000),
   'apply-1k': () => applyScenario(1000, 8),
   'validate-10k': () => validateScenario(10_000),
+  'split-4k': () => splitScenario(4000, 4),
 };
 
 /** Run the chosen scenarios (all by default) and print every figure. */
