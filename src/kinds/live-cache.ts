@@ -12,12 +12,13 @@
 // the same rule. Each brand's cache file is read only when that brand is first
 // asked for.
 
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AutoReplyDetail, AutoReplyFile, AutoReplyListItem, AutoReplyRequest, MessagebaseForm, TemplateDetail } from '../api/types.js';
 import { stableStringify } from '../util/stable-json.js';
+import { writePrivateFileAtomic } from '../util/atomic-write.js';
 
 interface CacheFile {
   version: 2;
@@ -175,14 +176,7 @@ export class LiveCache {
       return;
     }
     for (const brandId of this.dirty) {
-      const path = this.path(brandId);
-      const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      try {
-        writeFileSync(tmp, JSON.stringify(this.brands.get(brandId)), { mode: 0o600 });
-        renameSync(tmp, path);
-      } catch {
-        rmSync(tmp, { force: true });
-      }
+      writePrivateFileAtomic(this.path(brandId), JSON.stringify(this.brands.get(brandId)));
     }
     this.dirty.clear();
   }

@@ -16,10 +16,11 @@
 // a document with a literal `brand.key` (only `${env:NAME}` is kept): the
 // cache holds no credential.
 
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writePrivateFileAtomic } from '../util/atomic-write.js';
 import { VERSION } from '../version.js';
 
 /** A document the fast reader took: its value, and where its top two levels of keys start. */
@@ -119,16 +120,7 @@ export class ParseCache {
     } catch {
       return;
     }
-    for (const [absPath, text] of todo) {
-      const path = this.path(absPath);
-      const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      try {
-        writeFileSync(tmp, text, { mode: 0o600 });
-        renameSync(tmp, path);
-      } catch {
-        rmSync(tmp, { force: true });
-      }
-    }
+    for (const [absPath, text] of todo) writePrivateFileAtomic(this.path(absPath), text);
   }
 
   private path(absPath: string): string {
