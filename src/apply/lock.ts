@@ -201,15 +201,3 @@ function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 120 ? `${s}s` : `${Math.round(s / 60)}m`;
 }
-
-/** Parse a duration like `0`, `500ms`, `30s`, `5m`, `1h` into milliseconds. */
-export function parseDuration(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (m === null) throw new RcsctlError('E_USAGE', `--lock-timeout must be a duration like 0, 30s, 5m or 1h, not "${text}"`);
-  const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
-  const ms = n * factor;
-  if (ms > 24 * 3_600_000) throw new RcsctlError('E_USAGE', `--lock-timeout is at most 24h, not "${text}"`);
-  return Math.round(ms);
-}

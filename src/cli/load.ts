@@ -2,7 +2,7 @@
 // stderr, and an error when any is fatal, before a single request goes out.
 
 import { RcsctlError } from '../errors.js';
-import { cacheDirFor } from '../kinds/live-cache.js';
+import { cacheDirFor } from '../util/cache-dir.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../manifest/index.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import { failedBrand, type FailedBrand } from '../plan/plan-brands.js';

@@ -4,7 +4,8 @@
 
 import type { Command } from 'commander';
 import { ApiTransportError } from '../api/errors.js';
-import { cacheDirFor, LiveCache } from '../kinds/live-cache.js';
+import { LiveCache } from '../kinds/live-cache.js';
+import { cacheDirFor } from '../util/cache-dir.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { brandErrorLine, type BrandError, type HintFor } from '../plan/brand-error.js';
 import { makePlanFile } from '../plan/plan-file.js';

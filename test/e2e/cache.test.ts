@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { cacheDirFor } from '../../src/kinds/live-cache.js';
+import { cacheDirFor } from '../../src/util/cache-dir.js';
 import { admin, BRAND, cli, clientFor, emulator, ROOT } from './helpers.js';
 
 const CASE = join(ROOT, 'test', 'plan-cases', '026-example-brand-after-apply');
