@@ -137,6 +137,13 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/(emulator/|cli/|index\\.ts$)' },
       to: { path: '^src/emulator/' },
     },
+    {
+      name: 'no-cycle',
+      comment: 'No module reaches itself through its imports (type-only ones count): a cycle makes the load order decide what is defined, and hides which of two modules is the lower one. Break it with an interface declared by the module that needs it.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -63,6 +63,8 @@ describe('layer rules (dependency-cruiser)', () => {
       ['stages-reach-kinds-through-the-registry', 'src/report/reach.ts', '../kinds/logo/kind.js'],
       ['emulator-shares-only-the-contract', 'src/emulator/reach.ts', '../api/transport.js'],
       ['plan-below-apply-and-report', 'src/plan/reach-apply.ts', '../apply/execute.js'],
+      // Two modules of one layer importing each other; cycle-b's half is type-only, which counts.
+      ['no-cycle', 'src/emulator/cycle-a.ts', './cycle-b.js'],
     ];
     let violations: Violation[];
 
@@ -73,6 +75,7 @@ describe('layer rules (dependency-cruiser)', () => {
         file(target, 'export const x = 1;\n');
       }
       for (const [, from, importing] of reaches) file(from, `import { x } from '${importing}';\nexport const y = x;\n`);
+      file('src/emulator/cycle-b.ts', "import type { y } from './cycle-a.js';\nexport const x = 1;\nexport type Y = typeof y;\n");
       // Allowed: a command using the CLI's shared modules; a stage using the registry.
       file('src/cli/commands/show.ts', "import { x } from '../options.js';\nexport const y = x;\n");
       file('src/report/allowed.ts', "import { x } from '../kinds/index.js';\nexport const y = x;\n");

@@ -8,9 +8,9 @@ import type { Handler, Reply } from '../http-types.js';
 import type { Route } from '../router.js';
 import { failEmulator } from '../service-error.js';
 import type { EmulatorStore } from '../store.js';
-import type { Messaging } from './index.js';
-import { PREVIOUS_KEY_TTL_MS, handsetProblem, loopbackUrlProblem, type Handset } from './model.js';
-import type { OutboxSettings } from './outbox.js';
+import type { PlayedEvent } from './events.js';
+import { PREVIOUS_KEY_TTL_MS, handsetProblem, loopbackUrlProblem, type Agency, type Handset } from './model.js';
+import type { Outbox, OutboxSettings } from './outbox.js';
 import { findRoom } from './rooms.js';
 
 /** Sent messages listed by GET /_emulator/messaging (the newest). */
@@ -18,8 +18,20 @@ const LISTED_MESSAGES = 1000;
 /** Longest outbox interval, delay or timeout the admin API accepts (ms). */
 const MAX_SETTING_MS = 600_000;
 
+/**
+ * What the admin routes drive of the messaging side (the Messaging class of
+ * index.ts): declared here so this module need not import the one that
+ * imports it.
+ */
+export interface MessagingControls {
+  readonly outbox: Outbox;
+  sweep(): void;
+  playUser(body: Record<string, unknown>): PlayedEvent;
+  notify(agency: Agency, body: Record<string, unknown>): void;
+}
+
 /** The messaging admin routes. */
-export function messagingAdminRoutes(messaging: Messaging, store: EmulatorStore): Route[] {
+export function messagingAdminRoutes(messaging: MessagingControls, store: EmulatorStore): Route[] {
   const r = (method: string, path: string, handler: Handler): Route => ({ method, pattern: `/_emulator/messaging${path}`, handler });
   return [
     r('GET', '', () => json(dump(messaging, store))),
@@ -112,7 +124,7 @@ function outboxChange(body: Record<string, unknown>): Partial<OutboxSettings> {
 }
 
 /** GET /_emulator/messaging: agencies (keys left out), rooms' webhooks, handsets, messages, replyIds and delivery attempts. */
-function dump(messaging: Messaging, store: EmulatorStore): unknown {
+function dump(messaging: MessagingControls, store: EmulatorStore): unknown {
   const data = store.messaging;
   const time = (ms: number) => formatServiceTime(new Date(ms));
   return {
