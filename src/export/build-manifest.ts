@@ -6,7 +6,8 @@
 
 import { basename, extname } from 'node:path';
 import type { LiveBrand } from '../core/live.js';
-import { KINDS } from '../kinds/index.js';
+import { exportedCounts, type KindCount } from '../kinds/counts.js';
+import { KINDS, kindsInManifestOrder } from '../kinds/index.js';
 import type { ExportContext } from '../kinds/resource-kind.js';
 import { localName } from '../util/upload-name.js';
 
@@ -29,6 +30,10 @@ export interface ExportedManifest {
   downloads: Download[];
   /** Things the user should know (files that will be uploaded again, and so on). */
   notes: string[];
+  /** Why each kind that cannot be exported is left out (the kinds' `notExported`), for the output and the manifest's header. */
+  notExported: string[];
+  /** Entries written per exported kind, in the order of the manifest's sections. */
+  counts: KindCount[];
 }
 
 /** How to export. */
@@ -42,7 +47,7 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
   const notes: string[] = [];
   const downloads: Download[] = [];
   const usedPaths = new Set<string>();
-  const exporting = KINDS.filter((k) => k.exporter !== undefined).sort((a, b) => (a.manifest?.order ?? 1000) - (b.manifest?.order ?? 1000));
+  const exporting = kindsInManifestOrder().filter((k) => k.exporter !== undefined);
 
   // Handles first, for every kind: other kinds' entries refer to them (media, reply links).
   const handles = new Map<string, Map<string, string>>();
@@ -72,7 +77,8 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
     const entries = exporter.entries(kind.live(live), ctx);
     if (Object.keys(entries).length > 0) manifest[exporter.section] = entries;
   }
-  return { manifest, downloads, notes };
+  const notExported = KINDS.flatMap((k) => (k.exporter === undefined && k.notExported !== undefined ? [k.notExported] : []));
+  return { manifest, downloads, notes, notExported, counts: exportedCounts(manifest) };
 }
 
 /**

@@ -62,6 +62,16 @@ export function unregisterKind(name: string): void {
   }
 }
 
+/** Where a kind's section sits among the sections (its `manifest.order`); a kind without one comes last. */
+export function manifestOrder(kind: AnyKind): number {
+  return kind.manifest?.order ?? 1000;
+}
+
+/** Every registered kind in the order of the manifest's sections (as a manifest is read and written), registry order among equals. */
+export function kindsInManifestOrder(): AnyKind[] {
+  return [...registry].sort((a, b) => manifestOrder(a) - manifestOrder(b));
+}
+
 /** The kind named `name`; throws on an unknown name (a plan file from elsewhere). */
 export function kindByName(name: string): AnyKind {
   const kind = registry.find((k) => k.name === name);

@@ -284,6 +284,8 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly name: N;
   /** How people call it: `auto-reply`, `room`. */
   readonly label: string;
+  /** Several of them, when not the label with an s: `auto-replies`. */
+  readonly plural?: string;
   /** The `prune:` entry that allows deleting unlisted live objects; none means never deleted. */
   readonly prune?: string;
   /** Whether unlisted live objects are reported as unmanaged. */
@@ -397,12 +399,14 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
 
   /** How its live objects are written back as a manifest section; none means not exported. */
   readonly exporter?: KindExporter<L>;
+  /** For a kind without an exporter: why, and what to do instead, said in export's output and the manifest it writes. */
+  readonly notExported?: string;
 }
 
 /** The pure part of a kind (kind.ts in its folder): everything but reading, applying, drift, export and manifest. */
 export type KindPlanning<D, L, N extends KindName = KindName> = Omit<
   ResourceKind<D, L, N>,
-  'manifest' | 'read' | 'liveSection' | 'reread' | 'createdSince' | 'handlers' | 'listing' | 'named' | 'codes' | 'findingCodes' | 'findings' | 'driftNote' | 'exporter'
+  'manifest' | 'read' | 'liveSection' | 'reread' | 'createdSince' | 'handlers' | 'listing' | 'named' | 'codes' | 'findingCodes' | 'findings' | 'driftNote' | 'exporter' | 'notExported'
 >;
 
 /** A kind with its type parameters erased, for registries. */

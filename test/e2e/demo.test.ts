@@ -17,7 +17,7 @@ describe('npm run demo', () => {
     const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'dist', 'scripts', 'demo.js')], { cwd: ROOT, env, timeout: 60_000 });
     expect(stderr).toBe('');
     const steps = [
-      ['1. Validate', 'BR.demo000001: valid (6 auto-replies'],
+      ['1. Validate', 'BR.demo000001: valid (2 auto-reply files, 6 auto-replies'],
       ['2. Plan', 'Plan: 11 to create, 5 to update, 0 to delete; 0 blocked, 1 needs review; 0 unmanaged.'],
       ['3. Apply', 'Apply complete: the live service matches the manifests.'],
       ['4. Rename room', '~ subTitle: "Coffee Co" → "Coffee Co Seoul"'],

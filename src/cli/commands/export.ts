@@ -11,6 +11,7 @@ import { RcsctlError } from '../../errors.js';
 import { buildManifest } from '../../export/build-manifest.js';
 import { adoptResource, sectionOrder } from '../../export/adopt.js';
 import { insertEntries } from '../../export/insert-entries.js';
+import { describeCounts } from '../../kinds/counts.js';
 import { fetchImages, saveImages, writeExport } from '../../export/write-export.js';
 import type { DesiredBrand } from '../../manifest/types.js';
 import { shortPath } from '../../util/paths.js';
@@ -32,9 +33,6 @@ interface ExportFlags {
   into?: string;
   handle?: string;
 }
-
-/** Said in the output and the manifest: agency files cannot be exported. */
-export const AGENCY_FILES_NOTE = 'Agency files are not exported: the service cannot list them. Add the ones you use under agencyFiles: by their fileId.';
 
 /** Register `rcsctl export`. */
 export function registerExport(program: Command, ctx: CommandContext): void {
@@ -83,20 +81,14 @@ export function registerExport(program: Command, ctx: CommandContext): void {
         const header = [
           `Brand ${brand}, exported by rcsctl export${g.sandbox ? ' (sandbox)' : ''}.`,
           'No `prune:` is written: rcsctl deletes nothing until you list kinds there.',
-          AGENCY_FILES_NOTE,
+          ...exported.notExported,
         ];
         const result = await writeExport(exported, dir, { force: flags.force, concurrency: g.concurrency, header });
-        const m = exported.manifest;
-        const count = (k: string, one: string, many: string) => {
-          const n = Object.keys((m[k] as Record<string, unknown> | undefined) ?? {}).length;
-          return `${n} ${n === 1 ? one : many}`;
-        };
         io.stdout.write(
-          `Exported ${brand}: ${count('autoReplies', 'auto-reply', 'auto-replies')}, ${count('files', 'file', 'files')}, ${count('logos', 'logo', 'logos')}, ${count('chatbots', 'chatbot', 'chatbots')}\n` +
+          `Exported ${brand}: ${describeCounts(exported.counts)}\n` +
             `  wrote ${resolve(result.manifestPath)} and ${result.images.length} image${result.images.length === 1 ? '' : 's'}\n`,
         );
-        for (const note of result.notes) io.stdout.write(`  note: ${note}\n`);
-        io.stdout.write(`  note: ${AGENCY_FILES_NOTE}\n`);
+        for (const note of [...result.notes, ...exported.notExported]) io.stdout.write(`  note: ${note}\n`);
         io.stdout.write(`Check it with: rcsctl plan ${flags.out ?? brand}\n`);
       } finally {
         progress.done();

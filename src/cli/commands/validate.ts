@@ -7,23 +7,13 @@ import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../../manifest/index.js';
 import type { DesiredBrand } from '../../manifest/index.js';
+import { countsByKind, declaredCounts, describeCounts } from '../../kinds/counts.js';
 import { inShard, parseShard, shardLabel } from '../../plan/shard.js';
 import type { CommandContext } from '../context.js';
 import { credentialsInPlay, protectSensitive } from '../secrets.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
 import { renderValidateJunit, renderValidateMarkdown, type ValidateResult } from '../../render/validate.js';
-
-/** Counts of what a brand declares, for the summary line and JSON output. */
-function counts(b: DesiredBrand): { files: number; autoReplies: number; logos: number; chatbots: number; agencyFiles: number } {
-  return {
-    files: b.files.size,
-    autoReplies: b.autoReplies.size,
-    logos: b.logos.size,
-    chatbots: b.chatbots.size,
-    agencyFiles: b.agencyFiles.size,
-  };
-}
 
 function n(count: number, one: string, many = one + 's'): string {
   return `${count} ${count === 1 ? one : many}`;
@@ -41,16 +31,11 @@ interface ValidateOptions {
   shard?: string;
 }
 
-/** `6 auto-replies, 2 files, 1 logo, 2 chatbots, 1 agency file` */
-function describeCounts(c: ReturnType<typeof counts>): string {
-  return `${n(c.autoReplies, 'auto-reply', 'auto-replies')}, ${n(c.files, 'file')}, ${n(c.logos, 'logo')}, ${n(c.chatbots, 'chatbot')}, ${n(c.agencyFiles, 'agency file')}`;
-}
-
 /** The report in `format`; `text` renders the compiler-style view. */
 function report(format: (typeof VALIDATE_FORMATS)[number], result: ValidateResult, brands: DesiredBrand[], strict: boolean, text: () => string): string {
   switch (format) {
     case 'json':
-      return JSON.stringify({ ...result, brands: brands.map((b) => ({ brandId: b.brandId, manifestFiles: b.manifestFiles, ...counts(b) })) }, null, 2) + '\n';
+      return JSON.stringify({ ...result, brands: brands.map((b) => ({ brandId: b.brandId, manifestFiles: b.manifestFiles, counts: countsByKind(declaredCounts(b)) })) }, null, 2) + '\n';
     case 'markdown':
       return renderValidateMarkdown(result);
     case 'junit':
@@ -103,7 +88,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
         ? opts.strict && errors === 0
           ? 'warnings are errors under --strict\n'
           : ''
-        : brands.map((b) => `${b.brandId}: valid (${describeCounts(counts(b))})\n`).join('');
+        : brands.map((b) => `${b.brandId}: valid (${describeCounts(declaredCounts(b))})\n`).join('');
       if (outPath !== undefined) {
         const path = resolve(io.cwd, outPath);
         mkdirSync(dirname(path), { recursive: true });

@@ -32,6 +32,7 @@ export const agencyFileKind: ResourceKind<DesiredAgencyFile, AgencyFileInfo, 'ag
   findingCodes: AGENCY_FILE_FINDING_CODES,
   findings: (address, l, env) => agencyFileFindings(address, l, env.now, env.opts),
   driftNote: (desired) => (desired.agencyFiles.size === 0 ? undefined : 'The service cannot list agency files: only those the manifests name were checked.'),
+  notExported: 'Agency files are not exported: the service cannot list them. Add the ones you use under agencyFiles: by their fileId.',
 };
 
 export type * from './types.js';

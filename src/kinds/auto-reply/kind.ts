@@ -21,6 +21,7 @@ const BLOCKED_PROCESSING: Gate = {
 export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 'autoReply'> = {
   name: 'autoReply',
   label: 'auto-reply',
+  plural: 'auto-replies',
   handset: 'message',
   shown: (d, brand) => {
     // A media field naming a manifest file shows that file; one naming a fileId, or a missing handle, shows the name.

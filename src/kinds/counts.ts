@@ -1,0 +1,52 @@
+// How many objects of each kind a brand holds, worded by the kind's own
+// label: the summary lines of `validate` and `export` say what the registry
+// holds, so a kind added to it is counted without a change to a command.
+
+import type { DesiredBrand } from '../manifest/types.js';
+import { kindsInManifestOrder } from './index.js';
+import type { AnyKind } from './resource-kind.js';
+
+/** One kind's count, with the words for it. */
+export interface KindCount {
+  /** The kind's name (`autoReply`), the key in JSON output. */
+  kind: string;
+  count: number;
+  /** `auto-reply` */
+  one: string;
+  /** `auto-replies` */
+  many: string;
+}
+
+/** Several objects of `kind`: its `plural`, else its label with an s. */
+export function pluralOf(kind: Pick<AnyKind, 'label' | 'plural'>): string {
+  return kind.plural ?? `${kind.label}s`;
+}
+
+function counted(kind: AnyKind, count: number): KindCount {
+  return { kind: kind.name, count, one: kind.label, many: pluralOf(kind) };
+}
+
+/** How many objects of each registered kind `brand` declares, in the order of the manifest's sections. */
+export function declaredCounts(brand: DesiredBrand): KindCount[] {
+  return kindsInManifestOrder().map((k) => counted(k, k.desired(brand).length));
+}
+
+/** How many entries of each exported kind `manifest` holds (a section left out holds none), in the order of the manifest's sections. */
+export function exportedCounts(manifest: Readonly<Record<string, unknown>>): KindCount[] {
+  return kindsInManifestOrder()
+    .filter((k) => k.exporter !== undefined)
+    .map((k) => {
+      const section = manifest[k.exporter?.section ?? ''];
+      return counted(k, section !== null && typeof section === 'object' ? Object.keys(section).length : 0);
+    });
+}
+
+/** `2 auto-reply files, 1 logo, 6 auto-replies` */
+export function describeCounts(counts: readonly KindCount[]): string {
+  return counts.map((c) => `${c.count} ${c.count === 1 ? c.one : c.many}`).join(', ');
+}
+
+/** The counts as JSON: `{ autoReply: 6, … }`. */
+export function countsByKind(counts: readonly KindCount[]): Record<string, number> {
+  return Object.fromEntries(counts.map((c) => [c.kind, c.count]));
+}
