@@ -124,11 +124,6 @@ describe('generic stages name no kind', () => {
       line: /keys\.includes\('autoReply'\)/,
       why: "a reply's `autoReply:` key in the manifest (the handle it opens), named in a schema error, not the kind",
     },
-    {
-      path: 'src/manifest/local-files.ts',
-      line: /'logo'/,
-      why: 'a file use (the rules for an image used as a logo: size and dimensions), which the logo kind asks for; not the kind',
-    },
   ];
   const unexplained = (path: string, line: string): boolean => !allowed.some((a) => a.path === path && a.line.test(line));
 

@@ -57,6 +57,12 @@ export interface LintContext {
 export interface KindManifest {
   /** The top-level key (`autoReplies`); none when the kind lives inside another's section (menus in rooms). */
   section?: string;
+  /**
+   * True when the section is one object (a brand's own settings), not a map
+   * of entries by key: its keys are fields, never ids, and it declares at
+   * most one desired object.
+   */
+  single?: boolean;
   /** Place of the section in the schema and in exported manifests (smaller first). */
   order?: number;
   schema: SchemaFragment;

@@ -5,12 +5,27 @@
 import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { AGENCY_FILE, AUTO_REPLY_FILE, CERTIFICATE, LOGO } from '../spec/limits.js';
 import { diagAt, type PathSegments, type SourceDoc } from './source.js';
 import type { Diagnostic, LocalFile } from './types.js';
 
-/** What a file is for; each use has its own limits. */
-export type FileUse = 'autoReplyFile' | 'logo' | 'certificate' | 'agencyFile' | 'templateFile';
+/**
+ * What a file is for, with the service's rules for it. The kind that reads the
+ * file gives it (src/kinds/<kind>/manifest.ts), so a new use needs no edit here.
+ */
+export interface FileUse {
+  /** What the file is called in messages: `logo`, `auto-reply image`. */
+  readonly label: string;
+  /** Lower-case extensions it may have. */
+  readonly extensions: readonly string[];
+  readonly maxBytes: number;
+  /** Read as an image: its content must match its extension, and it is measured. */
+  readonly image: boolean;
+  /**
+   * What is wrong with an image of this size (`the service takes 300x300 only`),
+   * or undefined; said after the file's name and size as RCS307.
+   */
+  dimensions?(width: number, height: number): string | undefined;
+}
 
 const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   png: 'image/png',
@@ -24,21 +39,16 @@ const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   zip: 'application/zip',
 };
 
-const AGENCY_EXTENSIONS = Object.entries(MIME_BY_EXTENSION)
-  .filter(([, mime]) => (AGENCY_FILE.mimeTypes as readonly string[]).includes(mime))
-  .map(([ext]) => ext);
-
-const RULES: Readonly<Record<FileUse, { extensions: readonly string[]; maxBytes: number; image: boolean; label: string }>> = {
-  autoReplyFile: { ...AUTO_REPLY_FILE, image: true, label: 'auto-reply image' },
-  logo: { extensions: LOGO.extensions, maxBytes: LOGO.maxBytes, image: true, label: 'logo' },
-  certificate: { ...CERTIFICATE, image: false, label: 'subscription certificate' },
-  agencyFile: { extensions: AGENCY_EXTENSIONS, maxBytes: AGENCY_FILE.maxBytes, image: true, label: 'agency file' },
-  templateFile: { ...AUTO_REPLY_FILE, image: true, label: 'template image' },
-};
-
 /** MIME type for a lower-case extension, or undefined. */
 export function mimeTypeOf(extension: string): string | undefined {
   return MIME_BY_EXTENSION[extension];
+}
+
+/** The extensions rcsctl knows for `mimeTypes` (a use the service states by MIME type). */
+export function extensionsOf(mimeTypes: readonly string[]): string[] {
+  return Object.entries(MIME_BY_EXTENSION)
+    .filter(([, mime]) => mimeTypes.includes(mime))
+    .map(([ext]) => ext);
 }
 
 /** Reads each file once per load, whichever resources name it. */
@@ -70,7 +80,6 @@ export async function loadLocalFile(
   const fail = (code: Parameters<typeof diagAt>[1], message: string): { diagnostics: Diagnostic[] } => ({
     diagnostics: [diagAt(src, code, at, message)],
   });
-  const rules = RULES[use];
   const dir = dirname(src.absPath);
   if (isAbsolute(relPath) || /^[A-Za-z]:[\\/]/.test(relPath)) {
     return fail('RCS301', `path "${relPath}" is absolute; write it relative to the manifest`);
@@ -88,11 +97,11 @@ export async function loadLocalFile(
     return fail('RCS303', `file "${relPath}" not found (looked in ${dir})`);
   }
   const extension = extname(absPath).slice(1).toLowerCase();
-  if (!rules.extensions.includes(extension)) {
-    return fail('RCS304', `${article(rules.label)} must be ${rules.extensions.join(', ')}; "${relPath}" is not`);
+  if (!use.extensions.includes(extension)) {
+    return fail('RCS304', `${article(use.label)} must be ${use.extensions.join(', ')}; "${relPath}" is not`);
   }
-  if (size > rules.maxBytes) {
-    return fail('RCS305', `"${relPath}" is ${size} bytes; ${article(rules.label)} may be at most ${rules.maxBytes} bytes`);
+  if (size > use.maxBytes) {
+    return fail('RCS305', `"${relPath}" is ${size} bytes; ${article(use.label)} may be at most ${use.maxBytes} bytes`);
   }
   let bytes: Buffer;
   try {
@@ -112,7 +121,7 @@ export async function loadLocalFile(
     mimeType: mimeTypeOf(extension) ?? 'application/octet-stream',
     uploadName: `${stem}-${sha256.slice(0, 12)}.${extension}`,
   };
-  if (rules.image) {
+  if (use.image) {
     let dims: { width: number; height: number; type?: string };
     try {
       // image-size (about 30 ms to load) only when a manifest names an image.
@@ -128,9 +137,8 @@ export async function loadLocalFile(
     }
     file.width = dims.width;
     file.height = dims.height;
-    if (use === 'logo' && (dims.width !== LOGO.width || dims.height !== LOGO.height)) {
-      return { file, diagnostics: [diagAt(src, 'RCS307', at, `logo "${relPath}" is ${dims.width}x${dims.height}; the service takes ${LOGO.width}x${LOGO.height} only`)] };
-    }
+    const wrong = use.dimensions?.(dims.width, dims.height);
+    if (wrong !== undefined) return { file, diagnostics: [diagAt(src, 'RCS307', at, `${use.label} "${relPath}" is ${dims.width}x${dims.height}; ${wrong}`)] };
   }
   return { file, diagnostics: [] };
 }

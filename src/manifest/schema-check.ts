@@ -229,13 +229,18 @@ function quoteHint(src: SourceDoc, path: PathSegments, expected: string): string
   return `; write it in quotes: "${written}"`;
 }
 
+/** The sections whose keys name entries (every kind's section but a single object's). */
+function entrySections(): string[] {
+  return KINDS.flatMap((k) => (k.manifest?.section !== undefined && k.manifest.single !== true ? [k.manifest.section] : []));
+}
+
 // Chatbot ids like 0212345678 unquoted are numbers to YAML and lose the
 // leading zero, so the key no longer names the room.
 function numericKeys(src: SourceDoc): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (src.keysAreText === true) return out;
   const { isMap, isScalar } = yamlLib();
-  for (const section of ['chatbots', 'agencyFiles', 'autoReplies', 'files', 'logos']) {
+  for (const section of entrySections()) {
     const { node } = findNode(src.doc, [section]);
     if (!isMap(node)) continue;
     for (const pair of node.items) {

@@ -1,10 +1,14 @@
 // The `agencyFiles:` section: files by their user-chosen fileId; the mimeType
 // must match the file, and lint asks for the brandId (or a room) as prefix.
 
-import { mimeTypeOf } from '../../manifest/local-files.js';
+import { extensionsOf, mimeTypeOf, type FileUse } from '../../manifest/local-files.js';
+import { AGENCY_FILE } from '../../spec/limits.js';
 import type { KindManifest } from '../manifest-section.js';
 import { schema } from './schema.js';
 import type { DesiredAgencyFile } from './types.js';
+
+/** An agency message file: the image types the service states by MIME type. */
+const AGENCY_FILE_USE: FileUse = { extensions: extensionsOf(AGENCY_FILE.mimeTypes), maxBytes: AGENCY_FILE.maxBytes, image: true, label: 'agency file' };
 
 /** The agency files section. */
 export const agencyFileManifest: KindManifest = {
@@ -14,7 +18,7 @@ export const agencyFileManifest: KindManifest = {
   async build(raw, ctx) {
     for (const [fileId, a] of Object.entries(raw as Record<string, { path: string; mimeType?: string; usageType?: 'send'; messagebaseId?: string }>)) {
       if (!ctx.once(fileId, 'RCS405', 'agency fileId')) continue;
-      const loaded = await ctx.file(['agencyFiles', fileId, 'path'], a.path, 'agencyFile');
+      const loaded = await ctx.file(['agencyFiles', fileId, 'path'], a.path, AGENCY_FILE_USE);
       if (loaded === undefined) continue;
       const mimeType = a.mimeType ?? loaded.mimeType;
       if (mimeTypeOf(loaded.extension) !== mimeType) {

@@ -1,12 +1,17 @@
 // The `chatbots:` section: rooms by chatbotId, with an optional certificate
 // (to register a new room) and persistent menu (the persistent menu kind's).
 
+import type { FileUse } from '../../manifest/local-files.js';
 import type { SourceLocation } from '../../manifest/types.js';
+import { CERTIFICATE } from '../../spec/limits.js';
 import type { KindManifest } from '../manifest-section.js';
 import { schema } from './schema.js';
 import type { DesiredChatbot, DesiredMenuItem } from './types.js';
 
 type Obj = Record<string, unknown>;
+
+/** A room's subscription certificate (a document, not measured). */
+const CERTIFICATE_FILE: FileUse = { ...CERTIFICATE, image: false, label: 'subscription certificate' };
 
 /** The chatbots section. */
 export const chatbotManifest: KindManifest = {
@@ -19,7 +24,7 @@ export const chatbotManifest: KindManifest = {
       const d = toChatbot(chatbotId, c, ctx.locationOf(['chatbots', chatbotId]));
       const cert = c.certificate as { path: string } | undefined;
       if (cert !== undefined) {
-        const loaded = await ctx.file(['chatbots', chatbotId, 'certificate', 'path'], cert.path, 'certificate');
+        const loaded = await ctx.file(['chatbots', chatbotId, 'certificate', 'path'], cert.path, CERTIFICATE_FILE);
         if (loaded !== undefined) d.certificate = loaded;
       }
       ctx.add(chatbotId, d);

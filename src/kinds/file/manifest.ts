@@ -1,9 +1,14 @@
 // The `files:` section: image files by handle, read, checked and hashed; lint
 // warns about a file no auto-reply body uses.
 
+import type { FileUse } from '../../manifest/local-files.js';
+import { AUTO_REPLY_FILE } from '../../spec/limits.js';
 import type { KindManifest } from '../manifest-section.js';
 import { schema } from './schema.js';
 import type { DesiredFile } from './types.js';
+
+/** An image an auto-reply shows (uploaded to the auto-reply file endpoint). */
+export const AUTO_REPLY_IMAGE: FileUse = { ...AUTO_REPLY_FILE, image: true, label: 'auto-reply image' };
 
 /** The files section. */
 export const fileManifest: KindManifest = {
@@ -13,7 +18,7 @@ export const fileManifest: KindManifest = {
   async build(raw, ctx) {
     for (const [handle, f] of Object.entries(raw as Record<string, { path: string }>)) {
       if (!ctx.once(handle, 'RCS403', 'file handle')) continue;
-      const loaded = await ctx.file(['files', handle, 'path'], f.path, 'autoReplyFile');
+      const loaded = await ctx.file(['files', handle, 'path'], f.path, AUTO_REPLY_IMAGE);
       if (loaded === undefined) continue;
       const d: DesiredFile = { handle, file: loaded, source: ctx.locationOf(['files', handle]) };
       ctx.add(handle, d);

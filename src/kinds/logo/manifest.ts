@@ -1,9 +1,20 @@
 // The `logos:` section: logos by handle with their image; lint refuses
 // duplicate names and duplicate pinned fileIds.
 
+import type { FileUse } from '../../manifest/local-files.js';
+import { LOGO } from '../../spec/limits.js';
 import type { KindManifest } from '../manifest-section.js';
 import { schema } from './schema.js';
 import type { DesiredLogo } from './types.js';
+
+/** A logo image: the service takes one size only. */
+export const LOGO_IMAGE: FileUse = {
+  extensions: LOGO.extensions,
+  maxBytes: LOGO.maxBytes,
+  image: true,
+  label: 'logo',
+  dimensions: (width, height) => (width === LOGO.width && height === LOGO.height ? undefined : `the service takes ${LOGO.width}x${LOGO.height} only`),
+};
 
 /** The logos section. */
 export const logoManifest: KindManifest = {
@@ -13,7 +24,7 @@ export const logoManifest: KindManifest = {
   async build(raw, ctx) {
     for (const [handle, l] of Object.entries(raw as Record<string, { name: string; description?: string; path: string; fileId?: string }>)) {
       if (!ctx.once(handle, 'RCS403', 'logo handle')) continue;
-      const loaded = await ctx.file(['logos', handle, 'path'], l.path, 'logo');
+      const loaded = await ctx.file(['logos', handle, 'path'], l.path, LOGO_IMAGE);
       if (loaded === undefined) continue;
       const d: DesiredLogo = {
         handle,

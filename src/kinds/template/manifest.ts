@@ -4,12 +4,17 @@
 // button rules. The form's own rules are checked when planning (policy.ts).
 
 import type { TemplateButtonGroup } from '../../api/types.js';
+import type { FileUse } from '../../manifest/local-files.js';
+import { AUTO_REPLY_FILE } from '../../spec/limits.js';
 import { checkWithoutForm } from '../../spec/template-policy.js';
 import type { KindManifest } from '../manifest-section.js';
 import { schema } from './schema.js';
 import type { DesiredTemplate, DesiredTemplateBodyItem } from './types.js';
 
 type Obj = Record<string, unknown>;
+
+/** An image a template shows: the same rules as an auto-reply image. */
+const TEMPLATE_IMAGE: FileUse = { ...AUTO_REPLY_FILE, image: true, label: 'template image' };
 
 /** The templates section. */
 export const templateManifest: KindManifest = {
@@ -26,7 +31,7 @@ export const templateManifest: KindManifest = {
           if (item.lineIndex !== undefined) body.push({ lineIndex: item.lineIndex as number });
           else if (typeof item.value === 'object' && item.value !== null) {
             const path = (item.value as { path: string }).path;
-            const image = await ctx.file(['templates', handle, 'body', i, 'value', 'path'], path, 'templateFile');
+            const image = await ctx.file(['templates', handle, 'body', i, 'value', 'path'], path, TEMPLATE_IMAGE);
             if (image === undefined) {
               body = undefined;
               break;
