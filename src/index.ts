@@ -7,6 +7,7 @@
 //   createClient  → RcsClient           (the service, or startEmulator's URL)
 //   planBrands / readLive + buildPlan   → BrandPlan per brand (pure after the read)
 //   applyEachBrand (runsOf)             → steps run, re-read and verified
+//   runApply / applyBrand               → a whole run: locks, plan, dedupe, apply, status
 //   buildDrift                          → DriftReport (pure)
 //   buildManifest                       → manifests from a live brand (pure)
 // and the renderers the CLI prints with. Nothing here touches a terminal or
@@ -90,6 +91,29 @@ export {
   type BrandRun,
   type SavedPlanOptions,
 } from './apply/apply-brands.js';
+/**
+ * One whole apply run, as `rcsctl apply` makes it: the per-brand locks, plan
+ * (and `dedupe`, then plan again), apply each brand, count into one status
+ * (`nothing`, `applied`, `held`, `failed`, `interrupted`, `duplicates-held`).
+ * `applyBrand` does it for one desired brand (the controller's entry point).
+ * Progress, confirmation and outcomes come through `events`; an AbortSignal stops it.
+ */
+export {
+  applyBrand,
+  runApply,
+  type ApplyBrandOptions,
+  type ApplyRunEvents,
+  type ApplyRunOptions,
+  type ApplyRunResult,
+  type ApplyRunStatus,
+  type ApplySource,
+} from './apply/apply-run.js';
+/**
+ * The per-brand lock between rcsctl processes on one machine (docs/concurrency.md):
+ * `acquireBrandLocks(ids, { dir: lockDir(env), timeoutMs, baseUrl, command })`,
+ * all or none, then `releaseAll(locks)`.
+ */
+export { acquireBrandLock, acquireBrandLocks, lockDir, lockPath, readHolder, releaseAll, type BrandLock, type LockHolder, type LockOptions } from './apply/lock.js';
 /** One brand's plan run step by step (no verification); `verifyApplied` checks what ran. */
 export { executePlan, holdReason, type ApplyReporter, type ExecuteOptions, type GateOptions, type StepResult, type StepStatus } from './apply/execute.js';
 export { verifyApplied, type Unconverged, type VerifyReport } from './apply/verify.js';

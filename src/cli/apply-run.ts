@@ -1,0 +1,115 @@
+// `rcsctl apply` over a connection: load, connect, watch interrupts, run
+// (src/apply/apply-run.ts) and show the run (apply-view.ts), as text or as the
+// JSON result document.
+
+import { resolve } from 'node:path';
+import { savedPlanRuns, type BrandRun } from '../apply/apply-brands.js';
+import { runApply, type ApplySource } from '../apply/apply-run.js';
+import { INTERRUPT_GRACE_MS } from '../apply/execute.js';
+import { lockDir } from '../apply/lock.js';
+import { LiveCache } from '../kinds/live-cache.js';
+import { readPlanFile } from '../plan/plan-file.js';
+import { restoreSensitive } from '../plan/sensitive-plan.js';
+import { parseShard } from '../plan/shard.js';
+import { cacheDirFor } from '../util/cache-dir.js';
+import { parseDuration } from '../util/duration.js';
+import { applyResult, type BrandApplyResult } from './apply-result.js';
+import { applyEvents, applyVerdict } from './apply-view.js';
+import { connect, type Connection } from './connect.js';
+import type { CommandContext } from './context.js';
+import { EXIT_ERROR, type ExitCode } from './exit-codes.js';
+import { watchInterrupts } from './interrupt.js';
+import { declaredBy, loadBrands } from './load.js';
+import { brandHint, planWith, selectionOf } from './plan-run.js';
+import { redactSecrets } from './redact.js';
+import { hideInOutput } from './safe-output.js';
+
+/** The flags of `rcsctl apply`. */
+export interface ApplyOptions {
+  plan?: string;
+  allowDelete: boolean;
+  allowReview: boolean;
+  cancelReview: boolean;
+  yes: boolean;
+  autoApprove?: boolean;
+  format: string;
+  json: boolean;
+  brand?: string[];
+  target?: string[];
+  shard?: string;
+  lockTimeout: string;
+  dedupe: boolean;
+  cacheDir?: string;
+  cache: boolean;
+}
+
+/** The output formats of `rcsctl apply`. */
+export const APPLY_FORMATS = ['text', 'json'] as const;
+
+/** Run `rcsctl apply` and give its exit code; with `json`, stdout gets the result document alone, even when the run fails. */
+export async function applyCommand(ctx: CommandContext, paths: string[], opts: ApplyOptions, format: (typeof APPLY_FORMATS)[number]): Promise<ExitCode> {
+  if (format === 'text') return runApplyCommand(ctx, paths, opts);
+  // Everything people read goes to stderr.
+  const results: BrandApplyResult[] = [];
+  const human: CommandContext = { ...ctx, io: { ...ctx.io, stdout: ctx.io.stderr } };
+  const write = (doc: unknown): void => void ctx.io.stdout.write(redactSecrets(JSON.stringify(doc, null, 2), ctx.io.env) + '\n');
+  try {
+    const code = await runApplyCommand(human, paths, opts, (r) => results.push(r));
+    write(applyResult(results, code));
+    return code;
+  } catch (err) {
+    write(applyResult(results, EXIT_ERROR, err));
+    throw err;
+  }
+}
+
+async function runApplyCommand(ctx: CommandContext, paths: string[], opts: ApplyOptions, record?: (r: BrandApplyResult) => void): Promise<ExitCode> {
+  const { io } = ctx;
+  // Manifests are read before connecting: bad input never reaches the network.
+  const loaded = opts.plan === undefined ? await loadBrands(ctx, paths, selectionOf(opts)) : { brands: [], failed: [] };
+  const lockTimeoutMs = parseDuration(opts.lockTimeout);
+  const conn = await connect(ctx, declaredBy(loaded.brands));
+  // From here an interrupt is graceful: the locks are released and nothing is left half-said.
+  const interrupts = watchInterrupts(io, INTERRUPT_GRACE_MS);
+  // Verification keeps the auto-replies it vouched for as created, so the next run need not read them.
+  const cacheDir = cacheDirFor(opts, io.env, io.cwd);
+  const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl) : undefined;
+  try {
+    const planOpts = { cancelReview: opts.cancelReview, target: opts.target ?? [], cache: opts.cache, ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) };
+    const source: ApplySource =
+      opts.plan === undefined
+        ? { from: 'manifests', brandIds: loaded.brands.map((b) => b.brandId), plan: async () => (await planWith(ctx, conn, loaded.brands, planOpts, loaded.failed)).outcomes }
+        : { from: 'saved', runs: (lock) => savedRuns(ctx, conn, resolve(io.cwd, opts.plan as string), opts, lock) };
+    const result = await runApply(conn.client, source, {
+      concurrency: ctx.globals().concurrency,
+      allowDelete: opts.allowDelete,
+      allowReview: opts.allowReview,
+      // One apply per brand at a time on this machine (docs/concurrency.md), taken before the live state is read.
+      lock: { dir: lockDir(io.env), timeoutMs: lockTimeoutMs, baseUrl: conn.baseUrl, command: 'apply' },
+      dedupe: opts.dedupe,
+      signal: interrupts.signal,
+      hintFor: brandHint(ctx),
+      ...(cache !== undefined ? { cache } : {}),
+      events: applyEvents(ctx, opts, record),
+    });
+    cache?.save();
+    return applyVerdict(ctx, result, interrupts.received ?? 'interrupt');
+  } finally {
+    interrupts.dispose();
+    await conn.close();
+  }
+}
+
+async function savedRuns(ctx: CommandContext, conn: Connection, path: string, opts: ApplyOptions, lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
+  // Sensitive values come from the environment again, and must be what was planned.
+  const { file, values } = restoreSensitive(readPlanFile(path, { baseUrl: conn.baseUrl }), ctx.io.env, path);
+  hideInOutput(ctx.io, values);
+  return savedPlanRuns(conn.client, file, path, {
+    concurrency: ctx.globals().concurrency,
+    env: ctx.io.env,
+    brand: opts.brand ?? [],
+    ...(opts.shard !== undefined ? { shard: parseShard(opts.shard) } : {}),
+    lock,
+    hintFor: brandHint(ctx),
+  });
+}
