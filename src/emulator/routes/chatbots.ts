@@ -9,7 +9,7 @@ import type { MultipartBody } from '../multipart.js';
 import type { Route } from '../router.js';
 import { fail } from '../service-error.js';
 import { CHATBOT_UPDATABLE, afterCancel, chatbotAfterUpdate } from '../state-machines.js';
-import type { EmulatorStore, StoredBrand, StoredChatbot } from '../store.js';
+import type { EmulatorStore, StoredAccount, StoredBrand, StoredChatbot } from '../store.js';
 import { asObject, extensionOf, optionalEnum, optionalString, requiredString } from '../validate.js';
 import { isBidirectional } from '../messaging/rooms.js';
 
@@ -50,12 +50,25 @@ async function register(ctx: RequestContext) {
   const { account, brand } = authorizeBrand(ctx, ctx.params.brandId as string);
   const form = await ctx.multipart();
   checkCertificate(form, true);
-  const doc = asObject(jsonPart(form, 'chatbots'), 'chatbots');
+  const rooms = newRooms(ctx, account, jsonPart(form, 'chatbots'));
+  for (const r of rooms) {
+    r.isMainNum = brand.chatbots.size === 0;
+    brand.chatbots.set(r.chatbotId, r);
+  }
+  return ok(rooms.map((r) => chatbotDetail(ctx.store, brand, r)));
+}
+
+/**
+ * The rooms of a `chatbots` part (`{chatbots: [RegChatbotInfo]}`), waiting
+ * for review; shared by room registration and brand registration.
+ */
+export function newRooms(ctx: RequestContext, account: StoredAccount, part: unknown): StoredChatbot[] {
+  const doc = asObject(part, 'chatbots');
   const items = doc.chatbots;
   if (!Array.isArray(items) || items.length < 1 || items.length > 1000) fail('invalidType', 'chatbots');
   const now = formatServiceTime(new Date(ctx.store.stamp()));
   const seen = new Set<string>();
-  const rooms = items.map((raw): StoredChatbot => {
+  return items.map((raw): StoredChatbot => {
     const o = asObject(raw, 'chatbots');
     const mdn = requiredString(o, 'mdn', MAX_LENGTH.chatbotId);
     // A room id is unique across the service (*chosen*: 64303 on mdn).
@@ -89,11 +102,6 @@ async function register(ctx: RequestContext) {
       menuPaused: false,
     };
   });
-  for (const r of rooms) {
-    r.isMainNum = brand.chatbots.size === 0;
-    brand.chatbots.set(r.chatbotId, r);
-  }
-  return ok(rooms.map((r) => chatbotDetail(ctx.store, brand, r)));
 }
 
 async function update(ctx: RequestContext) {
@@ -198,7 +206,7 @@ function roomExists(store: EmulatorStore, id: string): boolean {
 }
 
 /** A JSON part, sent either as a text field or as a file part. */
-function jsonPart(form: MultipartBody, name: string): unknown {
+export function jsonPart(form: MultipartBody, name: string): unknown {
   const text = form.fields.get(name) ?? form.files.get(name)?.bytes.toString('utf8');
   if (text === undefined || text.trim() === '') fail('requiredValue', name);
   try {
@@ -209,7 +217,7 @@ function jsonPart(form: MultipartBody, name: string): unknown {
 }
 
 /** The subscription certificate: 64305 when required and absent, then type and size. */
-function checkCertificate(form: MultipartBody, required: boolean): void {
+export function checkCertificate(form: MultipartBody, required: boolean): void {
   const cert = form.files.get('subNumCertificate');
   if (cert === undefined || cert.bytes.length === 0) {
     if (required) fail('missingCertificate');
