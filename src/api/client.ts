@@ -4,6 +4,7 @@
 
 import { agencyFilesApi, type AgencyFilesApi } from './agency-files.js';
 import { autoRepliesApi, type AutoRepliesApi } from './auto-replies.js';
+import { brandsApi, type BrandsApi } from './brands.js';
 import { layoutComponentsApi, messagebasesApi, type LayoutComponentsApi, type MessagebasesApi } from './catalogue.js';
 import { chatbotsApi, type ChatbotsApi } from './chatbots.js';
 import { createTokenSource, type Credentials } from './credentials.js';
@@ -59,6 +60,7 @@ export interface RcsClient {
   messagebases: MessagebasesApi;
   agencyFiles: AgencyFilesApi;
   templates: TemplatesApi;
+  brands: BrandsApi;
   /**
    * A brand-scoped call to any management endpoint (`path` below the brand:
    * `/template/T1`), for a kind the client has no module for: the envelope's
@@ -129,6 +131,7 @@ export function createClient(opts: ClientOptions): RcsClient {
     messagebases: messagebasesApi(transport),
     agencyFiles: agencyFilesApi(transport),
     templates: templatesApi(transport),
+    brands: brandsApi(transport),
     async call<T>(brand: BrandRef, req: { method: HttpMethod; path: string; json?: unknown; operation: string }): Promise<T[]> {
       const label = { operation: req.operation };
       const res = await transport.send({ method: req.method, path: brandPath(brand, req.path), brand, label, ...(req.json !== undefined ? { json: req.json } : {}) });

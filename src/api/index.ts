@@ -5,6 +5,7 @@ export { ApiTransportError, isServiceError, OutcomeUnknownError, RcsApiError, Re
 export { isLoopbackHost } from './endpoint.js';
 export type { AgencyFileRequest, AgencyFilesApi } from './agency-files.js';
 export type { AutoRepliesApi } from './auto-replies.js';
+export type { BrandModification, BrandsApi } from './brands.js';
 export type { LayoutComponentsApi, MessagebasesApi } from './catalogue.js';
 export type { ChatbotsApi } from './chatbots.js';
 export type { LogoRequest, LogosApi } from './logos.js';

@@ -204,7 +204,7 @@ function checkParts(want: Record<string, Part>, seen: Map<string, SeenPart> | st
       if (part.required === true) out.push({ field, problem: 'is required' });
       continue;
     }
-    if (part.kind === 'file' && !got.file) out.push({ field, problem: 'must be a file part (with a file name)' });
+    if (part.kind === 'file' && !got.file && !(part.emptyText === true && got.text === '')) out.push({ field, problem: 'must be a file part (with a file name)' });
     if (part.kind === 'text' && part.maxLength !== undefined && [...got.text].length > part.maxLength) out.push({ field, problem: `must be at most ${part.maxLength} characters` });
     if (part.kind === 'json') {
       if (got.mimeType !== 'application/json') out.push({ field, problem: `is sent as ${got.mimeType}, not application/json` });

@@ -72,6 +72,26 @@ export const ERRORS = {
   fileTooLarge: { http: 400, code: '64395', message: 'file is up to 1Mb' },
   logoSize: { http: 400, code: '64606', message: 'only one size (300x300px) can be uploaded.' },
   tooManyLogos: { http: 400, code: '64607', message: 'The maximum number of logos allowed: %s' },
+  // The brand routes (the public OpenAPI document's error list; docs/decisions.md, "The brand profile").
+  noPermission: { http: 403, code: '63002', message: 'No Permission' },
+  invalidBrandIdPath: { http: 400, code: '64101', message: 'Invalid brandId on path parameter' },
+  invalidAgencyIdPath: { http: 400, code: '64102', message: 'Invalid agencyId on path parameter' },
+  invalidPersonIdPath: { http: 400, code: '64104', message: 'Invalid personId on path parameter' },
+  missingProfileImage: { http: 400, code: '64329', message: 'Missing profile image' },
+  brandCreationDenied: { http: 400, code: '64330', message: 'brand creation permission denied' },
+  brandImageTooLarge: { http: 400, code: '64331', message: 'brand Image File Capacity Overflow' },
+  brandProfileOnlyPng: { http: 400, code: '64332', message: 'brand profile file is only png' },
+  brandImageExtension: { http: 400, code: '64333', message: 'Not Allowed Brand Image File Extension' },
+  brandImageSize: { http: 400, code: '64335', message: 'Brand Image File Image Size Error' },
+  brandPropertyValue: { http: 400, code: '64337', message: 'Brand Creation Property Value Error' },
+  brandPropertySize: { http: 400, code: '64339', message: 'Brand Creation Property Size Limit' },
+  regBrandError: { http: 400, code: '64342', message: 'Brand Creation RegBrand Error' },
+  brandChatbotsError: { http: 400, code: '64343', message: 'Brand Creation Chatbots Array Error' },
+  invalidBrandStatus: { http: 400, code: '64345', message: 'invalid brand status' },
+  userNotFound: { http: 400, code: '64346', message: 'user not found: %s' },
+  brandNotEmpty: { http: 400, code: '64351', message: '%s exists. need to delete all %s before deleting the brand' },
+  cannotDeleteSelf: { http: 400, code: '64352', message: 'can not delete yourself' },
+  brandImageRatio: { http: 400, code: '64394', message: 'brand profile / background image must be 1:1 ratio' },
   tooManyRequests: { http: 429, code: '69001', message: 'Too many requests' },
   internal: { http: 500, code: '69999', message: 'Internal error' },
 } as const satisfies Record<string, ErrorDef>;
@@ -118,5 +138,5 @@ export const EMULATOR_ERRORS = {
 
 /** Fill a message template's `%s` with a detail. */
 export function formatMessage(def: ErrorDef, detail?: string): string {
-  return detail === undefined ? def.message.replace(' (%s)', '').replace('%s', '') : def.message.replace('%s', detail);
+  return detail === undefined ? def.message.replace(' (%s)', '').replace('%s', '') : def.message.replaceAll('%s', detail);
 }

@@ -4,7 +4,11 @@
 // checks the client's requests and the emulator's answers against.
 
 /** A multipart part: a text field, a file, or a JSON document sent as application/json. */
-export type Part = { kind: 'text'; required?: boolean; maxLength?: number } | { kind: 'file'; required?: boolean } | { kind: 'json'; required?: boolean; schema: string };
+export type Part =
+  | { kind: 'text'; required?: boolean; maxLength?: number }
+  /** `emptyText`: the part may also come as a text part without a value (the brand background: the key alone removes it). */
+  | { kind: 'file'; required?: boolean; emptyText?: boolean }
+  | { kind: 'json'; required?: boolean; schema: string };
 
 /** What a request carries. */
 export type RequestShape = { kind: 'none' } | { kind: 'json'; schema: string } | { kind: 'multipart'; parts: Record<string, Part> };
@@ -43,11 +47,22 @@ const MENU = `${BIDI}/:chatbotId/persistentmenu`;
 const TEMPLATE = `${BRAND}/messagebase`;
 const TEMPLATE_V2 = `${BRAND}/v2/messagebase`;
 const FORM = '/api/1.1/messagebase/messagebaseform';
+const CORP_BRAND = '/api/1.1/corp/brand';
+const PERSON_BRAND = '/api/1.1/corp/:personId/brand';
+const AGENCY_BRAND = '/api/1.1/agency/:agencyId/brand/:brandId';
 
 const m = (id: string, method: string, path: string, request: RequestShape, answer: AnswerShape): Operation => ({ id, method, path, family: 'management', request, answer });
 const json = (schema: string): RequestShape => ({ kind: 'json', schema });
 const one = (item: string): AnswerShape => ({ kind: 'envelope', item });
 const list = (item: string): AnswerShape => ({ kind: 'list', item });
+/** The brand page parts (the public OpenAPI document's multipart form); registration adds its rooms and their certificate. */
+const brandParts = (required: boolean): Record<string, Part> => ({
+  regBrand: { kind: 'json', required, schema: 'regBrand' },
+  brandProfile: { kind: 'file', required },
+  brandBackground: { kind: 'file', emptyText: true },
+  mainMdn: { kind: 'text', maxLength: 40 },
+});
+const registrationParts: Record<string, Part> = { ...brandParts(true), chatbots: { kind: 'json', schema: 'chatbotsPart' }, subNumCertificate: { kind: 'file' } };
 const logoParts: Record<string, Part> = { name: { kind: 'text', required: true, maxLength: 30 }, description: { kind: 'text', maxLength: 100 }, file: { kind: 'file', required: true } };
 
 /** Every operation of the contract. */
@@ -107,6 +122,22 @@ export const OPERATIONS: readonly Operation[] = [
   m('templateForm.list', 'GET', FORM, NONE, list('messagebaseFormListItem')),
   m('templateForm.get', 'GET', `${FORM}/:messagebaseformId`, NONE, one('messagebaseForm')),
   m('templateForm.logos', 'GET', `${FORM}/:messagebaseformId/logo`, NONE, { kind: 'envelope-items', item: 'messagebaseFormLogo' }),
+  m('brand.categories', 'GET', `${CORP_BRAND}/categories`, NONE, { kind: 'envelope-items', item: 'brandCategory' }),
+  m('brand.register', 'POST', CORP_BRAND, { kind: 'multipart', parts: registrationParts }, one('brandIdResult')),
+  m('brand.resubmit', 'PUT', `${CORP_BRAND}/:brandId`, { kind: 'multipart', parts: registrationParts }, one('brandIdResult')),
+  m('brand.deleteNew', 'DELETE', `${CORP_BRAND}/:brandId`, NONE, one('brandIdResult')),
+  m('brand.cancelNew', 'PUT', `${CORP_BRAND}/:brandId/cancel`, NONE, one('brandIdResult')),
+  m('brand.list', 'GET', PERSON_BRAND, NONE, list('brandInfo')),
+  m('brand.get', 'GET', `${PERSON_BRAND}/:brandId`, NONE, one('brandDetail')),
+  m('brand.modify', 'PUT', `${PERSON_BRAND}/:brandId`, { kind: 'multipart', parts: brandParts(false) }, one('brandDetail')),
+  m('brand.delete', 'DELETE', `${PERSON_BRAND}/:brandId`, NONE, one('brandIdResult')),
+  m('brand.cancel', 'PUT', `${PERSON_BRAND}/:brandId/cancel`, NONE, one('brandIdResult')),
+  m('brand.privileges', 'GET', `${PERSON_BRAND}/:brandId/privilege`, NONE, { kind: 'envelope-items', item: 'privilegeInfo' }),
+  m('brand.grant', 'POST', `${PERSON_BRAND}/:brandId/privilege`, json('privilegeGrant'), { kind: 'envelope-items', item: 'privilegeInfo' }),
+  m('brand.delegate', 'PUT', `${PERSON_BRAND}/:brandId/privilege`, json('privilegeDelegation'), { kind: 'envelope-items', item: 'privilegeInfo' }),
+  m('brand.revoke', 'DELETE', `${PERSON_BRAND}/:brandId/privilege/:id`, NONE, { kind: 'envelope-items', item: 'privilegeInfo' }),
+  m('brand.agencyGet', 'GET', AGENCY_BRAND, NONE, one('brandDetail')),
+  m('brand.agencyModify', 'PUT', AGENCY_BRAND, { kind: 'multipart', parts: brandParts(false) }, one('brandDetail')),
   // The reference gives this list result and pagination only, no links.
   m('layoutComponent.list', 'GET', '/api/1.1/baselayout/component', NONE, { kind: 'list', item: 'layoutComponent', links: false }),
   {

@@ -447,3 +447,92 @@ export interface TemplateFile {
   imageWidth: number;
   imageHeight: number;
 }
+
+// ------------------------------------------------------------------- brands -
+
+/** A home-screen button of the brand page (MenuItemInfo). */
+export interface BrandMenuItem {
+  buttonType: string;
+  weblink?: string;
+  applink?: { packageName: string; action: string; uri: string };
+}
+
+/** A brand image (a MediaUrl item). */
+export interface BrandMedia {
+  fileId: string;
+  url: string;
+  typeName: 'profile' | 'background' | 'icon' | string;
+  fileName?: string;
+}
+
+/** A brand as the list gives it (BrandInfo). */
+export interface BrandInfo {
+  brandId: string;
+  name: string;
+  brandKey?: string;
+  registerDate?: ServiceTime;
+  approvalDate?: ServiceTime | null;
+  updateDate?: ServiceTime;
+  /** The brand state (저장, 승인대기, … 검수완료(수정)). */
+  status: ReviewState | string;
+  mediaUrl?: BrandMedia[];
+  chatbotDate?: ServiceTime | null;
+  messagebaseDate?: ServiceTime | null;
+}
+
+/** A brand's page (BrandDetail: BrandInfo and the page fields). */
+export interface BrandDetail extends BrandInfo {
+  description: string;
+  tel: string;
+  menus?: BrandMenuItem[];
+  categoryId: string;
+  categoryName?: string | null;
+  subCategoryId: string;
+  subCategoryName?: string | null;
+  categoryOpt?: string | null;
+  zipCode?: string | null;
+  roadAddress?: string | null;
+  detailAddress?: string | null;
+  email?: string | null;
+  webSiteUrl?: string | null;
+  approvalReason?: string | null;
+  brandFeedUrl?: string | null;
+  initTab?: string | null;
+  initFeedItem?: string | null;
+  initFeedItems?: string[] | null;
+  templateColor?: string | null;
+  bizInfoYn?: string | null;
+  bizInfoTitle?: string | null;
+  bizInfoContent?: string | null;
+}
+
+/** The page fields sent in the regBrand part (RegBrandInfo.regBrand). */
+export interface RegBrand {
+  name: string;
+  description: string;
+  tel: string;
+  menus?: BrandMenuItem[];
+  categoryId: string;
+  subCategoryId: string;
+  categoryOpt?: string;
+  zipCode?: string;
+  roadAddress?: string;
+  detailAddress?: string;
+  email?: string;
+  webSiteUrl?: string;
+  initTab?: string;
+  initFeedItem?: string;
+  initFeedItems?: string[];
+  templateColor?: string;
+  bizInfoYn?: string;
+  bizInfoTitle?: string;
+  bizInfoContent?: string;
+}
+
+/** A brand category with its sub-categories (Category). */
+export interface BrandCategory {
+  categoryId: string;
+  categoryName?: string;
+  subCategories: { subCategoryId: string; subCategoryName?: string }[];
+  updateDate?: ServiceTime;
+}

@@ -40,8 +40,8 @@ export interface AdminState {
 const CLOCK_MIN = Date.UTC(2000, 0, 1);
 const CLOCK_MAX = Date.UTC(2100, 0, 1);
 
-type Kind = 'autoReply' | 'chatbot' | 'logo' | 'template';
-const KINDS: readonly Kind[] = ['autoReply', 'chatbot', 'logo', 'template'];
+type Kind = 'autoReply' | 'brand' | 'chatbot' | 'logo' | 'template';
+const KINDS: readonly Kind[] = ['autoReply', 'brand', 'chatbot', 'logo', 'template'];
 const ACTIONS: readonly ReviewAction[] = ['start', 'approve', 'reject', 'complete'];
 
 /** The admin routes. */
@@ -183,7 +183,8 @@ function target(store: EmulatorStore, body: Record<string, unknown>): { obj: Rev
   if (typeof body.brandId !== 'string' || typeof body.id !== 'string') failEmulator('badAdminRequest', 'brandId and id must be strings');
   const brand: StoredBrand | undefined = store.brands.get(body.brandId);
   if (brand === undefined) failEmulator('adminNotFound', `brand ${body.brandId}`);
-  const maps: Record<Kind, Map<string, Reviewable>> = { autoReply: brand.autoReplies, chatbot: brand.chatbots, logo: brand.logos, template: brand.templates };
+  // A brand's own review: `id` is the brandId again.
+  const maps: Record<Kind, Map<string, Reviewable>> = { autoReply: brand.autoReplies, brand: new Map([[brand.brandId, brand.page]]), chatbot: brand.chatbots, logo: brand.logos, template: brand.templates };
   const map = maps[kind];
   const obj = map.get(body.id);
   if (obj === undefined) failEmulator('adminNotFound', `${kind} ${body.id}`);

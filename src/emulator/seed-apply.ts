@@ -8,6 +8,7 @@ import { formatServiceTime, parseServiceTime } from '../util/time.js';
 import { fillPostbacks } from './auto-reply-model.js';
 import { defaultLayoutComponents } from './layout-components.js';
 import { seedMessagebases, type Seed, type SeedFile } from './seed.js';
+import { brandPageFromSeed } from './routes/brand-page.js';
 import { EmulatorStore, defaultBehaviour, type StoredBlob, type StoredBrand } from './store.js';
 import { contentTypeOf } from './files.js';
 import { messagingFromSeed } from './messaging/model.js';
@@ -31,6 +32,7 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
       brandId: b.brandId,
       brandKey: b.brandKey,
       templateColor: b.templateColor ?? '#000000',
+      page: brandPageFromSeed(store, b.brandId, b.page, now),
       chatbots: new Map(),
       autoReplies: new Map(),
       files: new Map(),

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { LayoutComponent, MessagebaseForm, PersistentMenuItem, TemplateBodyItem, TemplateButtonGroup } from '../contract/wire.js';
+import { BRAND_STATES } from '../spec/brand-profile.js';
 import { KNOWN_MESSAGEBASES, type MessagebaseFacts } from '../spec/messagebases.js';
 import { parseServiceTime } from '../util/time.js';
 import { RcsctlError } from '../errors.js';
@@ -100,11 +101,36 @@ export interface SeedTemplateFile extends SeedFile {
   imageHeight?: number;
 }
 
+/** A seeded brand page (docs/emulator.md, "Seed format"): any field left out takes a plain approved brand's value. */
+export interface SeedBrandPage {
+  name?: string;
+  description?: string;
+  tel?: string;
+  menus?: Record<string, unknown>[];
+  categoryId?: string;
+  subCategoryId?: string;
+  categoryOpt?: string;
+  zipCode?: string;
+  roadAddress?: string;
+  detailAddress?: string;
+  email?: string;
+  webSiteUrl?: string;
+  initTab?: string;
+  initFeedItem?: string;
+  initFeedItems?: string[];
+  approvalResult?: string;
+  approvalReason?: string;
+  profileImage?: SeedFile;
+  backgroundImage?: SeedFile;
+}
+
 /** A seeded brand. */
 export interface SeedBrand {
   brandId: string;
   brandKey: string;
   templateColor?: string;
+  /** The brand's own page (BrandDetail). */
+  page?: SeedBrandPage;
   chatbots?: SeedChatbot[];
   autoReplies?: SeedAutoReply[];
   files?: SeedFile[];
@@ -181,6 +207,19 @@ export function checkSeed(doc: unknown, source = 'seed'): Seed {
     c.required(o, 'brandId', 'string', p);
     c.required(o, 'brandKey', 'string', p);
     c.optional(o, 'templateColor', 'string', p);
+    if (o.page !== undefined) {
+      const q = `${p}.page`;
+      const page = c.object(o.page, q);
+      for (const k of ['name', 'description', 'tel', 'categoryId', 'subCategoryId', 'categoryOpt', 'zipCode', 'roadAddress', 'detailAddress', 'email', 'webSiteUrl', 'initTab', 'initFeedItem', 'approvalReason']) c.optional(page, k, 'string', q);
+      if (page.approvalResult !== undefined) c.enumOf(page.approvalResult, BRAND_STATES, `${q}.approvalResult`);
+      if (page.menus !== undefined) c.array(page.menus, `${q}.menus`);
+      for (const k of ['profileImage', 'backgroundImage']) {
+        if (page[k] === undefined) continue;
+        const f = c.object(page[k], `${q}.${k}`);
+        c.required(f, 'fileName', 'string', `${q}.${k}`);
+        c.optional(f, 'content', 'string', `${q}.${k}`);
+      }
+    }
     c.array(o.chatbots ?? [], `${p}.chatbots`).forEach((x, j) => {
       const q = `${p}.chatbots[${j}]`;
       const cb = c.object(x, q);

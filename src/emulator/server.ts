@@ -15,6 +15,7 @@ import { parseMultipart } from './multipart.js';
 import { Router, type Route } from './router.js';
 import { agencyRoutes } from './routes/agency.js';
 import { autoReplyRoutes } from './routes/auto-replies.js';
+import { brandRoutes } from './routes/brands.js';
 import { chatbotRoutes } from './routes/chatbots.js';
 import { logoRoutes } from './routes/logos.js';
 import { menuRoutes } from './routes/menus.js';
@@ -72,7 +73,7 @@ class ClientGone extends Error {}
 export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
   const messaging = new Messaging(settings.store);
   const state: AdminState = { store: settings.store, faults: new FaultPlan(), rateLimit: new RateLimit(settings.rateLimit ?? 0), log: [], seed: settings.seed, onReset: () => messaging.reset() };
-  const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...messaging.routes(), ...miscRoutes(), ...templateRoutes(), ...(settings.routes ?? []));
+  const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...messaging.routes(), ...miscRoutes(), ...templateRoutes(), ...brandRoutes(), ...(settings.routes ?? []));
   const admin = new Router().add(...adminRoutes(state), ...messaging.adminRoutes());
   const sockets = new Set<Socket>();
   const emu: EmulatorServer = { server: undefined as unknown as Server, state, baseUrl: '', sockets, messaging };

@@ -141,11 +141,54 @@ export interface StoredTemplateFile extends StoredBlob {
   imageHeight: number;
 }
 
+/** A brand image (profile or background), served back like any stored file. */
+export interface StoredBrandImage extends StoredBlob {
+  fileId: string;
+}
+
+/** The fields of a brand's page that a modification may change (RegBrandInfo, without templateColor). */
+export interface BrandPageContent {
+  name: string;
+  description: string;
+  tel: string;
+  menus: Record<string, unknown>[];
+  categoryId: string;
+  subCategoryId: string;
+  categoryOpt: string | null;
+  zipCode: string | null;
+  roadAddress: string | null;
+  detailAddress: string | null;
+  email: string | null;
+  webSiteUrl: string | null;
+  initTab: string;
+  initFeedItem: string | null;
+  initFeedItems: string[] | null;
+  bizInfoYn: string;
+  bizInfoTitle: string | null;
+  bizInfoContent: string | null;
+  profileImage: StoredBrandImage | null;
+  backgroundImage: StoredBrandImage | null;
+}
+
+/** The brand's own page and its review state (docs/decisions.md, "The brand profile"). */
+export interface StoredBrandPage extends BrandPageContent {
+  /** BrandInfo.status, named as the other reviewed objects name their state. */
+  approvalResult: string;
+  approvalReason: string | null;
+  registerDate: string;
+  approvalDate: string | null;
+  updateDate: string;
+  /** The approved name and profile image while a modification of them waits for review, restored by cancel. */
+  previous?: { name: string; profileImage: StoredBrandImage | null };
+}
+
 /** A brand and everything in it. */
 export interface StoredBrand {
   brandId: string;
   brandKey: string;
   templateColor: string;
+  /** The brand's own page (BrandDetail). */
+  page: StoredBrandPage;
   chatbots: Map<string, StoredChatbot>;
   autoReplies: Map<string, StoredAutoReply>;
   files: Map<string, StoredFile>;
@@ -264,6 +307,12 @@ export class EmulatorStore {
         brandId: b.brandId,
         brandKey: b.brandKey,
         templateColor: b.templateColor,
+        page: (({ profileImage, backgroundImage, previous, ...rest }) => ({
+          ...rest,
+          profileImage: profileImage ? { fileId: profileImage.fileId, ...blob(profileImage) } : null,
+          backgroundImage: backgroundImage ? { fileId: backgroundImage.fileId, ...blob(backgroundImage) } : null,
+          previous: previous ? { name: previous.name, profileImage: previous.profileImage ? blob(previous.profileImage) : null } : null,
+        }))(b.page),
         chatbots: [...b.chatbots.values()],
         autoReplies: [...b.autoReplies.values()].map(({ filledButtons: _b, filledChipList: _c, ...rest }) => rest),
         files: [...b.files.values()].map((f) => ({ fileId: f.fileId, ...blob(f) })),

@@ -1,7 +1,7 @@
 // User events played through the admin API and change notifications, over real
 // HTTP: newUser, message (text, file, location), response to a menu reply (with
 // the auto-reply the platform then sends) and to a chip or button reply, and
-// notiType logo, autoreplymsg and agencyKey.
+// notiType logo, autoreplymsg, brand and agencyKey.
 
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -152,6 +152,31 @@ describe('notifications', () => {
     await rx.until(() => notifications().length === 3);
     await new Promise((r) => setTimeout(r, 30));
     expect(notifications()).toEqual(['created', 'modified', 'deleted'].map((method) => ({ notiType: 'autoreplymsg', brandId: 'BR.a', autoReplyMsgId: id, method })));
+  });
+
+  it('brand: modified on a page change, rejected with the reason, modified on approval; never for a refused call', async () => {
+    const page = { name: 'BR.a', description: 'BR.a', tel: '15880000', categoryId: 'ETC', subCategoryId: 'ETC001' };
+    const put = (regBrand: Record<string, unknown>) => {
+      const f = form({});
+      f.append('regBrand', new Blob([JSON.stringify({ regBrand })], { type: 'application/json' }), 'regBrand.json');
+      return call(emu, 'PUT', '/api/1.1/corp/master/brand/BR.a', { token: 't-master', form: f });
+    };
+    expect((await put(page)).status).toBe(400);
+    expect((await put({ ...page, tel: '0211112222' })).status).toBe(200);
+    expect((await put({ ...page, name: 'Brand A' })).body.result[0].status).toBe('승인대기(수정)');
+    await admin(emu, 'POST', 'review', { kind: 'brand', brandId: 'BR.a', id: 'BR.a', action: 'reject', reason: 'name taken' });
+    await put({ ...page, name: 'Brand Ay' });
+    await admin(emu, 'POST', 'review', { kind: 'brand', brandId: 'BR.a', id: 'BR.a', action: 'complete' });
+    await rx.until(() => notifications().length === 5);
+    await new Promise((r) => setTimeout(r, 30));
+    const brand = { notiType: 'brand', brandId: 'BR.a' };
+    expect(notifications()).toEqual([
+      { ...brand, method: 'modified' },
+      { ...brand, method: 'modified' },
+      { ...brand, method: 'rejected', reason: 'name taken' },
+      { ...brand, method: 'modified' },
+      { ...brand, method: 'modified' },
+    ]);
   });
 
   it('agencyKey: posted to the agency when its key is reissued', async () => {
