@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AutoReplyListItem } from '../../src/api/types.js';
-import { listKey } from '../../src/kinds/live-cache.js';
+import { listKey } from '../../src/kinds/auto-reply/cache.js';
 import { stableStringify } from '../../src/util/stable-json.js';
 
 const FIELDS = ['brandId', 'autoReplyMsgId', 'autoReplyMsgName', 'messagebaseId', 'approvalResult', 'registerDate', 'updateDate', 'registerId', 'updateId'] as const;

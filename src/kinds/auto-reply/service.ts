@@ -10,6 +10,7 @@ import { RcsctlError } from '../../errors.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate } from '../apply-helpers.js';
 import { readFiles } from '../file/service.js';
 import type { DetailReader, Handler, KindListing, NamedListing, Reread } from '../resource-kind.js';
+import { cacheCreated, cacheDetail, cachedDetail, retainDetails } from './cache.js';
 import type { DesiredAutoReply } from './types.js';
 import { ERRORS } from '../../contract/codes.js';
 
@@ -21,16 +22,16 @@ export const autoReplyReader: DetailReader<AutoReplyListItem, AutoReplyDetail> =
   items: (env) => env.client.autoReplies.list(env.brand),
   detail: async (env, item) => {
     // Only auto-replies are cached: a detail is served only for the very list item it was read with.
-    const cached = env.cache?.get(env.brand.id, item);
+    const cached = env.cache === undefined ? undefined : cachedDetail(env.cache, env.brand.id, item);
     // The list is fresh: its fields win over a cached detail (they are equal when the cache serves it).
     if (cached !== undefined) return { ...cached, ...item };
     const detail = await env.client.autoReplies.get(env.brand, item.autoReplyMsgId);
-    env.cache?.set(env.brand.id, detail);
+    if (env.cache !== undefined) cacheDetail(env.cache, env.brand.id, detail);
     return detail;
   },
   section: (env, listed, details) => {
     // Entries of auto-replies deleted on the service go, so the cache does not grow forever.
-    env.cache?.retain(env.brand.id, new Set(listed.map((a) => a.autoReplyMsgId)));
+    if (env.cache !== undefined) retainDetails(env.cache, env.brand.id, new Set(listed.map((a) => a.autoReplyMsgId)));
     return details;
   },
 };
@@ -41,7 +42,7 @@ export const autoReplyList: KindListing<AutoReplyListItem> = {
   id: (a) => a.autoReplyMsgId,
   // Only when the creator was the last writer too: the entry is the create's own.
   remember: (cache, brandId, item, sent) => {
-    if (item.updateId === item.registerId) cache.setCreated(brandId, item, sent as AutoReplyRequest);
+    if (item.updateId === item.registerId) cacheCreated(cache, brandId, item, sent as AutoReplyRequest);
   },
 };
 

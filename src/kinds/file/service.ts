@@ -9,9 +9,12 @@ import type { Step, StepFile } from '../../core/step.js';
 import { MEDIA_FIELD, mediaFileId } from '../../spec/media.js';
 import { mapLimit } from '../../util/concurrency.js';
 import { gone, mismatch, uploadOnce } from '../apply-helpers.js';
-import type { LiveCache } from '../live-cache.js';
+import { cachePart, type LiveCache } from '../live-cache.js';
 import type { Handler, HandlerEnv, KindReader, Reread } from '../resource-kind.js';
 import { ERRORS } from '../../contract/codes.js';
+
+/** File details by fileId in the live cache: kept for good, since a file never changes (its name is content-addressed, and the service cannot modify one). */
+const FILES = cachePart<AutoReplyFile>('autoReplyFiles');
 
 /** Service codes apply treats as "already as asked". */
 export const FILE_CODES = { gone: ERRORS.invalidFileId.code } as const;
@@ -52,7 +55,7 @@ export async function readFiles(
   }
   const onlyDesired = new Set(desiredIds.filter((id) => !ids.has(id)));
   const files = await mapLimit([...ids, ...onlyDesired].sort(), concurrency, async (id) => {
-    const cached = cache?.getFile(brand.id, id);
+    const cached = cache?.get(brand.id, FILES, id);
     if (cached !== undefined) return cached;
     let file: AutoReplyFile;
     try {
@@ -61,7 +64,7 @@ export async function readFiles(
       if (onlyDesired.has(id) && err instanceof RcsApiError && err.httpStatus >= 400 && err.httpStatus < 500 && err.httpStatus !== 401 && err.httpStatus !== 403 && err.httpStatus !== 429) return undefined;
       throw err;
     }
-    cache?.setFile(brand.id, file);
+    cache?.set(brand.id, FILES, file.fileId, file);
     return file;
   });
   return new Map(files.filter((f): f is AutoReplyFile => f !== undefined).map((f) => [f.fileId, f]));

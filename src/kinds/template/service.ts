@@ -9,6 +9,7 @@ import type { Step, StepFile } from '../../core/step.js';
 import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate, uploadOnce } from '../apply-helpers.js';
 import type { LiveCache } from '../live-cache.js';
+import { cachedForm, cachedTemplate, cacheForm, cacheTemplate } from './cache.js';
 import type { DetailReader, Handler, HandlerEnv, Reread } from '../resource-kind.js';
 import { custTmpltIdOf, type TemplateRequest } from './kind.js';
 import { ERRORS } from '../../contract/codes.js';
@@ -37,11 +38,11 @@ export const templateReader: DetailReader<TemplateListItem, TemplateDetail> = {
     return env.client.templates.list(env.brand);
   },
   async detail(env, item) {
-    const cached = env.cache?.getTemplate(env.brand.id, item.messagebaseId, item.updateDate);
+    const cached = env.cache === undefined ? undefined : cachedTemplate(env.cache, env.brand.id, item.messagebaseId, item.updateDate);
     // The list is fresh: its fields (the state among them) win over a cached detail.
     if (cached !== undefined) return { ...cached, ...item };
     const detail = await env.client.templates.get(env.brand, item.messagebaseId);
-    env.cache?.setTemplate(env.brand.id, detail);
+    if (env.cache !== undefined) cacheTemplate(env.cache, env.brand.id, detail);
     return detail;
   },
   async section(env, _listed, items): Promise<LiveTemplates> {
@@ -86,10 +87,10 @@ export function formCatalogue(client: RcsClient, cache?: LiveCache): FormCatalog
         pending = (async () => {
           const listed = (await list()).find((f) => f.messagebaseformId === id);
           if (listed === undefined) return null;
-          const cached = cache?.getForm(id, listed.updateDate);
+          const cached = cache === undefined ? undefined : cachedForm(cache, id, listed.updateDate);
           if (cached !== undefined) return cached;
           const form = await client.templates.getForm(id).catch(gone(TEMPLATE_CODES.unknownForm));
-          if (form !== undefined) cache?.setForm(form);
+          if (form !== undefined && cache !== undefined) cacheForm(cache, form);
           return form ?? null;
         })();
         forms.set(id, pending);

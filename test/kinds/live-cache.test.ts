@@ -1,0 +1,55 @@
+// The generic live cache: each kind keeps entries in parts of its own, by
+// brand (or service-wide), and a file of an older layout is read as empty.
+
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cachePart, LiveCache, SERVICE_WIDE } from '../../src/kinds/live-cache.js';
+
+const A = cachePart<{ n: number }>('testA');
+const B = cachePart<string>('testB');
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rcsctl-live-cache-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the live cache', () => {
+  it('keeps each part, brand and service-wide entry apart, across runs', () => {
+    const cache = new LiveCache(dir, 'https://one.test');
+    cache.set('BR.1', A, 'x', { n: 1 });
+    cache.set('BR.1', B, 'x', 'b');
+    cache.set('BR.2', A, 'x', { n: 2 });
+    cache.set(SERVICE_WIDE, B, 'x', 'wide');
+    cache.save();
+    expect(readdirSync(dir)).toHaveLength(3);
+    const next = new LiveCache(dir, 'https://one.test');
+    expect([next.get('BR.1', A, 'x'), next.get('BR.1', B, 'x'), next.get('BR.2', A, 'x'), next.get(SERVICE_WIDE, B, 'x')]).toEqual([{ n: 1 }, 'b', { n: 2 }, 'wide']);
+    // Another service's cache is another file.
+    expect(new LiveCache(dir, 'https://two.test').get('BR.1', A, 'x')).toBeUndefined();
+  });
+
+  it('retains only the kept ids of one part, and serves no inherited property as an entry', () => {
+    const cache = new LiveCache(dir, 'https://one.test');
+    cache.set('BR.1', A, 'keep', { n: 1 });
+    cache.set('BR.1', A, 'gone', { n: 2 });
+    cache.set('BR.1', B, 'gone', 'other part');
+    cache.retain('BR.1', A, new Set(['keep']));
+    expect([cache.get('BR.1', A, 'keep'), cache.get('BR.1', A, 'gone'), cache.get('BR.1', B, 'gone')]).toEqual([{ n: 1 }, undefined, 'other part']);
+    expect(cache.get('BR.1', A, 'constructor')).toBeUndefined();
+    expect(cache.get('BR.1', B, 'toString')).toBeUndefined();
+  });
+
+  it('reads a file of the older layout, or a broken one, as empty', () => {
+    const cache = new LiveCache(dir, 'https://one.test');
+    cache.set('BR.1', A, 'x', { n: 1 });
+    cache.save();
+    const [file] = readdirSync(dir);
+    writeFileSync(join(dir, file as string), JSON.stringify({ version: 2, entries: { x: { listed: '', detail: {} } }, parts: { testA: { x: { n: 9 } } } }));
+    expect(new LiveCache(dir, 'https://one.test').get('BR.1', A, 'x')).toBeUndefined();
+    writeFileSync(join(dir, file as string), '{ not json');
+    expect(new LiveCache(dir, 'https://one.test').get('BR.1', A, 'x')).toBeUndefined();
+  });
+});
