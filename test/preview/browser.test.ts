@@ -1,23 +1,24 @@
-// The preview in a real browser: Debian's Chromium, headless, driven by
-// playwright-core (one launch for the whole file). Each page is screenshotted
-// and checked: not blank, every auto-reply's card drawn where the DOM says,
-// reply chips and menu items open the auto-reply they link to, and not one
-// resource loaded from anywhere. `.ci/run` installs Chromium when it is
-// missing (CHROMIUM_PATH overrides /usr/bin/chromium).
+// The preview in a real browser: headless Chromium driven by playwright-core
+// (one launch for the whole file). Each page is screenshotted and checked: not
+// blank, every auto-reply's card drawn where the DOM says, reply chips and menu
+// items open the auto-reply they link to, and not one resource loaded from
+// anywhere. The browser is the one an npm package ships, or CHROMIUM_PATH's
+// (test/chromium.ts): nothing is installed by hand.
 //
 // The `graph` command's Mermaid output is parsed here too, by Mermaid itself
 // (it needs a DOM), in the same browser.
 //
 // UPDATE_SCREENSHOTS=1 writes the screenshots to docs/img/ (shown in docs/preview.md).
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { launchChromium } from '../chromium.js';
 import { cli, ROOT } from '../e2e/helpers.js';
 import { useEmulator } from '../emulator/helpers.js';
 
@@ -26,43 +27,42 @@ import { useEmulator } from '../emulator/helpers.js';
 // the page globals they use are declared here, loosely, for this file only.
 declare const document: any, window: any, mermaid: any, location: any, getComputedStyle: any, scrollX: number, scrollY: number, innerHeight: number;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'preview');
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'img') : undefined;
 
 let emu: RunningEmulator;
 useEmulator((e) => (emu = e), { seed: join(FIXTURE, 'live-seed.yaml') });
 
-let dir: string;
-let context: BrowserContext;
+let dir: string | undefined;
+let context: BrowserContext | undefined;
 /** Every URL any page asked for, in order, and the pages opened. */
 const requested: string[] = [];
 const opened: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`);
-  dir = mkdtempSync(join(tmpdir(), 'rcsctl-browser-'));
-  const brand = await cli(['preview', 'examples/brand', '-o', join(dir, 'brand')], { env: {} });
-  expect(brand.code, brand.stderr).toBe(0);
-  const plan = await cli(['plan', join(FIXTURE, 'changed'), '--preview', join(dir, 'changes')], { emu });
-  expect(plan.code, plan.stderr).toBe(0);
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 720 },
-    offline: true,
-  });
+  const tmp = (dir = mkdtempSync(join(tmpdir(), 'rcsctl-browser-')));
+  context = await launchChromium(tmp);
   context.on('request', (r) => requested.push(r.url()));
+  const brand = await cli(['preview', 'examples/brand', '-o', join(tmp, 'brand')], { env: {} });
+  expect(brand.code, brand.stderr).toBe(0);
+  const plan = await cli(['plan', join(FIXTURE, 'changed'), '--preview', join(tmp, 'changes')], { emu });
+  expect(plan.code, plan.stderr).toBe(0);
 }, 60_000);
 
+// Safe after a failed beforeAll: whatever it did not create is not there to close.
 afterAll(async () => {
   await context?.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The browser and the scratch folder, once beforeAll has made them. */
+function ready(): { context: BrowserContext; dir: string } {
+  if (context === undefined || dir === undefined) throw new Error('the browser did not start (see the beforeAll error)');
+  return { context, dir };
+}
+
 async function open(path: string): Promise<{ page: Page; url: string }> {
-  const page = await context.newPage();
+  const page = await ready().context.newPage();
   const url = pathToFileURL(path).href;
   opened.push(url);
   await page.goto(url);
@@ -135,7 +135,7 @@ describe('the example brand in Chromium', () => {
   let page: Page;
   let url: string;
   beforeAll(async () => {
-    ({ page, url } = await open(join(dir, 'brand', 'BR.demo000001', 'index.html')));
+    ({ page, url } = await open(join(ready().dir, 'brand', 'BR.demo000001', 'index.html')));
   });
 
   it('is drawn, and each auto-reply card is where the DOM says', async () => {
@@ -191,7 +191,7 @@ describe('the example brand in Chromium', () => {
 describe('a before/after preview of a changed card in Chromium', () => {
   let page: Page;
   beforeAll(async () => {
-    ({ page } = await open(join(dir, 'changes', 'BR.demo000001', 'index.html')));
+    ({ page } = await open(join(ready().dir, 'changes', 'BR.demo000001', 'index.html')));
   });
 
   it('draws live and proposed side by side, with the changed parts outlined', async () => {
@@ -218,12 +218,12 @@ describe('graph output parsed by Mermaid', () => {
   const texts: Record<string, string> = {};
   beforeAll(async () => {
     texts.brand = (await cli(['graph', 'examples/brand'], { env: {} })).stdout;
-    const planFile = join(dir, 'scratch.json');
+    const planFile = join(ready().dir, 'scratch.json');
     expect((await cli(['--sandbox', 'plan', 'examples/brand', '-o', planFile], { env: {} })).code).toBe(0);
     texts.plan = (await cli(['graph', '--plan', planFile], { env: {} })).stdout;
     const markdown = (await cli(['show', planFile, '--format', 'markdown', '--graph'], { env: {} })).stdout;
     texts.markdown = /```mermaid\n([\s\S]*?)```/.exec(markdown)?.[1] ?? '';
-    page = await context.newPage();
+    page = await ready().context.newPage();
     await page.setContent('<!doctype html><html lang="en"><body><main id="out"></main></body></html>');
     await page.addScriptTag({ path: join(ROOT, 'node_modules', 'mermaid', 'dist', 'mermaid.min.js') });
     await page.evaluate(() => mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' }));
