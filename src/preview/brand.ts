@@ -55,13 +55,19 @@ export function logoOf(objects: readonly ShownObject[]): ImageView | undefined {
 
 /** The preview of one brand; `diagnostics` are the loader's warnings, shown as lint findings. */
 export function brandView(brand: DesiredBrand, diagnostics: readonly Diagnostic[] = [], cwd = process.cwd()): BrandView {
-  const where = (s: { file: string; line: number }): string => `${relative(cwd, s.file) || s.file}:${s.line}`;
+  const shortNames = new Map<string, string>();
+  const where = (s: { file: string; line: number }): string => {
+    let name = shortNames.get(s.file);
+    if (name === undefined) shortNames.set(s.file, (name = relative(cwd, s.file) || s.file));
+    return `${name}:${s.line}`;
+  };
   const objects = shownObjects(brand);
   const messages = shownAs(objects, 'message');
+  const link = linkTargets(messages);
   const resolvers: Resolvers = {
     // A message kind gives its images as local files (what the manifest's file handle names), else as a name.
     image: (value, alt) => (isLocalFile(value) ? imageOf(value, alt) : { name: String(value), alt }),
-    link: (reply) => linkTarget(messages, reply),
+    link,
   };
   const messageViews = messages.map(({ kind, key, shown }) => messageView(asRawMessage(anchor.message(key), `${kind.name}.${key}`, shown, where(shown.source)), resolvers));
   const logo = logoOf(objects);
@@ -80,8 +86,9 @@ export function brandView(brand: DesiredBrand, diagnostics: readonly Diagnostic[
     if (logo !== undefined) room.logo = logo;
     return room;
   });
+  const ownFiles = new Set(brand.manifestFiles);
   const lint: Finding[] = diagnostics
-    .filter((d) => brand.manifestFiles.includes(d.file))
+    .filter((d) => ownFiles.has(d.file))
     .map((d): Finding => ({ code: 'lint', severity: 'warning', message: `${d.code}: ${d.message}`, where: where(d) }));
   const main = shownAs(objects, 'room').find((r) => r.shown.title !== undefined);
   return { brandId: brand.brandId, title: main?.shown.title ?? brand.brandId, messages: messageViews, rooms, findings: [...linkFindings(messageViews, rooms), ...lint] };
@@ -96,13 +103,22 @@ function asRawMessage(key: string, address: string, m: ShownMessage, source: str
   return raw;
 }
 
-/** The message a reply opens: by handle, or by the live id a declared message is pinned to. */
-function linkTarget(messages: readonly ShownObject<ShownMessage>[], reply: RawReply): LinkTarget {
-  if (reply.autoReply !== undefined) {
-    const target = messages.find((m) => m.key === reply.autoReply);
-    return target === undefined ? { name: reply.autoReply } : { key: anchor.message(target.key), name: target.shown.name };
-  }
-  const pinned = messages.find((m) => m.shown.pinnedId !== undefined && m.shown.pinnedId === reply.autoReplyMsgId);
-  if (pinned !== undefined) return { key: anchor.message(pinned.key), name: pinned.shown.name };
-  return { name: reply.autoReplyMsgId ?? '(no target)' };
+/**
+ * The message a reply opens: by handle, or by the live id a declared message is pinned to.
+ * Both looked up in maps made once: a search of the messages per reply made a brand of
+ * n linked auto-replies cost n² (100,000 of them did not finish in minutes).
+ */
+function linkTargets(messages: readonly ShownObject<ShownMessage>[]): (reply: RawReply) => LinkTarget {
+  const byKey = new Map(messages.map((m) => [m.key, m]));
+  const byPinned = new Map<string, ShownObject<ShownMessage>>();
+  for (const m of messages) if (m.shown.pinnedId !== undefined && !byPinned.has(m.shown.pinnedId)) byPinned.set(m.shown.pinnedId, m);
+  return (reply) => {
+    if (reply.autoReply !== undefined) {
+      const target = byKey.get(reply.autoReply);
+      return target === undefined ? { name: reply.autoReply } : { key: anchor.message(target.key), name: target.shown.name };
+    }
+    const pinned = reply.autoReplyMsgId === undefined ? undefined : byPinned.get(reply.autoReplyMsgId);
+    if (pinned !== undefined) return { key: anchor.message(pinned.key), name: pinned.shown.name };
+    return { name: reply.autoReplyMsgId ?? '(no target)' };
+  };
 }

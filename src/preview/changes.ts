@@ -168,7 +168,7 @@ function changeLine(c: FieldChange): string {
 /** The before/after page of one brand. */
 export function changesPage(brandId: string, changes: ChangeView[], ctx: { logo?: ImageView; title: string; version: string }): string {
   const onPage = new Set(changes.map((c) => changeAnchor(c.address)));
-  const base = { roomName: ctx.title, onPage, ...(ctx.logo === undefined ? {} : { logo: ctx.logo }) };
+  const base = { roomName: ctx.title, href: (key: string) => (onPage.has(key) ? `#${key}` : undefined), ...(ctx.logo === undefined ? {} : { logo: ctx.logo }) };
   const sections = changes.map((c) => {
     const gate = c.gate === undefined ? '' : `<p class="gate">${esc(c.gate)}</p>`;
     const lines = c.changes.length === 0 ? '' : `<details><summary>${count(c.changes.length, 'field change')}</summary><pre class="changes">${c.changes.map(changeLine).join('\n')}</pre></details>`;

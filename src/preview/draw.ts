@@ -14,8 +14,8 @@ export interface DrawOptions {
   /** The name at the top of the handset (the room). */
   roomName: string;
   logo?: ImageView;
-  /** Anchor keys present on this page: a reply to one of them is a link. */
-  onPage: ReadonlySet<string>;
+  /** Where the handset of an anchor key is (`#key`, or `page-002.html#key` on another page of the site); undefined: not drawn, so no link. */
+  href: (key: string) => string | undefined;
   /** Whether the part at a plan path changed (before/after pages); undefined: nothing is marked. */
   changed?: (path: string) => boolean;
   /** On a before/after page, the side drawn: the handset then has no anchor id, since a message is drawn twice. */
@@ -55,9 +55,8 @@ export function suggestion(s: SuggestionView, o: DrawOptions, cls: 'btn' | 'chip
   const kind = `<span class="kind kind-${s.kind}">${KIND_LABEL[s.kind] ?? 'action'}</span>`;
   const detail = s.kind === 'reply' ? (s.target === undefined ? '' : `opens ${s.target.name}`) : (s.detail ?? '');
   const inner = `${kind}<span class="label">${esc(s.label)}</span>${detail === '' ? '' : `<span class="detail">${esc(detail)}</span>`}${p.mark}`;
-  if (s.kind === 'reply' && s.target?.key !== undefined && o.onPage.has(s.target.key)) {
-    return `<a class="sg ${cls} kind-${s.kind}" href="#${esc(s.target.key)}"${p.attrs}>${inner}</a>`;
-  }
+  const href = s.kind === 'reply' && s.target?.key !== undefined ? o.href(s.target.key) : undefined;
+  if (href !== undefined) return `<a class="sg ${cls} kind-${s.kind}" href="${esc(href)}"${p.attrs}>${inner}</a>`;
   return `<span class="sg ${cls} kind-${s.kind}"${p.attrs}>${inner}</span>`;
 }
 
@@ -171,6 +170,7 @@ a:focus-visible,.sg:focus-visible{outline:3px solid var(--focus);outline-offset:
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:2}
 header.top{padding:1rem 1.5rem;background:var(--accent);color:#fff}
 header.top h1{margin:0;font-size:1.5rem}header.top p{margin:.25rem 0 0;opacity:.9}
+nav.pager{margin-top:.4rem}nav.pager a{color:#fff}ol.pages li{margin:.3rem 0}
 .layout{display:grid;grid-template-columns:14rem 1fr 18rem;gap:1.5rem;padding:1.5rem;align-items:start}.changes-layout{grid-template-columns:14rem 1fr}
 nav.toc{position:sticky;top:1rem;font-size:.9rem}nav.toc h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);margin:1rem 0 .25rem}
 nav.toc ul{list-style:none;margin:0;padding:0}nav.toc li{margin:.15rem 0}

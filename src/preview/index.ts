@@ -6,10 +6,10 @@ import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import type { BrandPlan, LiveBrand } from '../plan/types.js';
 import { brandView, logoOf, shownAs, shownObjects, type ShownObject } from './brand.js';
 import { changesPage, changesView, contextFromPlan, type ChangesContext } from './changes.js';
-import { brandPage, count, indexPage, writeSite } from './site.js';
+import { brandPages, count, indexPage, writeBrandFolder, writeSiteIndex } from './site.js';
 
 export { brandView } from './brand.js';
-export { brandPage, brandFolder, indexPage, writeSite } from './site.js';
+export { brandPage, brandPages, brandFolder, indexPage, MESSAGES_PER_PAGE, writeBrandFolder, writeSiteIndex, type PageFile } from './site.js';
 export { changesPage, changesView, contextFromPlan } from './changes.js';
 export type * from './model.js';
 
@@ -20,15 +20,15 @@ export interface PreviewSummary {
   summary: string;
 }
 
-/** Write the preview site of `brands` into `dir`; the loader's `diagnostics` become lint findings. */
-export function writeBrandPreviews(dir: string, brands: DesiredBrand[], diagnostics: readonly Diagnostic[], opts: { cwd: string; version: string }): PreviewSummary[] {
-  const pages = brands.map((b) => {
+/** Write the preview site of `brands` into `dir`, brand by brand and page by page; the loader's `diagnostics` become lint findings. */
+export function writeBrandPreviews(dir: string, brands: DesiredBrand[], diagnostics: readonly Diagnostic[], opts: { cwd: string; version: string; perPage?: number }): PreviewSummary[] {
+  const written = brands.map((b): PreviewSummary => {
     const view = brandView(b, diagnostics, opts.cwd);
     const summary = `${count(view.messages.length, 'auto-reply', 'auto-replies')}, ${count(view.rooms.length, 'room')}, ${count(view.findings.length, 'finding')}`;
-    return { brandId: b.brandId, summary, html: brandPage(view, opts.version) };
+    return { brandId: b.brandId, summary, path: writeBrandFolder(dir, b.brandId, brandPages(view, opts.version, opts.perPage)) };
   });
-  const written = writeSite(dir, indexPage('rcsctl preview', pages, opts.version), pages);
-  return pages.map((p, i) => ({ brandId: p.brandId, summary: p.summary, path: written[i] as string }));
+  writeSiteIndex(dir, indexPage('rcsctl preview', written, opts.version));
+  return written;
 }
 
 /** A planned brand, with what was read and declared when the plan was made here (not for a saved plan file). */
@@ -46,10 +46,11 @@ export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: {
     const changes = changesView(plan, ctx);
     const title = shownAs(objects, 'room').find((r) => r.shown.title !== undefined)?.shown.title ?? liveRoomName(live) ?? plan.brandId;
     const summary = count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes');
-    return { brandId: plan.brandId, summary, html: changesPage(plan.brandId, changes, { title, version: opts.version, ...(ctx.logo ? { logo: ctx.logo } : {}) }) };
+    const html = changesPage(plan.brandId, changes, { title, version: opts.version, ...(ctx.logo ? { logo: ctx.logo } : {}) });
+    return { brandId: plan.brandId, summary, path: writeBrandFolder(dir, plan.brandId, [{ file: 'index.html', html }]) };
   });
-  const written = writeSite(dir, indexPage('rcsctl plan: proposed changes', pages, opts.version), pages);
-  return pages.map((p, i) => ({ brandId: p.brandId, summary: p.summary, path: written[i] as string }));
+  writeSiteIndex(dir, indexPage('rcsctl plan: proposed changes', pages, opts.version));
+  return pages;
 }
 
 /** The name of the first live room, for a title when the manifests name none. */

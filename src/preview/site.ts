@@ -1,10 +1,23 @@
 // The preview site: one self-contained page per brand (`<dir>/<brandId>/index.html`)
-// and an index of the brands (`<dir>/index.html`). Written atomically per file.
+// and an index of the brands (`<dir>/index.html`). A brand with more auto-replies
+// than a page holds (MESSAGES_PER_PAGE) gets an index page (its rooms, the list of
+// pages, the findings about no one auto-reply) and `page-001.html`, … of
+// MESSAGES_PER_PAGE handsets each: a browser opens any of them at once, and the
+// work and memory grow with the brand, page by page. Written atomically per file.
 
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { esc, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
-import type { BrandView, Finding } from './model.js';
+import type { BrandView, Finding, MessageView } from './model.js';
+
+/** Auto-replies on one page of a brand's preview: a page of about 1 MB that a browser opens at once. */
+export const MESSAGES_PER_PAGE = 500;
+
+/** One file of a brand's folder: its name (`index.html`, `page-001.html`) and its HTML. */
+export interface PageFile {
+  file: string;
+  html: string;
+}
 
 /** The folder name of a brand inside the preview directory (brand ids are safe, but never trust a path). */
 export function brandFolder(brandId: string): string {
@@ -12,37 +25,153 @@ export function brandFolder(brandId: string): string {
   return safe === '' || /^\.+$/.test(safe) ? '_' : safe;
 }
 
-function findingItem(f: Finding, onPage: ReadonlySet<string>): string {
-  const about = f.key !== undefined && onPage.has(f.key) ? ` <a href="#${esc(f.key)}">show</a>` : '';
+/** The findings by the key of the handset they are about (one pass, not one search per handset). */
+function findingsByKey(findings: readonly Finding[]): Map<string, Finding[]> {
+  const by = new Map<string, Finding[]>();
+  for (const f of findings) {
+    if (f.key === undefined) continue;
+    const own = by.get(f.key);
+    if (own === undefined) by.set(f.key, [f]);
+    else own.push(f);
+  }
+  return by;
+}
+
+function findingItem(f: Finding, href: DrawOptions['href']): string {
+  const to = f.key === undefined ? undefined : href(f.key);
+  const about = to === undefined ? '' : ` <a href="${esc(to)}">show</a>`;
   const where = f.where === undefined ? '' : ` <code>${esc(f.where)}</code>`;
   return `<li><span class="sev sev-${f.severity}">${f.severity}</span>${esc(f.message)}${where}${about}</li>`;
 }
 
-/** The page of one brand: rooms and their menus, every auto-reply, and the findings. */
-export function brandPage(view: BrandView, version: string): string {
-  const onPage = new Set([...view.messages.map((m) => m.key), ...view.rooms.map((r) => r.key)]);
-  const logo = view.rooms.find((r) => r.logo !== undefined)?.logo;
-  const o: DrawOptions = { roomName: view.title, onPage, ...(logo === undefined ? {} : { logo }) };
+function findingsList(findings: readonly Finding[], href: DrawOptions['href'], none: string): string {
+  return findings.length === 0 ? `<p>${none}</p>` : `<ul>${findings.map((f) => findingItem(f, href)).join('')}</ul>`;
+}
+
+function toc(title: string, items: readonly { key: string; name: string }[], href: DrawOptions['href']): string {
+  return items.length === 0 ? '' : `<h2>${title}</h2><ul>${items.map((i) => `<li><a href="${esc(href(i.key) ?? `#${i.key}`)}">${esc(i.name)}</a></li>`).join('')}</ul>`;
+}
+
+/** The handsets of `messages`, each with the badges of its own findings. */
+function messagesSection(messages: readonly MessageView[], o: DrawOptions, byKey: ReadonlyMap<string, Finding[]>, heading = 'Auto-replies'): string {
   const badges = (key: string): string => {
-    const own = view.findings.filter((f) => f.key === key);
+    const own = byKey.get(key) ?? [];
     return own.length === 0 ? '' : `<ul class="badges">${own.map((f) => `<li><span class="sev sev-${f.severity}">${f.code}</span>${esc(f.message)}</li>`).join('')}</ul>`;
   };
-  const toc = (title: string, items: { key: string; name: string }[]): string =>
-    items.length === 0 ? '' : `<h2>${title}</h2><ul>${items.map((i) => `<li><a href="#${esc(i.key)}">${esc(i.name)}</a></li>`).join('')}</ul>`;
-  const findings =
-    view.findings.length === 0 ? '<p>No findings: every auto-reply is reachable and leads on.</p>' : `<ul>${view.findings.map((f) => findingItem(f, onPage)).join('')}</ul>`;
+  return `<section aria-labelledby="replies-h"><h2 id="replies-h">${esc(heading)}</h2><div class="grid">${messages.map((m) => messageHandset(m, o, badges(m.key))).join('')}</div></section>`;
+}
+
+function roomsSection(view: BrandView, o: DrawOptions): string {
+  return `<section aria-labelledby="rooms-h"><h2 id="rooms-h">Rooms and their menus</h2><div class="grid">${view.rooms.map((r) => roomHandset(r, o)).join('')}</div></section>`;
+}
+
+function drawOptions(view: BrandView, href: DrawOptions['href']): DrawOptions {
+  const logo = view.rooms.find((r) => r.logo !== undefined)?.logo;
+  return { roomName: view.title, href, ...(logo === undefined ? {} : { logo }) };
+}
+
+const FOOTER = (version: string): string =>
+  `<footer>Made by rcsctl ${esc(version)} from the manifests. A reply chip or menu item opens the auto-reply it links to. Nothing on this page loads from the network.</footer>`;
+
+/** The page of one brand drawn whole: rooms and their menus, every auto-reply, and the findings. */
+export function brandPage(view: BrandView, version: string): string {
+  const onPage = new Set([...view.messages.map((m) => m.key), ...view.rooms.map((r) => r.key)]);
+  const href = (key: string): string | undefined => (onPage.has(key) ? `#${key}` : undefined);
+  const o = drawOptions(view, href);
   const body = `<a class="skip" href="#main">Skip to the previews</a>
 <header class="top"><h1>${esc(view.title)}</h1><p>Brand ${esc(view.brandId)} · ${count(view.messages.length, 'auto-reply', 'auto-replies')} · ${count(view.rooms.length, 'room')} · ${count(view.findings.length, 'finding')}</p></header>
 <div class="layout">
-<nav class="toc" aria-label="Contents">${toc('Rooms', view.rooms)}${toc('Auto-replies', view.messages)}</nav>
+<nav class="toc" aria-label="Contents">${toc('Rooms', view.rooms, href)}${toc('Auto-replies', view.messages, href)}</nav>
 <main id="main">
-<section aria-labelledby="rooms-h"><h2 id="rooms-h">Rooms and their menus</h2><div class="grid">${view.rooms.map((r) => roomHandset(r, o)).join('')}</div></section>
-<section aria-labelledby="replies-h"><h2 id="replies-h">Auto-replies</h2><div class="grid">${view.messages.map((m) => messageHandset(m, o, badges(m.key))).join('')}</div></section>
+${roomsSection(view, o)}
+${messagesSection(view.messages, o, findingsByKey(view.findings))}
 </main>
-<aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findings}</aside>
+<aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(view.findings, href, 'No findings: every auto-reply is reachable and leads on.')}</aside>
 </div>
-<footer>Made by rcsctl ${esc(version)} from the manifests. A reply chip or menu item opens the auto-reply it links to. Nothing on this page loads from the network.</footer>`;
+${FOOTER(version)}`;
   return page(`${view.title} (${view.brandId}): preview`, body);
+}
+
+/** The file names of `n` pages: `page-001.html`, … (wider numbers when there are more than 999). */
+export function pageFiles(n: number): string[] {
+  const width = Math.max(3, String(n).length);
+  return Array.from({ length: n }, (_, i) => `page-${String(i + 1).padStart(width, '0')}.html`);
+}
+
+/**
+ * The files of one brand's preview: `index.html` alone when its auto-replies fit
+ * on one page, else an index and a page per `perPage` auto-replies. Made one at a
+ * time as they are asked for, so only one page's HTML is held at once. A reply,
+ * a menu item or a finding links to its auto-reply wherever it is drawn
+ * (`page-002.html#ar-key`), and a page links back to the rooms (`index.html#room-…`).
+ */
+export function* brandPages(view: BrandView, version: string, perPage = MESSAGES_PER_PAGE): Generator<PageFile> {
+  if (view.messages.length <= perPage) {
+    yield { file: 'index.html', html: brandPage(view, version) };
+    return;
+  }
+  const chunks: MessageView[][] = [];
+  for (let i = 0; i < view.messages.length; i += perPage) chunks.push(view.messages.slice(i, i + perPage));
+  const files = pageFiles(chunks.length);
+  const fileOf = new Map<string, string>();
+  chunks.forEach((chunk, i) => chunk.forEach((m) => fileOf.set(m.key, files[i] as string)));
+  for (const r of view.rooms) fileOf.set(r.key, 'index.html');
+  const hrefFrom =
+    (here: string) =>
+    (key: string): string | undefined => {
+      const file = fileOf.get(key);
+      return file === undefined ? undefined : file === here ? `#${key}` : `${file}#${key}`;
+    };
+  const byKey = findingsByKey(view.findings);
+  const onPages = chunks.map((chunk) => chunk.flatMap((m) => byKey.get(m.key) ?? []));
+  const elsewhere = view.findings.filter((f) => f.key === undefined || !fileOf.has(f.key) || fileOf.get(f.key) === 'index.html');
+  const first = (i: number): number => i * perPage + 1;
+  const range = (i: number): string => `${first(i)}–${first(i) + (chunks[i]?.length ?? 0) - 1}`;
+  const heading = `<h1>${esc(view.title)}</h1>`;
+
+  const indexHref = hrefFrom('index.html');
+  const pageList = chunks
+    .map((chunk, i) => {
+      const from = chunk[0] as MessageView;
+      const to = chunk[chunk.length - 1] as MessageView;
+      const n = onPages[i]?.length ?? 0;
+      return `<li><a href="${files[i]}">Auto-replies ${range(i)}</a>: “${esc(from.name)}” to “${esc(to.name)}”${n === 0 ? '' : ` · ${count(n, 'finding')}`}</li>`;
+    })
+    .join('');
+  const indexBody = `<a class="skip" href="#main">Skip to the previews</a>
+<header class="top">${heading}<p>Brand ${esc(view.brandId)} · ${count(view.messages.length, 'auto-reply', 'auto-replies')} on ${count(chunks.length, 'page')} · ${count(view.rooms.length, 'room')} · ${count(view.findings.length, 'finding')}</p></header>
+<div class="layout">
+<nav class="toc" aria-label="Contents">${toc('Rooms', view.rooms, indexHref)}<h2>Auto-replies</h2><ul>${chunks.map((_, i) => `<li><a href="${files[i]}">${range(i)}</a></li>`).join('')}</ul></nav>
+<main id="main">
+${roomsSection(view, drawOptions(view, indexHref))}
+<section aria-labelledby="pages-h"><h2 id="pages-h">Auto-replies, ${count(perPage, 'handset')} a page</h2><ol class="pages">${pageList}</ol></section>
+</main>
+<aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(elsewhere, indexHref, 'No findings about the rooms or the manifests.')}<p>The findings about an auto-reply are on its page.</p></aside>
+</div>
+${FOOTER(version)}`;
+  yield { file: 'index.html', html: page(`${view.title} (${view.brandId}): preview`, indexBody) };
+
+  for (let i = 0; i < chunks.length; i++) {
+    const here = files[i] as string;
+    const href = hrefFrom(here);
+    const chunk = chunks[i] as MessageView[];
+    const pager = [
+      `<a href="index.html">Rooms and every page</a>`,
+      i > 0 ? `<a rel="prev" href="${files[i - 1]}">Previous: ${range(i - 1)}</a>` : '',
+      i + 1 < chunks.length ? `<a rel="next" href="${files[i + 1]}">Next: ${range(i + 1)}</a>` : '',
+    ].filter((a) => a !== '');
+    const body = `<a class="skip" href="#main">Skip to the previews</a>
+<header class="top">${heading}<p>Brand ${esc(view.brandId)} · auto-replies ${range(i)} of ${view.messages.length} · page ${i + 1} of ${chunks.length}</p><nav class="pager" aria-label="Pages">${pager.join(' · ')}</nav></header>
+<div class="layout">
+<nav class="toc" aria-label="Contents">${toc('Auto-replies', chunk, href)}</nav>
+<main id="main">
+${messagesSection(chunk, drawOptions(view, href), byKey, `Auto-replies ${range(i)}`)}
+</main>
+<aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(onPages[i] ?? [], href, 'No findings about the auto-replies on this page.')}</aside>
+</div>
+${FOOTER(version)}`;
+    yield { file: here, html: page(`${view.title} (${view.brandId}): auto-replies ${range(i)}`, body) };
+  }
 }
 
 /** The index page linking every brand's page. */
@@ -54,17 +183,18 @@ export function indexPage(title: string, brands: { brandId: string; summary: str
   return page(title, body);
 }
 
-/** Write `<dir>/index.html` and one `<dir>/<brand>/index.html` per page; returns the paths written. */
-export function writeSite(dir: string, index: string, pages: { brandId: string; html: string }[]): string[] {
-  const written: string[] = [];
-  for (const p of pages) {
-    const folder = join(dir, brandFolder(p.brandId));
-    mkdirSync(folder, { recursive: true });
-    written.push(writeAtomic(join(folder, 'index.html'), p.html));
-  }
+/** Write one brand's files into `<dir>/<brand>/`, each as it is made; returns the path of its `index.html`. */
+export function writeBrandFolder(dir: string, brandId: string, files: Iterable<PageFile>): string {
+  const folder = join(dir, brandFolder(brandId));
+  mkdirSync(folder, { recursive: true });
+  for (const f of files) writeAtomic(join(folder, f.file), f.html);
+  return join(folder, 'index.html');
+}
+
+/** Write the site's `<dir>/index.html`; returns its path. */
+export function writeSiteIndex(dir: string, html: string): string {
   mkdirSync(dir, { recursive: true });
-  written.push(writeAtomic(join(dir, 'index.html'), index));
-  return written;
+  return writeAtomic(join(dir, 'index.html'), html);
 }
 
 function writeAtomic(path: string, text: string): string {
