@@ -73,6 +73,7 @@ export const DIAGNOSTIC_CODES = {
   RCS536: { severity: 'error', title: 'messagebaseId not in the service\'s common list' },
   RCS601: { severity: 'warning', title: 'bidirectional control in a shown text' },
   RCS602: { severity: 'warning', title: 'invisible character in a shown text' },
+  RCS603: { severity: 'warning', title: 'body text longer than rcsctl\'s bound (no length is documented)' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 /** A diagnostic code of the table above. */

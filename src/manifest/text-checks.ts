@@ -7,6 +7,7 @@ import type { Document, LineCounter } from 'yaml';
 import { diagAt, diagAtOffset, type PathSegments, type SourceDoc } from './source.js';
 import type { Diagnostic } from './types.js';
 import { yamlLib } from './yaml-lib.js';
+import { unstatedBound } from '../spec/limits.js';
 
 /** Deepest nesting accepted (*chosen*): a manifest needs about 10 levels. */
 export const MAX_DEPTH = 64;
@@ -189,6 +190,12 @@ function checkString(src: SourceDoc, text: string, path: PathSegments, out: Diag
     return;
   }
   const field = path[path.length - 1];
+  // A message body's text: the documents state no length for it (a field that has one is the schema's, RCS205).
+  if (!isKey && typeof field === 'string' && path[path.length - 2] === 'body' && text.length > unstatedBound(field)) {
+    out.push(
+      diagAt(src, 'RCS603', [...path], `"${field}" is ${text.length.toLocaleString('en-US')} characters long, over rcsctl's bound of ${unstatedBound(field).toLocaleString('en-US')} for a body text: no document states a length for it, so the service may take it, but a handset shows a few screens at most`),
+    );
+  }
   if (isKey || typeof field !== 'string' || !SHOWN.has(field)) return;
   const bidi = BIDI.exec(text);
   if (bidi !== null) out.push(diagAt(src, 'RCS601', [...path], `"${field}" holds a bidirectional control U+${hex(bidi[0])} at character ${bidi.index + 1}: it can make the text read differently from how it is stored`));

@@ -84,6 +84,29 @@ export const SUGGESTION = {
   composeText: 100,
 } as const;
 
+/**
+ * Bounds on message body texts for which neither the service reference nor the
+ * public OpenAPI document states a length (*chosen*,
+ * docs/decisions.md, "Long values"): a longer value is a warning (RCS603), not
+ * an error, since the service may take it. A title a handset shows on one or two lines; a text of
+ * a few screens; a URL as long as the postback data the document allows.
+ */
+export const UNSTATED_TEXT_BOUND = {
+  /** title, title1..3, subTitle1..3 */
+  title: 200,
+  /** description, description1..3, subDesc1..3, and any other body text */
+  text: 2000,
+  /** mediaUrl, mediaUrl1..3, subMediaUrl1..3 */
+  url: 2048,
+} as const;
+
+/** The bound of a body field (`description2` → text), by its name. */
+export function unstatedBound(field: string): number {
+  if (/^(sub)?(title|Title)\d*$/.test(field)) return UNSTATED_TEXT_BOUND.title;
+  if (/^(mediaUrl|subMediaUrl)\d*$/.test(field)) return UNSTATED_TEXT_BOUND.url;
+  return UNSTATED_TEXT_BOUND.text;
+}
+
 /** List paging (the service reference, Limits). */
 export const PAGING = { defaultLimit: 100, maxLimit: 1000 } as const;
 
