@@ -5,6 +5,7 @@
 // itself emits (src/render/style.ts, the diagnostics renderer) pass as they are.
 
 import { Writable } from 'node:stream';
+import { hideWhenShortening } from '../core/shorten.js';
 import { terminalSafe } from '../util/terminal-text.js';
 import type { OutStream } from './context.js';
 
@@ -42,7 +43,8 @@ export function rawStream(s: OutStream): OutStream {
   return s instanceof SafeStream ? s.raw : s;
 }
 
-/** Hide `values` in everything `io` prints from now on (both streams). */
+/** Hide `values` in everything `io` prints from now on (both streams), and in every shortened long value (redacted before it is cut). */
 export function hideInOutput(io: { stdout: OutStream; stderr: OutStream }, values: readonly string[]): void {
+  hideWhenShortening(values);
   for (const s of [io.stdout, io.stderr]) if (s instanceof SafeStream) s.hide(values);
 }

@@ -3,6 +3,7 @@
 
 import { PLACEHOLDER_PATTERN } from './step.js';
 import { RcsctlError } from '../errors.js';
+import { isLong, shortenLong, shortNote, shortParts } from './shorten.js';
 import type { Step } from './step.js';
 
 /** Service ids learnt during a run, by token (`autoReply:hours`). */
@@ -33,12 +34,21 @@ export function tokenOf(step: Pick<Step, 'kind' | 'address'>): string {
   return `${step.kind}:${step.address.slice(step.kind.length + 1)}`;
 }
 
-/** A value as shown in a plan; ids not known until apply read `(known after apply)`. */
+/**
+ * A value as shown in a plan, a drift report or a message; ids not known until
+ * apply read `(known after apply)`, and a long string its start and end, length
+ * and hash: `"Dear…" … "…end." (3,145,728 characters, sha256 9f86d081e2a4)`
+ * (src/core/shorten.ts). Every view of a value comes here, so every format shortens alike.
+ */
 export function formatValue(v: unknown): string {
   if (typeof v === 'string') {
     const ref = /^<ref:([A-Za-z]+):([^>]+)>$/.exec(v);
     if (ref) return `(known after apply: ${ref[1]}.${ref[2]})`;
+    if (isLong(v)) {
+      const p = shortParts(v);
+      return `${JSON.stringify(p.head)}…${JSON.stringify(p.tail)} ${shortNote(p)}`;
+    }
     return JSON.stringify(v);
   }
-  return JSON.stringify(v) ?? 'undefined';
+  return JSON.stringify(shortenLong(v)) ?? 'undefined';
 }

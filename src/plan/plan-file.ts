@@ -41,6 +41,9 @@ export function readPlanFile(path: string, expect?: { baseUrl: string }): PlanFi
     throw new RcsctlError('E_PLAN_FILE', `plan file ${path} is not a valid plan: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim());
   }
   const plan = raw as PlanFile;
+  if (expect !== undefined && plan.shortened === true) {
+    throw new RcsctlError('E_PLAN_FILE', `plan file ${path} is a view of a plan with its long values shortened (plan --format json), not what apply must send; save the plan with plan --out FILE and apply that`);
+  }
   if (expect !== undefined && normaliseBaseUrl(plan.baseUrl) !== normaliseBaseUrl(expect.baseUrl)) {
     throw new RcsctlError('E_PLAN_TARGET', `plan file ${path} was made for ${plan.baseUrl}, not ${normaliseBaseUrl(expect.baseUrl)}; make a new plan against this service`);
   }

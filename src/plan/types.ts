@@ -44,4 +44,6 @@ export interface PlanFile {
   createdAt: string;
   baseUrl: string;
   brands: BrandPlan[];
+  /** Set on a view of a plan whose long values were shortened (`plan --format json`): apply refuses it, since it does not hold what to send. */
+  shortened?: true;
 }

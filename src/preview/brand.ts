@@ -4,6 +4,7 @@
 // findings.
 
 import { relative } from 'node:path';
+import { shortText } from '../core/shorten.js';
 import { declaredObjects } from '../kinds/declared.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { Shown, ShownMessage } from '../kinds/resource-kind.js';
@@ -75,7 +76,7 @@ export function brandView(brand: DesiredBrand, diagnostics: readonly Diagnostic[
   const rooms = shownAs(objects, 'room').map(({ kind, key, shown }): RoomView => {
     const c = shown;
     const room: RoomView = { key: anchor.room(c.id), address: `${kind.name}.${key}`, chatbotId: c.id, name: c.title ?? c.id, source: where(c.source) };
-    if (c.description !== undefined) room.description = c.description;
+    if (c.description !== undefined) room.description = shortText(c.description);
     const places = shownIn(c.display);
     if (places !== undefined) room.shownIn = places;
     if (c.inputEnabled !== undefined) room.inputEnabled = c.inputEnabled;

@@ -5,6 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { formatValue } from '../core/refs.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { BrandPlan, FieldChange, Step } from '../plan/types.js';
 import { dataUri } from './brand.js';
@@ -159,7 +160,7 @@ function sideHtml(side: 'before' | 'after', view: MessageView | RoomView | undef
 }
 
 function changeLine(c: FieldChange): string {
-  const show = (v: unknown): string => esc(JSON.stringify(v) ?? 'undefined');
+  const show = (v: unknown): string => esc(formatValue(v));
   if (c.type === 'add') return `<span class="add">+ ${esc(c.path)}: ${show(c.after)}</span>`;
   if (c.type === 'remove') return `<span class="del">- ${esc(c.path)}: ${show(c.before)}</span>`;
   return `~ ${esc(c.path)}: <span class="del">${show(c.before)}</span> → <span class="add">${show(c.after)}</span>`;

@@ -3,6 +3,7 @@
 // normalised live and proposed forms a plan carries (`plan --preview`), then
 // drawn as HTML by src/preview/html.ts. Pure: no I/O.
 
+import { shortText } from '../core/shorten.js';
 import { canonicalMessagebaseId, messagebaseFacts } from '../spec/messagebases.js';
 
 /** What a suggestion or menu item does, as a reader would name it. */
@@ -190,10 +191,11 @@ export function messageView(m: RawMessage, r: Resolvers): MessageView {
     for (const [field, value] of groups.get(index) ?? []) {
       const base = BODY_FIELD.exec(field)?.[1] ?? field;
       const path = `body.${field}`;
-      if (base === 'title' && typeof value === 'string') card.title = { path, text: value };
-      else if (base === 'description' && typeof value === 'string') card.description = { path, text: value };
+      // Texts are drawn as a reviewer reads them: a long one shortened (src/core/shorten.ts).
+      if (base === 'title' && typeof value === 'string') card.title = { path, text: shortText(value) };
+      else if (base === 'description' && typeof value === 'string') card.description = { path, text: shortText(value) };
       else if (base === 'media' && card.media === undefined) card.media = { ...r.image(value, ''), path };
-      else card.other.push({ field, path, text: typeof value === 'string' ? value : JSON.stringify(value) });
+      else card.other.push({ field, path, text: shortText(typeof value === 'string' ? value : JSON.stringify(value)) });
     }
     if (card.media !== undefined) card.media.alt = altText(card);
     return card;
@@ -242,7 +244,7 @@ export function describeAction(action: object): { kind: ActionKind; detail?: str
     if (key === 'displayText' || key === 'postback') continue;
     const kind = ACTION_KINDS[key] ?? 'action';
     const detail = firstText(value);
-    return detail === undefined ? { kind } : { kind, detail };
+    return detail === undefined ? { kind } : { kind, detail: shortText(detail) };
   }
   return { kind: 'action' };
 }

@@ -1,6 +1,7 @@
 // The JSON view of a plan file (schemas/plan.schema.json): the file with a
 // summary per brand, as `plan --format json`, `show` and `report merge` print it.
 
+import { shortenLong } from '../core/shorten.js';
 import { summarise } from '../plan/build-plan.js';
 import type { PlanFile } from '../plan/types.js';
 
@@ -9,7 +10,14 @@ export function withSummaries(file: PlanFile): unknown {
   return { ...file, brands: file.brands.map((b) => ({ ...b, summary: summarise(b) })) };
 }
 
-/** The plan file as pretty-printed JSON with its summaries and a trailing newline. */
+/**
+ * The plan file as pretty-printed JSON with its summaries and a trailing newline:
+ * a view, so long strings are shortened (src/core/shorten.ts), and a view that
+ * shortened one says so (`shortened: true`) and cannot be applied; the saved
+ * plan (`--out`, writePlanFile) keeps every value whole.
+ */
 export function renderPlanJson(file: PlanFile): string {
-  return JSON.stringify(withSummaries(file), null, 2) + '\n';
+  const whole = withSummaries(file) as PlanFile;
+  const shown = shortenLong(whole);
+  return JSON.stringify(shown !== whole || file.shortened === true ? { ...shown, shortened: true } : shown, null, 2) + '\n';
 }

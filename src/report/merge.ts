@@ -61,6 +61,8 @@ function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
     ...first,
     createdAt: parts.map((p) => p.report.createdAt).sort()[0] ?? first.createdAt,
     brands: parts.flatMap((p) => p.report.brands).sort((a, b) => a.brandId.localeCompare(b.brandId)),
+    // A part that is a shortened view makes the whole one: it must stay unappliable.
+    ...(parts.some((p) => p.report.shortened === true) ? { shortened: true as const } : {}),
   };
 }
 
