@@ -14,7 +14,7 @@
 // Peak RSS comes from /usr/bin/time when the machine has it.
 //
 //   npm run build && node dist/bench/cli.js [scenario ...]
-//   scenarios: startup plan-1k plan-10k creates-10k apply-1k validate-10k split-4k
+//   scenarios: startup plan-1k plan-10k creates-10k apply-1k validate-10k split-4k preview-100k
 
 import { fork, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -323,6 +323,39 @@ async function splitScenario(count: number, files: number): Promise<void> {
   }
 }
 
+/**
+ * `preview` of one brand of `count` auto-replies, each linking to the next (so
+ * links cross pages), against `validate` of the same files, alternately, as
+ * whole processes: preview reads and validates the same manifests, so what it
+ * adds is drawing the pages (target: at most 3x validate; before the pages,
+ * 100,000 did not finish in 3 minutes).
+ */
+async function previewScenario(count: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'rcsctl-bench-cli-'));
+  try {
+    // 10,000 auto-replies a file keeps each file under the manifest size limit.
+    const manifests = writeBenchManifests(join(dir, 'manifests'), count, Math.max(1, Math.ceil(count / 10_000)), { ring: count });
+    const validate = [BIN, 'validate', manifests];
+    const preview = [BIN, 'preview', manifests, '-o', join(dir, 'site')];
+    await timeChild(validate);
+    await timeChild(preview);
+    const validateRuns: ChildRun[] = [];
+    const previewRuns: ChildRun[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      validateRuns.push(await timeChild(validate));
+      rmSync(join(dir, 'site'), { recursive: true, force: true });
+      previewRuns.push(await timeChild(preview));
+    }
+    if ([...validateRuns, ...previewRuns].some((r) => r.code !== 0)) throw new Error('validate or preview failed');
+    const v = median(validateRuns.map((r) => r.ms));
+    const p = median(previewRuns.map((r) => r.ms));
+    report({ what: `validate ${count} auto-replies (whole process)`, ms: v, rssKiB: median(validateRuns.map((r) => r.rssKiB ?? 0)) });
+    report({ what: `preview ${count} auto-replies (whole process)`, ms: p, rssKiB: median(previewRuns.map((r) => r.rssKiB ?? 0)), note: `preview / validate ${(p / v).toFixed(2)} (target ≤ 3.00)` });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function startupScenario(): Promise<void> {
   const floor: ChildRun[] = [];
   const version: ChildRun[] = [];
@@ -347,6 +380,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   'apply-1k': () => applyScenario(1000, 8),
   'validate-10k': () => validateScenario(10_000),
   'split-4k': () => splitScenario(4000, 4),
+  'preview-100k': () => previewScenario(100_000),
 };
 
 /** Run the chosen scenarios (all by default) and print every figure. */

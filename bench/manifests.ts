@@ -13,8 +13,15 @@ export function benchName(i: number): string {
   return `Auto-reply ${String(i).padStart(4, '0')}`;
 }
 
-/** The YAML of auto-replies `from` to `to - 1`; the first document of a brand carries `header`. */
-export function autoRepliesYaml(from: number, to: number, opts: { changedEvery?: number } = {}): string {
+/** How the bench auto-replies are written: every `changedEvery`-th text changed; with `ring`, each one's first chip opens the next, the last the first. */
+export interface BenchOptions {
+  changedEvery?: number;
+  /** The number of auto-replies in the ring (the whole brand), so that every one is reachable and leads on. */
+  ring?: number;
+}
+
+/** The YAML of auto-replies `from` to `to - 1`, one brand document. */
+export function autoRepliesYaml(from: number, to: number, opts: BenchOptions = {}): string {
   const every = opts.changedEvery ?? 10;
   const lines = ['apiVersion: rcsctl/v1', 'kind: Brand', 'brand:', `  id: ${BENCH_BRAND}`, 'autoReplies:'];
   for (let i = from; i < to; i++) {
@@ -26,6 +33,7 @@ export function autoRepliesYaml(from: number, to: number, opts: { changedEvery?:
       '    body:',
       `      description: "${text}"`,
       '    chipList:',
+      ...(opts.ring === undefined ? [] : [`      - reply: { autoReply: ar${(i + 1) % opts.ring}, displayText: Next }`]),
       `      - action: { displayText: Web, urlAction: { openUrl: { url: "https://example.com/${i}" } } }`,
     );
   }
@@ -33,7 +41,7 @@ export function autoRepliesYaml(from: number, to: number, opts: { changedEvery?:
 }
 
 /** Write `count` auto-replies into `dir` as `files` manifest files of equal size; returns the directory. */
-export function writeBenchManifests(dir: string, count: number, files = 1, opts: { changedEvery?: number } = {}): string {
+export function writeBenchManifests(dir: string, count: number, files = 1, opts: BenchOptions = {}): string {
   mkdirSync(dir, { recursive: true });
   const per = Math.ceil(count / files);
   for (let f = 0; f < files; f++) {
