@@ -9,6 +9,7 @@ import type { Step } from '../../core/step.js';
 import { RcsctlError } from '../../errors.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate } from '../apply-helpers.js';
 import { readFiles } from '../file/service.js';
+import { isListedVersion } from '../cache-trust.js';
 import type { DetailReader, Handler, KindListing, NamedListing, Reread } from '../resource-kind.js';
 import { cacheCreated, cacheDetail, cachedDetail, retainDetails } from './cache.js';
 import type { DesiredAutoReply } from './types.js';
@@ -24,7 +25,7 @@ export const autoReplyReader: DetailReader<AutoReplyListItem, AutoReplyDetail> =
     // Only auto-replies are cached: a detail is served only for the very list item it was read with.
     const cached = env.cache === undefined ? undefined : cachedDetail(env.cache, env.brand.id, item);
     // The list is fresh: its fields win over a cached detail (they are equal when the cache serves it).
-    if (cached !== undefined) return { ...cached, ...item };
+    if (cached !== undefined && isListedVersion(cached, cached.autoReplyMsgId, item, item.autoReplyMsgId)) return { ...cached, ...item };
     const detail = await env.client.autoReplies.get(env.brand, item.autoReplyMsgId);
     if (env.cache !== undefined) cacheDetail(env.cache, env.brand.id, detail);
     return detail;

@@ -8,6 +8,7 @@ import type { MessagebaseForm, MessagebaseFormListItem, TemplateBodyItem, Templa
 import type { Step, StepFile } from '../../core/step.js';
 import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate, uploadOnce } from '../apply-helpers.js';
+import { isListedVersion } from '../cache-trust.js';
 import type { LiveCache } from '../live-cache.js';
 import { cachedForm, cachedTemplate, cacheForm, cacheTemplate } from './cache.js';
 import type { DetailReader, Handler, HandlerEnv, Reread } from '../resource-kind.js';
@@ -40,7 +41,7 @@ export const templateReader: DetailReader<TemplateListItem, TemplateDetail> = {
   async detail(env, item) {
     const cached = env.cache === undefined ? undefined : cachedTemplate(env.cache, env.brand.id, item.messagebaseId, item.updateDate);
     // The list is fresh: its fields (the state among them) win over a cached detail.
-    if (cached !== undefined) return { ...cached, ...item };
+    if (cached !== undefined && isListedVersion(cached, cached.messagebaseId, item, item.messagebaseId)) return { ...cached, ...item };
     const detail = await env.client.templates.get(env.brand, item.messagebaseId);
     if (env.cache !== undefined) cacheTemplate(env.cache, env.brand.id, detail);
     return detail;
