@@ -365,6 +365,14 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   after?(d: D, l?: L): string[];
   /** References a live object holds (`autoReply:ARM0001`), so deletes wait for the updates that drop them. */
   liveRefs(l: L): string[];
+  /**
+   * The step that writes live object `l` back as it is, except that each of
+   * its references `to` names (`autoReply:ARM2` → `ARM1`) points at the new
+   * id; undefined when it holds none. `apply --dedupe` moves links from the
+   * copies it deletes to the one it keeps with it. A kind whose `liveRefs`
+   * can name something needs one: without it, a copy it links to is not deleted.
+   */
+  relink?(l: L, to: ReadonlyMap<string, string>, seed: StepSeed): Step | undefined;
 
   /** Splits a create request whose references form a cycle into create-without-links and the links. */
   splitLinks?(request: unknown): { base: unknown; links: unknown } | undefined;

@@ -102,14 +102,12 @@ export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 
     delete: (l) => (l.approvalResult === '처리중' ? BLOCKED_PROCESSING : { type: 'destructive' }),
   },
 
-  liveRefs(l) {
-    const refs: string[] = [];
-    const visit = (s: Suggestion): void => {
-      if (s.reply?.autoReplyMsgId !== undefined) refs.push(`autoReply:${s.reply.autoReplyMsgId}`);
-    };
-    for (const g of l.buttons ?? []) (g.suggestions ?? []).forEach(visit);
-    (l.chipList ?? []).forEach(visit);
-    return refs;
+  liveRefs,
+
+  relink(l, to, seed) {
+    if (!liveRefs(l).some((t) => to.has(t))) return undefined;
+    const request = liveRequest(l, (id) => to.get(`autoReply:${id}`) ?? id);
+    return { ...seed, op: 'update', liveId: l.autoReplyMsgId, request, gate: l.approvalResult === '처리중' ? BLOCKED_PROCESSING : NO_GATE };
   },
 
   splitLinks(request) {
@@ -124,6 +122,39 @@ export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 
     return { base, links: req };
   },
 };
+
+function liveRefs(l: AutoReplyDetail): string[] {
+  const refs: string[] = [];
+  const visit = (s: Suggestion): void => {
+    if (s.reply?.autoReplyMsgId !== undefined) refs.push(`autoReply:${s.reply.autoReplyMsgId}`);
+  };
+  for (const g of l.buttons ?? []) (g.suggestions ?? []).forEach(visit);
+  (l.chipList ?? []).forEach(visit);
+  return refs;
+}
+
+/**
+ * The update request that writes a live auto-reply back as it is, with each
+ * reply link passed through `linkTo`: media as the bare file id the client
+ * sends, and the service's postback fill-in sent as the empty data it came from.
+ */
+function liveRequest(l: AutoReplyDetail, linkTo: (id: string) => string): AutoReplyRequest {
+  const body: Body = {};
+  for (const [field, value] of Object.entries(l.body ?? {})) {
+    if (value === '' || value === null || value === undefined) continue;
+    body[field] = MEDIA_FIELD.test(field) ? mediaFileId(value) : value;
+  }
+  const sent = <T extends Action | Reply>(part: T): T => ({ ...part, postback: { data: userPostback(part.postback)?.data ?? '' } });
+  const suggestion = (s: Suggestion): Suggestion =>
+    compact({
+      action: s.action && sent(s.action),
+      reply: s.reply && sent(s.reply.autoReplyMsgId === undefined ? s.reply : { ...s.reply, autoReplyMsgId: linkTo(s.reply.autoReplyMsgId) }),
+    }) as Suggestion;
+  const req: AutoReplyRequest = { autoReplyMsgName: l.autoReplyMsgName, messagebaseId: l.messagebaseId, copyAllowed: l.copyAllowed, body };
+  if (l.buttons !== undefined && l.buttons.length > 0) req.buttons = l.buttons.map((g) => (g.suggestions === undefined ? {} : { suggestions: g.suggestions.map(suggestion) }));
+  if (l.chipList !== undefined && l.chipList.length > 0) req.chipList = l.chipList.map(suggestion);
+  return req;
+}
 
 /**
  * The one shape both sides are compared in: the name, the stored

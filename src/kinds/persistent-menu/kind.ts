@@ -72,8 +72,24 @@ export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'p
   // what makes a menu possible (rcsReply to "1"): menus may change in any review
   // state, so a room update blocked by review must not hold the menu back.
   after: (d, l) => (l === undefined || (d.rcsReply !== undefined && d.rcsReply !== l.rcsReply) ? [`chatbot:${d.chatbotId}`] : []),
-  liveRefs: (l) => (l.persistentMenu ?? []).filter((i) => i.autoReplyMsgId !== undefined).map((i) => `autoReply:${i.autoReplyMsgId}`),
+  liveRefs,
+  // The live menu as it is, in ordNo order, with the items' auto-replies re-pointed: a whole-menu PUT.
+  relink(l, to, seed) {
+    if (!liveRefs(l).some((t) => to.has(t))) return undefined;
+    const menu = [...(l.persistentMenu ?? [])]
+      .sort((a, b) => a.ordNo - b.ordNo)
+      .map((i) => {
+        const item = itemFields(i) as PersistentMenuRequestItem;
+        const moved = i.autoReplyMsgId === undefined ? undefined : to.get(`autoReply:${i.autoReplyMsgId}`);
+        return { ...item, ordNo: i.ordNo, ...(moved !== undefined ? { autoReplyMsgId: moved } : {}) };
+      });
+    return { ...seed, op: 'menu-replace', chatbotId: l.chatbotId, liveId: l.chatbotId, method: 'PUT', request: { persistentMenu: { menu } } };
+  },
 };
+
+function liveRefs(l: ChatbotDetail): string[] {
+  return (l.persistentMenu ?? []).filter((i) => i.autoReplyMsgId !== undefined).map((i) => `autoReply:${i.autoReplyMsgId}`);
+}
 
 function rcsReplyGate(items: number, rcsReply: string): Gate {
   if (items === 0 || rcsReply === '1') return NO_GATE;
