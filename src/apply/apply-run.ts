@@ -12,7 +12,7 @@ import type { LiveCache } from '../kinds/live-cache.js';
 import type { BrandError, HintFor } from '../plan/brand-error.js';
 import { isFailed, planEachBrand, type BrandOutcome, type PlanBrandsOptions, type PlannedBrand } from '../plan/plan-brands.js';
 import { applyEachBrand, runsOf, unappliable, type ApplyBrandsOptions, type BrandApplyOutcome, type BrandRun } from './apply-brands.js';
-import { deleteDuplicates, duplicatesOf, type BrandDuplicates } from './dedupe.js';
+import { deleteDuplicates, duplicatesOf, type BrandDuplicates, type DedupeOutcome } from './dedupe.js';
 import type { GateOptions } from './execute.js';
 import { acquireBrandLocks, releaseAll, type BrandLock, type LockOptions } from './lock.js';
 import type { Unconverged } from './verify.js';
@@ -28,8 +28,8 @@ export type ApplySource =
 export interface ApplyRunEvents {
   /** `dedupe`: the duplicates found (empty when there are none), before any is deleted. */
   duplicates?(found: BrandDuplicates[]): void;
-  /** `dedupe`: the copies deleted in one brand. */
-  deleted?(brandId: string, deleted: string[]): void;
+  /** `dedupe`: what clearing one brand's copies did (links re-pointed, copies deleted, steps that failed). */
+  deleted?(brandId: string, outcome: DedupeOutcome): void;
   /** The runs, before anything is sent. */
   planned?(runs: BrandRun[]): void;
   /** Asked before anything is sent (`what`: "apply these changes to"); throw to cancel the run. */
@@ -166,7 +166,7 @@ async function dedupe(client: RcsClient, plans: PlannedBrand[], opts: ApplyRunOp
   if (deletable === 0) return 0;
   if (!opts.allowDelete) return deletable;
   await ev.confirm?.(plans.map((p) => p.plan.brandId), `delete ${deletable} duplicate cop${deletable === 1 ? 'y' : 'ies'} from`);
-  await deleteDuplicates(client, found, (brandId, deleted) => ev.deleted?.(brandId, deleted));
+  await deleteDuplicates(client, found, (brandId, outcome) => ev.deleted?.(brandId, outcome));
   return -1;
 }
 

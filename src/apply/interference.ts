@@ -116,7 +116,7 @@ export function findInterference(before: KindLists, after: KindLists, plan: Bran
         what: 'duplicate',
         ids: listed,
         name,
-        message: `${group.length} ${label.many} are named "${name}" (${listed.join(', ')}); another run may have created one at the same time. Run \`rcsctl apply --dedupe --allow-delete\` to delete the newer identical copies (${docsLink('concurrency.md')})`,
+        message: `${group.length} ${label.many} are named "${name}" (${listed.join(', ')}); another run may have created one at the same time. Run \`rcsctl apply --dedupe --allow-delete\` to keep one, re-point links to it and delete the others (${docsLink('concurrency.md')})`,
       });
     }
   }

@@ -24,9 +24,12 @@ export function applyEvents(ctx: CommandContext, opts: { yes: boolean }, record?
   return {
     duplicates(found) {
       if (found.length === 0) io.stdout.write('Dedupe: no live duplicates of managed names.\n\n');
-      for (const f of found) io.stdout.write(`Dedupe ${f.brandId}:\n${describeDuplicates(f.groups).map((l) => `  ${l}\n`).join('')}`);
+      for (const f of found) io.stdout.write(`Dedupe ${f.brandId}:\n${describeDuplicates(f).map((l) => `  ${l}\n`).join('')}`);
     },
-    deleted: (brandId, deleted) => void io.stdout.write(`✓ ${brandId}: deleted ${deleted.join(', ')}\n`),
+    deleted(brandId, done) {
+      const relinked = done.relinked.length > 0 ? `re-pointed links of ${done.relinked.join(', ')}; ` : '';
+      io.stdout.write(`✓ ${brandId}: ${relinked}deleted ${done.deleted.join(', ') || 'nothing'}\n${done.failed.map((l) => `  ! ${l}\n`).join('')}`);
+    },
     planned: (runs) => void io.stdout.write(runs.map((r) => renderPlan(r.plan, style)).join('\n')),
     ...(opts.yes ? {} : { confirm: (brandIds: string[], what: string) => confirm(ctx, brandIds, what) }),
     reporterFor: async (plan) => {

@@ -76,7 +76,7 @@ export function matchByIdThenName<D, L>(desired: D[], live: L[], rule: MatchRule
         message:
           `${ids.length} live ${rule.labelPlural} are named "${name}" (${ids.join(', ')}); ` +
           `pin the one ${rule.address(d)} manages with \`${rule.pinKey}: ${ids[0]}\` in ${src.file}:${src.line}, ` +
-          `or, if they are identical copies left by two runs at once, delete the newer with \`rcsctl apply --dedupe --allow-delete\``,
+          `or run \`rcsctl apply --dedupe --allow-delete\`: it keeps one (the one other resources link to, then the closest to the manifest, then the oldest), re-points links to it and deletes the others`,
         file: src.file,
         line: src.line,
       });

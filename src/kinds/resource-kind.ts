@@ -171,8 +171,9 @@ export interface ListedObject {
  * How a kind whose identity is a name the service does not keep unique
  * (auto-replies, logos) is listed: apply re-checks right before each create
  * that the name is still free, compares the list before and after a run for
- * another process's work, and `apply --dedupe` deletes the identical newer
- * copies of one name. `Item` is a list entry; a live object must do as well.
+ * another process's work, and `apply --dedupe` keeps one copy of each name
+ * and deletes the others with the kind's delete handler. `Item` is a list
+ * entry; a live object must do as well.
  */
 export interface NamedListing<D, L, Item = L> {
   /** Several of them, for messages: `auto-replies`. */
@@ -183,8 +184,6 @@ export interface NamedListing<D, L, Item = L> {
   listed(item: Item | L): ListedObject;
   /** The name a desired object claims; undefined when it is pinned by id (a copy of its name is then not its concern). */
   claimedName(d: D): string | undefined;
-  /** Delete one copy (`apply --dedupe`); the kind's `codes.gone` counts as deleted. */
-  deleteCopy(client: RcsClient, brand: BrandRef, id: string, name: string): Promise<void>;
 }
 
 /**

@@ -118,7 +118,8 @@ describe('plan shows live duplicates with the remedy', () => {
     expect(plan.stdout).toContain('rcsctl apply --dedupe --allow-delete');
     const held = await apply(m, lockDir('d'), ['--dedupe']);
     expect(held.code).toBe(3);
-    expect(held.stdout).toContain('- autoReply "Dup 1" ARM999999999999: delete (a newer identical copy of');
+    expect(held.stdout).toContain('- autoReply "Dup 1" ARM999999999999: delete (a copy of ARM');
+    expect(held.stdout).toMatch(/= autoReply "Dup 1" ARM\w+: kept: the oldest/);
     expect(names()).toEqual(['Dup 1', 'Dup 1', 'Dup 2']);
     const fixed = await apply(m, lockDir('d'), ['--dedupe', '--allow-delete']);
     expect(fixed.code).toBe(0);
@@ -126,17 +127,18 @@ describe('plan shows live duplicates with the remedy', () => {
     expect(b.autoReplies.has('ARM999999999999')).toBe(false);
   });
 
-  it('a copy that differs is kept and named; the plan stays refused', async () => {
+  it('of copies that differ, the one closest to the manifest is kept even when younger; the apply converges', async () => {
     const m = manifests('dups2', 'Diff', 1);
     expect((await apply(m, lockDir('d'))).code).toBe(0);
     const b = emu.store.brands.get(BRAND);
     const original = [...(b?.autoReplies.values() ?? [])][0];
     if (b === undefined || original === undefined) throw new Error('no auto-reply');
     const copy = structuredClone(original);
-    b.autoReplies.set('ARM999999999998', { ...copy, autoReplyMsgId: 'ARM999999999998', body: { ...copy.body, description: 'edited by hand' } });
+    b.autoReplies.set('ARM999999999998', { ...copy, autoReplyMsgId: 'ARM999999999998', registerDate: '2000-01-01T00:00:00.000+09', body: { ...copy.body, description: 'edited by hand' } });
     const r = await apply(m, lockDir('d'), ['--dedupe', '--allow-delete']);
-    expect(r.stdout).toContain('! autoReply "Diff 1" ARM999999999998: kept: it differs from');
-    expect(r.code).toBe(1);
-    expect(names()).toEqual(['Diff 1', 'Diff 1']);
+    expect(r.stdout).toContain(`= autoReply "Diff 1" ${original.autoReplyMsgId}: kept: closest to the manifest (0 differences; ARM999999999998: 1)`);
+    expect(r.stdout).toContain(`- autoReply "Diff 1" ARM999999999998: delete (a copy of ${original.autoReplyMsgId})`);
+    expect(r.code).toBe(0);
+    expect([...b.autoReplies.keys()]).toEqual([original.autoReplyMsgId]);
   });
 });

@@ -53,9 +53,6 @@ export const autoReplyNamed: NamedListing<DesiredAutoReply, AutoReplyDetail, Aut
   list: autoReplyList.list,
   listed: (a: AutoReplyListItem) => ({ id: a.autoReplyMsgId, name: a.autoReplyMsgName, updateDate: a.updateDate, registerDate: a.registerDate }),
   claimedName: (d) => (d.id === undefined ? d.name : undefined),
-  deleteCopy: async (client, brand, id, name) => {
-    await tolerate(client.autoReplies.delete(brand, id, name), [AUTO_REPLY_CODES.gone]);
-  },
 };
 
 /** One auto-reply again, with the files its media fields name. */

@@ -30,9 +30,6 @@ export const logoNamed: NamedListing<DesiredLogo, Logo> = {
   list: logoList.list,
   listed: (l) => ({ id: l.fileId, name: l.name, updateDate: l.updateDate, registerDate: l.registerDate }),
   claimedName: (d) => (d.fileId === undefined ? d.name : undefined),
-  deleteCopy: async (client, brand, id, name) => {
-    await tolerate(client.logos.delete(brand, id, name), [LOGO_CODES.gone]);
-  },
 };
 
 /** One logo again. */
