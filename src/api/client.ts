@@ -2,17 +2,10 @@
 // one transport. Planner, applier, drift and export talk to the service only
 // through this.
 
-import { agencyFilesApi, type AgencyFilesApi } from './agency-files.js';
-import { autoRepliesApi, type AutoRepliesApi } from './auto-replies.js';
-import { brandsApi, type BrandsApi } from './brands.js';
-import { layoutComponentsApi, messagebasesApi, type LayoutComponentsApi, type MessagebasesApi } from './catalogue.js';
-import { chatbotsApi, type ChatbotsApi } from './chatbots.js';
 import { createTokenSource, type Credentials } from './credentials.js';
 import { inspector, type Inspector } from './inspect.js';
+import { buildModules, type ApiModules } from './modules.js';
 import { unwrapped } from './envelope.js';
-import { logosApi, type LogosApi } from './logos.js';
-import { menusApi, type MenusApi } from './menus.js';
-import { templatesApi, type TemplatesApi } from './templates.js';
 import { createRedactor } from './redact.js';
 import { results } from './envelope.js';
 import type { HttpMethod } from './errors.js';
@@ -50,17 +43,8 @@ export interface ClientOptions {
   limiterDebug?: (line: string) => void;
 }
 
-/** The client: one module per resource family. */
-export interface RcsClient {
-  autoReplies: AutoRepliesApi;
-  logos: LogosApi;
-  chatbots: ChatbotsApi;
-  menus: MenusApi;
-  layoutComponents: LayoutComponentsApi;
-  messagebases: MessagebasesApi;
-  agencyFiles: AgencyFilesApi;
-  templates: TemplatesApi;
-  brands: BrandsApi;
+/** The client: one module per resource family (registered in src/api/modules.ts), and raw access. */
+export interface RcsClient extends ApiModules {
   /**
    * A brand-scoped call to any management endpoint (`path` below the brand:
    * `/template/T1`), for a kind the client has no module for: the envelope's
@@ -123,15 +107,7 @@ export function createClient(opts: ClientOptions): RcsClient {
     ),
   );
   return {
-    autoReplies: autoRepliesApi(transport),
-    logos: logosApi(transport),
-    chatbots: chatbotsApi(transport),
-    menus: menusApi(transport),
-    layoutComponents: layoutComponentsApi(transport),
-    messagebases: messagebasesApi(transport),
-    agencyFiles: agencyFilesApi(transport),
-    templates: templatesApi(transport),
-    brands: brandsApi(transport),
+    ...buildModules(transport),
     async call<T>(brand: BrandRef, req: { method: HttpMethod; path: string; json?: unknown; operation: string }): Promise<T[]> {
       const label = { operation: req.operation };
       const res = await transport.send({ method: req.method, path: brandPath(brand, req.path), brand, label, ...(req.json !== undefined ? { json: req.json } : {}) });
