@@ -3,10 +3,10 @@
 // imports count: a layer that needs another's types depends on it.
 //
 // From the bottom up: util, spec, api (the client), core, manifest, kinds,
-// plan, apply, report, export, preview and graph, render, cli; the emulator
+// plan, apply, report, export, preview and graph, render, controller, cli; the emulator
 // stands beside the client and shares only spec, util and the contract.
 
-const STAGES = 'plan|apply|report|export|render|preview|graph|doctor';
+const STAGES = 'plan|apply|report|export|render|preview|graph|doctor|controller';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -136,6 +136,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/(emulator/|cli/|index\\.ts$)' },
       to: { path: '^src/emulator/' },
+    },
+    {
+      name: 'controller-is-a-driver',
+      comment: 'src/controller/ drives plan, apply and the drift report as the CLI does, and holds no reconciliation of its own; it imports neither the CLI, the emulator, a renderer, export, preview, graph nor doctor.',
+      severity: 'error',
+      from: { path: '^src/controller/' },
+      to: { path: '^src/(cli|emulator|render|export|preview|graph|doctor)/' },
+    },
+    {
+      name: 'no-stage-imports-the-controller',
+      comment: 'The controller sits on top, beside the CLI: no stage below it imports it (the CLI command and the library entry do).',
+      severity: 'error',
+      from: { path: '^src/(plan|apply|report|export|render|preview|graph|doctor)/' },
+      to: { path: '^src/controller/' },
     },
     {
       name: 'no-cycle',

@@ -151,6 +151,16 @@ export { KINDS, kindByName, registerKind, unregisterKind, type AnyKind, type Res
  */
 export { startEmulator, loadSeed, type EmulatorOptions, type RunningEmulator, type Seed } from './emulator/index.js';
 
+// ─── The controller ──────────────────────────────────────────────────────────
+
+/**
+ * `rcsctl controller` as a function: `await startController({ paths, client,
+ * baseUrl, webhookToken, port: 0 })` loads the manifests, listens (/webhook,
+ * /status, /metrics, /healthz, /readyz), resyncs every brand and keeps them
+ * converged; `url` is where it listens, `close()` stops it gracefully.
+ */
+export { startController, BRAND_STATES, type BrandState, type BrandStatus, type ControllerOptions, type ControllerStatus, type RunningController } from './controller/index.js';
+
 // ─── Misc ────────────────────────────────────────────────────────────────────
 
 /** The error rcsctl throws for anything it refuses, with a stable `code` (`E_PLAN_STALE`). */

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   brands: async () => (await import('./commands/brands.js')).registerBrands,
   report: async () => (await import('./commands/report.js')).registerReport,
   export: async () => (await import('./commands/export.js')).registerExport,
+  controller: async () => (await import('./commands/controller.js')).registerController,
   emulator: async () => (await import('./commands/emulator.js')).registerEmulator,
   show: async () => (await import('./commands/show.js')).registerShow,
   preview: async () => (await import('./commands/preview.js')).registerPreview,

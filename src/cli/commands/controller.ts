@@ -1,0 +1,133 @@
+// `rcsctl controller [paths...]`: keep every brand converged between CI runs
+// (src/controller/, docs/controller.md). This file only turns flags into
+// startController's options and stops it on SIGINT or SIGTERM (or io.signal).
+
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { startController } from '../../controller/index.js';
+import { RcsctlError } from '../../errors.js';
+import { parseShard } from '../../plan/shard.js';
+import { cacheDirFor } from '../../util/cache-dir.js';
+import { parseDuration } from '../../util/duration.js';
+import { connect } from '../connect.js';
+import type { CommandContext } from '../context.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { pathsOrCwd } from '../options.js';
+import { withCacheOptions } from '../plan-run.js';
+import { hideInOutput } from '../safe-output.js';
+import { credentialsInPlay } from '../secrets.js';
+
+interface ControllerFlags {
+  listen: string;
+  mode: string;
+  interval: string;
+  allowReview: boolean;
+  allowDelete: boolean;
+  shard?: string;
+  webhookTokenFile?: string;
+  allowFrom?: string[];
+  shutdownTimeout: string;
+  reviewWarning: string;
+  logFormat: string;
+  cacheDir?: string;
+  cache: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Register `rcsctl controller`. */
+export function registerController(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command('controller')
+    .description('keep the brands converged: resync on start and every --interval, and whenever the service notifies a change (docs/controller.md)')
+    .argument('[paths...]', 'manifest files or directories, watched for changes (default: .)')
+    .option('--listen <host:port>', 'where to serve /webhook, /status, /metrics, /healthz and /readyz', '127.0.0.1:9464')
+    .option('--mode <mode>', 'observe (plan and report drift) or apply (also apply, as rcsctl apply does)', 'observe')
+    .option('--interval <duration>', 'full resync of every brand this often', '10m')
+    .option('--allow-review', 'apply mode: run steps that send a room, logo or template to operator review', false)
+    .option('--allow-delete', 'apply mode: run delete steps', false)
+    .option('--shard <i/n>', 'serve only the brands of shard i of n (split by brand id, as CI shards are)')
+    .option('--webhook-token-file <file>', 'the bearer token /webhook requires (env: RCSCTL_WEBHOOK_TOKEN)')
+    .option('--allow-from <cidr>', 'only these source addresses may post to /webhook (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
+    .option('--shutdown-timeout <duration>', 'on SIGTERM or SIGINT, wait this long for the passes in flight', '30s')
+    .option('--review-warning <duration>', 'a review waiting longer counts in rcsctl_reviews_waiting_late', '14d')
+    .option('--log-format <format>', 'json (one object a line) or text', 'json');
+  withCacheOptions(cmd).action(async (paths: string[], flags: ControllerFlags) => {
+    const { io } = ctx;
+    const mode = oneOf(flags.mode, ['observe', 'apply'] as const, '--mode');
+    const logFormat = oneOf(flags.logFormat, ['json', 'text'] as const, '--log-format');
+    const listen = /^(.+):(\d{1,5})$/.exec(flags.listen);
+    if (listen === null || Number(listen[2]) > 65535) throw new RcsctlError('E_USAGE', `--listen must be HOST:PORT like 127.0.0.1:9464, not "${flags.listen}"`);
+    if (mode === 'observe' && (flags.allowReview || flags.allowDelete)) throw new RcsctlError('E_USAGE', '--allow-review and --allow-delete mean something only with --mode apply');
+    const webhookToken = tokenOf(ctx, flags.webhookTokenFile);
+    hideInOutput(io, [webhookToken]);
+    const credentials = credentialsInPlay(ctx);
+    const cacheDir = cacheDirFor(flags, io.env, io.cwd);
+    const conn = await connect(ctx);
+    try {
+      const controller = await startController({
+        paths: pathsOrCwd(paths),
+        client: conn.client,
+        baseUrl: conn.baseUrl,
+        webhookToken,
+        env: io.env,
+        cwd: io.cwd,
+        host: (listen[1] as string).replace(/^\[(.*)\]$/, '$1'),
+        port: Number(listen[2]),
+        mode,
+        allowReview: flags.allowReview,
+        allowDelete: flags.allowDelete,
+        ...(flags.shard !== undefined ? { shard: parseShard(flags.shard) } : {}),
+        concurrency: ctx.globals().concurrency,
+        intervalMs: parseDuration(flags.interval, { option: '--interval', maxMs: DAY_MS }),
+        shutdownTimeoutMs: parseDuration(flags.shutdownTimeout, { option: '--shutdown-timeout', maxMs: 3_600_000 }),
+        reviewWarningMs: parseDuration(flags.reviewWarning, { option: '--review-warning', maxMs: 365 * DAY_MS }),
+        allowFrom: flags.allowFrom ?? [],
+        logOut: io.stdout,
+        logFormat,
+        credentials,
+        ...(cacheDir !== undefined ? { cacheDir } : {}),
+      });
+      await stopped(ctx);
+      await controller.close();
+    } finally {
+      await conn.close();
+    }
+    ctx.exit(EXIT_OK);
+  });
+}
+
+function tokenOf(ctx: CommandContext, file: string | undefined): string {
+  let token = ctx.io.env.RCSCTL_WEBHOOK_TOKEN?.trim() ?? '';
+  if (file !== undefined) {
+    try {
+      token = readFileSync(resolve(ctx.io.cwd, file), 'utf8').trim();
+    } catch (err) {
+      throw new RcsctlError('E_CONFIG', `cannot read --webhook-token-file ${file} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    }
+  }
+  if (token.length < 8) throw new RcsctlError('E_CONFIG', 'the controller needs a webhook token of at least 8 characters: set RCSCTL_WEBHOOK_TOKEN or pass --webhook-token-file FILE');
+  return token;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new RcsctlError('E_USAGE', `${flag} must be ${allowed.join(' or ')}, not "${value}"`);
+  return value as T;
+}
+
+/** Resolves on SIGINT or SIGTERM, or when io.signal aborts (in-process runs). */
+function stopped(ctx: CommandContext): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      ctx.io.signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    if (ctx.io.signal?.aborted === true) stop();
+    else ctx.io.signal?.addEventListener('abort', stop);
+  });
+}

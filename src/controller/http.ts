@@ -1,0 +1,168 @@
+// The controller's HTTP face: POST /webhook for the service's notifications
+// (bearer token, source addresses, size, JSON, shape; answered before any
+// work), GET /status and /status/BRANDID (JSON), / (the same table as HTML),
+// /metrics (Prometheus), /healthz and /readyz. Nothing here reconciles: a
+// notification becomes a call to `hooks.notified`.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { BlockList, isIP } from 'node:net';
+import { RcsctlError } from '../errors.js';
+import type { Log } from './log.js';
+import type { ControllerMetrics } from './metrics.js';
+import { parseNotifications, type Notification } from './notifications.js';
+import { renderStatusPage } from './status-page.js';
+import type { BrandStatus, ControllerStatus } from './status.js';
+
+/** The largest webhook body accepted, in bytes, unless told otherwise. */
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+
+/** What the HTTP face asks of the controller. */
+export interface HttpHooks {
+  status(): ControllerStatus;
+  brand(brandId: string): (BrandStatus & Record<string, unknown>) | undefined;
+  ready(): boolean;
+  notified(notifications: Notification[]): void;
+}
+
+/** How the webhook is guarded. */
+export interface WebhookGuard {
+  token: string;
+  /** CIDRs (`10.0.0.0/8`, `::1/128`, a bare address) that may post; empty: any. */
+  allowFrom: string[];
+  maxBodyBytes: number;
+}
+
+/** Parse `--allow-from` CIDRs into a list; throws E_USAGE naming the bad one. */
+export function allowList(cidrs: string[]): BlockList | undefined {
+  if (cidrs.length === 0) return undefined;
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [addr = '', prefixText] = cidr.trim().split('/');
+    const type = isIP(addr);
+    const max = type === 6 ? 128 : 32;
+    const prefix = prefixText === undefined ? max : Number(prefixText);
+    if (type === 0 || !Number.isInteger(prefix) || prefix < 0 || prefix > max) throw new RcsctlError('E_USAGE', `--allow-from must be an address or CIDR like 10.0.0.0/8 or ::1/128, not "${cidr}"`);
+    list.addSubnet(addr, prefix, type === 6 ? 'ipv6' : 'ipv4');
+  }
+  return list;
+}
+
+/** The HTTP server (not yet listening). */
+export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: ControllerMetrics, log: Log): Server {
+  const allowed = allowList(guard.allowFrom);
+  const tokenDigest = digest(guard.token);
+  const server = createServer((req, res) => {
+    res.on('finish', () => metrics.request(res.statusCode));
+    void handle(req, res).catch((err: unknown) => {
+      log('error', 'http.error', { path: req.url, message: err instanceof Error ? err.message : String(err) });
+      if (!res.headersSent) send(res, 500, { error: 'internal error' });
+      else res.end();
+    });
+  });
+  // A slow or silent client never holds a socket for long.
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 5_000;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://controller');
+    const path = url.pathname;
+    if (path === '/webhook') {
+      if (req.method !== 'POST') return send(res, 405, { error: 'POST only' }, { allow: 'POST' });
+      return webhook(req, res);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'GET only' }, { allow: 'GET' });
+    if (path === '/healthz') return send(res, 200, { ok: true });
+    if (path === '/readyz') return hooks.ready() ? send(res, 200, { ready: true }) : send(res, 503, { ready: false });
+    if (path === '/metrics') {
+      const text = await metrics.text();
+      res.writeHead(200, { 'content-type': metrics.contentType });
+      res.end(text);
+      return;
+    }
+    if (path === '/status') return send(res, 200, hooks.status());
+    if (path.startsWith('/status/')) {
+      const brand = hooks.brand(decodeURIComponent(path.slice('/status/'.length)));
+      return brand !== undefined ? send(res, 200, brand) : send(res, 404, { error: 'no such brand here' });
+    }
+    if (path === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+      res.end(renderStatusPage(hooks.status()));
+      return;
+    }
+    send(res, 404, { error: 'not found' });
+  }
+
+  async function webhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const from = clientAddress(req);
+    // Refused requests queue nothing, and their bodies are never read.
+    if (allowed !== undefined && !allowed.check(from, isIP(from) === 6 ? 'ipv6' : 'ipv4')) {
+      log('warn', 'webhook.refused', { from, reason: 'source address outside --allow-from' });
+      return send(res, 403, { error: 'source address not allowed' }, { connection: 'close' });
+    }
+    const auth = req.headers.authorization ?? '';
+    const given = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
+    if (given === undefined || !timingSafeEqual(digest(given), tokenDigest)) {
+      log('warn', 'webhook.refused', { from, reason: given === undefined ? 'no bearer token' : 'wrong bearer token' });
+      return send(res, 401, { error: 'a valid bearer token is required' }, { 'www-authenticate': 'Bearer', connection: 'close' });
+    }
+    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json') return malformed(res, from, 415, `content type ${type === '' ? '(none)' : type}, not application/json`);
+    const body = await readBody(req, guard.maxBodyBytes);
+    if (body === 'too-large') return malformed(res, from, 413, `body over ${guard.maxBodyBytes} bytes`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      return malformed(res, from, 400, 'body is not JSON');
+    }
+    const result = parseNotifications(parsed);
+    if ('error' in result) return malformed(res, from, 400, result.error);
+    // Answer first: the work happens later, on the queue.
+    send(res, 200, { accepted: result.notifications.length });
+    hooks.notified(result.notifications);
+  }
+
+  function malformed(res: ServerResponse, from: string, status: number, why: string): void {
+    log('warn', 'webhook.malformed', { from, status, reason: why });
+    send(res, status, { error: why }, { connection: 'close' });
+  }
+
+  return server;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** The peer address, IPv4-mapped IPv6 as IPv4 (so `127.0.0.1/32` matches a dual-stack socket). */
+function clientAddress(req: IncomingMessage): string {
+  const a = req.socket.remoteAddress ?? '';
+  return a.startsWith('::ffff:') && isIP(a.slice(7)) === 4 ? a.slice(7) : a;
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > max) {
+    req.resume();
+    return Promise.resolve('too-large');
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body, null, 2) + '\n';
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}

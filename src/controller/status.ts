@@ -1,0 +1,35 @@
+// What /status reports: the controller and each brand's state, with the last
+// pass's time, duration, outcome and counts, the pending reasons and the last
+// error. Plain data; the controller keeps it current.
+
+import type { BrandState, PassCounts } from './state.js';
+
+/** One brand, as GET /status lists it. */
+export interface BrandStatus {
+  brandId: string;
+  state: BrandState;
+  /** When the last pass ended (ISO 8601), absent before the first. */
+  lastPassAt?: string;
+  lastPassDurationMs?: number;
+  /** The state the last pass ended in, or `error` when it threw. */
+  lastPassOutcome?: BrandState | 'error';
+  counts?: PassCounts;
+  /** Why the brand is not in sync: steps, gates, reviews, findings; and a lock it waits for. */
+  pendingReasons: string[];
+  lastError?: { code: string; message: string; at: string };
+  /** Passes run since the controller started. */
+  passes: number;
+}
+
+/** The whole controller, as GET /status gives it. */
+export interface ControllerStatus {
+  mode: 'observe' | 'apply';
+  /** The shard this replica serves (`i/n`), when sharded. */
+  shard?: string;
+  ready: boolean;
+  startedAt: string;
+  /** When the last full resync began. */
+  lastResyncAt?: string;
+  queueDepth: number;
+  brands: BrandStatus[];
+}
