@@ -9,6 +9,7 @@ import type { BrandPlan, Step } from '../plan/types.js';
 import { runStep, type HandlerEnv } from './handlers.js';
 import { absenceCheck } from './recheck.js';
 import type { IdMap } from '../core/refs.js';
+import { reviewText } from '../core/step.js';
 
 /** How a step ended; `cancelled`: never started, because the run was interrupted. */
 export type StepStatus = 'done' | 'failed' | 'blocked' | 'held' | 'skipped' | 'cancelled';
@@ -58,7 +59,7 @@ export const INTERRUPT_GRACE_MS = 30_000;
 export function holdReason(step: Step, opts: GateOptions): { status: 'blocked' | 'held'; message: string } | undefined {
   if (step.gate.type === 'blocked') return { status: 'blocked', message: `blocked (${step.gate.state}): ${step.gate.reason}` };
   if (step.gate.type === 'review' && !opts.allowReview && !opts.fromSavedPlan) {
-    return { status: 'held', message: `held: ${step.gate.review}; run with --allow-review, or apply a saved plan that holds this step` };
+    return { status: 'held', message: `held: ${reviewText(step.gate)}; run with --allow-review, or apply a saved plan that holds this step` };
   }
   if (step.gate.type === 'review' && step.gate.withdraws !== undefined && !opts.allowDelete && !opts.fromSavedPlan) {
     return { status: 'held', message: `held: ${step.gate.withdraws}; like a delete, this runs only with --allow-delete (and --allow-review), or from a saved plan` };

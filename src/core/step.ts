@@ -29,6 +29,11 @@ export type Gate =
       review: string;
       /** Set when the step first withdraws a pending review: gated like a delete as well. */
       withdraws?: string;
+      /**
+       * The changed fields that send it to review, when the kind reviews only
+       * some (a brand's name and profile image); the others change at once.
+       */
+      fields?: string[];
     }
   | { type: 'destructive' };
 
@@ -144,6 +149,11 @@ export interface LiveSnapshot {
 
 /** The no-gate value. */
 export const NO_GATE: Gate = { type: 'none' };
+
+/** What a review gate says in every view: its reason, and the changed fields that trigger it when the kind names them. */
+export function reviewText(gate: Extract<Gate, { type: 'review' }>): string {
+  return gate.fields === undefined || gate.fields.length === 0 ? gate.review : `${gate.review} (reviewed: ${gate.fields.join(', ')})`;
+}
 
 /** The placeholder for an id the applier learns when the producing step runs. */
 export function placeholder(kind: KindName, key: string): string {

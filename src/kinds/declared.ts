@@ -1,7 +1,8 @@
 // The objects a brand's manifests declare, kind by kind, under the keys the
 // manifest gives them (a file's handle, a room's chatbotId): what the graph
-// and the preview draw. A kind with no section of its own (a room's menu)
-// gives its desired objects under their key.
+// and the preview draw. A kind with no section of its own (a room's menu), or
+// whose section is one object (`manifest.single`), gives its desired objects
+// under their key.
 
 import type { DesiredBrand } from '../manifest/types.js';
 import { desiredSection } from '../manifest/types.js';
@@ -13,5 +14,5 @@ export function declaredObjects(kind: AnyKind, brand: DesiredBrand): [key: strin
   const section = kind.manifest?.section;
   const map = section === undefined ? undefined : desiredSection(brand, section);
   if (map !== undefined) return [...map.entries()];
-  return section === undefined ? kind.desired(brand).map((d) => [kind.key(d), d]) : [];
+  return kind.desired(brand).map((d) => [kind.key(d), d]);
 }

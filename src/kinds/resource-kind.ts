@@ -275,8 +275,26 @@ export interface ShownPicture<H extends 'profile' | 'image'> {
   file: { bytes: Buffer; mimeType: string; uploadName: string };
 }
 
+/** A local image as the preview inlines it. */
+export interface ShownFile {
+  bytes: Buffer;
+  mimeType: string;
+  uploadName: string;
+}
+
+/** The brand's home page, as a handset shows it before any room (one per brand: the first declared is drawn). */
+export interface ShownHome extends ShownSource {
+  handset: 'home';
+  name: string;
+  description?: string;
+  profileImage?: ShownFile;
+  backgroundImage?: ShownFile;
+  /** The home-screen buttons, in the auto-reply action vocabulary: `{ action }` or `{ reply }` each. */
+  buttons: readonly unknown[];
+}
+
 /** What a handset shows of one declared object, by the kind's `handset`. */
-export type Shown = ShownMessage | ShownRoom | ShownMenu | ShownPicture<'profile'> | ShownPicture<'image'>;
+export type Shown = ShownMessage | ShownRoom | ShownMenu | ShownPicture<'profile'> | ShownPicture<'image'> | ShownHome;
 
 /** A resource kind: its whole life, from manifest section to export. */
 export interface ResourceKind<D, L, N extends KindName = KindName> {
@@ -302,7 +320,8 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
    * How a handset shows it, for `preview` and `plan --preview`: drawn as a
    * message (auto-replies), as a room's menu (persistent menus), as the room
    * itself (rooms), as every room's profile picture (`profile`: logos, the first
-   * declared), or as an image messages show (auto-reply files). None: not drawn.
+   * declared), as an image messages show (auto-reply files), or as the brand's
+   * home page (`home`: its header, images, buttons and the rooms). None: not drawn.
    */
   readonly handset?: Shown['handset'];
   /** What `preview` draws of a declared object, for its `handset` (required with one). */

@@ -76,9 +76,10 @@ export interface DesiredBrandFrame {
 /** Everything the manifests say about one brand. */
 export type DesiredBrand = DesiredBrandFrame & DesiredSections;
 
-/** A desired brand seen as sections by name, for the generic stages. */
+/** A desired brand seen as sections by name, for the generic stages: the map of entries by key (none for a section that is one object). */
 export function desiredSection(brand: DesiredBrand, section: string): Map<string, unknown> | undefined {
-  return (brand as unknown as Record<string, Map<string, unknown> | undefined>)[section];
+  const value = (brand as unknown as Record<string, unknown>)[section];
+  return value instanceof Map ? (value as Map<string, unknown>) : undefined;
 }
 
 /** What loading a set of manifest paths gives: brands, and every diagnostic found. */

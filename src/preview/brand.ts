@@ -7,9 +7,9 @@ import { relative } from 'node:path';
 import { shortText } from '../core/shorten.js';
 import { declaredObjects } from '../kinds/declared.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
-import type { Shown, ShownMessage } from '../kinds/resource-kind.js';
+import type { Shown, ShownHome, ShownMessage } from '../kinds/resource-kind.js';
 import type { DesiredBrand, Diagnostic, LocalFile } from '../manifest/types.js';
-import { linkFindings, menuItemView, messageView, shownIn, type BrandView, type Finding, type ImageView, type LinkTarget, type RawMenuItem, type RawMessage, type RawReply, type Resolvers, type RoomView } from './model.js';
+import { linkFindings, menuItemView, messageView, shownIn, suggestionView, type BrandView, type Finding, type HomeView, type ImageView, type LinkTarget, type RawMenuItem, type RawMessage, type RawReply, type RawSuggestion, type Resolvers, type RoomView } from './model.js';
 
 /** Image types a browser shows inline; anything else becomes a placeholder. */
 const INLINE_TYPES = /^image\/(png|jpeg|gif|webp|bmp)$/;
@@ -29,6 +29,7 @@ export function imageOf(file: Pick<LocalFile, 'bytes' | 'mimeType' | 'uploadName
 export const anchor = {
   message: (key: string): string => `ar-${key}`,
   room: (id: string): string => `room-${id}`,
+  home: (key: string): string => `home-${key}`,
 };
 
 /** One declared object a kind shows on a handset, with its kind and key. */
@@ -92,7 +93,30 @@ export function brandView(brand: DesiredBrand, diagnostics: readonly Diagnostic[
     .filter((d) => ownFiles.has(d.file))
     .map((d): Finding => ({ code: 'lint', severity: 'warning', message: `${d.code}: ${d.message}`, where: where(d) }));
   const main = shownAs(objects, 'room').find((r) => r.shown.title !== undefined);
-  return { brandId: brand.brandId, title: main?.shown.title ?? brand.brandId, messages: messageViews, rooms, findings: [...linkFindings(messageViews, rooms), ...lint] };
+  const home = shownAs(objects, 'home')[0];
+  const homeView = home === undefined ? undefined : homeViewOf(home, where(home.shown.source), resolvers);
+  return {
+    brandId: brand.brandId,
+    title: home?.shown.name ?? main?.shown.title ?? brand.brandId,
+    messages: messageViews,
+    rooms,
+    ...(homeView === undefined ? {} : { home: homeView }),
+    findings: [...linkFindings(messageViews, rooms), ...lint],
+  };
+}
+
+function homeViewOf({ kind, key, shown }: ShownObject<ShownHome>, source: string, resolvers: Resolvers): HomeView {
+  const view: HomeView = {
+    key: anchor.home(key),
+    address: `${kind.name}.${key}`,
+    name: shown.name,
+    buttons: (shown.buttons as RawSuggestion[]).map((b, i) => suggestionView(b, `buttons[${i}]`, resolvers)),
+    source,
+  };
+  if (shown.description !== undefined) view.description = shortText(shown.description);
+  if (shown.profileImage !== undefined) view.profileImage = imageOf(shown.profileImage, `${shown.name} (profile image)`);
+  if (shown.backgroundImage !== undefined) view.backgroundImage = imageOf(shown.backgroundImage, `${shown.name} (background image)`);
+  return view;
 }
 
 function isLocalFile(value: unknown): value is LocalFile {

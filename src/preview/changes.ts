@@ -12,6 +12,7 @@ import { dataUri } from './brand.js';
 import { esc, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
 import { menuItemView, messageView, type ImageView, type LinkTarget, type MessageView, type RawMenuItem, type RawMessage, type RawReply, type Resolvers, type RoomView } from './model.js';
 import { count } from './site.js';
+import { reviewText } from '../core/step.js';
 
 /** An image the page can inline, by its content-addressed upload name. */
 export interface PreviewImage {
@@ -136,7 +137,7 @@ function gateText(step: Step): string | undefined {
     case 'blocked':
       return `blocked (${step.gate.state}): ${step.gate.reason}; apply will not send this step`;
     case 'review':
-      return `needs review: ${step.gate.review}`;
+      return `needs review: ${reviewText(step.gate)}`;
     case 'destructive':
       return 'deletes a live object';
     default:

@@ -2,7 +2,7 @@
 // menus. Every string from a manifest or the service goes through esc().
 // Links between auto-replies are in-page anchors; nothing points off the page.
 
-import type { CardView, ImageView, MessageView, RoomView, SuggestionView } from './model.js';
+import type { CardView, HomeView, ImageView, MessageView, RoomView, SuggestionView } from './model.js';
 
 /** Escape text for HTML content and attribute values. */
 export function esc(text: string): string {
@@ -141,6 +141,34 @@ export function roomHandset(room: RoomView, o: DrawOptions): string {
   );
 }
 
+/** The brand's home page in its handset: background, profile image, name and description, the buttons, and the rooms it lists. */
+export function homeHandset(home: HomeView, rooms: readonly RoomView[], o: DrawOptions): string {
+  const id = o.side === undefined ? ` id="${esc(home.key)}"` : '';
+  const headId = `${o.side === undefined ? '' : `${o.side}-`}${home.key}-name`;
+  const picture = (img: ImageView | undefined, cls: string): string =>
+    img === undefined ? '' : img.src !== undefined ? `<img class="${cls}" src="${img.src}" alt="${esc(img.alt)}">` : `<div class="${cls} missing" role="img" aria-label="${esc(img.alt)}"><span>${esc(img.name)}</span></div>`;
+  const header =
+    `<div class="home-head">${picture(home.backgroundImage, 'home-bg')}${picture(home.profileImage, 'home-profile')}` +
+    `<p class="home-name">${esc(home.name)}</p>${home.description === undefined ? '' : `<p class="intro">${esc(home.description)}</p>`}</div>`;
+  const buttons = home.buttons.length === 0 ? '' : `<div class="buttons">${home.buttons.map((b) => suggestion(b, o, 'btn')).join('')}</div>`;
+  const roomList =
+    rooms.length === 0
+      ? ''
+      : `<nav class="menu" aria-label="${esc(home.name)} rooms"><ul>${rooms
+          .map((r) => {
+            const to = o.href(r.key);
+            return `<li>${to === undefined ? `<span class="sg item">${esc(r.name)}</span>` : `<a class="sg item" href="${esc(to)}">${esc(r.name)}</a>`}</li>`;
+          })
+          .join('')}</ul></nav>`;
+  const meta = [home.address, home.source].filter((x): x is string => x !== undefined).map(esc).join(' · ');
+  return (
+    `<article class="handset home"${id} data-address="${esc(home.address)}" aria-labelledby="${esc(headId)}">` +
+    `<h3 class="caption" id="${esc(headId)}">${esc(home.name)}</h3><p class="meta">${meta}</p>` +
+    phone(home.name, home.profileImage, header + buttons, roomList) +
+    `</article>`
+  );
+}
+
 /** A whole page: self-contained, no network (the policy forbids every fetch but inline images). */
 export function page(title: string, body: string): string {
   return `<!doctype html>
@@ -211,6 +239,7 @@ dl.other{font-size:.75rem;margin:.4rem 0 0}dl.other dt{color:var(--muted)}dl.oth
 .chip .detail{display:none}
 a.sg:hover .label{text-decoration:underline}
 .intro{color:var(--muted);font-size:.85rem;margin:0}
+.home-head{display:flex;flex-direction:column;align-items:center;text-align:center;gap:.3rem}.home-bg{width:100%;max-height:6rem;object-fit:cover;border-radius:.5rem}.home-profile{width:4rem;height:4rem;border-radius:50%;object-fit:cover}.home-name{font-weight:600;margin:0}
 nav.menu{border-top:1px solid var(--line);background:#faf8f5}nav.menu ul{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:1fr 1fr}
 nav.menu li{border-bottom:1px solid var(--line)}nav.menu li:nth-child(odd){border-right:1px solid var(--line)}
 .item{padding:.5rem;justify-content:center;text-align:center}

@@ -104,6 +104,18 @@ export interface RoomView {
   source?: string;
 }
 
+/** The brand's home page: header, profile image, buttons, and the rooms it lists. */
+export interface HomeView {
+  key: string;
+  address: string;
+  name: string;
+  description?: string;
+  profileImage?: ImageView;
+  backgroundImage?: ImageView;
+  buttons: SuggestionView[];
+  source?: string;
+}
+
 /** Something a reviewer should look at, found in the brand's links or by lint. */
 export interface Finding {
   code: 'unreachable' | 'dead-end' | 'external-link' | 'lint';
@@ -122,6 +134,8 @@ export interface BrandView {
   title: string;
   messages: MessageView[];
   rooms: RoomView[];
+  /** The brand's home page, when a kind draws one (`handset: 'home'`). */
+  home?: HomeView;
   findings: Finding[];
 }
 

@@ -7,7 +7,7 @@
 
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { esc, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
+import { esc, homeHandset, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
 import type { BrandView, Finding, MessageView } from './model.js';
 
 /** Auto-replies on one page of a brand's preview: a page of about 1 MB that a browser opens at once. */
@@ -62,7 +62,8 @@ function messagesSection(messages: readonly MessageView[], o: DrawOptions, byKey
 }
 
 function roomsSection(view: BrandView, o: DrawOptions): string {
-  return `<section aria-labelledby="rooms-h"><h2 id="rooms-h">Rooms and their menus</h2><div class="grid">${view.rooms.map((r) => roomHandset(r, o)).join('')}</div></section>`;
+  const home = view.home === undefined ? '' : `<section aria-labelledby="home-h"><h2 id="home-h">Brand home</h2><div class="grid">${homeHandset(view.home, view.rooms, o)}</div></section>\n`;
+  return `${home}<section aria-labelledby="rooms-h"><h2 id="rooms-h">Rooms and their menus</h2><div class="grid">${view.rooms.map((r) => roomHandset(r, o)).join('')}</div></section>`;
 }
 
 function drawOptions(view: BrandView, href: DrawOptions['href']): DrawOptions {

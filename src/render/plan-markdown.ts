@@ -11,6 +11,7 @@ import { diffLines, MARKDOWN_BUDGET } from './drift-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
 import { describe, MARKERS, markerOf, summaryLine } from './plan-text.js';
 import { makeStyle } from './style.js';
+import { reviewText } from '../core/step.js';
 
 const plain = makeStyle(false);
 
@@ -64,7 +65,7 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
         step.gate.type === 'blocked'
           ? `blocked (${step.gate.state}): ${step.gate.reason}`
           : step.gate.type === 'review'
-            ? `${step.gate.withdraws !== undefined ? `withdraws first: ${step.gate.withdraws}; ` : ''}needs review: ${step.gate.review}`
+            ? `${step.gate.withdraws !== undefined ? `withdraws first: ${step.gate.withdraws}; ` : ''}needs review: ${reviewText(step.gate)}`
             : step.gate.type === 'destructive'
               ? 'delete'
               : '';

@@ -6,6 +6,7 @@ import { formatChange, stepUpload, uploadLine } from './change.js';
 import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js';
 import { brandErrorText, failedHeadline } from './brand-error.js';
 import type { Style } from './style.js';
+import { reviewText } from '../core/step.js';
 
 /** Markers: create, update, delete, blocked, needs review. */
 export const MARKERS = { create: '+', update: '~', delete: '-', blocked: '!', review: '⚑', unmanaged: '?' } as const;
@@ -63,7 +64,7 @@ export function renderStep(step: Step, style: Style): string[] {
       break;
     case 'review':
       if (step.gate.withdraws !== undefined) lines.push(style.red(`      withdraws first: ${step.gate.withdraws} (needs --allow-delete)`));
-      lines.push(style.magenta(`      needs review: ${step.gate.review}`));
+      lines.push(style.magenta(`      needs review: ${reviewText(step.gate)}`));
       break;
     case 'destructive':
     case 'none':

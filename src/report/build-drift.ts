@@ -10,6 +10,7 @@ import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-bra
 import type { Step } from '../plan/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ResourceDrift } from './types.js';
+import { reviewText } from '../core/step.js';
 
 /**
  * Build the report for `brands` as of `now`. Help links point at the docs at
@@ -141,7 +142,7 @@ function stepFinding(step: Step): Finding | undefined {
     step.gate.type === 'blocked'
       ? ` Apply cannot send it now (${step.gate.state}: ${step.gate.reason}).`
       : step.gate.type === 'review'
-        ? ` Applying it needs --allow-review: ${step.gate.review}.`
+        ? ` Applying it needs --allow-review: ${reviewText(step.gate)}.`
         : '';
   switch (step.op) {
     case 'update':
