@@ -100,14 +100,19 @@ describe('brand lock: written whole', () => {
   it('is never seen empty by a reader, while another process takes and releases it over and over', async () => {
     const lockUrl = pathToFileURL(join(ROOT, 'dist', 'src', 'apply', 'lock.js')).href;
     const path = lockPath(dir, 'http://127.0.0.1:1', 'BR.seen');
-    const taker = `const { acquireBrandLock } = await import(${JSON.stringify(lockUrl)});
-      for (let i = 0; i < 200; i++) (await acquireBrandLock('BR.seen', { dir: ${JSON.stringify(dir)}, timeoutMs: 0, baseUrl: 'http://127.0.0.1:1', command: 'apply' })).release();`;
+    const stop = join(dir, 'stop-taking');
+    // It takes and releases until told to stop (at most 20,000 times), so the
+    // reader sees the lock however the two processes are scheduled.
+    const taker = `const { existsSync } = await import('node:fs');
+      const { acquireBrandLock } = await import(${JSON.stringify(lockUrl)});
+      for (let i = 0; i < 20000 && !existsSync(${JSON.stringify(stop)}); i++) (await acquireBrandLock('BR.seen', { dir: ${JSON.stringify(dir)}, timeoutMs: 0, baseUrl: 'http://127.0.0.1:1', command: 'apply' })).release();`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', taker], { stdio: 'inherit' });
-    let exited = false;
-    child.on('exit', () => (exited = true));
+    const exited = new Promise((r) => child.on('exit', r));
+    let done = false;
+    void exited.then(() => (done = true));
     let seen = 0;
     let empty = 0;
-    while (!exited) {
+    while (!done && seen < 300) {
       for (let i = 0; i < 2000; i++) {
         try {
           const text = readFileSync(path, 'utf8');
@@ -119,6 +124,8 @@ describe('brand lock: written whole', () => {
       }
       await new Promise((r) => setImmediate(r));
     }
+    writeFileSync(stop, '');
+    await exited;
     expect(child.exitCode).toBe(0);
     expect(seen).toBeGreaterThan(0);
     expect(empty).toBe(0);
