@@ -109,7 +109,7 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
     const path = url.pathname;
     const isAdmin = path === '/_emulator' || path.startsWith('/_emulator/');
     const agencyFamily = path.startsWith('/ag/');
-    const ctx = makeContext(req, method, path, url.searchParams, emu, settings.store);
+    const ctx = makeContext(req, method, path, url.searchParams, emu, settings.store, !isAdmin);
 
     if (isAdmin) {
       if (!ctx.loopback) return write(res, errorReply(new ServiceError(EMULATOR_ERRORS.forbiddenAdmin), false));
@@ -186,7 +186,8 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
   return emu;
 }
 
-function makeContext(req: IncomingMessage, method: string, path: string, query: URLSearchParams, emu: EmulatorServer, store: EmulatorStore): RequestContext {
+/** `typedJson`: a JSON body must be declared JSON (the service's routes; the admin API takes `curl -d` as it is). */
+function makeContext(req: IncomingMessage, method: string, path: string, query: URLSearchParams, emu: EmulatorServer, store: EmulatorStore, typedJson: boolean): RequestContext {
   let bodyPromise: Promise<Buffer> | undefined;
   const body = () => (bodyPromise ??= readBody(req));
   const remote = req.socket.remoteAddress ?? '';
@@ -204,6 +205,8 @@ function makeContext(req: IncomingMessage, method: string, path: string, query: 
       const buf = await body();
       const text = buf.toString('utf8');
       if (text.trim() === '') fail('missingBody');
+      // A JSON body must say it is JSON (docs/decisions.md, "A JSON body says it is JSON").
+      if (typedJson && !isJsonType(req.headers['content-type'])) fail('invalidType', 'Content-Type: application/json');
       try {
         return JSON.parse(text) as unknown;
       } catch {
@@ -212,6 +215,11 @@ function makeContext(req: IncomingMessage, method: string, path: string, query: 
     },
     multipart: async () => parseMultipart(req.headers, await body()),
   };
+}
+
+/** Whether a Content-Type names JSON: application/json or a `+json` type, with any parameters. */
+function isJsonType(contentType: string | undefined): boolean {
+  return /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
 }
 
 /**

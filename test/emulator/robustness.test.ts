@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BRAND, admin, call, errorOf, start, useEmulator } from './helpers.js';
+import { BRAND, admin, call, errorOf, form, png, start, useEmulator } from './helpers.js';
 
 let emu: RunningEmulator;
 useEmulator((e) => (emu = e));
@@ -26,6 +26,30 @@ describe('bad requests never crash the emulator', () => {
     expect(errorOf(await call(emu, 'POST', AR, { raw: '' }))).toEqual({ status: 400, code: '64301', message: 'Missing Body data' });
     expect(errorOf(await call(emu, 'POST', AR, { json: [1, 2] })).code).toBe('64303');
     expect(errorOf(await call(emu, 'POST', AR, { json: 'text' })).code).toBe('64303');
+  });
+
+  it('a JSON route refuses a body that does not say it is JSON, with 64303, and stores nothing', async () => {
+    const body = JSON.stringify({ autoReplyMsgName: 'Plain', messagebaseId: 'SCS00000', body: { description: 'x' } });
+    const before = (await call(emu, 'GET', AR)).body.pagination.totalCount;
+    const refused = { status: 400, code: '64303', message: 'Invalid type of Attribute (Content-Type: application/json)' };
+    for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'application/jsonx', `multipart/form-data; boundary=x`]) {
+      expect(errorOf(await call(emu, 'POST', AR, { raw: body, headers: { 'content-type': type } })), type).toEqual(refused);
+    }
+    // No Content-Type at all (curl -d without -H sends form-urlencoded; a raw socket sends none).
+    const bare = await rawHttp(`POST ${AR} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer emulator-master-token\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    expect(bare).toMatch(/^HTTP\/1\.1 400/);
+    expect(bare).toContain('"code":"64303"');
+    expect((await call(emu, 'GET', AR)).body.pagination.totalCount).toBe(before);
+    // JSON with parameters, in any case, and a +json type are JSON.
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
+      expect((await call(emu, 'POST', AR, { raw: body.replace('Plain', type), headers: { 'content-type': type } })).status, type).toBe(200);
+    }
+    // The admin API is the emulator's own, not the service: `curl -d` (form-urlencoded) works there.
+    const clock = await call(emu, 'POST', '/_emulator/clock', { raw: JSON.stringify({ advanceSeconds: 0 }), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(clock.status, clock.text).toBe(200);
+    // The multipart routes still take multipart.
+    const uploaded = await call(emu, 'POST', `${AR}/file`, { form: form({}, { file: { name: 'a.png', bytes: png(400, 400), type: 'image/png' } }) });
+    expect(uploaded.status, uploaded.text).toBe(200);
   });
 
   it('truncated or malformed multipart gets an error envelope', async () => {
