@@ -172,7 +172,7 @@ describe('request errors from the emulator', () => {
     await emu.close();
   });
 
-  it('maps 64202 (bad paging), 64302 (body not JSON), 64301 (no body) and 64305 (no certificate), which the client itself never provokes', async () => {
+  it('maps 64202 (bad paging), 64303 (a body not declared JSON), 64301 (no body) and 64305 (no certificate), which the client itself never provokes', async () => {
     const transport = createTransport({ baseUrl: emu.url, concurrency: 2, insecureHttp: false, timeouts: DEFAULT_TIMEOUTS, retry: DEFAULT_RETRY, redactor: createRedactor() });
     transport.setTokenSource({ current: () => Promise.resolve(MASTER_TOKEN), expired: () => false });
     try {
@@ -190,7 +190,7 @@ describe('request errors from the emulator', () => {
           },
         }),
       );
-      expect(notJson).toMatchObject({ httpStatus: 400, serviceCode: '64302', serviceMessage: 'Invalid JSON format' });
+      expect(notJson).toMatchObject({ httpStatus: 400, serviceCode: '64303', serviceMessage: 'Invalid type of Attribute (Content-Type: application/json)' });
       const empty = await rejection(transport.send({ method: 'POST', path: `/api/1.1/brand/${BRAND.id}/autoreplymsg` }));
       expect(empty).toMatchObject({ httpStatus: 400, serviceCode: '64301', serviceMessage: 'Missing Body data' });
       const noCertificate = await rejection(
