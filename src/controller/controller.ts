@@ -161,6 +161,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     s.pendingReasons = c.reasons;
     s.counts = c.counts;
     s.lastPassAt = now;
+    if (tookMs !== undefined) s.passes++;
     if (tookMs !== undefined) s.lastPassDurationMs = tookMs;
     s.lastPassOutcome = error !== undefined && c.state !== 'failed' ? 'error' : c.state;
     if (error !== undefined) s.lastError = { ...error, at: now };
@@ -176,7 +177,6 @@ export async function startController(options: ControllerOptions): Promise<Runni
     if (entry === undefined || want === undefined || shutdown.signal.aborted) return;
     const started = performance.now();
     entry.status.state = 'reconciling';
-    entry.status.passes++;
     metrics.setState(brandId, 'reconciling', entry.lateReviews);
     let result = 'error';
     try {
@@ -193,6 +193,12 @@ export async function startController(options: ControllerOptions): Promise<Runni
       result = c.classified.state;
       log('info', 'pass', { brand: brandId, mode, state: c.classified.state, ms: Math.round(performance.now() - started), counts: c.classified.counts, ...(c.applied !== undefined ? { applied: c.applied } : {}) });
     } catch (err) {
+      if (shutdown.signal.aborted) {
+        // Stopped by the shutdown after its steps in flight: the next start resyncs it.
+        entry.status.state = entry.settled;
+        log('info', 'pass.stopped', { brand: brandId });
+        return;
+      }
       const message = errorMessage(err);
       const code = err instanceof RcsctlError ? err.code : 'E_INTERNAL';
       serviceDown = code === 'E_NETWORK';
