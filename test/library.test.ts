@@ -100,7 +100,7 @@ describe('rcsctl as a library (the packed package, imported as a user does)', ()
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', "import('rcsctl').then((m) => console.log(JSON.stringify({ keys: Object.keys(m).sort(), url: import.meta.resolve('rcsctl') })))"], { cwd: dir, encoding: 'utf8' });
     const { keys, url } = JSON.parse(out) as { keys: string[]; url: string };
     expect(url).toBe(`file://${join(dir, 'node_modules', 'rcsctl', 'dist', 'src', 'index.js')}`);
-    for (const name of ['loadManifests', 'createClient', 'readLive', 'buildPlan', 'planBrands', 'planEachBrand', 'applyEachBrand', 'runApply', 'applyBrand', 'acquireBrandLocks', 'releaseAll', 'lockDir', 'executePlan', 'verifyApplied', 'buildDrift', 'buildManifest', 'startEmulator', 'renderPlan', 'registerKind']) {
+    for (const name of ['loadManifests', 'createClient', 'readLive', 'buildPlan', 'planBrands', 'planEachBrand', 'applyEachBrand', 'runApply', 'applyBrand', 'acquireBrandLocks', 'releaseAll', 'lockDir', 'startController', 'executePlan', 'verifyApplied', 'buildDrift', 'buildManifest', 'startEmulator', 'renderPlan', 'registerKind']) {
       expect(keys).toContain(name);
     }
     // Only the entry is public: deep imports are closed by `exports`.

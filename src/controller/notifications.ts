@@ -2,7 +2,7 @@
 // array of objects (the service reference) or one bare object (the public
 // OpenAPI document's example), each with a notiType and, for the brand's own
 // resources, its brandId. A notification is only a hint: it names the brand
-// to look at again, never what to do (docs/decisions.md, "Notifications").
+// to look at again, never what to do (docs/decisions.md, "The controller").
 
 /** One notification, reduced to what the controller uses. */
 export interface Notification {
