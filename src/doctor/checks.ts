@@ -10,20 +10,10 @@ import { mediaForm } from '../spec/media.js';
 import { MESSAGEBASE_ALIASES } from '../spec/messagebases.js';
 import { SERVICE_POSTBACK } from '../spec/postback.js';
 import { ERRORS, SUCCESS_CODE } from '../contract/codes.js';
+import type { DoctorCheck } from '../core/doctor-check.js';
+import { KINDS } from '../kinds/index.js';
 
-/** The outcome of one check. */
-export type CheckStatus = 'ok' | 'differs' | 'skipped';
-
-/** One check: what rcsctl assumed, what the service said, where the assumption comes from. */
-export interface DoctorCheck {
-  id: string;
-  title: string;
-  status: CheckStatus;
-  assumed: string;
-  said: string;
-  /** The place in the service reference or the public OpenAPI document. */
-  doc: string;
-}
+export type { CheckStatus, DoctorCheck } from '../core/doctor-check.js';
 
 /** The whole report. */
 export interface DoctorReport {
@@ -83,6 +73,8 @@ export async function runDoctor(inspect: Inspector, baseUrl: string, brand: Bran
   checks.push(mediaCheck(details));
   checks.push(statesCheck(resultOf(autoReplies), resultOf(rooms), resultOf(logos)));
   checks.push(unsetCheck(roomDetails, resultOf(logos)));
+  // Each kind's checks of its own routes, in registry order.
+  for (const kind of KINDS) if (kind.doctor !== undefined) checks.push(...(await kind.doctor({ inspect, brand, base })));
   return finish(baseUrl, brand, checks);
 }
 

@@ -8,6 +8,8 @@
 // what differs between kinds is a declared property here.
 
 import type { BrandRef, RcsClient } from '../api/index.js';
+import type { Inspector } from '../api/inspect.js';
+import type { DoctorCheck } from '../core/doctor-check.js';
 import type { DriftOptions, Finding } from '../core/finding.js';
 import type { LiveBrand } from '../core/live.js';
 import type { IdMap } from '../core/refs.js';
@@ -296,6 +298,13 @@ export interface ShownHome extends ShownSource {
 /** What a handset shows of one declared object, by the kind's `handset`. */
 export type Shown = ShownMessage | ShownRoom | ShownMenu | ShownPicture<'profile'> | ShownPicture<'image'> | ShownHome;
 
+/** What a kind's doctor checks get: raw read-only access, the brand, and the brand's base path (`/api/1.1/brand/BR.x`). */
+export interface DoctorEnv {
+  inspect: Inspector;
+  brand: BrandRef;
+  base: string;
+}
+
 /** A resource kind: its whole life, from manifest section to export. */
 export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly name: N;
@@ -427,12 +436,19 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly exporter?: KindExporter<L>;
   /** For a kind without an exporter: why, and what to do instead, said in export's output and the manifest it writes. */
   readonly notExported?: string;
+
+  /**
+   * Its own checks for `rcsctl doctor`: read-only requests (GETs through
+   * `inspect`) of its routes, each said as ok, differs or skipped. Run after
+   * the service-wide checks, once the brand answered.
+   */
+  doctor?(env: DoctorEnv): Promise<DoctorCheck[]>;
 }
 
 /** The pure part of a kind (kind.ts in its folder): everything but reading, applying, drift, export and manifest. */
 export type KindPlanning<D, L, N extends KindName = KindName> = Omit<
   ResourceKind<D, L, N>,
-  'manifest' | 'read' | 'liveSection' | 'reread' | 'createdSince' | 'handlers' | 'listing' | 'named' | 'codes' | 'findingCodes' | 'findings' | 'driftNote' | 'exporter' | 'notExported'
+  'manifest' | 'read' | 'liveSection' | 'reread' | 'createdSince' | 'handlers' | 'listing' | 'named' | 'codes' | 'findingCodes' | 'findings' | 'driftNote' | 'exporter' | 'notExported' | 'doctor'
 >;
 
 /** A kind with its type parameters erased, for registries. */

@@ -101,6 +101,11 @@ const widgetKind: ResourceKind<DesiredWidget, Widget, 'widget'> = {
       return {};
     },
   },
+  async doctor({ inspect, brand, base }) {
+    const a = await inspect.get(`${base}/widget`, { query: { offset: 0, limit: 1000 }, brand });
+    const n = Array.isArray((a.body as { result?: unknown } | undefined)?.result) ? (a.body as { result: unknown[] }).result.length : 0;
+    return [{ id: 'widget-list', title: 'the widget list', status: a.error === undefined ? 'ok' : 'differs', assumed: 'GET widget answers a list', said: `HTTP ${a.status}, ${n} widgets`, doc: 'this test' }];
+  },
   findingCodes: ['WIDGET_BROKEN'],
   findings: (address, l) => (l.state === 'broken' ? [finding('WIDGET_BROKEN', 'warning', address, `widget "${l.name}" is broken`, 'Fix it.')] : []),
   exporter: {
@@ -233,6 +238,13 @@ describe('a kind defined only in a test', () => {
       .filter((r) => r.address === 'widget.blue')
       .flatMap((r) => r.findings.map((f) => f.code));
     expect(codes?.sort()).toEqual(['DRIFT_CHANGED', 'WIDGET_BROKEN']);
+  });
+
+  it('brings its own doctor check, run after the service-wide ones', async () => {
+    const r = await cli(['doctor', '--brand', BRAND, '--format', 'json'], { emu, env: { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN } });
+    const checks = (JSON.parse(r.stdout) as { checks: { id: string; status: string; said: string }[] }).checks;
+    expect(checks.at(-1)).toEqual(expect.objectContaining({ id: 'widget-list', status: 'ok', said: expect.stringMatching(/^HTTP 200, \d+ widgets$/) }));
+    expect(checks.map((c) => c.id)).toContain('brand');
   });
 
   it('exports its section, and the export plans empty', async () => {
