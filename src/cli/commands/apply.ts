@@ -19,7 +19,7 @@ export function registerApply(program: Command, ctx: CommandContext): void {
     .option('--plan <file>', 'apply exactly the steps of a saved plan (rcsctl plan --out)')
     .option('--allow-delete', 'run delete steps (saved plans may hold them without this flag)', false)
     .option('--allow-review', 'run steps that send a room, logo or template to operator review', false)
-    .option('--cancel-review', 'change templates waiting for review by withdrawing the review first (needs --allow-delete too)', false)
+    .option('--cancel-review', 'change what waits for review by withdrawing the review first (needs --allow-delete too)', false)
     .option('-y, --yes', 'do not ask for confirmation', false)
     .option('--auto-approve', 'the same as --yes (as in terraform)')
     .option('--brand <id>', 'apply only this brand (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])

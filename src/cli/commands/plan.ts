@@ -45,7 +45,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
   cmd
     .option('--shard <i/n>', 'plan only the brands of shard i of n (split by brand id; see docs/ci.md)')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
-    .option('--cancel-review', 'a change to a template waiting for review withdraws that review first (gated like a delete; see docs/templates.md)', false);
+    .option('--cancel-review', 'a change to what waits for review withdraws that review first (gated like a delete)', false);
   previewOptions(withCacheOptions(cmd)).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
