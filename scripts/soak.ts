@@ -9,7 +9,8 @@
 //   re-run must converge (the killed run's stale lock is taken over).
 // - concurrent pairs (default 20): two applies of one brand at once from two
 //   "machines" (two lock directories): same manifests, different manifests,
-//   prune. They must never both report success, and the documented repair
+//   prune, and same manifests whose auto-replies link in a cycle. They must
+//   never both report success, and the documented repair
 //   (apply --dedupe --allow-delete) must converge.
 //
 // It prints the failures per category and exits 1 on any.
@@ -67,7 +68,7 @@ export async function runSoak(opts: SoakOptions): Promise<Category[]> {
   const work = mkdtempSync(join(tmpdir(), 'rcsctl-soak-'));
   const example = join(work, 'example');
   cpSync(join(packageRoot(), 'examples', 'brand'), example, { recursive: true });
-  const generated = writeBrand(join(work, 'generated'), 'Soak', 100, true);
+  const generated = writeBrand(join(work, 'generated'), 'Soak', 100, 'chain');
   const categories: Category[] = [];
   const parallel = Math.max(1, opts.parallel ?? 4);
   const fast = await Promise.all(Array.from({ length: parallel }, () => startEmulator({ port: 0 })));
@@ -111,11 +112,12 @@ async function trials(name: string, n: number, pool: RunningEmulator[], log: (li
   return cat;
 }
 
-/** A brand of `n` plain auto-replies named `<prefix> i`; with `links`, each links to the one before. */
-function writeBrand(dir: string, prefix: string, n: number, links: boolean, prune = false): string {
+/** A brand of `n` plain auto-replies named `<prefix> i`; with `chain`, each links to the one before, and with `cycle` the first to the last as well. */
+function writeBrand(dir: string, prefix: string, n: number, links: false | 'chain' | 'cycle', prune = false): string {
   mkdirSync(dir, { recursive: true });
   const replies = Array.from({ length: n }, (_, i) => {
-    const chip = links && i > 0 ? `    chipList:\n      - reply: { autoReply: r${i}, displayText: Back }\n` : '';
+    const back = i > 0 ? i : links === 'cycle' ? n : undefined;
+    const chip = links !== false && back !== undefined ? `    chipList:\n      - reply: { autoReply: r${back}, displayText: Back }\n` : '';
     return `  r${i + 1}:\n    name: "${prefix} ${i + 1}"\n    messagebaseId: SCS00000\n    body: { description: "${prefix} reply ${i + 1}" }\n${chip}`;
   }).join('');
   writeFileSync(join(dir, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${BRAND}\n${prune ? 'prune: [autoReplies]\n' : ''}autoReplies:\n${replies}`);
@@ -199,11 +201,13 @@ async function killTrial(emu: RunningEmulator, work: string, trial: number, path
 
 async function concurrentPair(emu: RunningEmulator, work: string, i: number): Promise<string | undefined> {
   await admin(emu, 'POST', 'reset');
-  const kind = (['same manifests', 'different manifests', 'prune'] as const)[i % 3] as 'same manifests' | 'different manifests' | 'prune';
+  const kinds = ['same manifests', 'different manifests', 'prune', 'reply cycles'] as const;
+  const kind = kinds[i % kinds.length] as (typeof kinds)[number];
   const dir = join(work, `pair-${i}`);
   const prune = kind === 'prune';
-  const a = writeBrand(join(dir, 'a'), 'Left', 12, false, prune);
-  const b = kind === 'same manifests' ? a : writeBrand(join(dir, 'b'), 'Right', 12, false, prune);
+  // Reply cycles: the copies each run leaves differ in which links they got, which --dedupe must still clear.
+  const a = writeBrand(join(dir, 'a'), 'Left', 12, kind === 'reply cycles' ? 'cycle' : false, prune);
+  const b = kind === 'same manifests' || kind === 'reply cycles' ? a : writeBrand(join(dir, 'b'), 'Right', 12, false, prune);
   const flags = ['--yes', '--allow-delete'];
   const [ra, rb] = await Promise.all([cli(emu, ['apply', a, ...flags], join(dir, 'locks-1')), cli(emu, ['apply', b, ...flags], join(dir, 'locks-2'))]);
   if (ra.code === 0 && rb.code === 0) return `${kind}: both applies reported success`;
