@@ -94,7 +94,7 @@ export function findDuplicates(desired: DesiredBrand, live: LiveBrand): Duplicat
 }
 
 /** The order of the rules: a copy no one may delete, linked to, closest to the manifest, oldest. */
-export function keeperFirst(a: Standing, b: Standing): number {
+function keeperFirst(a: Standing, b: Standing): number {
   return Number(b.undeletable) - Number(a.undeletable) || b.linkedFrom - a.linkedFrom || a.distance - b.distance || olderFirst(a.listed, b.listed);
 }
 
