@@ -19,7 +19,7 @@ import { orderSteps } from '../plan/order.js';
 import { brandRef } from '../plan/plan-brands.js';
 import type { LiveBrand } from '../plan/types.js';
 import { executePlan } from './execute.js';
-import { namedKinds, olderFirst } from './interference.js';
+import { namedKinds, olderFirst, type NamedKind } from './interference.js';
 import { liveOnlyContext } from './stale.js';
 
 /** A copy --dedupe deletes, unless something stops it. */
@@ -63,7 +63,7 @@ export function findDuplicates(desired: DesiredBrand, live: LiveBrand): Duplicat
   const planCtx: PlanContext = { brand: desired, live, ref: placeholder, ...ctx };
   const groups: DuplicateGroup[] = [];
   for (const k of namedKinds()) {
-    const claimed = new Map(k.desired(desired).flatMap((d) => { const n = k.named.claimedName(d); return n === undefined ? [] : [[n, d] as const]; }));
+    const claimed = claimedNames(k, desired);
     const byName = new Map<string, unknown[]>();
     for (const l of k.live(live)) {
       const name = k.named.listed(l).name;
@@ -129,11 +129,21 @@ function canonicalIds(desired: DesiredBrand, live: LiveBrand): Map<string, strin
     for (const [d, l] of k.match(k.desired(desired), k.live(live), desired).pairs) out.set(k.liveId(l), placeholder(k.name, k.key(d)));
   }
   for (const k of namedKinds()) {
-    const keyOf = new Map(k.desired(desired).flatMap((d) => { const n = k.named.claimedName(d); return n === undefined ? [] : [[n, k.key(d)] as const]; }));
+    const claimed = claimedNames(k, desired);
     for (const l of k.live(live)) {
-      const key = keyOf.get(k.named.listed(l).name);
-      if (key !== undefined) out.set(k.liveId(l), placeholder(k.name, key));
+      const d = claimed.get(k.named.listed(l).name);
+      if (d !== undefined) out.set(k.liveId(l), placeholder(k.name, k.key(d)));
     }
+  }
+  return out;
+}
+
+/** The desired objects of a named kind by the name each claims (those pinned by id claim none). */
+function claimedNames(k: NamedKind, desired: DesiredBrand): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const d of k.desired(desired)) {
+    const name = k.named.claimedName(d);
+    if (name !== undefined) out.set(name, d);
   }
   return out;
 }

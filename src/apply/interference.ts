@@ -32,7 +32,7 @@ export interface Interference {
 }
 
 /** A kind identified by a name the service does not keep unique, which a second process can duplicate. */
-type NamedKind = AnyKind & Required<Pick<AnyKind, 'named'>>;
+export type NamedKind = AnyKind & Required<Pick<AnyKind, 'named'>>;
 
 /** The registered kinds that declare `named`, in registry order. */
 export function namedKinds(): NamedKind[] {
