@@ -59,6 +59,32 @@ export function commandsFor(argv: readonly string[]): string[] {
   return word in COMMANDS && word !== 'completion' ? [word] : all;
 }
 
+/** One command as its definition states it: its words (`report merge`) and each option's flags and choices. */
+export interface CommandShape {
+  path: string[];
+  options: { flags: string; long?: string; choices: readonly string[] }[];
+}
+
+/**
+ * Every command rcsctl defines, subcommands as their own entries, read from the
+ * commander definitions themselves: a test that must cover every command and
+ * every format (test/e2e/no-secret-written.test.ts) cannot miss a new one.
+ */
+export async function commandShapes(): Promise<CommandShape[]> {
+  const program = new Command('rcsctl');
+  const ctx: CommandContext = { io: { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: '.' }, globals: () => readGlobals(program, ctx.io), exit: () => undefined };
+  for (const register of await Promise.all(Object.values(COMMANDS).map((load) => load()))) register(program, ctx);
+  const out: CommandShape[] = [];
+  const walk = (cmd: Command, path: string[]): void => {
+    if (cmd.commands.length === 0) {
+      out.push({ path, options: cmd.options.map((o) => ({ flags: o.flags, ...(o.long !== undefined ? { long: o.long } : {}), choices: o.argChoices ?? [] })) });
+    }
+    for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+  };
+  for (const cmd of program.commands) walk(cmd, [cmd.name()]);
+  return out;
+}
+
 /** Run rcsctl with `argv` (without node and script) and return the exit code. */
 export async function main(argv: string[], rawIo: CliIO): Promise<number> {
   // Every byte written goes through the terminal guard (src/cli/safe-output.ts).

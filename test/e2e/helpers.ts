@@ -36,11 +36,11 @@ export interface CliRun {
 }
 
 /** Run rcsctl in-process; `emu` sets --base-url and the token unless `env` overrides. */
-export async function cli(argv: string[], opts: { emu?: RunningEmulator; cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliRun> {
+export async function cli(argv: string[], opts: { emu?: RunningEmulator; cwd?: string; env?: Record<string, string | undefined>; signal?: AbortSignal } = {}): Promise<CliRun> {
   const stdout = new Capture();
   const stderr = new Capture();
   const env = { ...(opts.emu ? { RCSCTL_BASE_URL: opts.emu.url, RCSCTL_TOKEN: TOKEN } : {}), ...(opts.env ?? {}) };
-  const code = await main(argv, { stdout, stderr, env, cwd: opts.cwd ?? ROOT });
+  const code = await main(argv, { stdout, stderr, env, cwd: opts.cwd ?? ROOT, ...(opts.signal !== undefined ? { signal: opts.signal } : {}) });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 

@@ -4,7 +4,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { brandGraph, planGraph, renderDot, renderMermaid, type Cluster } from '../../graph/graph.js';
 import { readPlanFile } from '../../plan/plan-file.js';
@@ -19,7 +19,10 @@ const GRAPH_FORMATS = ['mermaid', 'dot'] as const;
 export function registerGraph(program: Command, ctx: CommandContext): void {
   const cmd = program.command('graph').description('draw the brand (or, with --plan, a saved plan) as a Mermaid or DOT graph');
   pathsArgument(cmd);
-  cmd.option('--format <format>', 'mermaid (renders in a GitHub comment) or dot (Graphviz)', 'mermaid').option('--plan <file>', "a saved plan (rcsctl plan -o FILE): its steps and the order they run in");
+  const format = new Option('--format <format>', 'mermaid (renders in a GitHub comment) or dot (Graphviz)').default('mermaid');
+  // Listed for help and completion (as formatOption does); checked in the action.
+  format.argChoices = [...GRAPH_FORMATS];
+  cmd.addOption(format).option('--plan <file>', "a saved plan (rcsctl plan -o FILE): its steps and the order they run in");
   outOption(cmd, 'file', 'write the graph to FILE instead of stdout');
   brandOption(cmd, 'draw only this brand');
   cmd.action(async (paths: string[] | undefined, opts: { format: string; plan?: string; out?: string; output?: string; brand?: string[] }) => {

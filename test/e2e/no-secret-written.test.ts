@@ -1,0 +1,312 @@
+// No secret in any byte rcsctl writes (issue 24, section 2). A canary value
+// comes from sensitive variables (`${env:RCS_SECRET}`, and one full of the
+// characters every format escapes) into every kind of field the registry's
+// kinds hold: descriptions, titles, URLs, postbacks, file paths, names,
+// template fields, menu items, room fields, agency files. Then every command
+// rcsctl defines runs in every format it offers, with and without `-o`, and
+// every byte is searched: stdout, stderr, each file written (names and
+// content), the saved plan, the whole cache directory. The commands and their
+// formats come from the CLI's own definitions (`commandShapes`), so a new
+// command or format fails here until it is run too.
+//
+// Export is the one exemption, and only for what it writes of the live brand
+// after the canary was applied (docs/configuration.md, "Secrets in manifests").
+
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandShapes } from '../../src/cli/main.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { admin, BRAND, cli, emulator, EXAMPLE, ROOT, TOKEN, type CliRun } from './helpers.js';
+
+/** A plain canary: letters and digits, so every field accepts it. */
+const CANARY = 'Qz7Canary9Wk';
+/** A canary of every character HTML, XML, JSON, Markdown, Mermaid, DOT and URLs escape. */
+const MARKUP = 'Mk9pqW&Vq3zzJ"<b>\'|\\ #`';
+/** What may never appear: every 6-character piece of the plain canary, the markup canary's letter runs, the token. */
+const FORBIDDEN = [...Array.from({ length: CANARY.length - 5 }, (_, i) => CANARY.slice(i, i + 6)), 'Mk9pqW', 'Vq3zzJ', TOKEN];
+// (`rcsctl emulator` prints its own master token on purpose, and runs with no RCSCTL_TOKEN: that run is searched for the canary only.)
+
+const env = (cacheDir: string): Record<string, string> => ({ RCS_SECRET: CANARY, RCS_SECRET_MARKUP: MARKUP, RCSCTL_CACHE_DIR: cacheDir });
+
+/** The canary in every kind of field; file names carry it too. */
+function manifest(): string {
+  const s = '${env:RCS_SECRET}';
+  const m = '${env:RCS_SECRET_MARKUP}';
+  return `apiVersion: rcsctl/v1
+kind: Brand
+brand:
+  id: ${BRAND}
+prune: [autoReplies]
+files:
+  hero: { path: "images/${s}.png" }
+autoReplies:
+  welcome:
+    name: "Welcome ${s}"
+    messagebaseId: SCwThM00
+    body:
+      title: "Title ${s}"
+      description: "Hello ${s} and ${m}"
+      media: { file: hero }
+      mediaUrl: "https://example.com/media/${s}"
+    buttons:
+      - suggestions:
+          - action:
+              displayText: "Go ${s}"
+              urlAction: { openUrl: { url: "https://example.com/${s}/map?q=${s}" } }
+              postback: { data: "pb-${s}" }
+          - action:
+              displayText: Copy
+              clipboardAction: { copyToClipboard: { text: "code ${s} ${m}" } }
+    chipList:
+      - reply: { autoReply: hours, displayText: "Hours ${s}" }
+      - action:
+          displayText: Visit
+          mapAction: { showLocation: { location: { latitude: 37.5, longitude: 127, label: "Shop ${s}" } } }
+      - action:
+          displayText: Remind me
+          calendarAction: { createCalendarEvent: { startTime: "2030-01-01T10:00:00+09:00", endTime: "2030-01-01T11:00:00+09:00", title: "Tasting ${s}", description: "Bring ${m}" } }
+      - action:
+          displayText: Write
+          composeAction: { composeTextMessage: { phoneNumber: "0212345678", text: "Hi ${s}" } }
+  hours:
+    name: Hours
+    messagebaseId: SCS00000
+    body: { description: "Open ${s}" }
+    chipList:
+      - reply: { autoReply: welcome, displayText: Back }
+logos:
+  main:
+    name: "Logo ${s}"
+    description: "Sign ${s} ${m}"
+    path: "images/logo-${s}.png"
+templates:
+  hours:
+    custTmpltId: "t${s}"
+    tmpltName: "Hours ${s}"
+    messagebaseformId: ITHI001V
+    body:
+      - { param: media, value: { path: "images/t-${s}.png" } }
+      - { param: title, value: "Sale ${s}" }
+      - { param: description, value: "Up to {{rate}}% off ${s} ${m}" }
+    buttons:
+      - suggestions:
+          - action: { urlAction: { openUrl: { url: "https://example.com/sale/${s}" } }, displayText: "Shop ${s}", postback: { data: "t-${s}" } }
+chatbots:
+  "0212345678":
+    subTitle: "Room ${s}"
+    display: "11"
+    inputField: 1
+    rcsReply: "1"
+    subDescr: "About ${s} ${m}"
+    saftyStatusYn: "Y"
+    persistentMenu:
+      - { type: reply, title: "Menu ${s}", autoReply: hours }
+      - type: action
+        title: "Call ${s}"
+        actionType: dialerAction
+        action: { dialerAction: { dialPhoneNumber: { phoneNumber: "0212345678", fallbackUrl: "https://example.com/call/${s}" } } }
+agencyFiles:
+  ${BRAND}.canary:
+    path: "images/${s}-spring.png"
+    mimeType: image/png
+`;
+}
+
+let emu: RunningEmulator;
+let work: string;
+let manifests: string;
+let cacheDir: string;
+let n = 0;
+/** Every run so far, with what it was. */
+const runs: { argv: string[]; run: CliRun }[] = [];
+/** Files export wrote after the canary was applied: live content, exempt. */
+const exempt = new Set<string>();
+
+/** A fresh output path under the work directory. */
+const out = (name: string): string => join(work, 'out', `${++n}-${name}`);
+
+async function run(argv: string[]): Promise<CliRun> {
+  const r = await cli(argv, { emu, cwd: work, env: env(cacheDir) });
+  runs.push({ argv, run: r });
+  return r;
+}
+
+beforeAll(async () => {
+  emu = await emulator();
+  work = mkdtempSync(join(tmpdir(), 'rcsctl-no-secret-'));
+  manifests = join(work, 'manifests');
+  cacheDir = join(work, 'caches', 'first');
+  mkdirSync(join(manifests, 'images'), { recursive: true });
+  mkdirSync(join(work, 'out'));
+  const image = (from: string, to: string): void => cpSync(from, join(manifests, 'images', to));
+  image(join(EXAMPLE, 'images', 'hero.png'), `${CANARY}.png`);
+  image(join(EXAMPLE, 'images', 'logo.png'), `logo-${CANARY}.png`);
+  image(join(EXAMPLE, 'images', 'spring.png'), `${CANARY}-spring.png`);
+  image(join(ROOT, 'test', 'plan-cases', '061-templates-from-nothing', 'images', 'autumn.png'), `t-${CANARY}.png`);
+  writeFileSync(join(manifests, 'brand.yaml'), manifest());
+});
+afterAll(async () => {
+  await emu.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Every `--format` choice a command offers ([undefined] when it has none). */
+function formatsOf(options: { long?: string; choices: readonly string[] }[]): (string | undefined)[] {
+  const format = options.find((o) => o.long === '--format');
+  return format === undefined ? [undefined] : [...format.choices];
+}
+
+const withFormat = (argv: string[], format: string | undefined): string[] => (format === undefined ? argv : [...argv, '--format', format]);
+
+/**
+ * How each command runs, given a format. Every command rcsctl defines must
+ * have an entry; one that reads manifests reads the canary ones, and one
+ * that writes (`-o`) is run writing too.
+ */
+const RUNNERS: Record<string, (format: string | undefined) => Promise<void>> = {
+  validate: async (f) => {
+    await run(withFormat(['validate', manifests], f));
+    await run(withFormat(['validate', manifests, '-o', out(`validate.${f}`)], f));
+  },
+  brands: async (f) => {
+    await run(withFormat(['brands', manifests], f));
+  },
+  preview: async () => {
+    expect((await run(['preview', manifests, '-o', out('preview')])).code).toBe(0);
+  },
+  graph: async (f) => {
+    await run(withFormat(['graph', manifests], f));
+    await run(withFormat(['graph', manifests, '-o', out(`graph.${f}`)], f));
+  },
+  plan: async (f) => {
+    const r = await run(withFormat(['plan', manifests, '--out', out('plan.json'), '--preview', out('plan-preview'), '--graph'], f));
+    expect(r.code, r.stderr).toBe(0);
+  },
+  show: async (f) => {
+    const saved = out('show-plan.json');
+    await run(['plan', manifests, '--out', saved]);
+    await run(withFormat(['show', saved, '--graph', '--preview', out('show-preview')], f));
+    await run(withFormat(['show', saved, '-o', out(`show.${f}`)], f));
+    await run(['graph', '--plan', saved, '-o', out('plan-graph')]);
+  },
+  export: async () => {
+    await run(['export', '--brand', BRAND, '-o', out('export')]);
+    // Adopting a live resource into the canary manifest keeps its references, not their values.
+    const into = out('into.yaml');
+    writeFileSync(into, manifest());
+    await run(['export', '--resource', 'chatbot.0298765432', '--into', into]);
+  },
+  doctor: async (f) => {
+    await run(withFormat(['doctor', '--brand', BRAND], f));
+  },
+  completion: async () => {
+    await run(['completion', 'bash']);
+  },
+  emulator: async () => {
+    // Long-running: given the canary manifests as its brands, and stopped as soon as it has started.
+    const stopped = AbortSignal.abort();
+    runs.push({ argv: ['emulator'], run: await cli(['emulator', '--brands-from', manifests], { cwd: work, env: env(cacheDir), signal: stopped }) });
+  },
+  // After apply (below): the live brand holds the canary, and these compare against it.
+  apply: async (f) => {
+    // Each format applies the whole brand from the seed, once from a saved plan and once directly,
+    // each with a cache of its own (the emulator's ids start again after a reset).
+    for (const from of ['plan', 'manifests']) {
+      await admin(emu, 'POST', 'reset');
+      cacheDir = join(work, 'caches', `apply-${f}-${from}`);
+      const saved = out('apply-plan.json');
+      if (from === 'plan') await run(['plan', manifests, '--out', saved]);
+      const r = await run(withFormat(from === 'plan' ? ['apply', '--plan', saved, '--allow-review', '--allow-delete'] : ['apply', manifests, '--yes', '--allow-review', '--allow-delete'], f));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).toMatch(/uploaded|created/);
+    }
+  },
+  drift: async (f) => {
+    await run(withFormat(['drift', manifests], f));
+    await run(withFormat(['drift', manifests, '-o', out(`drift.${f}`)], f));
+  },
+  'report merge': async (f) => {
+    const shard = out('drift-shard.json');
+    await run(['drift', manifests, '--format', 'json', '-o', shard]);
+    await run(withFormat(['report', 'merge', shard], f));
+    await run(withFormat(['report', 'merge', shard, '-o', out(`merged.${f}`)], f));
+  },
+};
+
+/** Commands that compare against the live brand, run after apply. */
+const AFTER_APPLY = ['drift', 'report merge'];
+
+/** Every file under `dir`: its path (names are bytes written too) and content. */
+function filesUnder(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .map((path) => ({ path, text: `${relative(dir, path)}\n${readFileSync(path, 'latin1')}` }));
+}
+
+/** Where a forbidden piece appears (the first one found), with some context. */
+function leaks(where: string, text: string, forbidden = FORBIDDEN): string[] {
+  for (const piece of forbidden) {
+    const at = text.indexOf(piece);
+    if (at !== -1) return [`${where}: …${text.slice(Math.max(0, at - 60), at + 40).replace(/\s+/g, ' ')}…`];
+  }
+  return [];
+}
+
+describe('no secret in any byte written', () => {
+  it('every command, every format, every kind of field: stdout, stderr, every file, the plan files, the cache directory', async () => {
+    const shapes = await commandShapes();
+    const names = shapes.map((s) => s.path.join(' '));
+    // A command without a runner would escape the search.
+    expect(names.filter((name) => RUNNERS[name] === undefined)).toEqual([]);
+    for (const s of shapes) {
+      const format = s.options.find((o) => o.long === '--format');
+      // A --format must declare its choices, or its formats cannot be enumerated.
+      if (format !== undefined) expect(format.choices.length, s.path.join(' ')).toBeGreaterThan(0);
+    }
+
+    const clean = await run(['validate', manifests]);
+    expect(clean.code, clean.stderr).toBe(0);
+    // Export first, while the live brand holds no canary: nothing it writes may hold one.
+    const before = [...names.filter((name) => name !== 'apply' && !AFTER_APPLY.includes(name)), 'apply', ...AFTER_APPLY];
+    for (const name of before) {
+      const shape = shapes.find((s) => s.path.join(' ') === name);
+      for (const f of formatsOf(shape?.options ?? [])) await (RUNNERS[name] as (f: string | undefined) => Promise<void>)(f);
+    }
+
+    // The service got the values: they are content, kept out of output only.
+    const sent = JSON.stringify([...(emu.store.brands.get(BRAND)?.autoReplies.values() ?? [])]);
+    expect(sent).toContain(CANARY);
+    expect(sent).toContain(JSON.stringify(MARKUP).slice(1, -1));
+
+    // Export of the live brand now writes the canary it reads from the service: the one exemption.
+    const live = out('export-live');
+    await run(['export', '--brand', BRAND, '-o', live]);
+    exempt.add(live);
+
+    const found: string[] = [];
+    for (const { argv, run: r } of runs) {
+      const forbidden = argv[0] === 'emulator' ? FORBIDDEN.filter((p) => p !== TOKEN) : FORBIDDEN;
+      found.push(...leaks(`${argv.join(' ')} (stdout)`, r.stdout, forbidden), ...leaks(`${argv.join(' ')} (stderr)`, r.stderr, forbidden));
+    }
+    for (const dir of [join(work, 'out'), join(work, 'caches')]) {
+      for (const f of filesUnder(dir)) {
+        if ([...exempt].some((e) => f.path.startsWith(e))) continue;
+        found.push(...leaks(relative(work, f.path), f.text));
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('a warm run still works from the cache: no change planned, and no auto-reply detail read again', async () => {
+    await admin(emu, 'DELETE', 'requests');
+    const warm = await run(['plan', manifests, '--detailed-exitcode']);
+    expect(warm.code, warm.stdout + warm.stderr).toBe(0);
+    const log = (await admin(emu, 'GET', 'requests')) as { requests: { method: string; path: string }[] };
+    expect(log.requests.filter((r) => r.method === 'GET' && /\/autoreplymsg\/ARM/.test(r.path))).toEqual([]);
+    expect(leaks('warm plan', warm.stdout + warm.stderr)).toEqual([]);
+    expect(filesUnder(cacheDir).flatMap((f) => leaks(relative(work, f.path), f.text))).toEqual([]);
+  });
+});
