@@ -22,7 +22,6 @@ import { watchInterrupts } from './interrupt.js';
 import { declaredBy, loadBrands } from './load.js';
 import { brandHint, planWith, selectionOf } from './plan-run.js';
 import { redactSecrets } from './redact.js';
-import { hideInOutput } from './safe-output.js';
 
 /** The flags of `rcsctl apply`. */
 export interface ApplyOptions {
@@ -73,7 +72,7 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
   const interrupts = watchInterrupts(io, INTERRUPT_GRACE_MS);
   // Verification keeps the auto-replies it vouched for as created, so the next run need not read them.
   const cacheDir = cacheDirFor(opts, io.env, io.cwd);
-  const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl) : undefined;
+  const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl, ctx.redaction) : undefined;
   try {
     const planOpts = { cancelReview: opts.cancelReview, target: opts.target ?? [], cache: opts.cache, ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) };
     const source: ApplySource =
@@ -102,8 +101,8 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
 
 async function savedRuns(ctx: CommandContext, conn: Connection, path: string, opts: ApplyOptions, lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
   // Sensitive values come from the environment again, and must be what was planned.
-  const { file, values } = restoreSensitive(readPlanFile(path, { baseUrl: conn.baseUrl }), ctx.io.env, path);
-  hideInOutput(ctx.io, values);
+  const { file, secrets } = restoreSensitive(readPlanFile(path, { baseUrl: conn.baseUrl }), ctx.io.env, path);
+  ctx.redaction.add(secrets);
   return savedPlanRuns(conn.client, file, path, {
     concurrency: ctx.globals().concurrency,
     env: ctx.io.env,

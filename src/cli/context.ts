@@ -4,6 +4,7 @@
 
 import type { Readable, Writable } from 'node:stream';
 import type { ConcurrencySetting } from '../api/limiter.js';
+import type { Redaction } from '../util/redaction.js';
 import type { ExitCode } from './exit-codes.js';
 
 /** An output stream, with the TTY flag when it is a terminal. */
@@ -44,4 +45,10 @@ export interface CommandContext {
   globals(): GlobalOptions;
   /** Set the process exit code for this run. */
   exit(code: ExitCode): void;
+  /**
+   * The run's secrets (credentials in play, values of sensitive variables):
+   * both output streams and every file the run writes are redacted by it
+   * (`writeOutputFile`), the saved plan and the live cache sealed by it.
+   */
+  redaction: Redaction;
 }

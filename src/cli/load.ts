@@ -20,7 +20,7 @@ export async function loadOrFail(ctx: CommandContext, paths: string[], only: str
 export async function loadWithDiagnostics(ctx: CommandContext, paths: string[], only: string[] = []): Promise<{ brands: DesiredBrand[]; diagnostics: Diagnostic[] }> {
   const { io } = ctx;
   const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx) });
-  protectSensitive(io, result.sensitive);
+  protectSensitive(ctx, result.sensitive);
   if (result.diagnostics.length > 0) io.stderr.write(renderDiagnostics(result.diagnostics, { color: ctx.globals().color, cwd: io.cwd, verbose: ctx.globals().verbose === true }));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -66,7 +66,7 @@ export async function loadBrands(ctx: CommandContext, paths: string[], select: B
   const { io } = ctx;
   const cacheDir = cacheDirFor(select, io.env, io.cwd);
   const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), ...(cacheDir !== undefined ? { cacheDir } : {}) });
-  protectSensitive(io, result.sensitive);
+  protectSensitive(ctx, result.sensitive);
   const owners = new Map<string, Set<string>>();
   const own = (file: string, brandId: string): void => {
     const set = owners.get(file) ?? new Set<string>();

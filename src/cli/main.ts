@@ -9,7 +9,9 @@ import { EXIT_ERROR, EXIT_OK, type ExitCode } from './exit-codes.js';
 import { hintFor } from './hints.js';
 import { redactSecrets } from './redact.js';
 import { credentialsFromEnv } from '../manifest/sensitive.js';
-import { hideInOutput, SafeStream } from './safe-output.js';
+import { SafeStream } from './safe-output.js';
+import { Redaction } from '../util/redaction.js';
+import { hideWhenShortening } from '../core/shorten.js';
 import { concurrencyValue } from './options.js';
 
 type Register = (program: Command, ctx: CommandContext) => void;
@@ -72,7 +74,7 @@ export interface CommandShape {
  */
 export async function commandShapes(): Promise<CommandShape[]> {
   const program = new Command('rcsctl');
-  const ctx: CommandContext = { io: { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: '.' }, globals: () => readGlobals(program, ctx.io), exit: () => undefined };
+  const ctx: CommandContext = { io: { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: '.' }, globals: () => readGlobals(program, ctx.io), exit: () => undefined, redaction: new Redaction() };
   for (const register of await Promise.all(Object.values(COMMANDS).map((load) => load()))) register(program, ctx);
   const out: CommandShape[] = [];
   const walk = (cmd: Command, path: string[]): void => {
@@ -87,14 +89,18 @@ export async function commandShapes(): Promise<CommandShape[]> {
 
 /** Run rcsctl with `argv` (without node and script) and return the exit code. */
 export async function main(argv: string[], rawIo: CliIO): Promise<number> {
+  // One redaction for the run: both streams, every file written. Credentials
+  // from the environment never print, wherever they turn up (a manifest excerpt, an echoed error).
+  // A long value is cut for display (src/core/shorten.ts) before any door sees it: the cut hides the secrets first.
+  const redaction = new Redaction((added) => hideWhenShortening(added.map((s) => s.value)));
+  redaction.add(credentialsFromEnv(rawIo.env).map((c) => ({ name: c.label, value: c.value })));
   // Every byte written goes through the terminal guard (src/cli/safe-output.ts).
-  const io: CliIO = { ...rawIo, stdout: new SafeStream(rawIo.stdout), stderr: new SafeStream(rawIo.stderr) };
-  // Credentials from the environment never print, wherever they turn up (a manifest excerpt, an echoed error).
-  hideInOutput(io, credentialsFromEnv(io.env).map((c) => c.value));
+  const io: CliIO = { ...rawIo, stdout: new SafeStream(rawIo.stdout, redaction), stderr: new SafeStream(rawIo.stderr, redaction) };
   let exitCode: ExitCode = EXIT_OK;
   const program = new Command('rcsctl');
   const ctx: CommandContext = {
     io,
+    redaction,
     globals: () => readGlobals(program, io),
     exit: (code) => {
       exitCode = code;

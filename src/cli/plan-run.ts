@@ -76,7 +76,7 @@ export async function planWith(ctx: CommandContext, conn: Connection, brands: De
   const progress = makeProgress(ctx.io);
   try {
     const cacheDir = cacheDirFor(opts, ctx.io.env, ctx.io.cwd);
-    const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl) : undefined;
+    const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl, ctx.redaction) : undefined;
     const planned = await planEachBrand(conn.client, brands, {
       concurrency: ctx.globals().concurrency,
       ...(cache ? { cache } : {}),

@@ -1,14 +1,12 @@
 // `--preview DIR` and `--preview-url URL`, shared by `plan` and `show`: the
 // before/after site of a plan's changed auto-replies and menus (docs/preview.md).
 
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { PlanToPreview } from '../preview/index.js';
 import { shortPath } from '../util/paths.js';
 import { VERSION } from '../version.js';
 import type { CommandContext } from './context.js';
-import { sensitiveOf } from './secrets.js';
 
 /** Add `--preview <dir>`, `--preview-url <url>` and `--graph`. */
 export function previewOptions(cmd: Command): Command {
@@ -22,23 +20,7 @@ export function previewOptions(cmd: Command): Command {
 export async function writePlanPreview(ctx: CommandContext, dir: string, plans: PlanToPreview[], notes: string[]): Promise<string> {
   // The preview's modules load only when a preview is asked for.
   const { writeChangePreviews } = await import('../preview/index.js');
-  const written = writeChangePreviews(resolve(ctx.io.cwd, dir), plans, { version: VERSION });
-  hideInFiles(resolve(ctx.io.cwd, dir), sensitiveOf(ctx.io).map((s) => s.value));
+  const written = writeChangePreviews(resolve(ctx.io.cwd, dir), plans, { version: VERSION, redaction: ctx.redaction });
   for (const w of written) notes.push(`Preview of ${w.brandId} (${w.summary}): ${shortPath(ctx.io.cwd, w.path)}\n`);
   return join(dir, 'index.html');
-}
-
-/** Replace each sensitive value (as written, or HTML- or JSON-escaped) by `(sensitive)` in every file under `dir`. */
-function hideInFiles(dir: string, values: string[]): void {
-  const html = (v: string): string => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-  const forms = [...new Set(values.flatMap((v) => [v, html(v), JSON.stringify(v).slice(1, -1)]))].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
-  if (forms.length === 0) return;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/\.(html|json|css|js|txt|md|svg)$/i.test(entry.name)) continue;
-    const path = join(entry.parentPath, entry.name);
-    const text = readFileSync(path, 'utf8');
-    let out = text;
-    for (const f of forms) if (out.includes(f)) out = out.split(f).join('(sensitive)');
-    if (out !== text) writeFileSync(path, out);
-  }
 }

@@ -1,14 +1,14 @@
 // The credentials in play for a CLI run, and the sensitive values its
-// manifests interpolated: the first are refused in manifest content, the
-// second hidden in every output and hashed in saved plans.
+// manifests interpolated: the first are refused in manifest content, both are
+// added to the run's redaction (hidden in every output and file, sealed in
+// saved plans and the live cache).
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { credentialsFromEnv, MIN_SECRET_LENGTH, type Credential, type SensitiveValue } from '../manifest/sensitive.js';
-import type { CliIO, CommandContext } from './context.js';
-import { hideInOutput } from './safe-output.js';
+import type { CommandContext } from './context.js';
 
-/** The token, client secret and brand keys from the environment, and the token file's content; all hidden in output from now on. */
+/** The token, client secret and brand keys from the environment, and the token file's content; all redacted from now on. */
 export function credentialsInPlay(ctx: CommandContext): Credential[] {
   const out = credentialsFromEnv(ctx.io.env);
   const file = ctx.globals().tokenFile;
@@ -20,20 +20,11 @@ export function credentialsInPlay(ctx: CommandContext): Credential[] {
       // connect() reports an unreadable token file.
     }
   }
-  hideInOutput(ctx.io, out.map((c) => c.value));
+  ctx.redaction.add(out.map((c) => ({ name: c.label, value: c.value })));
   return out;
 }
 
-const remembered = new WeakMap<CliIO, SensitiveValue[]>();
-
-/** Hide `sensitive` in all output from now on, and keep it for the saved plan. */
-export function protectSensitive(io: CliIO, sensitive: readonly SensitiveValue[]): void {
-  if (sensitive.length === 0) return;
-  hideInOutput(io, sensitive.map((s) => s.value));
-  remembered.set(io, [...(remembered.get(io) ?? []), ...sensitive]);
-}
-
-/** The sensitive values a run's manifests interpolated. */
-export function sensitiveOf(io: CliIO): SensitiveValue[] {
-  return remembered.get(io) ?? [];
+/** Redact `sensitive` in all output and files from now on (and seal it in the saved plan and the live cache). */
+export function protectSensitive(ctx: CommandContext, sensitive: readonly SensitiveValue[]): void {
+  ctx.redaction.add(sensitive);
 }

@@ -1,15 +1,20 @@
 // The side-effect half of `rcsctl export`: fetch the images the manifest names
 // and write them and `brand.yaml` into the export directory. Images are fetched
 // without credentials (their urls are links the service hands out), checked
-// against the hash their name promises, and capped in size.
+// against the hash their name promises, and capped in size. Written through
+// writeOutputFile with the redaction the caller gives: what the live brand holds
+// is written as it is (docs/configuration.md, "Secrets in manifests"), but
+// never a credential.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { request } from 'undici';
 import { Document, isMap, isScalar, visit } from 'yaml';
 import { RcsctlError } from '../errors.js';
+import { writeOutputFile } from '../util/output-file.js';
 import { packageRoot } from '../util/paths.js';
+import type { Redaction } from '../util/redaction.js';
 import { mapLimit } from '../util/concurrency.js';
 import type { Download, ExportedManifest } from './build-manifest.js';
 
@@ -27,15 +32,14 @@ export interface ExportResult {
 }
 
 /** Write `exported` into `dir`; refuses to overwrite an existing brand.yaml unless `force`. */
-export async function writeExport(exported: ExportedManifest, dir: string, opts: { force: boolean; concurrency: number; header: string[] }): Promise<ExportResult> {
+export async function writeExport(exported: ExportedManifest, dir: string, opts: { force: boolean; concurrency: number; header: string[]; redaction: Redaction }): Promise<ExportResult> {
   const manifestPath = join(dir, 'brand.yaml');
   if (existsSync(manifestPath) && !opts.force) {
     throw new RcsctlError('E_EXPORT_EXISTS', `${manifestPath} exists; choose another --out directory or pass --force to overwrite it`);
   }
   const fetched = await fetchImages(exported.downloads, opts.concurrency);
-  mkdirSync(dir, { recursive: true });
-  const notes = [...exported.notes, ...saveImages(exported.downloads, fetched, dir)];
-  writeFileSync(manifestPath, renderManifest(exported.manifest, dir, opts.header));
+  const notes = [...exported.notes, ...saveImages(exported.downloads, fetched, dir, opts.redaction)];
+  writeOutputFile(manifestPath, renderManifest(exported.manifest, dir, opts.header), opts.redaction);
   return { manifestPath, images: exported.downloads.map((d) => d.path), notes };
 }
 
@@ -45,16 +49,14 @@ export function fetchImages(downloads: Download[], concurrency: number): Promise
 }
 
 /** Write fetched images under `dir`; returns a note for each whose content does not match its name's hash. */
-export function saveImages(downloads: Download[], fetched: Buffer[], dir: string): string[] {
+export function saveImages(downloads: Download[], fetched: Buffer[], dir: string, redaction: Redaction): string[] {
   const notes: string[] = [];
   downloads.forEach((d, i) => {
     const bytes = fetched[i] as Buffer;
     if (d.expectedSha12 !== undefined && createHash('sha256').update(bytes).digest('hex').slice(0, 12) !== d.expectedSha12) {
       notes.push(`${d.liveFileName}: the downloaded content does not match the hash in its name; plan will show it as changed`);
     }
-    const target = join(dir, ...d.path.split('/'));
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, bytes);
+    writeOutputFile(join(dir, ...d.path.split('/')), bytes, redaction);
   });
   return notes;
 }

@@ -4,13 +4,17 @@
 // of its own (`cachePart`), and decides in its folder when an entry is still
 // valid (src/kinds/auto-reply/cache.ts: while the list item is unchanged;
 // src/kinds/template/cache.ts: while the updateDate holds). It holds service
-// data only, never a credential. Each brand's cache file is read only when that
-// brand is first asked for.
+// data only, never a credential, and never a secret of the run: each is sealed
+// as `<sensitive:NAME:sha256>` (src/util/redaction.ts) and restored on reading
+// from the value the run knows; an entry whose secret the run does not know
+// (the variable changed) is a miss, read again. Each brand's cache file is read
+// only when that brand is first asked for.
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFileAtomic } from '../util/atomic-write.js';
+import { Redaction, restoreFrom, sealStrings, unsealStrings } from '../util/redaction.js';
 
 interface CacheFile {
   version: 3;
@@ -34,7 +38,6 @@ export function cachePart<T>(name: string): CachePart<T> {
 export const SERVICE_WIDE = '';
 
 /** Entries by brand, part and id, kept between runs. */
-/** Entries by brand, part and id, kept between runs. */
 export class LiveCache {
   private readonly brands = new Map<string, CacheFile>();
   private readonly dirty = new Set<string>();
@@ -43,6 +46,8 @@ export class LiveCache {
     private readonly dir: string,
     /** The service base URL: caches of different services never mix. */
     private readonly baseUrl: string,
+    /** The run's secrets: sealed in the files, restored on reading. */
+    private readonly redaction: Redaction = new Redaction(),
   ) {}
 
   /** The entry `id` of `part` for `brandId` (`SERVICE_WIDE` for what no brand owns). */
@@ -81,7 +86,7 @@ export class LiveCache {
       return;
     }
     for (const brandId of this.dirty) {
-      writePrivateFileAtomic(this.path(brandId), JSON.stringify(this.brands.get(brandId)));
+      writePrivateFileAtomic(this.path(brandId), JSON.stringify(sealStrings(this.brands.get(brandId), this.redaction.secrets())));
     }
     this.dirty.clear();
   }
@@ -91,14 +96,31 @@ export class LiveCache {
     if (file === undefined) {
       try {
         // A file of another version (or none) starts empty: the cache only saves time.
-        const parsed = JSON.parse(readFileSync(this.path(brandId), 'utf8')) as CacheFile;
-        file = parsed.version === 3 && typeof parsed.parts === 'object' && parsed.parts !== null ? parsed : { version: 3, parts: {} };
+        const text = readFileSync(this.path(brandId), 'utf8');
+        const parsed = JSON.parse(text) as CacheFile;
+        const valid = parsed.version === 3 && typeof parsed.parts === 'object' && parsed.parts !== null;
+        file = valid ? (text.includes('<sensitive:') ? this.unseal(parsed) : parsed) : { version: 3, parts: {} };
       } catch {
         file = { version: 3, parts: {} };
       }
       this.brands.set(brandId, file);
     }
     return file;
+  }
+
+  /** `file` with its sealed secrets restored; an entry holding one the run does not know is left out (a miss). */
+  private unseal(file: CacheFile): CacheFile {
+    const restore = restoreFrom(this.redaction.secrets());
+    const parts: CacheFile['parts'] = {};
+    for (const [name, entries] of Object.entries(file.parts)) {
+      const kept: Record<string, unknown> = {};
+      for (const [id, entry] of Object.entries(entries)) {
+        const { value, missing } = unsealStrings({ id, entry }, restore);
+        if (missing.length === 0) kept[value.id] = value.entry;
+      }
+      parts[name] = kept;
+    }
+    return { version: 3, parts };
   }
 
   private path(brandId: string): string {

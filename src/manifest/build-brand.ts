@@ -40,6 +40,8 @@ export async function addDocument(
   drafts: Map<string, BrandDraft>,
   src: SourceDoc,
   reader: FileReader,
+  /** Values of sensitive variables interpolated so far: kept out of upload names. */
+  sensitive: readonly string[] = [],
 ): Promise<Diagnostic[]> {
   const raw = src.value as RawDoc;
   const diags: Diagnostic[] = [];
@@ -80,7 +82,7 @@ export async function addDocument(
     return false;
   };
   const file = async (at: PathSegments, rel: string, use: Parameters<typeof loadLocalFile>[3]): Promise<LocalFile | undefined> => {
-    const r = await loadLocalFile(src, at, rel, use, reader);
+    const r = await loadLocalFile(src, at, rel, use, reader, sensitive);
     diags.push(...r.diagnostics);
     return r.file;
   };

@@ -14,9 +14,10 @@ import { readManifestFile } from './read-yaml.js';
 import { sortDiagnostics } from './render-diagnostics.js';
 import { builtInSchema, checkSchema, loadSchemaValidator } from './schema-check.js';
 import { checkValues } from './text-checks.js';
-import { checkCredentials, isSensitiveName, sensitivePatterns, type Credential } from './sensitive.js';
+import { checkCredentials, isSensitiveName, MIN_SECRET_LENGTH, sensitivePatterns, type Credential } from './sensitive.js';
 import type { SourceDoc } from './source.js';
 import type { Diagnostic, LoadResult } from './types.js';
+import { Redaction } from '../util/redaction.js';
 
 /** Options of a load: the environment for `${env:NAME}` and the directory paths are relative to. */
 export interface LoadOptions {
@@ -49,6 +50,9 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   const reader = new FileReader();
   const fromEnv = new Set<string>();
   const envNames = new Map<string, string>();
+  const patterns = sensitivePatterns(opts.env);
+  /** Values of sensitive variables seen so far, longest first (a file's upload name never holds one). */
+  const sensitiveValues: string[] = [];
   const allDocs: SourceDoc[] = [];
   const cache = opts.cacheDir !== undefined ? new ParseCache(opts.cacheDir) : undefined;
   for (const f of files) {
@@ -59,6 +63,10 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     }
     for (const src of read.docs) {
       const interpolated = interpolateDoc(src, opts.env, fromEnv, envNames);
+      for (const [name, value] of envNames) {
+        if (value.length >= MIN_SECRET_LENGTH && isSensitiveName(name, patterns) && !sensitiveValues.includes(value)) sensitiveValues.push(value);
+      }
+      sensitiveValues.sort((a, b) => b.length - a.length);
       allDocs.push(src);
       // A value the parse cache vouches for (SourceDoc.checkedBefore) passed both checks as it is.
       const checked = src.checkedBefore === true && builtInSchema();
@@ -75,7 +83,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
         }
         continue;
       }
-      diagnostics.push(...(await addDocument(drafts, src, reader)));
+      diagnostics.push(...(await addDocument(drafts, src, reader, sensitiveValues)));
     }
   }
 
@@ -91,7 +99,6 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     return typeof b?.key === 'string' ? [{ label: `the brand key of ${typeof b.id === 'string' ? b.id : 'a brand'}`, value: b.key }] : [];
   });
   diagnostics.push(...checkCredentials(allDocs, [...(opts.credentials ?? []), ...brandKeys]));
-  const patterns = sensitivePatterns(opts.env);
   const sensitive = [...envNames].filter(([name]) => isSensitiveName(name, patterns)).map(([name, value]) => ({ name, value }));
   // validate and apply reach one verdict: manifests that declare no brand are an error for both.
   if (drafts.size === 0 && brokenBrands.size === 0 && !diagnostics.some((d) => d.severity === 'error') && files.length > 0) {
@@ -101,7 +108,9 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     // Only files that gave no diagnostic at all are kept.
     const noisy = new Set(diagnostics.map((d) => d.file));
     const shown = new Map(files.map((f) => [f.abs, f.shown]));
-    cache.save((abs) => !noisy.has(shown.get(abs) ?? abs));
+    const secrets = new Redaction();
+    secrets.add([...sensitive, ...[...(opts.credentials ?? []), ...brandKeys].map((c) => ({ name: c.label, value: c.value }))]);
+    cache.save((abs) => !noisy.has(shown.get(abs) ?? abs), (text) => secrets.holds(text));
   }
   return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown), skipped, sensitive };
 }

@@ -66,9 +66,15 @@ export class FileReader {
   }
 }
 
+/** The stem an upload name uses in place of a sensitive value in a file's name. */
+export const SENSITIVE_STEM = 'sensitive';
+
 /**
  * Resolve, check and read the file at `relPath` for `use`. `at` is the path of
- * the `path:` node, where diagnostics point. Never throws.
+ * the `path:` node, where diagnostics point. Never throws. A file named after a
+ * sensitive value (`images/${env:PROMO_KEY}.png`) is uploaded as
+ * `sensitive-<sha256 first 12>.png`: the content-addressed name the service,
+ * plans, reports and caches see never holds the value.
  */
 export async function loadLocalFile(
   src: SourceDoc,
@@ -76,6 +82,7 @@ export async function loadLocalFile(
   relPath: string,
   use: FileUse,
   reader: FileReader,
+  sensitive: readonly string[] = [],
 ): Promise<{ file?: LocalFile; diagnostics: Diagnostic[] }> {
   const fail = (code: Parameters<typeof diagAt>[1], message: string): { diagnostics: Diagnostic[] } => ({
     diagnostics: [diagAt(src, code, at, message)],
@@ -110,7 +117,7 @@ export async function loadLocalFile(
     return fail('RCS303', `cannot read "${relPath}" (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const stem = basename(absPath, extname(absPath));
+  const stem = sensitive.reduce((s, v) => (v.length > 0 ? s.split(v).join(SENSITIVE_STEM) : s), basename(absPath, extname(absPath)));
   const file: LocalFile = {
     absPath,
     relPath,

@@ -13,8 +13,9 @@
 // Only text the fast reader took whole is kept (the full reader keeps its node
 // tree), and only plain JSON values (no infinity, no NaN, no -0). Entries are
 // written after the load, for files that produced no diagnostic, and never for
-// a document with a literal `brand.key` (only `${env:NAME}` is kept): the
-// cache holds no credential.
+// a document with a literal `brand.key` (only `${env:NAME}` is kept) or with a
+// value the run holds secret written out (a credential, or a sensitive
+// variable's value): the cache holds neither. Such a file is parsed each time.
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -110,9 +111,9 @@ export class ParseCache {
     this.staged.set(absPath, `{"reader":${JSON.stringify(key)},"sha256":${JSON.stringify(sha256)},"verbatim":${String(verbatim)},"values":${values},"keyOffsets":${keyOffsets}}`);
   }
 
-  /** Write the staged entries of `clean` files, each atomically; a cache that cannot be written is skipped. */
-  save(clean: (absPath: string) => boolean): void {
-    const todo = [...this.staged].filter(([absPath]) => clean(absPath));
+  /** Write the staged entries of `clean` files that hold no secret, each atomically; a cache that cannot be written is skipped. */
+  save(clean: (absPath: string) => boolean, holdsSecret: (text: string) => boolean = () => false): void {
+    const todo = [...this.staged].filter(([absPath, text]) => clean(absPath) && !holdsSecret(text));
     this.staged.clear();
     if (todo.length === 0) return;
     try {

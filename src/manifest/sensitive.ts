@@ -6,6 +6,7 @@
 //   (RCSCTL_SENSITIVE_VARS, default *TOKEN*,*SECRET*,*KEY*,*PASSWORD*) is
 //   shown as `(sensitive)` in every output, and a saved plan keeps only its hash.
 
+import { MIN_SECRET_LENGTH } from '../util/redaction.js';
 import { diagAt, type SourceDoc } from './source.js';
 import type { Diagnostic } from './types.js';
 
@@ -40,8 +41,7 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Values shorter than this are not searched for: they would match unrelated text. */
-export const MIN_SECRET_LENGTH = 4;
+export { MIN_SECRET_LENGTH } from '../util/redaction.js';
 
 /** Every credential in play from the environment: token, client secret, brand keys given for saved plans. */
 export function credentialsFromEnv(env: Record<string, string | undefined>): Credential[] {

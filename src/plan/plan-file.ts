@@ -2,13 +2,15 @@
 // schemas/plan.schema.json on read, refused when it is from another format
 // version, another service or another brand.
 
-import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Ajv } from 'ajv';
 import { RcsctlError } from '../errors.js';
 import { KINDS, registryVersion } from '../kinds/index.js';
+import { writeOutputFile } from '../util/output-file.js';
 import { packageRoot } from '../util/paths.js';
+import { Redaction, sealStrings } from '../util/redaction.js';
 import { VERSION } from '../version.js';
 import { PLAN_FILE_VERSION, type BrandPlan, type PlanFile } from './types.js';
 
@@ -17,10 +19,14 @@ export function makePlanFile(plans: BrandPlan[], baseUrl: string, now: Date = ne
   return { version: PLAN_FILE_VERSION, rcsctlVersion: VERSION, createdAt: now.toISOString(), baseUrl: normaliseBaseUrl(baseUrl), brands: plans };
 }
 
-/** Write a plan file atomically. */
-export function writePlanFile(path: string, plan: PlanFile): void {
-  writeFileSync(`${path}.tmp`, JSON.stringify(plan, null, 2) + '\n');
-  renameSync(`${path}.tmp`, path);
+/**
+ * Write a plan file atomically. Each secret of `redaction` is sealed as
+ * `<sensitive:NAME:sha256>` (apply --plan takes the value from the environment
+ * again: sensitive-plan.ts), and the file goes through the redaction as every
+ * output file does.
+ */
+export function writePlanFile(path: string, plan: PlanFile, redaction: Redaction = new Redaction()): void {
+  writeOutputFile(path, JSON.stringify(sealStrings(plan, redaction.secrets()), null, 2) + '\n', redaction);
 }
 
 /** Read and check a plan file; every refusal says why. Without `expect`, the service it was made for is not checked (`rcsctl show`). */

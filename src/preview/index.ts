@@ -4,6 +4,7 @@
 import { KINDS } from '../kinds/index.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import type { BrandPlan, LiveBrand } from '../plan/types.js';
+import type { Redaction } from '../util/redaction.js';
 import { brandView, logoOf, shownAs, shownObjects, type ShownObject } from './brand.js';
 import { changesPage, changesView, contextFromPlan, type ChangesContext } from './changes.js';
 import { brandPages, count, indexPage, writeBrandFolder, writeSiteIndex } from './site.js';
@@ -21,13 +22,13 @@ export interface PreviewSummary {
 }
 
 /** Write the preview site of `brands` into `dir`, brand by brand and page by page; the loader's `diagnostics` become lint findings. */
-export function writeBrandPreviews(dir: string, brands: DesiredBrand[], diagnostics: readonly Diagnostic[], opts: { cwd: string; version: string; perPage?: number }): PreviewSummary[] {
+export function writeBrandPreviews(dir: string, brands: DesiredBrand[], diagnostics: readonly Diagnostic[], opts: { cwd: string; version: string; redaction: Redaction; perPage?: number }): PreviewSummary[] {
   const written = brands.map((b): PreviewSummary => {
     const view = brandView(b, diagnostics, opts.cwd);
     const summary = `${count(view.messages.length, 'auto-reply', 'auto-replies')}, ${count(view.rooms.length, 'room')}, ${count(view.findings.length, 'finding')}`;
-    return { brandId: b.brandId, summary, path: writeBrandFolder(dir, b.brandId, brandPages(view, opts.version, opts.perPage)) };
+    return { brandId: b.brandId, summary, path: writeBrandFolder(dir, b.brandId, brandPages(view, opts.version, opts.perPage), opts.redaction) };
   });
-  writeSiteIndex(dir, indexPage('rcsctl preview', written, opts.version));
+  writeSiteIndex(dir, indexPage('rcsctl preview', written, opts.version), opts.redaction);
   return written;
 }
 
@@ -39,7 +40,7 @@ export interface PlanToPreview {
 }
 
 /** Write the before/after site of `plans` into `dir`: each changed message and menu, live against proposed. */
-export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: { version: string }): PreviewSummary[] {
+export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: { version: string; redaction: Redaction }): PreviewSummary[] {
   const pages = plans.map(({ plan, desired, live }) => {
     const objects = desired === undefined ? [] : shownObjects(desired);
     const ctx = enrich(contextFromPlan(plan), objects, live);
@@ -47,9 +48,9 @@ export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: {
     const title = shownAs(objects, 'room').find((r) => r.shown.title !== undefined)?.shown.title ?? liveRoomName(live) ?? plan.brandId;
     const summary = count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes');
     const html = changesPage(plan.brandId, changes, { title, version: opts.version, ...(ctx.logo ? { logo: ctx.logo } : {}) });
-    return { brandId: plan.brandId, summary, path: writeBrandFolder(dir, plan.brandId, [{ file: 'index.html', html }]) };
+    return { brandId: plan.brandId, summary, path: writeBrandFolder(dir, plan.brandId, [{ file: 'index.html', html }], opts.redaction) };
   });
-  writeSiteIndex(dir, indexPage('rcsctl plan: proposed changes', pages, opts.version));
+  writeSiteIndex(dir, indexPage('rcsctl plan: proposed changes', pages, opts.version), opts.redaction);
   return pages;
 }
 

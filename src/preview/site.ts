@@ -3,10 +3,12 @@
 // than a page holds (MESSAGES_PER_PAGE) gets an index page (its rooms, the list of
 // pages, the findings about no one auto-reply) and `page-001.html`, … of
 // MESSAGES_PER_PAGE handsets each: a browser opens any of them at once, and the
-// work and memory grow with the brand, page by page. Written atomically per file.
+// work and memory grow with the brand, page by page. Written atomically per file,
+// through the run's redaction (writeOutputFile).
 
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeOutputFile } from '../util/output-file.js';
+import type { Redaction } from '../util/redaction.js';
 import { esc, homeHandset, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
 import type { BrandView, Finding, MessageView } from './model.js';
 
@@ -185,22 +187,16 @@ export function indexPage(title: string, brands: { brandId: string; summary: str
 }
 
 /** Write one brand's files into `<dir>/<brand>/`, each as it is made; returns the path of its `index.html`. */
-export function writeBrandFolder(dir: string, brandId: string, files: Iterable<PageFile>): string {
+export function writeBrandFolder(dir: string, brandId: string, files: Iterable<PageFile>, redaction: Redaction): string {
   const folder = join(dir, brandFolder(brandId));
-  mkdirSync(folder, { recursive: true });
-  for (const f of files) writeAtomic(join(folder, f.file), f.html);
+  for (const f of files) writeOutputFile(join(folder, f.file), f.html, redaction);
   return join(folder, 'index.html');
 }
 
 /** Write the site's `<dir>/index.html`; returns its path. */
-export function writeSiteIndex(dir: string, html: string): string {
-  mkdirSync(dir, { recursive: true });
-  return writeAtomic(join(dir, 'index.html'), html);
-}
-
-function writeAtomic(path: string, text: string): string {
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
+export function writeSiteIndex(dir: string, html: string, redaction: Redaction): string {
+  const path = join(dir, 'index.html');
+  writeOutputFile(path, html, redaction);
   return path;
 }
 

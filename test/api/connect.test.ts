@@ -13,6 +13,7 @@ import type { CommandContext, GlobalOptions } from '../../src/cli/context.js';
 import { connect } from '../../src/cli/connect.js';
 import { RcsctlError } from '../../src/errors.js';
 import { BRAND, CLIENT_ID, CLIENT_SECRET, collect, MASTER_TOKEN, rejection, startTestEmulator, testSeed, type TestEmulator } from './helpers.js';
+import { Redaction } from '../../src/util/redaction.js';
 
 let emu: TestEmulator;
 let dir: string;
@@ -39,6 +40,7 @@ function context(globals: Partial<GlobalOptions>, env: Record<string, string> = 
     io: { stdout: sink(() => undefined), stderr: sink((s) => (stderr += s)), env, cwd: dir },
     globals: () => ({ concurrency: 4, color: false, sandbox: false, insecureHttp: false, ...globals }),
     exit: () => undefined,
+    redaction: new Redaction(),
   };
   return { ctx, err: () => stderr };
 }

@@ -14,6 +14,7 @@ import { connect, type Connection } from '../../src/cli/connect.js';
 import { main, renderError } from '../../src/cli/main.js';
 import { BRAND, CLIENT_ID, collect, startTestEmulator, testSeed, type TestEmulator } from './helpers.js';
 import { sendJson, startScriptedServer } from './scripted-server.js';
+import { Redaction } from '../../src/util/redaction.js';
 
 const BAD_TOKEN = 'tok-3f9a8b7c6d5e4f3a2b1c';
 const SECRET = 'sec-9z8y7x6w5v4u';
@@ -64,6 +65,7 @@ function ctxFor(cap: Capture, env: Record<string, string>, globals: Partial<Glob
     io: cap.io(env),
     globals: () => ({ concurrency: 4, color: false, sandbox: false, insecureHttp: false, ...globals }),
     exit: () => undefined,
+    redaction: new Redaction(),
   };
 }
 

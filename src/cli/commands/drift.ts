@@ -2,8 +2,7 @@
 // report differences and states that need a person, as text, JSON, Markdown
 // or JUnit. Exit 0 clean, 2 drift (any error or warning finding), 1 error.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { buildDrift } from '../../report/build-drift.js';
@@ -16,6 +15,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
 import { reportFailures, runPlan, selectionOf, withCacheOptions } from '../plan-run.js';
+import { writeOutputFile } from '../../util/output-file.js';
 
 interface DriftFlags {
   format: string;
@@ -59,8 +59,7 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       const g = ctx.globals();
       if (out !== undefined) {
         const path = resolve(ctx.io.cwd, out);
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, renderDrift(report, format, makeStyle(false)));
+        writeOutputFile(path, renderDrift(report, format, makeStyle(false)), ctx.redaction);
         ctx.io.stdout.write(`${summaryLine(report.summary, report.clean)}\nWrote the ${format} report to ${out}.\n`);
       } else {
         ctx.io.stdout.write(renderDrift(report, format, makeStyle(g.color)));

@@ -4,7 +4,7 @@
 // `rcsctl export --resource ADDRESS --into FILE` adopts one live resource
 // into an existing manifest instead, with the same round trip.
 
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
@@ -22,6 +22,9 @@ import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { makeProgress } from '../progress.js';
 import { outOption, outValue } from '../options.js';
+import { writeOutputFile } from '../../util/output-file.js';
+import { Redaction } from '../../util/redaction.js';
+import { credentialsInPlay } from '../secrets.js';
 
 interface ExportFlags {
   brand?: string;
@@ -83,7 +86,7 @@ export function registerExport(program: Command, ctx: CommandContext): void {
           'No `prune:` is written: rcsctl deletes nothing until you list kinds there.',
           ...exported.notExported,
         ];
-        const result = await writeExport(exported, dir, { force: flags.force, concurrency: g.concurrency, header });
+        const result = await writeExport(exported, dir, { force: flags.force, concurrency: g.concurrency, header, redaction: credentialsOnly(ctx) });
         io.stdout.write(
           `Exported ${brand}: ${describeCounts(exported.counts)}\n` +
             `  wrote ${resolve(result.manifestPath)} and ${result.images.length} image${result.images.length === 1 ? '' : 's'}\n`,
@@ -131,10 +134,10 @@ async function adoptCommand(ctx: CommandContext, paths: string[], flags: ExportF
     const edited = insertEntries(readFileSync(into, 'utf8'), flags.into, desired.brandId, adoption.additions, sectionOrder(), `adopted from ${desired.brandId} by rcsctl export --resource`);
     // Every image is fetched before anything is written: a failed download changes nothing.
     const fetched = await fetchImages(adoption.downloads, g.concurrency);
-    const notes = [...adoption.notes, ...saveImages(adoption.downloads, fetched, base)];
-    const tmp = `${into}.rcsctl-${process.pid}.tmp`;
-    writeFileSync(tmp, edited);
-    renameSync(tmp, into);
+    const redaction = credentialsOnly(ctx);
+    const notes = [...adoption.notes, ...saveImages(adoption.downloads, fetched, base, redaction)];
+    // The manifest's own text is kept as it is (its `${env:NAME}` references included); what is added comes from the live brand.
+    writeOutputFile(into, edited, redaction);
     const [first, ...along] = adoption.additions;
     if (first === undefined) throw new Error('rcsctl: adopting wrote no entry');
     io.stdout.write(`Adopted ${flags.resource} into ${flags.into} as ${first.address}\n`);
@@ -147,4 +150,15 @@ async function adoptCommand(ctx: CommandContext, paths: string[], flags: ExportF
     await conn.close();
   }
   ctx.exit(EXIT_OK);
+}
+
+/**
+ * What export's files are redacted by: the credentials in play only. Export
+ * writes what the live brand holds, values of sensitive variables included
+ * when an apply sent them (docs/configuration.md, "Secrets in manifests").
+ */
+function credentialsOnly(ctx: CommandContext): Redaction {
+  const redaction = new Redaction();
+  redaction.add(credentialsInPlay(ctx).map((c) => ({ name: c.label, value: c.value })));
+  return redaction;
 }

@@ -2,8 +2,7 @@
 // links, images, rooms and menus), or with --plan FILE a saved plan's steps
 // and their order, as Mermaid or Graphviz DOT. Offline, like `terraform graph`.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { brandGraph, planGraph, renderDot, renderMermaid, type Cluster } from '../../graph/graph.js';
@@ -12,6 +11,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { loadOrFail } from '../load.js';
 import { brandOption, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
+import { writeOutputFile } from '../../util/output-file.js';
 
 const GRAPH_FORMATS = ['mermaid', 'dot'] as const;
 
@@ -42,9 +42,7 @@ export function registerGraph(program: Command, ctx: CommandContext): void {
     const out = outValue(opts);
     if (out === undefined) ctx.io.stdout.write(text);
     else {
-      const target = resolve(ctx.io.cwd, out);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, text);
+      writeOutputFile(resolve(ctx.io.cwd, out), text, ctx.redaction);
       ctx.io.stdout.write(`Wrote the ${opts.format} graph to ${out}.\n`);
     }
     ctx.exit(EXIT_OK);

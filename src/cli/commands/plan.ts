@@ -4,7 +4,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writePlanFile } from '../../plan/plan-file.js';
-import { hideSensitive } from '../../plan/sensitive-plan.js';
 import { isFailed, type BrandOutcome } from '../../plan/plan-brands.js';
 import { renderPlan } from '../../render/plan-text.js';
 import { makeStyle } from '../../render/style.js';
@@ -13,7 +12,6 @@ import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
 import { reportFailures, runPlan, selectionOf, withCacheOptions } from '../plan-run.js';
 import { previewOptions, writePlanPreview } from '../preview-option.js';
-import { sensitiveOf } from '../secrets.js';
 
 interface PlanOptions {
   out?: string;
@@ -53,7 +51,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
       const { outcomes: plans, file } = result;
       const g = ctx.globals();
       // A saved plan holds a hash of each sensitive value, never the value.
-      if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), hideSensitive(file, sensitiveOf(ctx.io)));
+      if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), file, ctx.redaction);
       // The preview note goes to stderr unless stdout is the text plan, where it follows the plan.
       const notes: string[] = [];
       const preview = opts.preview === undefined ? undefined : await writePlanPreview(ctx, opts.preview, plans, notes);

@@ -21,7 +21,7 @@ export function registerPreview(program: Command, ctx: CommandContext): void {
     const { io } = ctx;
     const { brands, diagnostics } = await loadWithDiagnostics(ctx, pathsOrCwd(paths), opts.brand);
     const dir = resolve(io.cwd, outValue(opts) ?? 'preview');
-    for (const b of writeBrandPreviews(dir, brands, diagnostics, { cwd: io.cwd, version: VERSION })) {
+    for (const b of writeBrandPreviews(dir, brands, diagnostics, { cwd: io.cwd, version: VERSION, redaction: ctx.redaction })) {
       io.stdout.write(`${b.brandId}: ${b.summary}: ${shortPath(io.cwd, b.path)}\n`);
     }
     ctx.exit(EXIT_OK);

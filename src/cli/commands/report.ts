@@ -1,8 +1,7 @@
 // `rcsctl report merge <files...>`: the JSON reports of CI shards (drift or
 // plan) combined into the one report an unsharded run gives, in any format.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { mergeReports, type MergedReport } from '../../report/merge.js';
@@ -16,6 +15,7 @@ import { makeStyle, type Style } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { formatOption, formatValue, outOption, outValue } from '../options.js';
+import { writeOutputFile } from '../../util/output-file.js';
 
 /** Register `rcsctl report` and its `merge`. */
 export function registerReport(program: Command, ctx: CommandContext): void {
@@ -33,8 +33,7 @@ export function registerReport(program: Command, ctx: CommandContext): void {
     if (merged.kind === 'plan' && format === 'junit') throw new RcsctlError('E_USAGE', 'plans have no JUnit form: use --format text, json or markdown');
     if (out !== undefined) {
       const path = resolve(ctx.io.cwd, out);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, render(merged, format, makeStyle(false)));
+      writeOutputFile(path, render(merged, format, makeStyle(false)), ctx.redaction);
       ctx.io.stdout.write(`${headline(merged, files.length)}\nWrote the ${format} report to ${out}.\n`);
     } else {
       ctx.io.stdout.write(render(merged, format, makeStyle(ctx.globals().color)));

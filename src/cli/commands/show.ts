@@ -1,8 +1,7 @@
 // `rcsctl show <plan.json>`: print a saved plan as text, JSON or Markdown,
 // without talking to the service (as `terraform show` does for a plan file).
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { readPlanFile } from '../../plan/plan-file.js';
 import type { CommandContext } from '../context.js';
@@ -13,6 +12,7 @@ import { renderPlan } from '../../render/plan-text.js';
 import { makeStyle } from '../../render/style.js';
 import { formatOption, formatValue, outOption, outValue } from '../options.js';
 import { previewOptions, writePlanPreview } from '../preview-option.js';
+import { writeOutputFile } from '../../util/output-file.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
@@ -43,9 +43,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     }
     if (out === undefined) ctx.io.stdout.write(text);
     else {
-      const target = resolve(ctx.io.cwd, out);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, text);
+      writeOutputFile(resolve(ctx.io.cwd, out), text, ctx.redaction);
       ctx.io.stdout.write(`Wrote the ${format} view of ${path} to ${out}.\n`);
     }
     ctx.exit(EXIT_OK);

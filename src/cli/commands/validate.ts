@@ -1,8 +1,7 @@
 // `rcsctl validate <paths...>`: load the manifests and report every diagnostic,
 // without talking to the service.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../../manifest/index.js';
@@ -14,6 +13,7 @@ import { credentialsInPlay, protectSensitive } from '../secrets.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
 import { renderValidateJunit, renderValidateMarkdown, type ValidateResult } from '../../render/validate.js';
+import { writeOutputFile } from '../../util/output-file.js';
 
 function n(count: number, one: string, many = one + 's'): string {
   return `${count} ${count === 1 ? one : many}`;
@@ -64,7 +64,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       const outPath = outValue(opts);
       const { io } = ctx;
       const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx) });
-      protectSensitive(io, loaded.sensitive);
+      protectSensitive(ctx, loaded.sensitive);
       const only = opts.brand ?? [];
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
       const missing = only.filter((id) => !loaded.brands.some((b) => b.brandId === id && inShard(id, shard)));
@@ -91,8 +91,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
         : brands.map((b) => `${b.brandId}: valid (${describeCounts(declaredCounts(b))})\n`).join('');
       if (outPath !== undefined) {
         const path = resolve(io.cwd, outPath);
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, report(format, result, brands, opts.strict, () => renderDiagnostics(diagnostics, { color: false, cwd: io.cwd, verbose: ctx.globals().verbose === true }) + verdicts));
+        writeOutputFile(path, report(format, result, brands, opts.strict, () => renderDiagnostics(diagnostics, { color: false, cwd: io.cwd, verbose: ctx.globals().verbose === true }) + verdicts), ctx.redaction);
         io.stdout.write(`${failed ? 'invalid' : 'valid'}: ${n(errors, 'error')}, ${n(warnings, 'warning')}\nWrote the ${format} report to ${outPath}.\n`);
       } else if (format === 'text') {
         // Diagnostics go to stderr, as a compiler's do; the verdicts to stdout.

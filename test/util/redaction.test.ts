@@ -1,0 +1,96 @@
+// The one redaction: a secret is found however a format escaped it, sealed
+// files keep a marker that only the same value restores, and the live cache
+// never holds a secret yet serves a warm run.
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dotText, mermaidText } from '../../src/graph/graph.js';
+import { cachePart, LiveCache } from '../../src/kinds/live-cache.js';
+import { esc } from '../../src/preview/draw.js';
+import { cell, inline } from '../../src/util/markdown.js';
+import { writeOutputFile } from '../../src/util/output-file.js';
+import { Redaction, restoreFrom, sealStrings, SENSITIVE, unsealStrings } from '../../src/util/redaction.js';
+import { xmlAttr, xmlText } from '../../src/util/xml.js';
+
+const MARKUP = 'Mk9pqW&Vq3zzJ"<b>\'|\\ #`\n%é';
+const redaction = new Redaction();
+redaction.add([{ name: 'RCS_SECRET', value: MARKUP }, { name: 'PLAIN_KEY', value: 'plainValue42' }]);
+
+const dir = mkdtempSync(join(tmpdir(), 'rcsctl-redaction-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('Redaction.text', () => {
+  const json = (s: string): string => JSON.stringify(s).slice(1, -1);
+  const escapes: [string, (s: string) => string][] = [
+    ['as written', (s) => s],
+    ['JSON', json],
+    ['JSON twice', (s) => json(json(s))],
+    ['HTML (the preview)', esc],
+    ['JSON, then HTML', (s) => esc(json(s))],
+    ['as XML text (JUnit)', xmlText],
+    ['as an XML attribute', xmlAttr],
+    ['in a Markdown cell', cell],
+    ['on a Markdown line', inline],
+    ['Mermaid', mermaidText],
+    ['DOT', dotText],
+    ['a URL component', encodeURIComponent],
+    ['a URL', encodeURI],
+  ];
+  it.each(escapes)('finds the value %s', (_name, escape) => {
+    const text = `before ${escape(MARKUP)} after`;
+    expect(redaction.text(text)).toBe(`before ${SENSITIVE} after`);
+  });
+
+  it('leaves other text alone, and finds a plain value by plain search', () => {
+    expect(redaction.text('Mk9pqW & Vq3zzJ plainValue4')).toBe('Mk9pqW & Vq3zzJ plainValue4');
+    expect(redaction.text('a plainValue42 b plainValue42')).toBe(`a ${SENSITIVE} b ${SENSITIVE}`);
+    expect(redaction.holds('x plainValue42')).toBe(true);
+  });
+});
+
+describe('sealing', () => {
+  it('replaces each value, in keys too, by a marker the same value restores; another value cannot', () => {
+    const sealed = sealStrings({ [`file:${'plainValue42'}.png`]: ['x plainValue42 y', 3] }, redaction.secrets());
+    expect(JSON.stringify(sealed)).not.toContain('plainValue42');
+    expect(JSON.stringify(sealed)).toMatch(/<sensitive:PLAIN_KEY:[0-9a-f]{64}>/);
+    expect(unsealStrings(sealed, restoreFrom(redaction.secrets()))).toEqual({ value: { 'file:plainValue42.png': ['x plainValue42 y', 3] }, missing: [] });
+    const other = unsealStrings(sealed, restoreFrom([{ name: 'PLAIN_KEY', value: 'anotherValue' }]));
+    expect(other.missing).toEqual(['PLAIN_KEY']);
+  });
+});
+
+describe('writeOutputFile', () => {
+  it('writes text through the redaction, bytes as they are, and refuses a name that holds a secret', () => {
+    const path = join(dir, 'out', 'report.txt');
+    writeOutputFile(path, `x ${esc(MARKUP)} y`, redaction);
+    expect(readFileSync(path, 'utf8')).toBe(`x ${SENSITIVE} y`);
+    writeOutputFile(join(dir, 'out', 'bytes.bin'), Buffer.from('plainValue42'), redaction);
+    expect(readFileSync(join(dir, 'out', 'bytes.bin'), 'utf8')).toBe('plainValue42');
+    expect(() => writeOutputFile(join(dir, 'out', 'plainValue42.txt'), 'x', redaction)).toThrow(`holds a sensitive value: ${join(dir, 'out', SENSITIVE)}.txt`);
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual(['bytes.bin', 'report.txt']);
+  });
+});
+
+describe('the live cache', () => {
+  const part = cachePart<{ description: string }>('secretTest');
+  const entry = { description: 'Code plainValue42' };
+
+  it('seals the secret in its file and serves the entry to a run that knows the same value; a run with another value reads it again', () => {
+    const cacheDir = join(dir, 'cache');
+    const writer = new LiveCache(cacheDir, 'http://127.0.0.1:1', redaction);
+    writer.set('BR.demo000001', part, 'ARM000000000001', entry);
+    writer.save();
+    const [file] = readdirSync(cacheDir);
+    const text = readFileSync(join(cacheDir, file as string), 'utf8');
+    expect(text).not.toContain('plainValue42');
+    expect(text).toMatch(/Code <sensitive:PLAIN_KEY:[0-9a-f]{64}>/);
+
+    expect(new LiveCache(cacheDir, 'http://127.0.0.1:1', redaction).get('BR.demo000001', part, 'ARM000000000001')).toEqual(entry);
+    const changed = new Redaction();
+    changed.add([{ name: 'PLAIN_KEY', value: 'anotherValue' }]);
+    expect(new LiveCache(cacheDir, 'http://127.0.0.1:1', changed).get('BR.demo000001', part, 'ARM000000000001')).toBeUndefined();
+    expect(new LiveCache(cacheDir, 'http://127.0.0.1:1').get('BR.demo000001', part, 'ARM000000000001')).toBeUndefined();
+  });
+});
