@@ -73,7 +73,8 @@ autoReplies:
   hours:
     name: Hours
     messagebaseId: SCS00000
-    body: { description: "Open ${s}" }
+    # Long: every view cuts it short (src/core/shorten.ts), and the cut falls inside the canary.
+    body: { description: "${'x'.repeat(90)}${s}${'y'.repeat(300)}" }
     chipList:
       - reply: { autoReply: welcome, displayText: Back }
 logos:
