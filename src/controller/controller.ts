@@ -27,6 +27,7 @@ import type { Notification } from './notifications.js';
 import { DirtyQueue } from './queue.js';
 import { classify, type BrandState, type Classified } from './state.js';
 import type { BrandStatus, ControllerStatus } from './status.js';
+import { Redaction } from '../util/redaction.js';
 
 const DAY_MS = 86_400_000;
 
@@ -71,6 +72,8 @@ export interface ControllerOptions {
   secrets?: string[];
   /** The cache directory (live cache and parsed manifests); absent: no cache. */
   cacheDir?: string;
+  /** The run's redaction (the CLI's): the controller adds the secrets it learns, and the live cache seals by it. */
+  redaction?: Redaction;
   /** The lock directory (default: RCSCTL_LOCK_DIR or <tmpdir>/rcsctl-locks). */
   lockDir?: string;
   /** How soon a brand whose lock another run holds is tried again (default 2 s). */
@@ -112,7 +115,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
   for (const s of [options.webhookToken, ...(options.secrets ?? []), ...(options.credentials ?? []).map((c) => c.value)]) redactor.add(s);
   const log: Log = makeLog(options.logOut ?? process.stdout, options.logFormat ?? 'json', redactor);
   const metrics = new ControllerMetrics();
-  const cache = options.cacheDir !== undefined ? new LiveCache(options.cacheDir, options.baseUrl) : undefined;
+  // The one redaction (src/util/redaction.ts): the live cache seals what it knows; the log stream, when it is the CLI's, redacts by it too.
+  const redaction = options.redaction ?? new Redaction();
+  redaction.add([...(options.credentials ?? []).map((c) => ({ name: c.label, value: c.value })), { name: 'RCSCTL_WEBHOOK_TOKEN', value: options.webhookToken }]);
+  const cache = options.cacheDir !== undefined ? new LiveCache(options.cacheDir, options.baseUrl, redaction) : undefined;
   const brands = new Map<string, BrandEntry>();
   const shutdown = new AbortController();
   const startedAt = new Date().toISOString();
@@ -130,7 +136,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
   async function reload(): Promise<void> {
     const next = await loadDesired(options.paths, { env, cwd, ...(options.credentials !== undefined ? { credentials: options.credentials } : {}), ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}) }, options.shard, desired.files);
-    for (const s of next.sensitive) redactor.add(s);
+    for (const s of next.sensitive) redactor.add(s.value);
+    redaction.add(next.sensitive);
     for (const e of next.orphanErrors) log('error', 'manifest.error', { message: e });
     for (const [brandId, message] of next.broken) log('error', 'manifest.error', { brand: brandId, message });
     desired = next;
@@ -323,6 +330,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     { token: options.webhookToken, allowFrom: options.allowFrom ?? [], maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES },
     metrics,
     log,
+    (text) => redaction.text(text),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

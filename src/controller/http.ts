@@ -49,7 +49,9 @@ export function allowList(cidrs: string[]): BlockList | undefined {
 }
 
 /** The HTTP server (not yet listening). */
-export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: ControllerMetrics, log: Log): Server {
+export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: ControllerMetrics, log: Log, redact: (text: string) => string = (text) => text): Server {
+  // Every body served goes through the run's redaction, as every file and log line does.
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => sendJson(res, status, body, headers, redact);
   const allowed = allowList(guard.allowFrom);
   const tokenDigest = digest(guard.token);
   const server = createServer((req, res) => {
@@ -77,7 +79,7 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
     if (path === '/metrics') {
       const text = await metrics.text();
       res.writeHead(200, { 'content-type': metrics.contentType });
-      res.end(text);
+      res.end(redact(text));
       return;
     }
     if (path === '/status') return send(res, 200, hooks.status());
@@ -87,7 +89,7 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
     }
     if (path === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
-      res.end(renderStatusPage(hooks.status()));
+      res.end(redact(renderStatusPage(hooks.status())));
       return;
     }
     send(res, 404, { error: 'not found' });
@@ -161,8 +163,8 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-larg
   });
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body, null, 2) + '\n';
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>, redact: (text: string) => string): void {
+  const text = redact(JSON.stringify(body, null, 2) + '\n');
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
   res.end(text);
 }

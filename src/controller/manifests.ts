@@ -9,6 +9,7 @@
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { loadManifests, type LoadOptions } from '../manifest/index.js';
+import type { SensitiveValue } from '../manifest/sensitive.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { inShard, type Shard } from '../plan/shard.js';
 
@@ -22,7 +23,7 @@ export interface DesiredSet {
   /** The manifest files of each brand (absolute), to know which brands a changed file touches. */
   files: Map<string, Set<string>>;
   /** Sensitive values the manifests interpolated (hidden in logs). */
-  sensitive: string[];
+  sensitive: SensitiveValue[];
 }
 
 /**
@@ -56,7 +57,7 @@ export async function loadDesired(paths: string[], opts: LoadOptions, shard: Sha
     }
   }
   const brands = new Map(result.brands.filter((b) => inShard(b.brandId, shard) && !broken.has(b.brandId)).map((b) => [b.brandId, b]));
-  return { brands, broken, orphanErrors, files, sensitive: result.sensitive.map((s) => s.value) };
+  return { brands, broken, orphanErrors, files, sensitive: result.sensitive };
 }
 
 /**

@@ -16,7 +16,9 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandShapes } from '../../src/cli/main.js';
+import { Writable } from 'node:stream';
+import { request } from 'undici';
+import { commandShapes, main } from '../../src/cli/main.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { admin, BRAND, cli, emulator, EXAMPLE, ROOT, TOKEN, type CliRun } from './helpers.js';
 
@@ -115,6 +117,15 @@ agencyFiles:
 `;
 }
 
+/** A stream that keeps what is written, readable while the run goes on. */
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
 let emu: RunningEmulator;
 let work: string;
 let manifests: string;
@@ -153,9 +164,9 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Every `--format` choice a command offers ([undefined] when it has none). */
+/** Every choice of a command's format option (`--format`, `--log-format`; [undefined] when it has none). */
 function formatsOf(options: { long?: string; choices: readonly string[] }[]): (string | undefined)[] {
-  const format = options.find((o) => o.long === '--format');
+  const format = options.find((o) => o.long?.endsWith('format') === true);
   return format === undefined ? [undefined] : [...format.choices];
 }
 
@@ -210,6 +221,23 @@ const RUNNERS: Record<string, (format: string | undefined) => Promise<void>> = {
     const stopped = AbortSignal.abort();
     runs.push({ argv: ['emulator'], run: await cli(['emulator', '--brands-from', manifests], { cwd: work, env: env(cacheDir), signal: stopped }) });
   },
+  controller: async (f) => {
+    // Long-running: started in-process, read over its HTTP endpoints once it has planned every brand, then stopped.
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const stop = new AbortController();
+    const controllerEnv = { ...env(cacheDir), RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: 'webhook-token-0123' };
+    const done = main(['controller', manifests, '--listen', '127.0.0.1:0', '--log-format', f as string], { stdout, stderr, env: controllerEnv, cwd: work, signal: stop.signal });
+    let ended = false;
+    void done.finally(() => (ended = true));
+    while (!ended && !/\bpass(\.error)?\b/.test(stdout.text)) await new Promise((r) => setTimeout(r, 20));
+    expect(ended, stderr.text).toBe(false);
+    const url = /(?:url=|"url":")(http:\/\/[^\s"]+)/.exec(stdout.text)?.[1] as string;
+    const served = await Promise.all(['/status', `/status/${BRAND}`, '/', '/metrics'].map(async (path) => `${path}\n${await (await request(`${url}${path}`)).body.text()}`));
+    stop.abort();
+    const code = await done;
+    runs.push({ argv: ['controller', '(its log, and what it served)'], run: { code, stdout: `${stdout.text}\n${served.join('\n')}`, stderr: stderr.text } });
+  },
   // After apply (below): the live brand holds the canary, and these compare against it.
   apply: async (f) => {
     // Each format applies the whole brand from the seed, once from a saved plan and once directly,
@@ -236,8 +264,8 @@ const RUNNERS: Record<string, (format: string | undefined) => Promise<void>> = {
   },
 };
 
-/** Commands that compare against the live brand, run after apply. */
-const AFTER_APPLY = ['drift', 'report merge'];
+/** Commands that compare against the live brand, run after apply (the controller's cache then holds what the service holds). */
+const AFTER_APPLY = ['drift', 'report merge', 'controller'];
 
 /** Every file under `dir`: its path (names are bytes written too) and content. */
 function filesUnder(dir: string): { path: string; text: string }[] {
@@ -263,8 +291,8 @@ describe('no secret in any byte written', () => {
     // A command without a runner would escape the search.
     expect(names.filter((name) => RUNNERS[name] === undefined)).toEqual([]);
     for (const s of shapes) {
-      const format = s.options.find((o) => o.long === '--format');
-      // A --format must declare its choices, or its formats cannot be enumerated.
+      const format = s.options.find((o) => o.long?.endsWith('format') === true);
+      // A format option must declare its choices, or its formats cannot be enumerated.
       if (format !== undefined) expect(format.choices.length, s.path.join(' ')).toBeGreaterThan(0);
     }
 

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { startController } from '../../controller/index.js';
 import { RcsctlError } from '../../errors.js';
 import { parseShard } from '../../plan/shard.js';
@@ -15,7 +15,6 @@ import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { pathsOrCwd } from '../options.js';
 import { withCacheOptions } from '../plan-run.js';
-import { hideInOutput } from '../safe-output.js';
 import { credentialsInPlay } from '../secrets.js';
 
 interface ControllerFlags {
@@ -36,8 +35,13 @@ interface ControllerFlags {
 
 const DAY_MS = 86_400_000;
 
+const LOG_FORMATS = ['json', 'text'] as const;
+
 /** Register `rcsctl controller`. */
 export function registerController(program: Command, ctx: CommandContext): void {
+  const logFormat = new Option('--log-format <format>', 'json (one object a line) or text').default('json');
+  // Listed for help and completion (as formatOption does); checked in the action.
+  logFormat.argChoices = [...LOG_FORMATS];
   const cmd = program
     .command('controller')
     .description('keep the brands converged: resync on start and every --interval, and whenever the service notifies a change (docs/controller.md)')
@@ -52,16 +56,16 @@ export function registerController(program: Command, ctx: CommandContext): void 
     .option('--allow-from <cidr>', 'only these source addresses may post to /webhook (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--shutdown-timeout <duration>', 'on SIGTERM or SIGINT, wait this long for the passes in flight', '30s')
     .option('--review-warning <duration>', 'a review waiting longer counts in rcsctl_reviews_waiting_late', '14d')
-    .option('--log-format <format>', 'json (one object a line) or text', 'json');
+    .addOption(logFormat);
   withCacheOptions(cmd).action(async (paths: string[], flags: ControllerFlags) => {
     const { io } = ctx;
     const mode = oneOf(flags.mode, ['observe', 'apply'] as const, '--mode');
-    const logFormat = oneOf(flags.logFormat, ['json', 'text'] as const, '--log-format');
+    const logFormat = oneOf(flags.logFormat, LOG_FORMATS, '--log-format');
     const listen = /^(.+):(\d{1,5})$/.exec(flags.listen);
     if (listen === null || Number(listen[2]) > 65535) throw new RcsctlError('E_USAGE', `--listen must be HOST:PORT like 127.0.0.1:9464, not "${flags.listen}"`);
     if (mode === 'observe' && (flags.allowReview || flags.allowDelete)) throw new RcsctlError('E_USAGE', '--allow-review and --allow-delete mean something only with --mode apply');
     const webhookToken = tokenOf(ctx, flags.webhookTokenFile);
-    hideInOutput(io, [webhookToken]);
+    ctx.redaction.add([{ name: 'RCSCTL_WEBHOOK_TOKEN', value: webhookToken }]);
     const credentials = credentialsInPlay(ctx);
     const cacheDir = cacheDirFor(flags, io.env, io.cwd);
     const conn = await connect(ctx);
@@ -87,6 +91,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
         logOut: io.stdout,
         logFormat,
         credentials,
+        redaction: ctx.redaction,
         ...(cacheDir !== undefined ? { cacheDir } : {}),
       });
       await stopped(ctx);
