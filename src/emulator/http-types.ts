@@ -27,6 +27,14 @@ export interface RequestContext {
   json(): Promise<unknown>;
   /** The body as multipart/form-data. */
   multipart(): Promise<MultipartBody>;
+  /** The change notifications this request announces (messaging/notifications.ts, announce); posted only if it succeeds. */
+  notices: Notice[];
+}
+
+/** A change notification for the agencies of one brand: its webhook body. */
+export interface Notice {
+  brandId: string;
+  body: Record<string, unknown>;
 }
 
 /** A handler's answer: JSON, raw bytes, or nothing (204). */

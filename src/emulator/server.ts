@@ -214,6 +214,7 @@ function makeContext(req: IncomingMessage, method: string, path: string, query: 
       }
     },
     multipart: async () => parseMultipart(req.headers, await body()),
+    notices: [],
   };
 }
 

@@ -54,7 +54,9 @@ export class Messaging {
 
   /** After every answered call: announce changes, and settle held messages whose time has come. */
   observe(ctx: RequestContext, reply: Reply): void {
-    for (const notice of noticesFor(this.store, ctx.method, ctx.path, reply)) {
+    // What the handler announced holds only if the request succeeded.
+    const announced = reply.status === 200 ? ctx.notices : [];
+    for (const notice of [...announced, ...noticesFor(this.store, ctx.method, ctx.path, reply)]) {
       for (const agency of this.store.messaging.agencies.values()) if (agency.brands.has(notice.brandId)) this.notify(agency, notice.body);
     }
     if (this.store.messaging.held.size > 0) this.sweep();

@@ -1,15 +1,44 @@
-// Change notifications (notiType logo, autoreplymsg and brand) derived from the
-// answers of successful management calls and review moves, so the routes that
-// make the changes need not know about webhooks. The payload fields follow the
-// public OpenAPI document's notification schemas (docs/decisions.md).
+// Change notifications, posted to every agency of the brand once the request that
+// made the change has succeeded (messaging/index.ts, observe). Two ways in:
+// - a route handler that changes state calls announce() (chatbot, template; the
+//   way for any new kind, since only the handler still sees what it deleted);
+// - logo, autoreplymsg and brand page changes, and every review move of the admin
+//   API, are derived here from the answer (noticesFor).
+// The payload fields follow the public OpenAPI document's Noti* schemas
+// (docs/decisions.md, "Notifications").
 
-import type { Reply } from '../http-types.js';
-import type { EmulatorStore } from '../store.js';
+import type { Notice, Reply, RequestContext } from '../http-types.js';
+import type { EmulatorStore, StoredBrand } from '../store.js';
 
-/** A notification for the agencies of one brand. */
-export interface Notice {
-  brandId: string;
-  body: Record<string, unknown>;
+export type { Notice } from '../http-types.js';
+
+/** The methods of every Noti* schema: created is a registration or an approval. */
+export type NotiMethod = 'created' | 'modified' | 'rejected' | 'deleted';
+
+/**
+ * A notification: `{notiType, brandId, ...ids, method}`, and the reason when
+ * rejected. `ids` name the object (fileId, chatbotId, messagebaseId, …).
+ */
+export function notice(notiType: string, brandId: string, ids: Record<string, string>, method: NotiMethod, reason?: string | null): Notice {
+  return { brandId, body: { notiType, brandId, ...ids, method, ...(method === 'rejected' ? { reason: reason ?? '' } : {}) } };
+}
+
+/**
+ * Announce changes from a route handler: each is posted to every agency of its
+ * brand once the request has succeeded (nothing when it fails).
+ */
+export function announce(ctx: RequestContext, ...notices: Notice[]): void {
+  ctx.notices.push(...notices);
+}
+
+/** A chatbot's notification (NotiChatbot). */
+export function chatbotNotice(brandId: string, chatbotId: string, method: NotiMethod, reason?: string | null): Notice {
+  return notice('chatbot', brandId, { chatbotId }, method, reason);
+}
+
+/** A template's notification (NotiTemplate): its messagebaseId and its form's messagebaseformId. */
+export function templateNotice(brandId: string, t: { messagebaseId: string; messagebaseformId: string }, method: NotiMethod, reason?: string | null): Notice {
+  return notice('template', brandId, { messagebaseId: t.messagebaseId, messagebaseformId: t.messagebaseformId }, method, reason);
 }
 
 const BRAND = '^/api/1\\.1/brand/([^/]+)';
@@ -19,10 +48,10 @@ const AUTO_REPLY_LIST = new RegExp(`${BRAND}/autoreplymsg$`);
 const AUTO_REPLY_ONE = new RegExp(`${BRAND}/autoreplymsg/([^/]+)$`);
 /** A running brand's modification, by a master or manager or by an agency. */
 const BRAND_PAGE = /^\/api\/1\.1\/(?:corp|agency)\/[^/]+\/brand\/([^/]+)$/;
-/** Logo states that a review move announces: approval as created, rejection as rejected. */
-const ANNOUNCED: Readonly<Record<string, string>> = { 승인: 'created', 반려: 'rejected', '반려(수정)': 'rejected' };
+/** Review states announced: approval as created, rejection as rejected (logo, chatbot, template; brand below). */
+const ANNOUNCED: Readonly<Record<string, NotiMethod>> = { 승인: 'created', 반려: 'rejected', '반려(수정)': 'rejected' };
 
-/** The notifications a successful call announces (none for reads and failures). */
+/** The notifications derived from a successful call's answer (none for reads and failures). */
 export function noticesFor(store: EmulatorStore, method: string, path: string, reply: Reply): Notice[] {
   if (reply.status !== 200 || method === 'GET') return [];
   const first = firstResult(reply);
@@ -37,29 +66,42 @@ export function noticesFor(store: EmulatorStore, method: string, path: string, r
     if (method === 'DELETE') return [autoReply(m[1], m[2], 'deleted')];
     if (method === 'PUT') return [autoReply(m[1], m[2], 'modified')];
   }
-  if (method === 'PUT' && (m = BRAND_PAGE.exec(path)) !== null) return [brand(m[1], 'modified')];
+  if (method === 'PUT' && (m = BRAND_PAGE.exec(path)) !== null) return [notice('brand', decode(m[1]), {}, 'modified')];
   if (path === '/_emulator/review' || path === '/_emulator/state') return reviewNotice(store, reply);
   return [];
 }
 
+/** A review move or a forced state, on any kind that has a notification. */
 function reviewNotice(store: EmulatorStore, reply: Reply): Notice[] {
   const r = reply.json as { kind?: string; id?: string; approvalResult?: string } | undefined;
-  if (typeof r?.id !== 'string' || r.approvalResult === undefined) return [];
+  if (typeof r?.id !== 'string' || typeof r.kind !== 'string' || r.approvalResult === undefined) return [];
   const method = ANNOUNCED[r.approvalResult];
   if (method === undefined) return [];
-  if (r.kind === 'brand') {
-    // NotiBrand knows rejected and modified: an approval is announced as a modification.
-    const page = store.brands.get(r.id)?.page;
-    if (page === undefined) return [];
-    return [{ brandId: r.id, body: { notiType: 'brand', brandId: r.id, method: method === 'rejected' ? 'rejected' : 'modified', ...(method === 'rejected' ? { reason: page.approvalReason ?? '' } : {}) } }];
-  }
-  if (r.kind !== 'logo') return [];
   for (const brand of store.brands.values()) {
-    const l = brand.logos.get(r.id);
-    if (l === undefined) continue;
-    return [{ brandId: brand.brandId, body: { notiType: 'logo', brandId: brand.brandId, fileId: r.id, method, ...(method === 'rejected' ? { reason: l.approvalReason ?? '' } : {}) } }];
+    const found = reviewed(brand, r.kind, r.id, method);
+    if (found !== undefined) return [found];
   }
   return [];
+}
+
+function reviewed(brand: StoredBrand, kind: string, id: string, method: NotiMethod): Notice | undefined {
+  if (kind === 'brand') {
+    // NotiBrand knows rejected and modified: an approval is announced as a modification.
+    return brand.brandId === id ? notice('brand', id, {}, method === 'rejected' ? 'rejected' : 'modified', brand.page.approvalReason) : undefined;
+  }
+  if (kind === 'logo') {
+    const l = brand.logos.get(id);
+    return l && notice('logo', brand.brandId, { fileId: id }, method, l.approvalReason);
+  }
+  if (kind === 'chatbot') {
+    const c = brand.chatbots.get(id);
+    return c && chatbotNotice(brand.brandId, id, method, c.approvalReason);
+  }
+  if (kind === 'template') {
+    const t = brand.templates.get(id);
+    return t && templateNotice(brand.brandId, t, method, t.approvalReason);
+  }
+  return undefined;
 }
 
 function firstResult(reply: Reply): Record<string, unknown> {
@@ -68,19 +110,12 @@ function firstResult(reply: Reply): Record<string, unknown> {
   return typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
 }
 
-function logo(brandId: string | undefined, fileId: string | undefined, method: string): Notice {
-  const id = decode(brandId);
-  return { brandId: id, body: { notiType: 'logo', brandId: id, fileId: decode(fileId), method } };
+function logo(brandId: string | undefined, fileId: string | undefined, method: NotiMethod): Notice {
+  return notice('logo', decode(brandId), { fileId: decode(fileId) }, method);
 }
 
-function autoReply(brandId: string | undefined, autoReplyMsgId: string | undefined, method: string): Notice {
-  const id = decode(brandId);
-  return { brandId: id, body: { notiType: 'autoreplymsg', brandId: id, autoReplyMsgId: decode(autoReplyMsgId), method } };
-}
-
-function brand(brandId: string | undefined, method: string): Notice {
-  const id = decode(brandId);
-  return { brandId: id, body: { notiType: 'brand', brandId: id, method } };
+function autoReply(brandId: string | undefined, autoReplyMsgId: string | undefined, method: NotiMethod): Notice {
+  return notice('autoreplymsg', decode(brandId), { autoReplyMsgId: decode(autoReplyMsgId) }, method);
 }
 
 function decode(segment: string | undefined): string {

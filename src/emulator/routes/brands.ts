@@ -14,7 +14,7 @@ import { afterCancel } from '../state-machines.js';
 import type { StoredAccount, StoredBrand, StoredBrandImage, StoredBrandPage } from '../store.js';
 import { asObject } from '../validate.js';
 import { backgroundPart, brandDetail, brandInfo, categoryView, newBrandId, newBrandKey, pageFields, profilePart, regBrandPart, stampNow } from './brand-page.js';
-import { checkCertificate, jsonPart, newRooms } from './chatbots.js';
+import { addRooms, checkCertificate, jsonPart, newRooms } from './chatbots.js';
 
 const CORP = '/api/1.1/corp/brand';
 const PERSON = '/api/1.1/corp/:personId/brand';
@@ -117,10 +117,7 @@ async function register(ctx: RequestContext): Promise<Reply> {
     templateFiles: new Map(),
     deletedTemplateIds: new Set(),
   };
-  for (const r of rooms) {
-    r.isMainNum = brand.chatbots.size === 0;
-    brand.chatbots.set(r.chatbotId, r);
-  }
+  addRooms(ctx, brand, rooms);
   ctx.store.brands.set(brandId, brand);
   account.brands.set(brandId, 'representative');
   return ok([{ brandId }]);
@@ -139,10 +136,7 @@ async function resubmit(ctx: RequestContext): Promise<Reply> {
   Object.assign(brand.page, content, { profileImage: profile, approvalResult: '승인대기', approvalReason: null, updateDate: stampNow(ctx.store) });
   if (background !== undefined) brand.page.backgroundImage = background;
   brand.templateColor = templateColor;
-  for (const r of rooms) {
-    r.isMainNum = brand.chatbots.size === 0;
-    brand.chatbots.set(r.chatbotId, r);
-  }
+  addRooms(ctx, brand, rooms);
   return ok([{ brandId: brand.brandId }]);
 }
 

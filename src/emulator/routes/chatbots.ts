@@ -11,6 +11,7 @@ import { fail } from '../service-error.js';
 import { CHATBOT_UPDATABLE, afterCancel, chatbotAfterUpdate } from '../state-machines.js';
 import type { EmulatorStore, StoredAccount, StoredBrand, StoredChatbot } from '../store.js';
 import { asObject, extensionOf, optionalEnum, optionalString, requiredString } from '../validate.js';
+import { announce, chatbotNotice } from '../messaging/notifications.js';
 import { isBidirectional } from '../messaging/rooms.js';
 
 const BASE = '/api/1.1/brand/:brandId/chatbot';
@@ -51,11 +52,17 @@ async function register(ctx: RequestContext) {
   const form = await ctx.multipart();
   checkCertificate(form, true);
   const rooms = newRooms(ctx, account, jsonPart(form, 'chatbots'));
+  addRooms(ctx, brand, rooms);
+  return ok(rooms.map((r) => chatbotDetail(ctx.store, brand, r)));
+}
+
+/** Adds new rooms to a brand (the first becomes its main number) and announces each as created. */
+export function addRooms(ctx: RequestContext, brand: StoredBrand, rooms: StoredChatbot[]): void {
   for (const r of rooms) {
     r.isMainNum = brand.chatbots.size === 0;
     brand.chatbots.set(r.chatbotId, r);
+    announce(ctx, chatbotNotice(brand.brandId, r.chatbotId, 'created'));
   }
-  return ok(rooms.map((r) => chatbotDetail(ctx.store, brand, r)));
 }
 
 /**
@@ -128,6 +135,7 @@ async function update(ctx: RequestContext) {
   const to = chatbotAfterUpdate(room.approvalResult, subTitleChanged);
   if (to === '승인대기(수정)') room.previousSubTitle = room.subTitle;
   Object.assign(room, next, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.stamp())), updateId: account.userId });
+  announce(ctx, chatbotNotice(brand.brandId, room.chatbotId, 'modified'));
   return ok([chatbotDetail(ctx.store, brand, room)]);
 }
 
@@ -135,6 +143,7 @@ function remove(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
   const room = findChatbot(brand, ctx.params.chatbotId as string);
   brand.chatbots.delete(room.chatbotId);
+  announce(ctx, chatbotNotice(brand.brandId, room.chatbotId, 'deleted'));
   return ok([{ chatbotId: room.chatbotId, releatedChatbots: [] }]);
 }
 
@@ -146,6 +155,7 @@ function cancel(ctx: RequestContext) {
   if (to === '승인' && room.previousSubTitle !== undefined) room.subTitle = room.previousSubTitle;
   delete room.previousSubTitle;
   Object.assign(room, { approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.stamp())), updateId: account.userId });
+  announce(ctx, chatbotNotice(brand.brandId, room.chatbotId, 'modified'));
   return ok([{ chatbotId: room.chatbotId }]);
 }
 

@@ -20,6 +20,7 @@ import { fail } from '../service-error.js';
 import { TEMPLATE_CHANGEABLE, templateAfterCancel, templateAfterModify } from '../state-machines.js';
 import type { StoredAccount, StoredBrand, StoredTemplate, StoredTemplateFile, TemplateContent } from '../store.js';
 import { asObject, extensionOf, optionalString, sameJson } from '../validate.js';
+import { announce, templateNotice } from '../messaging/notifications.js';
 
 const BRAND = '/api/1.1/brand/:brandId';
 const FORMS = '/api/1.1/messagebase/messagebaseform';
@@ -124,7 +125,7 @@ async function modifyV1(ctx: RequestContext): Promise<Reply> {
   if (o.custTmpltId !== undefined && o.custTmpltId !== t.custTmpltId) fail('invalidCustTmpltId');
   const form = parseForm(ctx, o);
   const content: TemplateContent = { tmpltName: head.tmpltName, messagebaseformId: form.messagebaseformId, formattedString: checkedFormattedString(form, o.formattedString) };
-  return modify(ctx, t, account, content);
+  return modify(ctx, brand, t, account, content);
 }
 
 async function modifyV2(ctx: RequestContext): Promise<Reply> {
@@ -135,10 +136,10 @@ async function modifyV2(ctx: RequestContext): Promise<Reply> {
   const head = parseHead(brand, o, false);
   // A modification may leave the form out: it keeps the template's.
   const form = parseForm(ctx, o.messagebaseformId === undefined ? { messagebaseformId: t.messagebaseformId } : o);
-  return modify(ctx, t, account, v2Content(brand, form, head.tmpltName, o));
+  return modify(ctx, brand, t, account, v2Content(brand, form, head.tmpltName, o));
 }
 
-function modify(ctx: RequestContext, t: StoredTemplate, account: StoredAccount, content: TemplateContent): Reply {
+function modify(ctx: RequestContext, brand: StoredBrand, t: StoredTemplate, account: StoredAccount, content: TemplateContent): Reply {
   if (sameJson(contentOf(t), content)) fail('noChanges');
   const from = t.approvalResult;
   // The approved version is kept for cancel; a rejected modification keeps the one it already has.
@@ -152,6 +153,7 @@ function modify(ctx: RequestContext, t: StoredTemplate, account: StoredAccount, 
     updateDate: formatServiceTime(new Date(ctx.store.stamp())),
     updateId: account.userId,
   });
+  announce(ctx, templateNotice(brand.brandId, t, 'modified'));
   return ok([{ messagebaseId: t.messagebaseId }]);
 }
 
@@ -161,6 +163,7 @@ function remove(ctx: RequestContext): Reply {
   if (!TEMPLATE_CHANGEABLE.includes(t.approvalResult)) fail('notAllowedDelete');
   brand.templates.delete(t.messagebaseId);
   brand.deletedTemplateIds.add(t.messagebaseId);
+  announce(ctx, templateNotice(brand.brandId, t, 'deleted'));
   return ok([{ messagebaseId: t.messagebaseId }]);
 }
 
@@ -177,6 +180,7 @@ function cancel(ctx: RequestContext): Reply {
   }
   delete t.previous;
   Object.assign(t, { approvalResult: to, approvalReason: null, updateDate: formatServiceTime(new Date(ctx.store.stamp())), updateId: account.userId });
+  announce(ctx, templateNotice(brand.brandId, t, 'modified'));
   return ok([{ messagebaseId: t.messagebaseId }]);
 }
 
@@ -328,6 +332,7 @@ function store(ctx: RequestContext, brand: StoredBrand, account: StoredAccount, 
     updateId: account.userId,
   };
   brand.templates.set(t.messagebaseId, t);
+  announce(ctx, templateNotice(brand.brandId, t, 'created'));
   return t;
 }
 
