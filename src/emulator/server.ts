@@ -13,14 +13,7 @@ import { Messaging } from './messaging/index.js';
 import type { Reply, RequestContext } from './http-types.js';
 import { parseMultipart } from './multipart.js';
 import { Router, type Route } from './router.js';
-import { agencyRoutes } from './routes/agency.js';
-import { autoReplyRoutes } from './routes/auto-replies.js';
-import { brandRoutes } from './routes/brands.js';
-import { chatbotRoutes } from './routes/chatbots.js';
-import { logoRoutes } from './routes/logos.js';
-import { menuRoutes } from './routes/menus.js';
-import { miscRoutes } from './routes/misc.js';
-import { templateRoutes } from './routes/templates.js';
+import { serviceRoutes } from './routes/index.js';
 import { EMULATOR_ERRORS, ServiceError, fail } from './service-error.js';
 import type { Seed } from './seed.js';
 import type { EmulatorStore } from './store.js';
@@ -73,7 +66,7 @@ class ClientGone extends Error {}
 export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
   const messaging = new Messaging(settings.store);
   const state: AdminState = { store: settings.store, faults: new FaultPlan(), rateLimit: new RateLimit(settings.rateLimit ?? 0), log: [], seed: settings.seed, onReset: () => messaging.reset() };
-  const service = new Router().add(...autoReplyRoutes(), ...logoRoutes(), ...chatbotRoutes(), ...menuRoutes(), ...agencyRoutes(), ...messaging.routes(), ...miscRoutes(), ...templateRoutes(), ...brandRoutes(), ...(settings.routes ?? []));
+  const service = new Router().add(...serviceRoutes(), ...messaging.routes(), ...(settings.routes ?? []));
   const admin = new Router().add(...adminRoutes(state), ...messaging.adminRoutes());
   const sockets = new Set<Socket>();
   const emu: EmulatorServer = { server: undefined as unknown as Server, state, baseUrl: '', sockets, messaging };
