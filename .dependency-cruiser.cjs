@@ -2,9 +2,21 @@
 // `npm test` (test/layers.test.ts) and by `npm run lint:layers`. Type-only
 // imports count: a layer that needs another's types depends on it.
 //
-// From the bottom up: util, spec, api (the client), core, manifest, kinds,
-// plan, apply, report, export, preview and graph, render, controller, cli; the emulator
-// stands beside the client and shares only spec, util and the contract.
+// From the bottom up: util, spec, api (the client), core, the manifest's
+// building blocks, kinds, the manifest loader, plan, apply, report, export,
+// preview and graph, render, controller, cli; the emulator stands beside the
+// client and shares only spec, util and the contract.
+//
+// src/manifest/ is two layers in one folder, on purpose: its building blocks
+// (source positions, local files, codes, suggestions, types, YAML reading) sit
+// below the kinds, which build their sections with them; its loader
+// (load-manifests, build-brand, lint, schema-check and the index) sits above
+// the kinds, which it runs through the registry. Both halves are about one
+// thing, reading manifests, so they share a folder; the two rules on
+// src/manifest and src/kinds below keep the halves apart, so the folder's
+// import of src/kinds never closes a cycle.
+
+const MANIFEST_LOADER = '^src/manifest/(index|load-manifests|build-brand|lint|schema-check)\\.ts$';
 
 const STAGES = 'plan|apply|report|export|render|preview|graph|doctor|controller';
 
@@ -40,8 +52,15 @@ module.exports = {
       to: { path: `^src/(core|manifest|kinds|emulator|cli|${STAGES})/` },
     },
     {
+      name: 'manifest-building-blocks-know-no-kind',
+      comment: 'The manifest building blocks sit below the kinds (which build their sections with them); only the loader runs the kinds.',
+      severity: 'error',
+      from: { path: '^src/manifest/', pathNot: MANIFEST_LOADER },
+      to: { path: '^src/kinds/' },
+    },
+    {
       name: 'manifest-below-the-stages',
-      comment: 'Loading manifests needs the kinds (their sections) but no stage.',
+      comment: 'Loading manifests needs the kinds (the loader runs their sections) but no stage.',
       severity: 'error',
       from: { path: '^src/manifest/' },
       to: { path: `^src/(emulator|cli|${STAGES})/` },
@@ -58,7 +77,7 @@ module.exports = {
       comment: 'Kinds import the manifest building blocks (source, local files, codes, suggest, types), never the assembling loader that runs them.',
       severity: 'error',
       from: { path: '^src/kinds/' },
-      to: { path: '^src/manifest/(index|load-manifests|build-brand|lint|schema-check)\\.ts$' },
+      to: { path: MANIFEST_LOADER },
     },
     {
       name: 'stages-reach-kinds-through-the-registry',

@@ -63,6 +63,7 @@ describe('layer rules (dependency-cruiser)', () => {
       ['stages-reach-kinds-through-the-registry', 'src/report/reach.ts', '../kinds/logo/kind.js'],
       ['emulator-shares-only-the-contract', 'src/emulator/reach.ts', '../api/transport.js'],
       ['plan-below-apply-and-report', 'src/plan/reach-apply.ts', '../apply/execute.js'],
+      ['manifest-building-blocks-know-no-kind', 'src/manifest/source.ts', '../kinds/index.js'],
       ['controller-is-a-driver', 'src/controller/reach.ts', '../cli/progress.js'],
       ['no-stage-imports-the-controller', 'src/apply/reach-controller.ts', '../controller/index.js'],
       // Two modules of one layer importing each other; cycle-b's half is type-only, which counts.
