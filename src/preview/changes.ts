@@ -11,7 +11,7 @@ import type { BrandPlan, FieldChange, Step } from '../plan/types.js';
 import { dataUri } from './brand.js';
 import { esc, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
 import { menuItemView, messageView, type ImageView, type LinkTarget, type MessageView, type RawMenuItem, type RawMessage, type RawReply, type Resolvers, type RoomView } from './model.js';
-import { count } from './site.js';
+import { count, hrefFrom, MESSAGES_PER_PAGE, pagerNav, paginate, type PageFile } from './site.js';
 import { reviewText } from '../core/step.js';
 
 /** An image the page can inline, by its content-addressed upload name. */
@@ -82,9 +82,11 @@ export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] 
   for (const s of plan.steps) if (shownAs(s.kind) === 'message' || shownAs(s.kind) === 'menu') byAddress.set(s.address, [...(byAddress.get(s.address) ?? []), s]);
   return [...byAddress.entries()].map(([address, steps]) => {
     const main = steps.find((s) => s.op !== 'link') ?? (steps[0] as Step);
-    const last = steps[steps.length - 1] as Step;
     const before = plan.snapshots[address]?.value;
-    const after = main.op === 'delete' ? undefined : last.expected;
+    // The final form: the last step's that states one. A link step states none (its
+    // create's expected form already holds the links), and reading it as "nothing"
+    // drew a create in a reply cycle as "Will be deleted".
+    const after = main.op === 'delete' ? undefined : [...steps].reverse().find((s) => s.expected !== undefined)?.expected;
     const draw = (value: unknown): MessageView | RoomView | undefined => {
       if (value === undefined || value === null) return undefined;
       return shownAs(main.kind) === 'message' ? messageView(asRawMessage(address, value), resolvers) : roomWithMenu(address, value, main, ctx, resolvers);
@@ -167,28 +169,71 @@ function changeLine(c: FieldChange): string {
   return `~ ${esc(c.path)}: <span class="del">${show(c.before)}</span> → <span class="add">${show(c.after)}</span>`;
 }
 
-/** The before/after page of one brand. */
-export function changesPage(brandId: string, changes: ChangeView[], ctx: { logo?: ImageView; title: string; version: string }): string {
-  const onPage = new Set(changes.map((c) => changeAnchor(c.address)));
-  const base = { roomName: ctx.title, href: (key: string) => (onPage.has(key) ? `#${key}` : undefined), ...(ctx.logo === undefined ? {} : { logo: ctx.logo }) };
-  const sections = changes.map((c) => {
-    const gate = c.gate === undefined ? '' : `<p class="gate">${esc(c.gate)}</p>`;
-    const lines = c.changes.length === 0 ? '' : `<details><summary>${count(c.changes.length, 'field change')}</summary><pre class="changes">${c.changes.map(changeLine).join('\n')}</pre></details>`;
-    return (
-      `<section class="change" id="${esc(changeAnchor(c.address))}" aria-labelledby="${esc(changeAnchor(c.address))}-h"><h2 id="${esc(changeAnchor(c.address))}-h">${esc(c.heading)}</h2>${gate}` +
-      `<div class="sides">${sideHtml('before', c.before, c, base)}${sideHtml('after', c.after, c, base)}</div>${lines}</section>`
-    );
-  });
-  const toc = changes.length === 0 ? '' : `<nav class="toc" aria-label="Changes"><h2>Changes</h2><ul>${changes.map((c) => `<li><a href="#${esc(changeAnchor(c.address))}">${esc(c.address)}</a></li>`).join('')}</ul></nav>`;
+/** What a before/after page needs besides the changes: the room's name and logo, and rcsctl's version. */
+export interface ChangesPageContext {
+  logo?: ImageView;
+  title: string;
+  version: string;
+}
+
+function changeSection(c: ChangeView, base: Omit<DrawOptions, 'side' | 'changed'>): string {
+  const gate = c.gate === undefined ? '' : `<p class="gate">${esc(c.gate)}</p>`;
+  const lines = c.changes.length === 0 ? '' : `<details><summary>${count(c.changes.length, 'field change')}</summary><pre class="changes">${c.changes.map(changeLine).join('\n')}</pre></details>`;
+  return (
+    `<section class="change" id="${esc(changeAnchor(c.address))}" aria-labelledby="${esc(changeAnchor(c.address))}-h"><h2 id="${esc(changeAnchor(c.address))}-h">${esc(c.heading)}</h2>${gate}` +
+    `<div class="sides">${sideHtml('before', c.before, c, base)}${sideHtml('after', c.after, c, base)}</div>${lines}</section>`
+  );
+}
+
+/** A page of `changes`: `href` says where each change is drawn, `where` what the header says about this page (and its pager). */
+function changesHtml(brandId: string, changes: readonly ChangeView[], ctx: ChangesPageContext, href: DrawOptions['href'], where: string): string {
+  const base = { roomName: ctx.title, href, ...(ctx.logo === undefined ? {} : { logo: ctx.logo }) };
+  const toc = changes.length === 0 ? '' : `<nav class="toc" aria-label="Changes"><h2>Changes</h2><ul>${changes.map((c) => `<li><a href="${esc(href(changeAnchor(c.address)) ?? '')}">${esc(c.address)}</a></li>`).join('')}</ul></nav>`;
   const empty = changes.length === 0 ? '<p>No auto-reply or menu changes in this plan.</p>' : '';
   const body = `<a class="skip" href="#main">Skip to the changes</a>
-<header class="top"><h1>${esc(ctx.title)}: proposed changes</h1><p>Brand ${esc(brandId)} · ${count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes')} · live on the left, proposed on the right, changed parts outlined</p></header>
+<header class="top"><h1>${esc(ctx.title)}: proposed changes</h1>${where}</header>
 <div class="layout changes-layout">
 ${toc}
-<main id="main">${empty}${sections.join('\n')}</main>
+<main id="main">${empty}${changes.map((c) => changeSection(c, base)).join('\n')}</main>
 </div>
 <footer>Made by rcsctl ${esc(ctx.version)} from a plan. Nothing on this page loads from the network.</footer>`;
   return page(`${ctx.title} (${brandId}): proposed changes`, body);
+}
+
+const LIVE_LEFT = 'live on the left, proposed on the right, changed parts outlined';
+
+/** The before/after page of one brand, every change on it. */
+export function changesPage(brandId: string, changes: ChangeView[], ctx: ChangesPageContext): string {
+  const onPage = new Set(changes.map((c) => changeAnchor(c.address)));
+  const href = (key: string): string | undefined => (onPage.has(key) ? `#${key}` : undefined);
+  return changesHtml(brandId, changes, ctx, href, `<p>Brand ${esc(brandId)} · ${count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes')} · ${LIVE_LEFT}</p>`);
+}
+
+/**
+ * The files of one brand's before/after preview: `index.html` alone when the
+ * changes fit on one page, else an index listing the pages and `page-001.html`, …
+ * of `perPage` changes each, made one at a time; a reply that opens a changed
+ * auto-reply links to it on its page.
+ */
+export function* changesPages(brandId: string, changes: ChangeView[], ctx: ChangesPageContext, perPage = MESSAGES_PER_PAGE): Generator<PageFile> {
+  if (changes.length <= perPage) {
+    yield { file: 'index.html', html: changesPage(brandId, changes, ctx) };
+    return;
+  }
+  const paged = paginate(changes, (c) => changeAnchor(c.address), perPage);
+  const { chunks, files, fileOf, range } = paged;
+  const list = chunks.map((chunk, i) => `<li><a href="${files[i]}">Changes ${range(i)}</a>: <code>${esc(chunk[0]?.address ?? '')}</code> to <code>${esc(chunk[chunk.length - 1]?.address ?? '')}</code></li>`).join('');
+  const total = count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes');
+  const indexBody = `<a class="skip" href="#main">Skip to the pages</a>
+<header class="top"><h1>${esc(ctx.title)}: proposed changes</h1><p>Brand ${esc(brandId)} · ${total} on ${count(chunks.length, 'page')} · ${LIVE_LEFT}</p></header>
+<main id="main" style="padding:1.5rem"><h2>Changes, ${perPage} a page</h2><ol class="pages">${list}</ol></main>
+<footer>Made by rcsctl ${esc(ctx.version)} from a plan. Nothing on this page loads from the network.</footer>`;
+  yield { file: 'index.html', html: page(`${ctx.title} (${brandId}): proposed changes`, indexBody) };
+  for (let i = 0; i < chunks.length; i++) {
+    const here = files[i] as string;
+    const where = `<p>Brand ${esc(brandId)} · changes ${range(i)} of ${changes.length} · page ${i + 1} of ${chunks.length} · ${LIVE_LEFT}</p>${pagerNav(paged, i, 'Every page')}`;
+    yield { file: here, html: changesHtml(brandId, chunks[i] as ChangeView[], ctx, hrefFrom(fileOf, here), where) };
+  }
 }
 
 /** The images a saved plan's upload steps name, read again and checked against their hash; missing or changed files are left out. */

@@ -6,12 +6,12 @@ import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import type { BrandPlan, LiveBrand } from '../plan/types.js';
 import type { Redaction } from '../util/redaction.js';
 import { brandView, logoOf, shownAs, shownObjects, type ShownObject } from './brand.js';
-import { changesPage, changesView, contextFromPlan, type ChangesContext } from './changes.js';
+import { changesPages, changesView, contextFromPlan, type ChangesContext } from './changes.js';
 import { brandPages, count, indexPage, writeBrandFolder, writeSiteIndex } from './site.js';
 
 export { brandView } from './brand.js';
 export { brandPage, brandPages, brandFolder, indexPage, MESSAGES_PER_PAGE, writeBrandFolder, writeSiteIndex, type PageFile } from './site.js';
-export { changesPage, changesView, contextFromPlan } from './changes.js';
+export { changesPage, changesPages, changesView, contextFromPlan } from './changes.js';
 export type * from './model.js';
 
 /** What one brand's preview holds, for the command's summary line. */
@@ -40,15 +40,15 @@ export interface PlanToPreview {
 }
 
 /** Write the before/after site of `plans` into `dir`: each changed message and menu, live against proposed. */
-export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: { version: string; redaction: Redaction }): PreviewSummary[] {
+export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: { version: string; redaction: Redaction; perPage?: number }): PreviewSummary[] {
   const pages = plans.map(({ plan, desired, live }) => {
     const objects = desired === undefined ? [] : shownObjects(desired);
     const ctx = enrich(contextFromPlan(plan), objects, live);
     const changes = changesView(plan, ctx);
     const title = shownAs(objects, 'room').find((r) => r.shown.title !== undefined)?.shown.title ?? liveRoomName(live) ?? plan.brandId;
     const summary = count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes');
-    const html = changesPage(plan.brandId, changes, { title, version: opts.version, ...(ctx.logo ? { logo: ctx.logo } : {}) });
-    return { brandId: plan.brandId, summary, path: writeBrandFolder(dir, plan.brandId, [{ file: 'index.html', html }], opts.redaction) };
+    const files = changesPages(plan.brandId, changes, { title, version: opts.version, ...(ctx.logo ? { logo: ctx.logo } : {}) }, opts.perPage);
+    return { brandId: plan.brandId, summary, path: writeBrandFolder(dir, plan.brandId, files, opts.redaction) };
   });
   writeSiteIndex(dir, indexPage('rcsctl plan: proposed changes', pages, opts.version), opts.redaction);
   return pages;

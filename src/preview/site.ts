@@ -101,6 +101,44 @@ export function pageFiles(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `page-${String(i + 1).padStart(width, '0')}.html`);
 }
 
+/** Items split into pages: the chunks, their files, the file that draws each key, and each page's range (`501–1000`). */
+export interface Paged<T> {
+  chunks: T[][];
+  files: string[];
+  fileOf: Map<string, string>;
+  range: (page: number) => string;
+}
+
+/** `items` in pages of `perPage`, in order; `keyOf` gives the anchor each item is drawn under. */
+export function paginate<T>(items: readonly T[], keyOf: (item: T) => string, perPage: number): Paged<T> {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += perPage) chunks.push(items.slice(i, i + perPage));
+  const files = pageFiles(chunks.length);
+  const fileOf = new Map<string, string>();
+  chunks.forEach((chunk, i) => chunk.forEach((item) => fileOf.set(keyOf(item), files[i] as string)));
+  const range = (i: number): string => `${i * perPage + 1}–${i * perPage + (chunks[i]?.length ?? 0)}`;
+  return { chunks, files, fileOf, range };
+}
+
+/** Links from the file `here` to anchors drawn in other files of the folder: `#key` on the same page, `page-002.html#key` on another. */
+export function hrefFrom(fileOf: ReadonlyMap<string, string>, here: string): DrawOptions['href'] {
+  return (key) => {
+    const file = fileOf.get(key);
+    return file === undefined ? undefined : file === here ? `#${key}` : `${file}#${key}`;
+  };
+}
+
+/** The links from page `i` to the index, the previous and the next page. */
+export function pagerNav(paged: Pick<Paged<unknown>, 'files' | 'range'>, i: number, index = 'Rooms and every page'): string {
+  const { files, range } = paged;
+  const links = [
+    `<a href="index.html">${esc(index)}</a>`,
+    i > 0 ? `<a rel="prev" href="${files[i - 1]}">Previous: ${range(i - 1)}</a>` : '',
+    i + 1 < files.length ? `<a rel="next" href="${files[i + 1]}">Next: ${range(i + 1)}</a>` : '',
+  ].filter((a) => a !== '');
+  return `<nav class="pager" aria-label="Pages">${links.join(' · ')}</nav>`;
+}
+
 /**
  * The files of one brand's preview: `index.html` alone when its auto-replies fit
  * on one page, else an index and a page per `perPage` auto-replies. Made one at a
@@ -113,26 +151,15 @@ export function* brandPages(view: BrandView, version: string, perPage = MESSAGES
     yield { file: 'index.html', html: brandPage(view, version) };
     return;
   }
-  const chunks: MessageView[][] = [];
-  for (let i = 0; i < view.messages.length; i += perPage) chunks.push(view.messages.slice(i, i + perPage));
-  const files = pageFiles(chunks.length);
-  const fileOf = new Map<string, string>();
-  chunks.forEach((chunk, i) => chunk.forEach((m) => fileOf.set(m.key, files[i] as string)));
+  const paged = paginate(view.messages, (m) => m.key, perPage);
+  const { chunks, files, fileOf, range } = paged;
   for (const r of view.rooms) fileOf.set(r.key, 'index.html');
-  const hrefFrom =
-    (here: string) =>
-    (key: string): string | undefined => {
-      const file = fileOf.get(key);
-      return file === undefined ? undefined : file === here ? `#${key}` : `${file}#${key}`;
-    };
   const byKey = findingsByKey(view.findings);
   const onPages = chunks.map((chunk) => chunk.flatMap((m) => byKey.get(m.key) ?? []));
   const elsewhere = view.findings.filter((f) => f.key === undefined || !fileOf.has(f.key) || fileOf.get(f.key) === 'index.html');
-  const first = (i: number): number => i * perPage + 1;
-  const range = (i: number): string => `${first(i)}–${first(i) + (chunks[i]?.length ?? 0) - 1}`;
   const heading = `<h1>${esc(view.title)}</h1>`;
 
-  const indexHref = hrefFrom('index.html');
+  const indexHref = hrefFrom(fileOf, 'index.html');
   const pageList = chunks
     .map((chunk, i) => {
       const from = chunk[0] as MessageView;
@@ -156,15 +183,10 @@ ${FOOTER(version)}`;
 
   for (let i = 0; i < chunks.length; i++) {
     const here = files[i] as string;
-    const href = hrefFrom(here);
+    const href = hrefFrom(fileOf, here);
     const chunk = chunks[i] as MessageView[];
-    const pager = [
-      `<a href="index.html">Rooms and every page</a>`,
-      i > 0 ? `<a rel="prev" href="${files[i - 1]}">Previous: ${range(i - 1)}</a>` : '',
-      i + 1 < chunks.length ? `<a rel="next" href="${files[i + 1]}">Next: ${range(i + 1)}</a>` : '',
-    ].filter((a) => a !== '');
     const body = `<a class="skip" href="#main">Skip to the previews</a>
-<header class="top">${heading}<p>Brand ${esc(view.brandId)} · auto-replies ${range(i)} of ${view.messages.length} · page ${i + 1} of ${chunks.length}</p><nav class="pager" aria-label="Pages">${pager.join(' · ')}</nav></header>
+<header class="top">${heading}<p>Brand ${esc(view.brandId)} · auto-replies ${range(i)} of ${view.messages.length} · page ${i + 1} of ${chunks.length}</p>${pagerNav(paged, i)}</header>
 <div class="layout">
 <nav class="toc" aria-label="Contents">${toc('Auto-replies', chunk, href)}</nav>
 <main id="main">

@@ -1,24 +1,30 @@
 // A brand too big for one page: `rcsctl preview` of 1,001 auto-replies writes an
 // index (the rooms, the list of pages, the findings about no one auto-reply) and
 // pages of 500 handsets, and every link on every page, across pages too, opens
-// an element that exists in the file it names. (Before, one page held every
-// handset, and building it was quadratic in the number of auto-replies.)
+// an element that exists in the file it names. `plan --preview` of the same
+// 1,001 creates pages its changes alike. (Before, one page held every handset,
+// and building it was quadratic in the number of auto-replies.)
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, type HTMLElement } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../e2e/helpers.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { BRAND, cli } from '../e2e/helpers.js';
+import { useEmulator } from '../emulator/helpers.js';
 
 const N = 1001;
+let emu: RunningEmulator;
+useEmulator((e) => (emu = e));
 let dir: string;
 let folder: string;
 const pages = new Map<string, HTMLElement>();
+const changes = new Map<string, HTMLElement>();
 
 /** Auto-replies 0 to 999 in a ring (each chip opens the next), 1000 on its own, and a room whose menu opens 600. */
 function manifest(): string {
-  const lines = ['apiVersion: rcsctl/v1', 'kind: Brand', 'brand:', '  id: BR.pages00001', 'autoReplies:'];
+  const lines = ['apiVersion: rcsctl/v1', 'kind: Brand', 'brand:', `  id: ${BRAND}`, 'autoReplies:'];
   for (let i = 0; i < N; i++) {
     lines.push(`  ar${i}:`, `    name: "Reply ${i}"`, '    messagebaseId: SCS00000', '    body:', `      description: "Reply number ${i}"`);
     if (i < N - 1) lines.push('    chipList:', `      - reply: { autoReply: ar${(i + 1) % (N - 1)}, displayText: Next }`);
@@ -44,9 +50,13 @@ beforeAll(async () => {
   const r = await cli(['preview', join(dir, 'brand.yaml'), '-o', join(dir, 'out')], { env: {} });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  expect(r.stdout).toBe(`BR.pages00001: ${N} auto-replies, 1 room, 2 findings: ${join(dir, 'out', 'BR.pages00001', 'index.html')}\n`);
-  folder = join(dir, 'out', 'BR.pages00001');
+  expect(r.stdout).toBe(`${BRAND}: ${N} auto-replies, 1 room, 2 findings: ${join(dir, 'out', BRAND, 'index.html')}\n`);
+  folder = join(dir, 'out', BRAND);
   for (const file of readdirSync(folder)) pages.set(file, parse(readFileSync(join(folder, file), 'utf8')));
+  const plan = await cli(['plan', join(dir, 'brand.yaml'), '--preview', join(dir, 'changes')], { emu });
+  expect(plan.code, plan.stderr).toBe(0);
+  const changed = join(dir, 'changes', BRAND);
+  for (const file of readdirSync(changed)) changes.set(file, parse(readFileSync(join(changed, file), 'utf8'), { blockTextElements: { script: true, style: true } }));
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -103,5 +113,43 @@ describe('a preview of 1,001 auto-replies', () => {
     expect(findings('index.html')).toEqual([]);
     expect(page('page-003.html').querySelectorAll('aside.findings a').map((a) => a.getAttribute('href'))).toEqual(['#ar-ar1000', '#ar-ar1000']);
     expect(page('page-002.html').querySelectorAll('nav.pager a').map((a) => a.getAttribute('href'))).toEqual(['index.html', 'page-001.html', 'page-003.html']);
+  });
+});
+
+describe('plan --preview of the same 1,001 auto-replies, all to be created', () => {
+  const change = (file: string): HTMLElement => {
+    const p = changes.get(file);
+    if (p === undefined) throw new Error(`no ${file}`);
+    return p;
+  };
+
+  it('pages the changes: an index, then 500 a page, in plan order', () => {
+    expect([...changes.keys()].sort()).toEqual(['index.html', 'page-001.html', 'page-002.html', 'page-003.html']);
+    const sections = (file: string): number => change(file).querySelectorAll('section.change').length;
+    expect([sections('page-001.html'), sections('page-002.html')]).toEqual([500, 500]);
+    expect(sections('index.html')).toBe(0);
+    expect(change('index.html').querySelectorAll('ol.pages a').map((a) => a.getAttribute('href'))).toEqual(['page-001.html', 'page-002.html', 'page-003.html']);
+  });
+
+  it('links a reply to the changed auto-reply it opens, on whichever page draws it, and every link lands', () => {
+    const pageOf = new Map<string, string>();
+    for (const [file, doc] of changes) for (const s of doc.querySelectorAll('section.change')) pageOf.set(s.id, file);
+    const target = pageOf.get('chg-autoReply.ar500') as string;
+    const from = pageOf.get('chg-autoReply.ar499') as string;
+    expect(target).not.toBe(from);
+    // A create in a reply cycle (a create, then a link step) is drawn as created, with its link, not as deleted.
+    expect(change(from).querySelector('[id="chg-autoReply.ar499"] .side.after .absent')).toBeNull();
+    expect(change(from).querySelector('[id="chg-autoReply.ar499"] .side.after a.chip')?.getAttribute('href')).toBe(`${target}#chg-autoReply.ar500`);
+    let checked = 0;
+    for (const [file, doc] of changes) {
+      for (const a of doc.querySelectorAll('a[href]')) {
+        const href = a.getAttribute('href') as string;
+        const [to = '', id] = href.split('#');
+        expect(to === '' || changes.has(to), `${file}: ${href}`).toBe(true);
+        if (id !== undefined) expect((to === '' ? doc : change(to)).getElementById(id), `${file}: ${href}`).not.toBeNull();
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(N);
   });
 });
