@@ -129,7 +129,7 @@ export function hrefFrom(fileOf: ReadonlyMap<string, string>, here: string): Dra
 }
 
 /** The links from page `i` to the index, the previous and the next page. */
-export function pagerNav(paged: Pick<Paged<unknown>, 'files' | 'range'>, i: number, index = 'Rooms and every page'): string {
+export function pagerNav(paged: Paged<unknown>, i: number, index = 'Rooms and every page'): string {
   const { files, range } = paged;
   const links = [
     `<a href="index.html">${esc(index)}</a>`,
