@@ -1,0 +1,91 @@
+// The controller's options end to end: --shard splits the brands as CI's
+// --shard does, --review-warning feeds rcsctl_reviews_waiting_late, text log
+// lines, and the command refuses bad flags and a missing webhook token
+// before it connects.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RcsClient } from '../../src/api/index.js';
+import type { RunningController } from '../../src/controller/index.js';
+import { loadSeed, type RunningEmulator } from '../../src/emulator/index.js';
+import { withDeclaredBrands } from '../../src/emulator/seed-brands.js';
+import { parseShard, shardOf } from '../../src/plan/shard.js';
+import { defaultSeedPath } from '../../src/util/paths.js';
+import { BRAND, cli, clientFor, converge, emulator, EXAMPLE, TOKEN } from '../e2e/helpers.js';
+import { get, metric, startFor, waitIdle, waitState, WEBHOOK_TOKEN } from './helpers.js';
+
+const OTHERS = ['BR.shard00001', 'BR.shard00002', 'BR.shard00003', 'BR.shard00004'];
+let emu: RunningEmulator;
+let client: RcsClient;
+const running: RunningController[] = [];
+const tmp = mkdtempSync(join(tmpdir(), 'rcsctl-controller-opts-'));
+
+beforeAll(async () => {
+  const { seed } = withDeclaredBrands(loadSeed(defaultSeedPath()), OTHERS.map((brandId) => ({ brandId })), TOKEN);
+  emu = await emulator(seed);
+  client = clientFor(emu);
+  await converge(client, EXAMPLE);
+  for (const id of OTHERS) writeFileSync(join(tmp, `${id}.yaml`), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${id}\n`);
+});
+afterEach(async () => {
+  for (const c of running.splice(0)) await c.close();
+});
+afterAll(async () => {
+  await client.close();
+  await emu.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('rcsctl controller options', () => {
+  it('--shard i/n serves exactly the brands CI\'s --shard i/n gives; the replicas together serve every brand once', async () => {
+    const all = [BRAND, ...OTHERS].sort();
+    const served: string[] = [];
+    for (const i of [1, 2]) {
+      const { ctl } = await startFor(emu, client, [EXAMPLE, tmp], { shard: parseShard(`${i}/2`) });
+      running.push(ctl);
+      const s = await waitIdle(ctl.url);
+      const ids = s.brands.map((b) => b.brandId);
+      expect(ids).toEqual(all.filter((id) => shardOf(id, 2) === i));
+      expect(s.shard).toBe(`${i}/2`);
+      served.push(...ids);
+      const ci = await cli(['brands', EXAMPLE, tmp, '--shard', `${i}/2`]);
+      for (const id of ids) expect(ci.stdout).toContain(id);
+    }
+    expect(served.sort()).toEqual(all);
+  });
+
+  it('--review-warning: reviews waiting longer count in rcsctl_reviews_waiting_late; text log lines', async () => {
+    const { ctl, logs } = await startFor(emu, client, [EXAMPLE], { reviewWarningMs: 1, logFormat: 'text' });
+    running.push(ctl);
+    const s = await waitState(ctl.url, BRAND, ['waiting-review']);
+    expect(s.counts).toMatchObject({ waitingReview: 2, lateReviews: 2 });
+    expect(metric((await get(ctl.url, '/metrics')).body, 'rcsctl_reviews_waiting_late', { brand: BRAND })).toBe(2);
+    expect(logs.find((l) => / info pass brand=BR\.demo000001 mode=observe state=waiting-review /.test(l))).toBeDefined();
+    expect(logs.every((l) => /^\d{4}-\d\d-\d\dT\S+ (info|warn|error) [a-z.]+/.test(l))).toBe(true);
+
+    const relaxed = await startFor(emu, client, [EXAMPLE]);
+    running.push(relaxed.ctl);
+    expect((await waitState(relaxed.ctl.url, BRAND, ['waiting-review'])).counts).toMatchObject({ waitingReview: 2, lateReviews: 0 });
+  });
+
+  it('the command refuses bad flags and a missing webhook token before it connects', async () => {
+    const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: WEBHOOK_TOKEN };
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['--mode', 'fix'], env, /--mode must be observe or apply, not "fix"/],
+      [['--log-format', 'xml'], env, /--log-format must be json or text/],
+      [['--listen', 'nowhere'], env, /--listen must be HOST:PORT/],
+      [['--interval', 'often'], env, /--interval must be a duration/],
+      [['--allow-review'], env, /only with --mode apply/],
+      [['--allow-from', '10.0.0.0/40'], env, /--allow-from must be an address or CIDR/],
+      [[], { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN }, /needs a webhook token of at least 8 characters: set RCSCTL_WEBHOOK_TOKEN or pass --webhook-token-file/],
+      [['--webhook-token-file', join(tmp, 'missing')], env, /cannot read --webhook-token-file .*missing \(ENOENT\)/],
+    ];
+    for (const [args, e, message] of cases) {
+      const r = await cli(['controller', EXAMPLE, '--listen', '127.0.0.1:0', ...args], { env: e });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});
