@@ -55,6 +55,22 @@ export function watchInterrupts(io: CliIO, graceMs: number): InterruptWatch {
   };
 }
 
+/** Resolves on SIGINT or SIGTERM, or when io.signal aborts (in-process runs): how long-running commands (emulator, controller) wait to stop. */
+export function untilStopped(io: CliIO): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      io.signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    if (io.signal?.aborted === true) stop();
+    else io.signal?.addEventListener('abort', stop);
+  });
+}
+
 /** One brand's part of an interrupted apply. */
 export interface InterruptedBrand {
   brandId: string;

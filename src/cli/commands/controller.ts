@@ -13,6 +13,7 @@ import { parseDuration } from '../../util/duration.js';
 import { connect } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { untilStopped } from '../interrupt.js';
 import { pathsOrCwd } from '../options.js';
 import { withCacheOptions } from '../plan-run.js';
 import { credentialsInPlay } from '../secrets.js';
@@ -94,7 +95,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
         redaction: ctx.redaction,
         ...(cacheDir !== undefined ? { cacheDir } : {}),
       });
-      await stopped(ctx);
+      await untilStopped(ctx.io);
       await controller.close();
     } finally {
       await conn.close();
@@ -119,20 +120,4 @@ function tokenOf(ctx: CommandContext, file: string | undefined): string {
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
   if (!(allowed as readonly string[]).includes(value)) throw new RcsctlError('E_USAGE', `${flag} must be ${allowed.join(' or ')}, not "${value}"`);
   return value as T;
-}
-
-/** Resolves on SIGINT or SIGTERM, or when io.signal aborts (in-process runs). */
-function stopped(ctx: CommandContext): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      ctx.io.signal?.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    if (ctx.io.signal?.aborted === true) stop();
-    else ctx.io.signal?.addEventListener('abort', stop);
-  });
 }

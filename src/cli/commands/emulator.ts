@@ -12,6 +12,7 @@ import { declaredBy, loadOrFail } from '../load.js';
 import { RcsctlError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { untilStopped } from '../interrupt.js';
 
 /** Register `rcsctl emulator`. */
 export function registerEmulator(program: Command, ctx: CommandContext): void {
@@ -49,18 +50,7 @@ export function registerEmulator(program: Command, ctx: CommandContext): void {
         const added = [...new Set(declared.map((d) => d.brandId))].filter((id) => !known.has(id));
         io.stdout.write(`seeded from the manifests: ${added.length > 0 ? added.join(', ') : 'no brand the seed lacked'}; master account token: ${ready.token}\n`);
       }
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          io.signal?.removeEventListener('abort', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-        if (io.signal?.aborted) stop();
-        else io.signal?.addEventListener('abort', stop);
-      });
+      await untilStopped(io);
       await emulator.close();
       ctx.exit(EXIT_OK);
     });
