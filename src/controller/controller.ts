@@ -161,7 +161,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     if (entry === undefined) return;
     const now = new Date().toISOString();
     const s = entry.status;
-    if (s.state !== c.state) log(c.state === 'failed' ? 'error' : 'info', 'brand.state', { brand: brandId, from: entry.settled, to: c.state, reasons: c.reasons.slice(0, 20) });
+    if (entry.settled !== c.state) log(c.state === 'failed' ? 'error' : 'info', 'brand.state', { brand: brandId, from: entry.settled, to: c.state, reasons: c.reasons.slice(0, 20) });
     entry.settled = c.state;
     entry.lateReviews = c.counts.lateReviews;
     s.state = c.state;
@@ -317,6 +317,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const ready = (): boolean => firstPassStarted && !serviceDown && !shutdown.signal.aborted;
 
   await reload();
+  if (brands.size === 0) {
+    const why = desired.orphanErrors.length > 0 ? `:\n  ${desired.orphanErrors.slice(0, 5).join('\n  ')}` : '';
+    throw new RcsctlError('E_NO_BRAND', `the manifests in ${options.paths.join(', ')} declare no brand${options.shard !== undefined ? ` in shard ${shardLabel(options.shard)}` : ''}${why}`);
+  }
   const server = makeServer(
     {
       status: statusOf,

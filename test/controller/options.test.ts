@@ -81,9 +81,12 @@ describe('rcsctl controller options', () => {
       [['--allow-from', '10.0.0.0/40'], env, /--allow-from must be an address or CIDR/],
       [[], { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN }, /needs a webhook token of at least 8 characters: set RCSCTL_WEBHOOK_TOKEN or pass --webhook-token-file/],
       [['--webhook-token-file', join(tmp, 'missing')], env, /cannot read --webhook-token-file .*missing \(ENOENT\)/],
+      [[join(tmp, 'no-such-dir')], env, /declare no brand:\n.*RCS100 no such file or directory/],
     ];
     for (const [args, e, message] of cases) {
-      const r = await cli(['controller', EXAMPLE, '--listen', '127.0.0.1:0', ...args], { env: e });
+      // A path of its own, or the example brand.
+      const paths = args[0]?.startsWith('/') === true ? [] : [EXAMPLE];
+      const r = await cli(['controller', ...paths, '--listen', '127.0.0.1:0', ...args], { env: e });
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr).toMatch(message);
     }
