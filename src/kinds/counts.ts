@@ -37,7 +37,9 @@ export function exportedCounts(manifest: Readonly<Record<string, unknown>>): Kin
     .filter((k) => k.exporter !== undefined)
     .map((k) => {
       const section = manifest[k.exporter?.section ?? ''];
-      return counted(k, section !== null && typeof section === 'object' ? Object.keys(section).length : 0);
+      const present = section !== null && typeof section === 'object';
+      // A section that is one object (the brand's own settings) holds one entry, not one per field.
+      return counted(k, !present ? 0 : k.manifest?.single === true ? 1 : Object.keys(section).length);
     });
 }
 
