@@ -6,6 +6,7 @@
 
 import { agencyFileKind } from './agency-file/index.js';
 import { autoReplyKind } from './auto-reply/index.js';
+import { brandProfileKind } from './brand-profile/index.js';
 import { chatbotKind } from './chatbot/index.js';
 import { fileKind } from './file/index.js';
 import { logoKind } from './logo/index.js';
@@ -14,7 +15,7 @@ import type { AnyKind } from './resource-kind.js';
 import { templateKind } from './template/index.js';
 
 /** The kinds rcsctl ships, in dependency order: what others point at comes first. */
-export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind, templateKind] as const;
+export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind, templateKind, brandProfileKind] as const;
 
 /** The name of a kind rcsctl ships. */
 export type BuiltinKindName = (typeof BUILTIN_KINDS)[number]['name'];

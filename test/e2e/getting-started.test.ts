@@ -37,7 +37,7 @@ describe('getting started: your own brand', () => {
       RCSCTL_BASE_URL: 'https://rcs.example.invalid',
     };
     const out = execFileSync('bash', [script], { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    expect(out).toContain('BR.mybrand001: valid (1 auto-reply');
+    expect(out).toContain('BR.mybrand001: valid (0 auto-reply files, 1 auto-reply,');
     expect(out).toContain('Plan: 1 to create, 0 to update, 0 to delete');
     expect(out).toMatch(/✓ autoReply\.hello: created/);
     expect(out).toContain('the live service matches');

@@ -40,9 +40,9 @@ describe('templates end to end', () => {
   it('validate counts the templates with every other kind (it once said "0 auto-replies, 0 files, ..." and left them out)', async () => {
     const text = await cli(['validate', manifest()]);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 2 templates, 0 rooms, 0 persistent menus, 0 agency files)\n`);
+    expect(text.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 2 templates, 0 rooms, 0 persistent menus, 0 agency files, 0 brand profiles)\n`);
     const json = JSON.parse((await cli(['validate', manifest(), '--format', 'json'])).stdout);
-    expect(json.brands[0].counts).toEqual({ file: 0, autoReply: 0, logo: 0, template: 2, chatbot: 0, persistentMenu: 0, agencyFile: 0 });
+    expect(json.brands[0].counts).toEqual({ file: 0, autoReply: 0, logo: 0, template: 2, chatbot: 0, persistentMenu: 0, agencyFile: 0, brandProfile: 0 });
   });
 
   it('apply sends both templates to review; after approval the plan is empty and drift is clean', async () => {
@@ -108,7 +108,7 @@ describe('templates end to end', () => {
     const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
     expect(exp.code, exp.stderr).toBe(0);
     // The summary counts every kind the registry exports, templates included (it once left them out).
-    expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 2 templates, 0 rooms\n`);
+    expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 2 templates, 0 rooms, 0 brand profiles\n`);
     const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
     expect(Object.keys(written.templates).sort()).toEqual(['autumn01', 'hours01']);
     expect(written.templates.autumn01.body).toContainEqual({ param: 'media', value: { path: 'images/templates/autumn.png' } });

@@ -32,7 +32,7 @@ describe('rcsctl validate (in-process)', () => {
     const r = await run(['validate', 'examples/brand']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^BR\.demo000001: valid \(2 auto-reply files, 6 auto-replies, 1 logo, 0 templates, 2 rooms, 1 persistent menu, 1 agency file\)\n$/);
+    expect(r.stdout).toMatch(/^BR\.demo000001: valid \(2 auto-reply files, 6 auto-replies, 1 logo, 0 templates, 2 rooms, 1 persistent menu, 1 agency file, 0 brand profiles\)\n$/);
   });
 
   it('exits 1 on errors and prints them compiler-style with a caret under the fault', async () => {

@@ -1,0 +1,112 @@
+// The brand profile and the service: reading the page (as the manifest's
+// account, or RCSCTL_PERSON_ID) with the category list, read once per run
+// like template forms; re-reading; the one handler, a modification sent as the
+// document's multipart form, after withdrawing a pending review when asked.
+
+import type { BrandRef, RcsClient } from '../../api/index.js';
+import { ERRORS } from '../../contract/codes.js';
+import type { BrandCategory } from '../../contract/wire.js';
+import type { PlanProblem, Step, StepFile } from '../../core/step.js';
+import type { LiveBrand } from '../../core/live.js';
+import { readChecked, requestOf, tolerate } from '../apply-helpers.js';
+import type { Handler, ListReader, Reread } from '../resource-kind.js';
+import type { LiveProfile, ProfileRequest } from './kind.js';
+import { PROFILE_KEY, type DesiredProfile } from './types.js';
+
+/** The environment variable naming the account when the manifest does not. */
+export const PERSON_ENV = 'RCSCTL_PERSON_ID';
+
+/** Service codes: a brand the account has no role on reads as not found; an identical modification is done already. */
+export const PROFILE_CODES = { gone: ERRORS.noBrandPermission.code, noChange: ERRORS.noChanges.code } as const;
+
+/** The live section: the page (none when the brand is not found or not read), the categories, and why nothing was read. */
+export interface LiveProfileSection {
+  page: LiveProfile | null;
+  categories: BrandCategory[];
+  /** Set when the page was not read: the account is unknown. */
+  unread?: string;
+}
+
+// The account each brand was read as in this process, so a re-read asks as the same one.
+const readAs = new Map<string, string>();
+
+/** The account to act as: the manifest's, else RCSCTL_PERSON_ID. */
+function accountFor(desired: DesiredProfile | undefined): string | undefined {
+  const fromEnv = process.env[PERSON_ENV];
+  return desired?.account ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined);
+}
+
+// One category list per client, that is per run: every brand shares it.
+const catalogues = new WeakMap<RcsClient, Promise<BrandCategory[]>>();
+
+/** The service's categories, read at most once per run. */
+export function categoriesOf(client: RcsClient): Promise<BrandCategory[]> {
+  let c = catalogues.get(client);
+  if (c === undefined) {
+    c = client.brands.categories();
+    catalogues.set(client, c);
+  }
+  return c;
+}
+
+/** Reads the page when the manifests declare a profile (or, for export, when RCSCTL_PERSON_ID names the account). */
+export const profileReader: ListReader<LiveProfileSection | undefined> = {
+  async list(env) {
+    const declared = env.desired?.brandProfile?.get(PROFILE_KEY);
+    if (env.desired !== undefined && declared === undefined) return undefined;
+    const personId = accountFor(declared);
+    if (personId === undefined) return { page: null, categories: [], unread: `no account to read the brand page as: set brandProfile.account or ${PERSON_ENV}` };
+    const [page, categories] = await Promise.all([readPage(env.client, env.brand, personId), declared === undefined ? Promise.resolve([]) : categoriesOf(env.client)]);
+    return { page, categories };
+  },
+};
+
+async function readPage(client: RcsClient, brand: BrandRef, personId: string): Promise<LiveProfile | null> {
+  const page = await tolerate(client.brands.get(brand, personId), [PROFILE_CODES.gone]);
+  if (page === undefined) return null;
+  readAs.set(brand.id, personId);
+  return { ...page, personId };
+}
+
+/** The page again, as the account it was read as. */
+export async function rereadProfile(client: RcsClient, brand: BrandRef): Promise<Reread<LiveProfile> | undefined> {
+  const personId = readAs.get(brand.id) ?? accountFor(undefined);
+  if (personId === undefined) return undefined;
+  const page = await readPage(client, brand, personId);
+  return page === null ? undefined : { live: page, ctx: { liveName: () => undefined } };
+}
+
+/** Problems only the service reveals: an unknown account, and a category pair the service does not list. */
+export function profileProblems(desired: DesiredProfile[], live: LiveBrand): PlanProblem[] {
+  const d = desired[0];
+  const section = live.brandProfile;
+  if (d === undefined || section === undefined) return [];
+  const at = { address: `brandProfile.${PROFILE_KEY}`, file: d.source.file, line: d.source.line };
+  if (section.unread !== undefined) return [{ code: 'PROFILE_ACCOUNT', ...at, message: section.unread }];
+  if (section.categories.length === 0) return [];
+  const category = section.categories.find((c) => c.categoryId === d.categoryId);
+  if (category === undefined) return [{ code: 'PROFILE_CATEGORY', ...at, message: `categoryId "${d.categoryId}" is not one of the service's categories (${section.categories.map((c) => c.categoryId).join(', ')})` }];
+  if (!category.subCategories.some((s) => s.subCategoryId === d.subCategoryId)) {
+    return [{ code: 'PROFILE_CATEGORY', ...at, message: `subCategoryId "${d.subCategoryId}" is not a sub-category of ${d.categoryId} (${category.subCategories.map((s) => s.subCategoryId).join(', ')})` }];
+  }
+  return [];
+}
+
+/** The one handler: withdraw a pending review when asked, then send the page with the images that changed. */
+export const profileHandlers: Partial<Record<Step['op'], Handler>> = {
+  update: async (step, env) => {
+    const req = requestOf<ProfileRequest>(step);
+    if (req.cancelReview === true) await tolerate(env.client.brands.cancel(env.brand, req.personId), [ERRORS.invalidBrandStatus.code]);
+    const file = async (f: StepFile | null | undefined) => (f === undefined || f === null ? f : readChecked(f));
+    const [profile, background] = await Promise.all([file(req.profile), file(req.background)]);
+    await tolerate(
+      env.client.brands.modify(env.brand, req.personId, {
+        regBrand: req.regBrand,
+        ...(profile !== undefined && profile !== null ? { profile } : {}),
+        ...(background !== undefined ? { background } : {}),
+      }),
+      [PROFILE_CODES.noChange],
+    );
+    return {};
+  },
+};

@@ -1,0 +1,159 @@
+// The brand profile end to end, through the CLI against the emulator over
+// HTTP: validate counts it and checks its images locally; apply sends the page
+// with its images (the name and profile image to review); drift reports the
+// review and a rejection with the operator's reason; an unchanged image is
+// never sent again; export writes the profile and its images, and a plan of
+// the export is empty; graph draws the home buttons' links.
+
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { admin, BRAND, cli, emulator, ROOT } from './helpers.js';
+
+const CASE = join(ROOT, 'test', 'plan-cases', '071-profile-from-nothing');
+const SEED = join(CASE, 'seed.yaml');
+
+let emu: RunningEmulator | undefined;
+let tmp: string;
+
+beforeEach(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'rcsctl-profile-'));
+  cpSync(CASE, join(tmp, 'brand'), { recursive: true });
+});
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const manifest = (): string => join(tmp, 'brand', 'manifest.yaml');
+const page = () => emu?.store.brands.get(BRAND)?.page;
+const review = (action: string, reason?: string) => admin(emu as RunningEmulator, 'POST', 'review', { kind: 'brand', brandId: BRAND, id: BRAND, action, ...(reason !== undefined ? { reason } : {}) });
+
+describe('brand profile end to end', () => {
+  it('validate counts the profile with every other kind', async () => {
+    const r = await cli(['validate', manifest()]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, 0 rooms, 0 persistent menus, 0 agency files, 1 brand profile)\n`);
+  });
+
+  it('validate checks the images against the rules, naming the file and the rule', async () => {
+    const edit = (from: string, to: string) => writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace(from, to));
+    copyFileSync(join(ROOT, 'test', 'plan-cases', '071-profile-from-nothing', 'images', 'profile.png'), join(tmp, 'brand', 'images', 'profile.jpg'));
+    edit('images/profile.png', 'images/profile.jpg');
+    const jpg = await cli(['validate', manifest()]);
+    expect(jpg.code).toBe(1);
+    expect(jpg.stderr).toContain('RCS304');
+    expect(jpg.stderr).toContain('a brand profile image must be png; "images/profile.jpg" is not');
+    edit('images/profile.jpg', 'images/wide.png');
+    writeFileSync(join(tmp, 'brand', 'images', 'wide.png'), Buffer.from('89504e470d0a1a0a0000000d49484452000001f4000001900806000000', 'hex'));
+    const wide = await cli(['validate', manifest()]);
+    expect(wide.stderr).toContain('brand profile image "images/wide.png" is 500x400; the service takes square images only');
+  });
+
+  it('apply: the page with its image, name and image to review; drift names the review, then the rejection and its reason', async () => {
+    emu = await emulator(SEED);
+    const held = await cli(['apply', manifest(), '--yes'], { emu });
+    expect(held.code, held.stdout + held.stderr).toBe(3);
+    expect(held.stdout).toContain('held: the brand goes back to operator review (승인 → 승인대기(수정)); description, tel, categoryId, subCategoryId, menus, keywords change at once (reviewed: name, profileImage)');
+    expect(page()?.name).toBe(BRAND);
+
+    const applied = await cli(['apply', manifest(), '--yes', '--allow-review'], { emu });
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(page()).toMatchObject({ name: 'Coffee Co', description: 'Fresh coffee daily', approvalResult: '승인대기(수정)', categoryOpt: 'coffee' });
+    expect(page()?.profileImage?.fileName).toBe('profile-5cb43538bc19.png');
+    expect((await cli(['plan', manifest(), '--detailed-exitcode'], { emu })).code).toBe(0);
+    expect((await cli(['drift', manifest()], { emu })).stdout).toContain('BRAND_REVIEW_PENDING');
+
+    await review('reject', 'the name must match the business registration');
+    const drift = await cli(['drift', manifest()], { emu });
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('BRAND_REJECTED');
+    expect(drift.stdout).toContain('"the name must match the business registration"');
+  });
+
+  it('an unchanged image is never sent again; --cancel-review withdraws a pending modification', async () => {
+    emu = await emulator(SEED);
+    expect((await cli(['apply', manifest(), '--yes', '--allow-review'], { emu })).code).toBe(0);
+    await review('complete');
+    const imageId = page()?.profileImage?.fileId;
+    writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace('keywords: coffee', 'keywords: espresso'));
+    const plain = await cli(['apply', manifest(), '--yes'], { emu });
+    expect(plain.code, plain.stdout + plain.stderr).toBe(0);
+    expect(page()).toMatchObject({ categoryOpt: 'espresso', approvalResult: '승인' });
+    expect(page()?.profileImage?.fileId).toBe(imageId);
+
+    writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace('name: Coffee Co', 'name: Coffee Company'));
+    expect((await cli(['apply', manifest(), '--yes', '--allow-review'], { emu })).code).toBe(0);
+    expect(page()).toMatchObject({ name: 'Coffee Company', approvalResult: '승인대기(수정)' });
+    writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace('name: Coffee Company', 'name: Coffee Co.'));
+    const blocked = await cli(['plan', manifest()], { emu });
+    expect(blocked.stdout).toContain('blocked (승인대기(수정)): the brand is under review');
+    const withdrawn = await cli(['apply', manifest(), '--yes', '--allow-review', '--allow-delete', '--cancel-review'], { emu });
+    expect(withdrawn.code, withdrawn.stdout + withdrawn.stderr).toBe(0);
+    expect(page()).toMatchObject({ name: 'Coffee Co.', approvalResult: '승인대기(수정)' });
+    expect(page()?.previous?.name).toBe('Coffee Co');
+  });
+
+  it('export writes the profile and its images; a plan of the export is empty', async () => {
+    emu = await emulator(SEED);
+    expect((await cli(['apply', manifest(), '--yes', '--allow-review'], { emu })).code).toBe(0);
+    await review('complete');
+    const out = join(tmp, 'exported');
+    const before = process.env.RCSCTL_PERSON_ID;
+    process.env.RCSCTL_PERSON_ID = 'master';
+    try {
+      const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
+      expect(exp.code, exp.stdout + exp.stderr).toBe(0);
+      const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
+      expect(written.brandProfile).toMatchObject({ account: 'master', name: 'Coffee Co', keywords: 'coffee', profileImage: 'images/profile/profile.png' });
+      expect(written.brandProfile.menus).toEqual([{ type: 'web', urlAction: { openUrl: { url: 'https://coffee.example' } } }, { type: 'call' }]);
+      expect(readFileSync(join(out, 'images', 'profile', 'profile.png')).equals(readFileSync(join(CASE, 'images', 'profile.png')))).toBe(true);
+      const plan = await cli(['plan', out, '--detailed-exitcode'], { emu });
+      expect(plan.stdout).toContain('No changes. The live brand matches the manifests.');
+      expect(plan.code).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.RCSCTL_PERSON_ID;
+      else process.env.RCSCTL_PERSON_ID = before;
+    }
+  });
+
+  it('preview draws the brand home: header, profile picture, buttons, information', async () => {
+    const out = join(tmp, 'preview');
+    const r = await cli(['preview', manifest(), '-o', out], { env: {} });
+    expect(r.code, r.stderr).toBe(0);
+    const html = readFileSync(join(out, BRAND, 'index.html'), 'utf8');
+    expect(html).toContain('data-address="brandProfile.home"');
+    expect(html).toMatch(/<img class="home-profile" src="data:image\/png;base64,[^"]+"/);
+    expect(html).toContain('<p class="home-name">Coffee Co</p><p class="intro">Fresh coffee daily</p>');
+    // The buttons in the auto-reply vocabulary: web opens its link, call dials the brand's tel.
+    expect(html).toMatch(/kind-link.*web.*https:\/\/coffee\.example.*kind-dial.*call.*0212345678/s);
+  });
+
+  it('doctor checks the category list and, as RCSCTL_PERSON_ID, the brand page', async () => {
+    emu = await emulator(SEED);
+    const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: 'emulator-master-token' };
+    const checks = async () => (JSON.parse((await cli(['doctor', '--brand', BRAND, '--format', 'json'], { emu, env })).stdout) as { checks: { id: string; status: string; said: string }[] }).checks;
+    const without = await checks();
+    expect(without.find((c) => c.id === 'brand-categories')).toMatchObject({ status: 'ok', said: 'HTTP 200, 4 categories' });
+    expect(without.find((c) => c.id === 'brand-detail')).toMatchObject({ status: 'skipped' });
+    const before = process.env.RCSCTL_PERSON_ID;
+    process.env.RCSCTL_PERSON_ID = 'master';
+    try {
+      expect((await checks()).find((c) => c.id === 'brand-detail')).toMatchObject({ status: 'ok', said: `HTTP 200, "${BRAND}" in 승인` });
+    } finally {
+      if (before === undefined) delete process.env.RCSCTL_PERSON_ID;
+      else process.env.RCSCTL_PERSON_ID = before;
+    }
+  });
+
+  it('graph draws the home buttons\' links', async () => {
+    const graph = await cli(['graph', manifest()], { env: {} });
+    expect(graph.code).toBe(0);
+    expect(graph.stdout).toContain('n0 -.->|"web"|');
+    expect(graph.stdout).toContain('https://coffee.example');
+  });
+});
