@@ -14,7 +14,7 @@ import { withDeclaredBrands } from '../../src/emulator/seed-brands.js';
 import { parseShard, shardOf } from '../../src/plan/shard.js';
 import { defaultSeedPath } from '../../src/util/paths.js';
 import { BRAND, cli, clientFor, converge, emulator, EXAMPLE, TOKEN } from '../e2e/helpers.js';
-import { get, metric, startFor, waitIdle, waitState, WEBHOOK_TOKEN } from './helpers.js';
+import { get, metric, postWebhook, startFor, waitIdle, waitState, WEBHOOK_TOKEN } from './helpers.js';
 
 const OTHERS = ['BR.shard00001', 'BR.shard00002', 'BR.shard00003', 'BR.shard00004'];
 let emu: RunningEmulator;
@@ -69,6 +69,23 @@ describe('rcsctl controller options', () => {
     running.push(relaxed.ctl);
     expect((await waitState(relaxed.ctl.url, BRAND, ['waiting-review'])).counts).toMatchObject({ waitingReview: 2, lateReviews: 0 });
   });
+
+  it('/readyz turns 503 while the service does not answer, and the brand is failed with the network error', async () => {
+    const own = await emulator();
+    const ownClient = clientFor(own);
+    const { ctl } = await startFor(own, ownClient, [EXAMPLE], {});
+    running.push(ctl);
+    const first = await waitState(ctl.url, BRAND, ['drifted', 'waiting-review', 'in-sync']);
+    expect((await get(ctl.url, '/readyz')).status).toBe(200);
+    await own.close();
+    // A notification makes the brand read again, against a service that is gone.
+    expect((await postWebhook(ctl.url, JSON.stringify([{ notiType: 'autoreplymsg', brandId: BRAND, method: 'modified' }]))).status).toBe(200);
+    const failed = await waitState(ctl.url, BRAND, ['failed'], first.passes, 60_000);
+    expect(failed.lastError?.code).toBe('E_NETWORK');
+    expect((await get(ctl.url, '/readyz')).status).toBe(503);
+    expect((await get(ctl.url, '/healthz')).status).toBe(200);
+    await ownClient.close();
+  }, 90_000);
 
   it('the command refuses bad flags and a missing webhook token before it connects', async () => {
     const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: WEBHOOK_TOKEN };
