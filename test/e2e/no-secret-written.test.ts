@@ -6,8 +6,9 @@
 // rcsctl defines runs in every format it offers, with and without `-o`, and
 // every byte is searched: stdout, stderr, each file written (names and
 // content), the saved plan, the whole cache directory. The commands and their
-// formats come from the CLI's own definitions (`commandShapes`), so a new
-// command or format fails here until it is run too.
+// formats come from the CLI's own definitions (`commandShapes`), and the
+// sections from the kind registry, so a new command, format or kind fails here
+// until it is covered too.
 //
 // Export is the one exemption, and only for what it writes of the live brand
 // after the canary was applied (docs/configuration.md, "Secrets in manifests").
@@ -19,7 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { commandShapes, main } from '../../src/cli/main.js';
+import { parse } from 'yaml';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { KINDS } from '../../src/kinds/index.js';
 import { admin, BRAND, cli, emulator, EXAMPLE, ROOT, TOKEN, type CliRun } from './helpers.js';
 
 /** A plain canary: letters and digits, so every field accepts it. */
@@ -295,6 +298,11 @@ describe('no secret in any byte written', () => {
       // A format option must declare its choices, or its formats cannot be enumerated.
       if (format !== undefined) expect(format.choices.length, s.path.join(' ')).toBeGreaterThan(0);
     }
+
+    // Every section a registered kind reads carries the canary: a new kind must be added to the manifest above.
+    const doc = parse(manifest()) as Record<string, unknown>;
+    const sections = KINDS.flatMap((k) => (k.manifest?.section !== undefined ? [k.manifest.section] : []));
+    expect(sections.filter((s) => !JSON.stringify(doc[s] ?? null).includes('${env:RCS_SECRET}'))).toEqual([]);
 
     const clean = await run(['validate', manifests]);
     expect(clean.code, clean.stderr).toBe(0);
