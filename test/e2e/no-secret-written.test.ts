@@ -113,6 +113,21 @@ chatbots:
         title: "Call ${s}"
         actionType: dialerAction
         action: { dialerAction: { dialPhoneNumber: { phoneNumber: "0212345678", fallbackUrl: "https://example.com/call/${s}" } } }
+brandProfile:
+  account: master
+  name: "Co ${s}"
+  description: "Home ${s} ${m}"
+  tel: "0212345678"
+  categoryId: SHP
+  subCategoryId: SHP002
+  keywords: "k${s}"
+  roadAddress: "Road ${s}"
+  email: "c${s}@example.com"
+  webSiteUrl: "https://example.com/${s}"
+  menus:
+    - type: web
+      urlAction: { openUrl: { url: "https://example.com/home/${s}" } }
+  profileImage: "images/profile-${s}.png"
 agencyFiles:
   ${BRAND}.canary:
     path: "images/${s}-spring.png"
@@ -160,6 +175,7 @@ beforeAll(async () => {
   image(join(EXAMPLE, 'images', 'logo.png'), `logo-${CANARY}.png`);
   image(join(EXAMPLE, 'images', 'spring.png'), `${CANARY}-spring.png`);
   image(join(ROOT, 'test', 'plan-cases', '061-templates-from-nothing', 'images', 'autumn.png'), `t-${CANARY}.png`);
+  image(join(ROOT, 'test', 'plan-cases', '071-profile-from-nothing', 'images', 'profile.png'), `profile-${CANARY}.png`);
   writeFileSync(join(manifests, 'brand.yaml'), manifest());
 });
 afterAll(async () => {
