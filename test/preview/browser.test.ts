@@ -261,3 +261,28 @@ describe('graph output parsed by Mermaid', () => {
     expect(requested).toEqual(opened);
   });
 });
+
+describe('a brand of 501 auto-replies, drawn on two pages, in Chromium', () => {
+  it('opens the auto-reply a chip links to on the other page, loading only that page', async () => {
+    const { dir: tmp } = ready();
+    const lines = ['apiVersion: rcsctl/v1', 'kind: Brand', 'brand:', '  id: BR.big0000001', 'autoReplies:'];
+    for (let i = 0; i < 501; i++) {
+      lines.push(`  ar${i}:`, `    name: "Reply ${i}"`, '    messagebaseId: SCS00000', '    body:', `      description: "Reply number ${i}"`, '    chipList:', `      - reply: { autoReply: ar${(i + 1) % 501}, displayText: Next }`);
+    }
+    writeFileSync(join(tmp, 'big.yaml'), lines.join('\n') + '\n');
+    const r = await cli(['preview', join(tmp, 'big.yaml'), '-o', join(tmp, 'big')], { env: {} });
+    expect(r.code, r.stderr).toBe(0);
+    const folder = join(tmp, 'big', 'BR.big0000001');
+    const { page } = await open(join(folder, 'page-001.html'));
+    const second = pathToFileURL(join(folder, 'page-002.html')).href;
+    opened.push(second);
+    await page.click('#ar-ar499 a.chip[href="page-002.html#ar-ar500"]');
+    await page.waitForURL(`${second}#ar-ar500`);
+    expect(await page.evaluate(() => document.querySelector(':target')?.getAttribute('data-address'))).toBe('autoReply.ar500');
+    expect(await page.evaluate(() => {
+      const box = document.getElementById('ar-ar500')?.getBoundingClientRect();
+      return box !== undefined && box.top >= 0 && box.top < innerHeight;
+    })).toBe(true);
+    expect(requested.map((u) => u.split('#')[0])).toEqual(opened);
+  });
+});
