@@ -113,3 +113,19 @@ export function form(fields: Record<string, string>, files: Record<string, { nam
 export function admin(emu: RunningEmulator, method: string, path: string, json?: unknown): Promise<Answer> {
   return call(emu, method, `/_emulator/${path}`, { token: null, ...(json !== undefined ? { json } : {}) });
 }
+
+/**
+ * The order two calls answered in: `held` is sent, and only once the emulator
+ * has logged its arrival at `path` is `next` sent. Order, not a stopwatch,
+ * shows that `next` was held for less time than `held`, however slow the machine.
+ */
+export async function answerOrder(emu: RunningEmulator, held: () => Promise<unknown>, path: string, next: () => Promise<unknown>): Promise<Array<'held' | 'next'>> {
+  const arrivals = async (): Promise<number> => ((await admin(emu, 'GET', 'requests')).body.requests as { path: string }[]).filter((r) => r.path === path).length;
+  const before = await arrivals();
+  const order: Array<'held' | 'next'> = [];
+  const first = held().then(() => order.push('held'));
+  while ((await arrivals()) === before) await new Promise((r) => setTimeout(r, 5));
+  await next().then(() => order.push('next'));
+  await first;
+  return order;
+}
