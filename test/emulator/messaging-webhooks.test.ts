@@ -47,16 +47,21 @@ describe('msgstatus batches', () => {
   });
 
   it('sends 250 collected items as three calls: 100 and 100 at once, the last 50 one interval later', async () => {
-    await admin(emu, 'POST', 'messaging/options', { batchIntervalMs: 300, paused: true });
+    // With an interval of a minute, the two full batches arriving at all shows they did not wait for it.
+    await admin(emu, 'POST', 'messaging/options', { batchIntervalMs: 60_000, paused: true });
     await sendMany(250);
     expect((await admin(emu, 'GET', 'messaging')).body.pending.msgstatus).toBe(250);
-    const released = performance.now();
     await admin(emu, 'POST', 'messaging/options', { paused: false });
+    await rx.until(() => statusItems().length === 200);
+    expect(statusCalls().map((c) => c.body.length)).toEqual([100, 100]);
+    expect((await admin(emu, 'GET', 'messaging')).body.pending.msgstatus).toBe(50);
+    // The last 50 wait for the interval: held, then given a 300 ms one, they go no sooner.
+    await admin(emu, 'POST', 'messaging/options', { paused: true });
+    const released = performance.now();
+    await admin(emu, 'POST', 'messaging/options', { batchIntervalMs: 300, paused: false });
     await rx.until(() => statusItems().length === 250);
     expect(statusCalls().map((c) => c.body.length)).toEqual([100, 100, 50]);
-    const [first, second, third] = statusCalls().map((c) => c.at - released) as [number, number, number];
-    expect(third - second).toBeGreaterThanOrEqual(250);
-    expect(first).toBeLessThan(250);
+    expect((statusCalls()[2]?.at ?? 0) - released).toBeGreaterThanOrEqual(290);
     expect(statusItems().map((i) => i.clientMsgId)).toEqual(Array.from({ length: 250 }, (_, i) => `m-${i}`));
   });
 
@@ -64,9 +69,10 @@ describe('msgstatus batches', () => {
     const t0 = performance.now();
     expect((await sendMessage(emu, { ...BASE_MESSAGE, clientMsgId: 'solo' })).status).toBe(200);
     await rx.until(() => statusItems().length === 1);
-    const waited = (statusCalls()[0]?.at ?? 0) - t0;
-    expect(waited).toBeGreaterThanOrEqual(90);
-    expect(waited).toBeLessThan(1000);
+    // At least the default interval; no more than it is shown by the setting (the
+    // other tests prove the interval set is the one kept) and the 5 s watch.
+    expect((statusCalls()[0]?.at ?? 0) - t0).toBeGreaterThanOrEqual(90);
+    expect((await admin(emu, 'GET', 'messaging')).body.settings.batchIntervalMs).toBe(100);
     rx.calls.length = 0;
     await sendMany(5);
     await rx.until(() => statusItems().length === 5);
