@@ -1,7 +1,7 @@
 // The pure parts of the retry policy: backoff bounds and Retry-After parsing.
 
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backoffMs, DEFAULT_RETRY, retryAfterMs, retryPolicy, withRetries } from '../../src/api/retry.js';
 
 describe('backoff', () => {
@@ -63,13 +63,23 @@ describe('withRetries', () => {
     expect(retries).toBe(2);
   });
 
-  it('gives up when Retry-After reaches past the deadline', async () => {
-    let calls = 0;
-    const run = withRetries({ ...quick, deadlineMs: 1000 }, async () => {
-      calls += 1;
-      return { retry: new Error('limited'), retryAfterMs: 5000 };
-    });
-    await expect(run).rejects.toThrow('limited');
-    expect(calls).toBe(1);
+  it('gives up at once when Retry-After reaches past the deadline', async () => {
+    vi.useFakeTimers();
+    try {
+      let calls = 0;
+      let settled = false;
+      const run = withRetries({ ...quick, deadlineMs: 1000 }, async () => {
+        calls += 1;
+        return { retry: new Error('limited'), retryAfterMs: 5000 };
+      }).finally(() => (settled = true));
+      run.catch(() => undefined);
+      // No simulated time passes: a sleep first, to the deadline or the Retry-After, would leave it pending.
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(true);
+      await expect(run).rejects.toThrow('limited');
+      expect(calls).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
