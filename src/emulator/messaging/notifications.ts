@@ -1,9 +1,9 @@
 // Change notifications, posted to every agency of the brand once the request that
 // made the change has succeeded (messaging/index.ts, observe). Two ways in:
-// - a route handler that changes state calls announce() (chatbot, template; the
-//   way for any new kind, since only the handler still sees what it deleted);
-// - logo, autoreplymsg and brand page changes, and every review move of the admin
-//   API, are derived here from the answer (noticesFor).
+// - a route handler that changes state calls announce() (chatbot, template, brand
+//   page; the way for any new kind, since only the handler still sees what it deleted);
+// - logo and autoreplymsg changes, and every review move of the admin API, are
+//   derived here from the answer (noticesFor).
 // The payload fields follow the public OpenAPI document's Noti* schemas
 // (docs/decisions.md, "Notifications").
 
@@ -46,8 +46,6 @@ const LOGO_LIST = new RegExp(`${BRAND}/logo$`);
 const LOGO_ONE = new RegExp(`${BRAND}/logo/([^/]+)(/cancel)?$`);
 const AUTO_REPLY_LIST = new RegExp(`${BRAND}/autoreplymsg$`);
 const AUTO_REPLY_ONE = new RegExp(`${BRAND}/autoreplymsg/([^/]+)$`);
-/** A running brand's modification, by a master or manager or by an agency. */
-const BRAND_PAGE = /^\/api\/1\.1\/(?:corp|agency)\/[^/]+\/brand\/([^/]+)$/;
 /** Review states announced: approval as created, rejection as rejected (logo, chatbot, template; brand below). */
 const ANNOUNCED: Readonly<Record<string, NotiMethod>> = { 승인: 'created', 반려: 'rejected', '반려(수정)': 'rejected' };
 
@@ -66,7 +64,6 @@ export function noticesFor(store: EmulatorStore, method: string, path: string, r
     if (method === 'DELETE') return [autoReply(m[1], m[2], 'deleted')];
     if (method === 'PUT') return [autoReply(m[1], m[2], 'modified')];
   }
-  if (method === 'PUT' && (m = BRAND_PAGE.exec(path)) !== null) return [notice('brand', decode(m[1]), {}, 'modified')];
   if (path === '/_emulator/review' || path === '/_emulator/state') return reviewNotice(store, reply);
   return [];
 }

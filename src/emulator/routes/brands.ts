@@ -13,6 +13,7 @@ import { fail, failEmulator } from '../service-error.js';
 import { afterCancel } from '../state-machines.js';
 import type { StoredAccount, StoredBrand, StoredBrandImage, StoredBrandPage } from '../store.js';
 import { asObject } from '../validate.js';
+import { announce, notice } from '../messaging/notifications.js';
 import { backgroundPart, brandDetail, brandInfo, categoryView, newBrandId, newBrandKey, pageFields, profilePart, regBrandPart, stampNow } from './brand-page.js';
 import { addRooms, checkCertificate, jsonPart, newRooms } from './chatbots.js';
 
@@ -233,6 +234,8 @@ async function modify(ctx: RequestContext, found: { account: StoredAccount; bran
   }
   page.approvalReason = reviewed ? page.approvalReason : null;
   page.updateDate = stampNow(ctx.store);
+  // NotiBrand: a modification, by either route.
+  announce(ctx, notice('brand', brand.brandId, {}, 'modified'));
   return ok([brandDetail(ctx, brand)]);
 }
 
