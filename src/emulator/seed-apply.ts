@@ -9,7 +9,7 @@ import { fillPostbacks } from './auto-reply-model.js';
 import { defaultLayoutComponents } from './layout-components.js';
 import { seedMessagebases, type Seed, type SeedFile } from './seed.js';
 import { brandPageFromSeed } from './routes/brand-page.js';
-import { EmulatorStore, defaultBehaviour, type StoredBlob, type StoredBrand } from './store.js';
+import { EmulatorStore, defaultBehaviour, emptyBrand, type StoredBlob } from './store.js';
 import { contentTypeOf } from './files.js';
 import { messagingFromSeed } from './messaging/model.js';
 
@@ -28,19 +28,7 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
   store.messaging = messagingFromSeed(seed.messaging);
   const now = formatServiceTime(new Date(store.now()));
   for (const b of seed.brands) {
-    const brand: StoredBrand = {
-      brandId: b.brandId,
-      brandKey: b.brandKey,
-      templateColor: b.templateColor ?? '#000000',
-      page: brandPageFromSeed(store, b.brandId, b.page, now),
-      chatbots: new Map(),
-      autoReplies: new Map(),
-      files: new Map(),
-      logos: new Map(),
-      templates: new Map(),
-      templateFiles: new Map(),
-      deletedTemplateIds: new Set(),
-    };
+    const brand = emptyBrand({ brandId: b.brandId, brandKey: b.brandKey, templateColor: b.templateColor ?? '#000000', page: brandPageFromSeed(store, b.brandId, b.page, now) });
     store.brands.set(b.brandId, brand);
     for (const f of b.files ?? []) {
       const fileId = f.fileId ?? store.nextId('ARF');

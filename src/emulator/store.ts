@@ -199,6 +199,11 @@ export interface StoredBrand {
   deletedTemplateIds: Set<string>;
 }
 
+/** A brand holding nothing yet but its own page: every section empty. */
+export function emptyBrand(identity: { brandId: string; brandKey: string; templateColor: string; page: StoredBrandPage }): StoredBrand {
+  return { ...identity, chatbots: new Map(), autoReplies: new Map(), files: new Map(), logos: new Map(), templates: new Map(), templateFiles: new Map(), deletedTemplateIds: new Set() };
+}
+
 /** An agency message file (the service reference, Agency message file). */
 export interface StoredAgencyFile extends StoredBlob {
   fileId: string;

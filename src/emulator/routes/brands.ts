@@ -11,7 +11,7 @@ import type { MultipartBody } from '../multipart.js';
 import type { Route } from '../router.js';
 import { fail, failEmulator } from '../service-error.js';
 import { afterCancel } from '../state-machines.js';
-import type { StoredAccount, StoredBrand, StoredBrandImage, StoredBrandPage } from '../store.js';
+import { emptyBrand, type StoredAccount, type StoredBrand, type StoredBrandImage, type StoredBrandPage } from '../store.js';
 import { asObject } from '../validate.js';
 import { announce, notice } from '../messaging/notifications.js';
 import { backgroundPart, brandDetail, brandInfo, categoryView, newBrandId, newBrandKey, pageFields, profilePart, regBrandPart, stampNow } from './brand-page.js';
@@ -105,19 +105,8 @@ async function register(ctx: RequestContext): Promise<Reply> {
   const rooms = registrationRooms(ctx, account, form);
   const now = stampNow(ctx.store);
   const brandId = newBrandId(ctx.store);
-  const brand: StoredBrand = {
-    brandId,
-    brandKey: newBrandKey(brandId),
-    templateColor,
-    page: { ...content, profileImage: profile, backgroundImage: background, approvalResult: '승인대기', approvalReason: null, registerDate: now, approvalDate: null, updateDate: now },
-    chatbots: new Map(),
-    autoReplies: new Map(),
-    files: new Map(),
-    logos: new Map(),
-    templates: new Map(),
-    templateFiles: new Map(),
-    deletedTemplateIds: new Set(),
-  };
+  const page: StoredBrandPage = { ...content, profileImage: profile, backgroundImage: background, approvalResult: '승인대기', approvalReason: null, registerDate: now, approvalDate: null, updateDate: now };
+  const brand = emptyBrand({ brandId, brandKey: newBrandKey(brandId), templateColor, page });
   addRooms(ctx, brand, rooms);
   ctx.store.brands.set(brandId, brand);
   account.brands.set(brandId, 'representative');
