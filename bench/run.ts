@@ -16,6 +16,7 @@ const BENCHES: Bench[] = [
   { name: 'plan-read', load: async () => () => import('./plan-read.js').then((m) => m.run()) },
   { name: 'plan-memory', load: async () => () => import('./plan-memory.js').then((m) => m.run()) },
   { name: 'ratelimit', load: async () => (await import('./ratelimit.js')).run },
+  { name: 'controller', load: async () => () => import('./controller.js').then((m) => m.run()) },
 ];
 
 const [only, ...args] = process.argv.slice(2);
