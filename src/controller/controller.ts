@@ -134,7 +134,14 @@ export async function startController(options: ControllerOptions): Promise<Runni
     metrics.queueDepth(queue.depth);
   };
 
-  async function reload(): Promise<void> {
+  // Reloads run one at a time, so an older read never lands after a newer one.
+  let reloading: Promise<void> = Promise.resolve();
+  function reload(): Promise<void> {
+    reloading = reloading.catch(() => undefined).then(readManifests);
+    return reloading;
+  }
+
+  async function readManifests(): Promise<void> {
     const next = await loadDesired(options.paths, { env, cwd, ...(options.credentials !== undefined ? { credentials: options.credentials } : {}), ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}) }, options.shard, desired.files);
     for (const s of next.sensitive) redactor.add(s.value);
     redaction.add(next.sensitive);
@@ -295,6 +302,20 @@ export async function startController(options: ControllerOptions): Promise<Runni
     for (const id of desired.brands.keys()) markDirty(id);
   }
 
+  /**
+   * The periodic resync reads the manifests again first (cheap with the parse
+   * cache), and follows the paths' links again: whatever the file system's
+   * events missed is no older than --interval.
+   */
+  function periodicResync(): void {
+    watcher.refresh();
+    void reload()
+      .catch((err: unknown) => log('error', 'manifest.error', { message: errorMessage(err) }))
+      .then(() => {
+        if (!shutdown.signal.aborted) resyncAll();
+      });
+  }
+
   function notified(list: Notification[]): void {
     for (const n of list) {
       metrics.notification(n.notiType, n.method);
@@ -347,7 +368,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
   log('info', 'started', { url, mode, brands: desired.brands.size, failed: desired.broken.size, ...(options.shard !== undefined ? { shard: shardLabel(options.shard) } : {}) });
 
-  const unwatch = watchPaths(
+  const watcher = watchPaths(
     options.paths,
     cwd,
     options.watchDebounceMs ?? 300,
@@ -365,7 +386,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     (err) => log('warn', 'watch.error', { message: err.message }),
   );
   resyncAll();
-  const interval = setInterval(resyncAll, options.intervalMs ?? 600_000);
+  const interval = setInterval(periodicResync, options.intervalMs ?? 600_000);
 
   let closing: Promise<void> | undefined;
   return {
@@ -376,7 +397,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         log('info', 'stopping', { running: queue.active.size });
         clearInterval(interval);
         for (const t of lockRetries) clearTimeout(t);
-        unwatch();
+        watcher.close();
         queue.stop();
         // No new step starts; the ones in flight finish, and runApply releases the locks.
         shutdown.abort('shutdown');

@@ -6,7 +6,7 @@
 // the controller keeps no older copy of it: applying what the files no longer
 // say would be wrong, and the next good commit fixes it (docs/controller.md).
 
-import { statSync, watch, type FSWatcher } from 'node:fs';
+import { realpathSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { loadManifests, type LoadOptions } from '../manifest/index.js';
 import type { SensitiveValue } from '../manifest/sensitive.js';
@@ -60,42 +60,88 @@ export async function loadDesired(paths: string[], opts: LoadOptions, shard: Sha
   return { brands, broken, orphanErrors, files, sensitive: result.sensitive };
 }
 
+/** A running watch: `refresh()` follows the paths' links again and re-arms on a new real folder; `close()` ends it. */
+export interface PathWatch {
+  refresh(): void;
+  close(): void;
+}
+
 /**
  * Watch `paths` (directories recursively) and call `changed` with the files
  * that changed, once things are quiet for `debounceMs` (an empty list when a
- * watcher could not name the file). Close with the returned function.
+ * watcher could not name the file, or when a path now leads to another real
+ * folder). A path is watched at its real location, and followed again after
+ * every event: git-sync publishes each commit by swapping a symlink to a new
+ * folder and deleting the old one, so a watch on the old folder would go deaf.
  */
-export function watchPaths(paths: string[], cwd: string, debounceMs: number, changed: (files: string[]) => void, onError: (err: Error) => void): () => void {
-  const watchers: FSWatcher[] = [];
+export function watchPaths(paths: string[], cwd: string, debounceMs: number, changed: (files: string[]) => void, onError: (err: Error) => void): PathWatch {
+  let watchers: FSWatcher[] = [];
+  let armedOn = '';
   let pending = new Set<string>();
   let unnamed = false;
   let timer: NodeJS.Timeout | undefined;
-  for (const p of paths) {
-    const root = isAbsolute(p) ? p : resolve(cwd, p);
-    try {
-      // A file is watched through its folder: a checkout replaces files by rename, which ends a watch on the file itself.
-      const isDir = statSync(root).isDirectory();
-      const dir = isDir ? root : dirname(root);
-      const w = watch(dir, { recursive: isDir }, (_event, name) => {
-        if (name !== null && !isDir && name.toString() !== basename(root)) return;
-        if (name === null) unnamed = true;
-        else pending.add(resolve(dir, name.toString()));
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          const files = unnamed ? [] : [...pending];
-          pending = new Set();
-          unnamed = false;
-          changed(files);
-        }, debounceMs);
-      });
-      w.on('error', onError);
-      watchers.push(w);
-    } catch (err) {
-      onError(err as Error);
-    }
-  }
-  return () => {
+  let closed = false;
+  const flush = (): void => {
+    const moved = arm();
+    const files = unnamed || moved ? [] : [...pending];
+    pending = new Set();
+    unnamed = false;
+    changed(files);
+  };
+  const event = (file: string | undefined): void => {
+    if (file === undefined) unnamed = true;
+    else pending.add(file);
     clearTimeout(timer);
+    timer = setTimeout(flush, debounceMs);
+  };
+  /** (Re-)arm the watchers where the paths lead now; true when that changed. */
+  function arm(): boolean {
+    if (closed) return false;
+    const targets = paths.map((p) => {
+      const given = isAbsolute(p) ? p : resolve(cwd, p);
+      try {
+        const real = realpathSync(given);
+        return { given, real, isDir: statSync(real).isDirectory() };
+      } catch (err) {
+        return { given, real: given, isDir: false, err: err as Error };
+      }
+    });
+    const key = JSON.stringify(targets.map((t) => [t.real, t.isDir, t.err === undefined]));
+    if (key === armedOn) return false;
+    const first = armedOn === '';
+    armedOn = key;
     for (const w of watchers) w.close();
+    watchers = [];
+    for (const t of targets) {
+      if (t.err !== undefined) {
+        onError(t.err);
+        continue;
+      }
+      // A file is watched through its folder: a checkout replaces files by rename, which ends a watch on the file itself.
+      const dir = t.isDir ? t.real : dirname(t.real);
+      try {
+        const w = watch(dir, { recursive: t.isDir }, (_event, name) => {
+          if (name !== null && !t.isDir && name.toString() !== basename(t.real)) return;
+          // Named by the path given, as the manifests' files are.
+          event(name === null ? undefined : resolve(t.isDir ? t.given : dirname(t.given), name.toString()));
+        });
+        w.on('error', onError);
+        watchers.push(w);
+      } catch (err) {
+        onError(err as Error);
+      }
+    }
+    return !first;
+  }
+  arm();
+  return {
+    refresh() {
+      if (arm()) event(undefined);
+    },
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      for (const w of watchers) w.close();
+    },
   };
 }
