@@ -11,7 +11,7 @@ import type { LiveBrand } from '../core/live.js';
 import { RcsctlError } from '../errors.js';
 import { HANDLE_PATTERN } from '../kinds/handles.js';
 import { KINDS } from '../kinds/index.js';
-import type { AnyKind, ExportContext } from '../kinds/resource-kind.js';
+import { isExportable, type AnyKind, type ExportContext } from '../kinds/resource-kind.js';
 import { desiredSection, type DesiredBrand, type SourceLocation } from '../manifest/types.js';
 import { download, placeImage, type Download } from './build-manifest.js';
 
@@ -49,8 +49,8 @@ export interface AdoptOptions {
  */
 export function adoptResource(desired: DesiredBrand, live: LiveBrand, address: string, opts: AdoptOptions = {}): Adoption {
   const { kind, target } = findTarget(live, address);
+  if (!isExportable(kind)) throw new RcsctlError('E_USAGE', `${address}: ${kind.label}s cannot be exported`);
   const exporter = kind.exporter;
-  if (exporter === undefined) throw new RcsctlError('E_USAGE', `${address}: ${kind.label}s cannot be exported`);
   const declared = declaredHandles(desired, live);
   const targetId = kind.liveId(target);
   const already = declared.get(kind.name)?.get(targetId);
@@ -73,7 +73,7 @@ export function adoptResource(desired: DesiredBrand, live: LiveBrand, address: s
       if (own !== undefined) return own;
       const other = KINDS.find((k) => k.name === kindName);
       // What nobody reports unmanaged cannot be adopted on its own (auto-reply files): it comes along.
-      if (other?.exporter === undefined) return undefined;
+      if (other === undefined || !isExportable(other)) return undefined;
       const obj = other.live(live).find((l) => other.liveId(l) === liveId);
       if (obj === undefined) return undefined;
       if (other.reportsUnmanaged) {
@@ -123,18 +123,18 @@ function findTarget(live: LiveBrand, address: string): { kind: AnyKind; target: 
   const dot = address.indexOf('.');
   const kindName = dot > 0 ? address.slice(0, dot) : '';
   const rest = dot > 0 ? address.slice(dot + 1) : '';
-  const adoptable = KINDS.filter((k) => k.exporter !== undefined && k.reportsUnmanaged);
+  const adoptable = KINDS.filter((k) => isExportable(k) && k.reportsUnmanaged);
   const kind = KINDS.find((k) => k.name === kindName);
   if (kind === undefined || rest === '') {
     throw new RcsctlError('E_USAGE', `--resource must be an address like ${adoptable.map((k) => `${k.name}.<id or name>`).join(', ')}, not "${address}"`);
   }
   if (!adoptable.includes(kind)) {
-    throw new RcsctlError('E_USAGE', `${address}: ${kind.label}s are not adopted on their own (adoptable: ${adoptable.map((k) => k.name).join(', ')}); ${kind.exporter !== undefined ? 'it comes along with what uses it' : 'export cannot read it back'}`);
+    throw new RcsctlError('E_USAGE', `${address}: ${kind.label}s are not adopted on their own (adoptable: ${adoptable.map((k) => k.name).join(', ')}); ${isExportable(kind) ? 'it comes along with what uses it' : 'export cannot read it back'}`);
   }
   const all = kind.live(live);
   const byId = all.find((l) => kind.liveId(l) === rest);
   if (byId !== undefined) return { kind, target: byId };
-  const handles = kind.exporter?.handles?.(all);
+  const handles = isExportable(kind) ? kind.exporter.handles?.(all) : undefined;
   const byHandle = handles !== undefined ? all.find((l) => handles.get(kind.liveId(l)) === rest) : undefined;
   if (byHandle !== undefined) return { kind, target: byHandle };
   const byName = all.filter((l) => kind.liveName(l) === rest);
@@ -147,15 +147,15 @@ function findTarget(live: LiveBrand, address: string): { kind: AnyKind; target: 
 
 /** The entries a kind's exporter writes for one live object. */
 function entriesOf(kind: AnyKind, obj: unknown, ctx: ExportContext): Addition[] {
+  if (!isExportable(kind)) return [];
   const exporter = kind.exporter;
-  if (exporter === undefined) return [];
   const order = kind.manifest?.order ?? 1000;
   return Object.entries(exporter.entries([obj], ctx)).map(([handle, entry]) => ({
     section: exporter.section,
     order,
     handle,
     entry: entry as Record<string, unknown>,
-    address: `${kind.name}.${kind.exporter?.handles !== undefined ? handle : kind.liveId(obj)}`,
+    address: `${kind.name}.${exporter.handles !== undefined ? handle : kind.liveId(obj)}`,
   }));
 }
 
@@ -188,13 +188,13 @@ function sectionEntry(desired: DesiredBrand, kind: AnyKind, handle: string): { s
 
 /** The kind's section of the desired brand (handle → desired object). */
 function sectionOf(desired: DesiredBrand, kind: AnyKind): Map<string, unknown> | undefined {
-  const name = kind.manifest?.section ?? kind.exporter?.section;
+  const name = kind.manifest?.section ?? (isExportable(kind) ? kind.exporter.section : undefined);
   return name !== undefined ? desiredSection(desired, name) : undefined;
 }
 
 /** The handle a whole-brand export gives the object (stable: derived from all live objects of the kind). */
 function exportHandle(kind: AnyKind, live: LiveBrand, liveId: string): string | undefined {
-  return kind.exporter?.handles?.(kind.live(live)).get(liveId);
+  return isExportable(kind) ? kind.exporter.handles?.(kind.live(live)).get(liveId) : undefined;
 }
 
 /** `base`, or `base-2`, `base-3`, ... : the first not declared and not given in this run. */

@@ -8,7 +8,7 @@ import { basename, extname } from 'node:path';
 import type { LiveBrand } from '../core/live.js';
 import { exportedCounts, type KindCount } from '../kinds/counts.js';
 import { KINDS, kindsInManifestOrder } from '../kinds/index.js';
-import type { ExportContext } from '../kinds/resource-kind.js';
+import { isExportable, type ExportContext } from '../kinds/resource-kind.js';
 import { localName } from '../util/upload-name.js';
 
 export { localName } from '../util/upload-name.js';
@@ -47,12 +47,12 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
   const notes: string[] = [];
   const downloads: Download[] = [];
   const usedPaths = new Set<string>();
-  const exporting = kindsInManifestOrder().filter((k) => k.exporter !== undefined);
+  const exporting = kindsInManifestOrder().filter(isExportable);
 
   // Handles first, for every kind: other kinds' entries refer to them (media, reply links).
   const handles = new Map<string, Map<string, string>>();
   for (const kind of exporting) {
-    const assign = kind.exporter?.handles;
+    const assign = kind.exporter.handles;
     if (assign !== undefined) handles.set(kind.name, assign(kind.live(live)));
   }
   const ctx: ExportContext = {
@@ -73,11 +73,10 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
   };
   for (const kind of exporting) {
     const exporter = kind.exporter;
-    if (exporter === undefined) continue;
     const entries = exporter.entries(kind.live(live), ctx);
     if (Object.keys(entries).length > 0) manifest[exporter.section] = entries;
   }
-  const notExported = KINDS.flatMap((k) => (k.exporter === undefined && k.notExported !== undefined ? [k.notExported] : []));
+  const notExported = KINDS.flatMap((k) => (!isExportable(k) && k.notExported !== undefined ? [k.notExported] : []));
   return { manifest, downloads, notes, notExported, counts: exportedCounts(manifest) };
 }
 

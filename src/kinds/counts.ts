@@ -4,7 +4,7 @@
 
 import type { DesiredBrand } from '../manifest/types.js';
 import { kindsInManifestOrder } from './index.js';
-import type { AnyKind } from './resource-kind.js';
+import { isExportable, type AnyKind } from './resource-kind.js';
 
 /** One kind's count, with the words for it. */
 export interface KindCount {
@@ -34,9 +34,9 @@ export function declaredCounts(brand: DesiredBrand): KindCount[] {
 /** How many entries of each exported kind `manifest` holds (a section left out holds none), in the order of the manifest's sections. */
 export function exportedCounts(manifest: Readonly<Record<string, unknown>>): KindCount[] {
   return kindsInManifestOrder()
-    .filter((k) => k.exporter !== undefined)
+    .filter(isExportable)
     .map((k) => {
-      const section = manifest[k.exporter?.section ?? ''];
+      const section = manifest[k.exporter.section];
       const present = section !== null && typeof section === 'object';
       // A section that is one object (the brand's own settings) holds one entry, not one per field.
       return counted(k, !present ? 0 : k.manifest?.single === true ? 1 : Object.keys(section).length);

@@ -81,7 +81,8 @@ export function kindByName(name: string): AnyKind {
 }
 
 export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind, templateKind };
-export type { AnyKind, KindPlanning, ResourceKind } from './resource-kind.js';
+export type { AnyKind, Exportable, KindPlanning, Previewable, ResourceKind, Stateful } from './resource-kind.js';
+export { handsetOf, isExportable, isPreviewable, isStateful } from './resource-kind.js';
 export type * from './agency-file/index.js';
 export type * from './auto-reply/index.js';
 export type * from './chatbot/index.js';

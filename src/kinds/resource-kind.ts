@@ -305,7 +305,14 @@ export interface DoctorEnv {
   base: string;
 }
 
-/** A resource kind: its whole life, from manifest section to export. */
+/**
+ * A resource kind: its whole life, from manifest section to export. This is
+ * the core every kind has; what only some kinds can do is a capability
+ * interface a kind adds to its type (`ResourceKind<D, L, 'logo'> &
+ * Previewable<D> & Stateful<L> & Exportable<L>`), and a stage asks for it with
+ * the capability's type guard (`isExportable(kind)`), as Terraform's plugin
+ * framework adds `ResourceWithImportState` to a resource.
+ */
 export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly name: N;
   /** How people call it: `auto-reply`, `room`. */
@@ -325,16 +332,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly createOp?: 'create' | 'upload';
   /** False when apply cannot check the result by reading it back (content-addressed files). Default true. */
   readonly verified?: boolean;
-  /**
-   * How a handset shows it, for `preview` and `plan --preview`: drawn as a
-   * message (auto-replies), as a room's menu (persistent menus), as the room
-   * itself (rooms), as every room's profile picture (`profile`: logos, the first
-   * declared), as an image messages show (auto-reply files), or as the brand's
-   * home page (`home`: its header, images, buttons and the rooms). None: not drawn.
-   */
-  readonly handset?: Shown['handset'];
-  /** What `preview` draws of a declared object, for its `handset` (required with one). */
-  shown?(d: D, brand: DesiredBrand): Shown;
   /** How `rcsctl graph` draws its declared objects; without one, a node of its name and address. */
   readonly drawing?: KindDrawing<D>;
   /** Field changes that belong to the second (link) step when a cycle of references is split. */
@@ -425,16 +422,10 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly named?: NamedListing<D, L, any>;
 
-  /** Finding codes its `findings` can produce (each documented in docs/troubleshooting.md). */
-  readonly findingCodes?: readonly string[];
-  /** Findings about a live object's state (review, expiry), for drift. */
-  findings?(address: string, l: L, env: FindingEnv): Finding[];
   /** A note drift adds for a brand (what the service cannot show), or undefined. */
   driftNote?(desired: DesiredBrand): string | undefined;
 
-  /** How its live objects are written back as a manifest section; none means not exported. */
-  readonly exporter?: KindExporter<L>;
-  /** For a kind without an exporter: why, and what to do instead, said in export's output and the manifest it writes. */
+  /** For a kind that is not `Exportable`: why, and what to do instead, said in export's output and the manifest it writes. */
   readonly notExported?: string;
 
   /**
@@ -443,6 +434,56 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
    * the service-wide checks, once the brand answered.
    */
   doctor?(env: DoctorEnv): Promise<DoctorCheck[]>;
+}
+
+/** A kind a handset shows, for `preview` and `plan --preview`. */
+export interface Previewable<D> {
+  /**
+   * How it is drawn: as a message (auto-replies), as a room's menu (persistent
+   * menus), as the room itself (rooms), as every room's profile picture
+   * (`profile`: logos, the first declared), as an image messages show
+   * (auto-reply files), or as the brand's home page (`home`: its header,
+   * images, buttons and the rooms).
+   */
+  readonly handset: Shown['handset'];
+  /** What `preview` draws of a declared object. */
+  shown(d: D, brand: DesiredBrand): Shown;
+}
+
+/** A kind whose live objects have a state drift reports on (review, expiry). */
+export interface Stateful<L> {
+  /** Finding codes its `findings` can produce (each documented in docs/troubleshooting.md). */
+  readonly findingCodes: readonly string[];
+  /** Findings about a live object's state, for drift. */
+  findings(address: string, l: L, env: FindingEnv): Finding[];
+}
+
+/** A kind the service can list in full, so export writes it back as a manifest section. */
+export interface Exportable<L> {
+  readonly exporter: KindExporter<L>;
+}
+
+/** Whether `kind` is drawn by the preview. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isPreviewable<K extends AnyKind>(kind: K): kind is K & Previewable<any> {
+  return (kind as Partial<Previewable<unknown>>).handset !== undefined && (kind as Partial<Previewable<unknown>>).shown !== undefined;
+}
+
+/** How a handset shows `kind`, or undefined when it is not drawn. */
+export function handsetOf(kind: AnyKind): Shown['handset'] | undefined {
+  return isPreviewable(kind) ? kind.handset : undefined;
+}
+
+/** Whether drift asks `kind` for findings about its live objects' state. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isStateful<K extends AnyKind>(kind: K): kind is K & Stateful<any> {
+  return typeof (kind as Partial<Stateful<unknown>>).findings === 'function';
+}
+
+/** Whether export writes `kind` back. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isExportable<K extends AnyKind>(kind: K): kind is K & Exportable<any> {
+  return (kind as Partial<Exportable<unknown>>).exporter !== undefined;
 }
 
 /** The pure part of a kind (kind.ts in its folder): everything but reading, applying, drift, export and manifest. */

@@ -7,7 +7,7 @@ import { relative } from 'node:path';
 import { shortText } from '../core/shorten.js';
 import { declaredObjects } from '../kinds/declared.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
-import type { Shown, ShownHome, ShownMessage } from '../kinds/resource-kind.js';
+import { isPreviewable, type Shown, type ShownHome, type ShownMessage } from '../kinds/resource-kind.js';
 import type { DesiredBrand, Diagnostic, LocalFile } from '../manifest/types.js';
 import { linkFindings, menuItemView, messageView, shownIn, suggestionView, type BrandView, type Finding, type HomeView, type ImageView, type LinkTarget, type RawMenuItem, type RawMessage, type RawReply, type RawSuggestion, type Resolvers, type RoomView } from './model.js';
 
@@ -41,7 +41,7 @@ export interface ShownObject<S extends Shown = Shown> {
 
 /** What every kind with a `handset` shows of the brand's declared objects, in registry order. */
 export function shownObjects(brand: DesiredBrand): ShownObject[] {
-  return KINDS.flatMap((kind) => (kind.shown === undefined ? [] : declaredObjects(kind, brand).map(([key, d]): ShownObject => ({ kind, key, shown: (kind.shown as NonNullable<AnyKind['shown']>)(d, brand) }))));
+  return KINDS.filter(isPreviewable).flatMap((kind) => declaredObjects(kind, brand).map(([key, d]): ShownObject => ({ kind, key, shown: kind.shown(d, brand) })));
 }
 
 /** The shown objects of one handset role. */

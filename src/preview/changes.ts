@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { formatValue } from '../core/refs.js';
-import { KINDS, type AnyKind } from '../kinds/index.js';
+import { KINDS } from '../kinds/index.js';
+import { handsetOf, type Shown } from '../kinds/resource-kind.js';
 import type { BrandPlan, FieldChange, Step } from '../plan/types.js';
 import { dataUri } from './brand.js';
 import { esc, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
@@ -47,8 +48,9 @@ export interface ChangeView {
 export const changeAnchor = (address: string): string => `chg-${address}`;
 
 /** How a handset shows a kind (its declared `handset`); undefined for a kind not drawn, or unknown (a plan file from elsewhere). */
-function shownAs(kind: string): AnyKind['handset'] {
-  return KINDS.find((k) => k.name === kind)?.handset;
+function shownAs(kind: string): Shown['handset'] | undefined {
+  const k = KINDS.find((x) => x.name === kind);
+  return k === undefined ? undefined : handsetOf(k);
 }
 
 /** The key in a step's address (`autoReply.hours` → `hours`). */

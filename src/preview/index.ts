@@ -2,6 +2,7 @@
 // before/after previews of a plan (`rcsctl plan --preview`).
 
 import { KINDS } from '../kinds/index.js';
+import { handsetOf } from '../kinds/resource-kind.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import type { BrandPlan, LiveBrand } from '../plan/types.js';
 import type { Redaction } from '../util/redaction.js';
@@ -56,7 +57,7 @@ export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: {
 
 /** The name of the first live room, for a title when the manifests name none. */
 function liveRoomName(live: LiveBrand | undefined): string | undefined {
-  const kind = KINDS.find((k) => k.handset === 'room');
+  const kind = KINDS.find((k) => handsetOf(k) === 'room');
   return live === undefined || kind === undefined ? undefined : (kind.live(live).map((l) => kind.liveName(l))[0] as string | undefined);
 }
 
@@ -66,7 +67,8 @@ function enrich(base: ChangesContext, objects: readonly ShownObject[], live: Liv
   const names = new Map(base.names);
   const rooms = new Map(base.rooms);
   for (const kind of live === undefined ? [] : KINDS) {
-    const to = kind.handset === 'message' ? names : kind.handset === 'room' ? rooms : undefined;
+    const handset = handsetOf(kind);
+    const to = handset === 'message' ? names : handset === 'room' ? rooms : undefined;
     for (const l of to === undefined ? [] : kind.live(live as LiveBrand)) to?.set(kind.liveId(l), kind.liveName(l));
   }
   for (const { shown } of shownAs(objects, 'image')) images.set(shown.file.uploadName, shown.file);

@@ -6,6 +6,7 @@
 import { finding, helpLink } from '../core/finding.js';
 import { matchesTarget } from '../plan/target.js';
 import { KINDS } from '../kinds/index.js';
+import { isStateful } from '../kinds/resource-kind.js';
 import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import type { Step } from '../plan/types.js';
 import { VERSION } from '../version.js';
@@ -189,7 +190,7 @@ function stepFinding(step: Step): Finding | undefined {
 
 function stateFindings(r: ResourceDrift, l: unknown, now: Date, opts: DriftOptions): Finding[] {
   const kind = KINDS.find((k) => k.name === r.kind);
-  return kind?.findings?.(r.address, l, { managed: r.status === 'managed', now, opts }) ?? [];
+  return kind !== undefined && isStateful(kind) ? kind.findings(r.address, l, { managed: r.status === 'managed', now, opts }) : [];
 }
 
 function summarise(resources: ResourceDrift[]): DriftSummary {

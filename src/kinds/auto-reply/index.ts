@@ -8,7 +8,7 @@
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { AutoReplyDetail } from '../../api/types.js';
-import type { ResourceKind } from '../resource-kind.js';
+import type { Exportable, Previewable, ResourceKind, Stateful } from '../resource-kind.js';
 import { unknownMessagebases } from './common.js';
 import { autoReplyExporter } from './export.js';
 import { AUTO_REPLY_FINDING_CODES, autoReplyFindings } from './findings.js';
@@ -24,7 +24,7 @@ declare module '../../core/live.js' {
 }
 
 /** The auto-reply kind. */
-export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'autoReply'> = {
+export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'autoReply'> & Previewable<DesiredAutoReply> & Stateful<AutoReplyDetail> & Exportable<AutoReplyDetail> = {
   ...autoReplyPlanning,
   manifest: autoReplyManifest,
   liveProblems: unknownMessagebases,

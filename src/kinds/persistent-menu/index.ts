@@ -6,13 +6,13 @@
 
 import type { ChatbotDetail } from '../../api/types.js';
 import { rereadChatbot } from '../chatbot/service.js';
-import type { ResourceKind } from '../resource-kind.js';
+import type { Previewable, ResourceKind } from '../resource-kind.js';
 import { persistentMenuPlanning, type DesiredMenu } from './kind.js';
 import { menuManifest } from './manifest.js';
 import { MENU_CODES, menuHandlers } from './service.js';
 
 /** The persistent menu kind. */
-export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> = {
+export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> = {
   ...persistentMenuPlanning,
   manifest: menuManifest,
   reread: rereadChatbot,

@@ -1,0 +1,25 @@
+// The kind contract is a small core plus capabilities (Previewable, Stateful,
+// Exportable) a stage asks for with a type guard. Each built-in kind keeps the
+// capabilities it had as optional members before the split.
+
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_KINDS, handsetOf, isExportable, isPreviewable, isStateful, type AnyKind } from '../../src/kinds/index.js';
+
+const names = (test: (k: AnyKind) => boolean): string[] => BUILTIN_KINDS.filter((k) => test(k)).map((k) => k.name);
+
+describe('kind capabilities', () => {
+  it('each built-in kind has the capabilities it declares', () => {
+    expect(names(isExportable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'template', 'brandProfile']);
+    expect(names(isStateful)).toEqual(['agencyFile', 'logo', 'chatbot', 'autoReply', 'template', 'brandProfile']);
+    expect(names(isPreviewable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'persistentMenu', 'brandProfile']);
+    expect(BUILTIN_KINDS.map((k) => handsetOf(k) ?? '-')).toEqual(['image', '-', 'profile', 'room', 'message', 'menu', '-', 'home']);
+  });
+
+  it('a half-declared capability does not count: a handset without shown is not drawn', () => {
+    const core = BUILTIN_KINDS[1] as AnyKind;
+    expect(isPreviewable({ ...core, handset: 'message' } as AnyKind)).toBe(false);
+    expect(handsetOf({ ...core, handset: 'message' } as AnyKind)).toBeUndefined();
+    const file = BUILTIN_KINDS[0] as AnyKind;
+    expect(isStateful({ ...file, findingCodes: ['X'] } as AnyKind)).toBe(false);
+  });
+});
