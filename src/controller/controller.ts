@@ -17,13 +17,14 @@ import { LiveCache } from '../kinds/live-cache.js';
 import type { Credential } from '../manifest/sensitive.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { planEachBrand, type BrandOutcome } from '../plan/plan-brands.js';
-import { shardLabel, type Shard } from '../plan/shard.js';
+import { inShard, shardLabel, type Shard } from '../plan/shard.js';
 import { buildDrift } from '../report/build-drift.js';
 import { DEFAULT_MAX_BODY_BYTES, makeServer } from './http.js';
 import { makeLog, type Log, type LogFormat } from './log.js';
 import { loadDesired, watchPaths, type DesiredSet } from './manifests.js';
 import { ControllerMetrics } from './metrics.js';
 import type { Notification } from './notifications.js';
+import { makeForwarder, peerUrls } from './peers.js';
 import { DirtyQueue } from './queue.js';
 import { classify, type BrandState, type Classified } from './state.js';
 import type { BrandStatus, ControllerStatus } from './status.js';
@@ -52,6 +53,10 @@ export interface ControllerOptions {
   allowReview?: boolean;
   allowDelete?: boolean;
   shard?: Shard;
+  /** With `shard`: the webhook URL of each shard's replica, `{shard}` its 1-based index; a notification for another shard's brand is forwarded there. */
+  shardPeers?: string;
+  /** How long one forward may take (default 2 s). */
+  forwardTimeoutMs?: number;
   /** Requests in flight, and brands reconciled at once (default 8). */
   concurrency?: number;
   /** Full resync of every brand this often (default 10 minutes). */
@@ -111,6 +116,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const lockDir = options.lockDir ?? defaultLockDir(env);
   if (options.webhookToken.trim().length < 8) throw new RcsctlError('E_CONFIG', 'the webhook token must be at least 8 characters');
 
+  const peers = options.shardPeers !== undefined ? peerUrls(options.shardPeers, options.shard) : undefined;
+
   const redactor = createRedactor();
   for (const s of [options.webhookToken, ...(options.secrets ?? []), ...(options.credentials ?? []).map((c) => c.value)]) redactor.add(s);
   const log: Log = makeLog(options.logOut ?? process.stdout, options.logFormat ?? 'json', redactor);
@@ -127,6 +134,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   let firstPassStarted = false;
   let serviceDown = false;
   const lockRetries = new Set<NodeJS.Timeout>();
+  const forwarder = peers !== undefined && options.shard !== undefined ? makeForwarder(peers, options.shard, options.webhookToken, log, metrics, options.forwardTimeoutMs) : undefined;
+  if (forwarder !== undefined) for (const r of ['forwarded', 'failed', 'no-brand', 'already-forwarded'] as const) metrics.forward(r, 0);
 
   const queue = new DirtyQueue(concurrency, (brandId) => pass(brandId));
   const markDirty = (brandId: string): void => {
@@ -316,14 +325,27 @@ export async function startController(options: ControllerOptions): Promise<Runni
       });
   }
 
-  function notified(list: Notification[]): void {
+  function notified(list: Notification[], forwarded: boolean): void {
+    const elsewhere: Notification[] = [];
     for (const n of list) {
       metrics.notification(n.notiType, n.method);
       // One without a brand (messagebaseform, format, agencykey) may change what any brand's plan allows.
       const targets = n.brandId === undefined ? [...desired.brands.keys()] : desired.brands.has(n.brandId) ? [n.brandId] : [];
-      log('info', 'notification', { type: n.notiType, method: n.method, ...(n.brandId !== undefined ? { brand: n.brandId } : {}), queued: targets.length });
+      const theirs = n.brandId !== undefined && !inShard(n.brandId, options.shard);
+      log('info', 'notification', { type: n.notiType, method: n.method, ...(n.brandId !== undefined ? { brand: n.brandId } : {}), queued: targets.length, ...(forwarded ? { forwarded } : {}) });
       for (const id of targets) markDirty(id);
+      if (forwarder === undefined) continue;
+      if (theirs && !forwarded) elsewhere.push(n);
+      else if (theirs) unforwarded(n, 'already-forwarded');
+      else if (n.brandId === undefined && !forwarded) unforwarded(n, 'no-brand');
     }
+    if (elsewhere.length > 0) forwarder?.forward(elsewhere);
+  }
+
+  /** A notification another shard may need that is not passed on: its owner's resync catches it. */
+  function unforwarded(n: Notification, why: 'already-forwarded' | 'no-brand'): void {
+    metrics.forward(why, 1);
+    log('warn', 'notification.not_forwarded', { type: n.notiType, ...(n.brandId !== undefined ? { brand: n.brandId } : {}), reason: why === 'no-brand' ? 'names no brand: the other shards see it at their next resync' : 'already forwarded once, and this replica does not own the brand' });
   }
 
   const statusOf = (): ControllerStatus => ({
@@ -406,6 +428,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         const timedOut = await Promise.race([queue.idle().then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs)))]);
         clearTimeout(timer);
         if (timedOut) log('warn', 'stopping.timeout', { running: [...queue.active], timeoutMs });
+        await forwarder?.close();
         cache?.save();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

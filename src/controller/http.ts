@@ -11,6 +11,7 @@ import { RcsctlError } from '../errors.js';
 import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
 import { parseNotifications, type Notification } from './notifications.js';
+import { FORWARDED_HEADER } from './peers.js';
 import { renderStatusPage } from './status-page.js';
 import type { BrandStatus, ControllerStatus } from './status.js';
 
@@ -22,7 +23,8 @@ export interface HttpHooks {
   status(): ControllerStatus;
   brand(brandId: string): (BrandStatus & Record<string, unknown>) | undefined;
   ready(): boolean;
-  notified(notifications: Notification[]): void;
+  /** `forwarded`: another replica passed these on (FORWARDED_HEADER); never forward them again. */
+  notified(notifications: Notification[], forwarded: boolean): void;
 }
 
 /** How the webhook is guarded. */
@@ -122,7 +124,7 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
     if ('error' in result) return malformed(res, from, 400, result.error);
     // Answer first: the work happens later, on the queue.
     send(res, 200, { accepted: result.notifications.length });
-    hooks.notified(result.notifications);
+    hooks.notified(result.notifications, req.headers[FORWARDED_HEADER] !== undefined);
   }
 
   function malformed(res: ServerResponse, from: string, status: number, why: string): void {

@@ -9,6 +9,9 @@ import { BRAND_STATES, type BrandState } from './state.js';
 const KNOWN_TYPES = new Set(['brand', 'chatbot', 'template', 'messagebaseform', 'format', 'autoreplymsg', 'logo', 'agencykey', 'contract', 'formatbr']);
 const KNOWN_METHODS = new Set(['created', 'modified', 'rejected', 'deleted', 'unknown']);
 
+/** What became of a notification for another shard's brand. */
+export type ForwardResult = 'forwarded' | 'failed' | 'no-brand' | 'already-forwarded';
+
 /** The metrics of one controller. */
 export class ControllerMetrics {
   readonly registry = new Registry();
@@ -28,6 +31,12 @@ export class ControllerMetrics {
     registers: [this.registry],
   });
   private readonly notifications = new Counter({ name: 'rcsctl_notifications_total', help: 'Notifications received on /webhook and accepted', labelNames: ['type', 'method'], registers: [this.registry] });
+  private readonly forwards = new Counter({
+    name: 'rcsctl_notification_forwards_total',
+    help: 'Notifications for another shard\'s brands (--shard-peers): forwarded, failed, or not forwarded (no-brand, already-forwarded)',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
   private readonly requests = new Counter({ name: 'rcsctl_requests_total', help: 'HTTP requests the controller answered, by status code', labelNames: ['status'], registers: [this.registry] });
   private readonly queue = new Gauge({ name: 'rcsctl_queue_depth', help: 'Brands waiting for a pass', registers: [this.registry] });
 
@@ -54,6 +63,11 @@ export class ControllerMetrics {
 
   notification(type: string, method: string): void {
     this.notifications.inc({ type: KNOWN_TYPES.has(type) ? type : 'other', method: KNOWN_METHODS.has(method) ? method : 'other' });
+  }
+
+  /** `count` notifications met `result` on their way to another shard; 0 makes the series exist. */
+  forward(result: ForwardResult, count: number): void {
+    this.forwards.inc({ result }, count);
   }
 
   request(status: number): void {

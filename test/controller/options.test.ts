@@ -98,6 +98,9 @@ describe('rcsctl controller options', () => {
       [['--allow-from', '10.0.0.0/40'], env, /--allow-from must be an address or CIDR/],
       [[], { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN }, /needs a webhook token of at least 8 characters: set RCSCTL_WEBHOOK_TOKEN or pass --webhook-token-file/],
       [['--webhook-token-file', join(tmp, 'missing')], env, /cannot read --webhook-token-file .*missing \(ENOENT\)/],
+      [['--shard-peers', 'http://peer-{shard}:9464/webhook'], env, /--shard-peers means something only with --shard/],
+      [['--shard', '1/2', '--shard-peers', 'http://peer:9464/webhook'], env, /--shard-peers must contain \{shard\}/],
+      [['--shard', '1/2', '--shard-peers', 'ftp://peer-{shard}/webhook'], env, /--shard-peers must give http or https URLs, not "ftp:\/\/peer-1\/webhook"/],
       [[join(tmp, 'no-such-dir')], env, /declare no brand:\n.*RCS100 no such file or directory/],
     ];
     for (const [args, e, message] of cases) {

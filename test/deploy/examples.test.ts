@@ -8,8 +8,8 @@
 // hit /healthz and /readyz on the port the controller listens on, mounts name
 // declared volumes, secretKeyRefs name keys the Secret defines, the
 // StatefulSet's serviceName is its headless Service and its shard count is
-// its replica count, git-sync uses v4 flags and shares the controller's
-// volume. The controller's args are parsed against the CLI's own option
+// its replica count, --shard-peers names each pod under it, git-sync uses v4
+// flags and shares the controller's volume. The controller's args are parsed against the CLI's own option
 // definitions, and then run: each workload's command line starts a real
 // controller against the emulator. The PrometheusRule's metric names are
 // read off that controller's /metrics. `kubectl kustomize` and
@@ -150,7 +150,7 @@ describe('examples/controller: the Kubernetes objects', () => {
     }
   });
 
-  it('the StatefulSet: serviceName is its headless Service, pods numbered from 1, the shard from the pod-index label, SHARD_COUNT = replicas', () => {
+  it('the StatefulSet: serviceName is its headless Service, pods numbered from 1, the shard from the pod-index label, SHARD_COUNT = replicas, --shard-peers naming each pod', () => {
     const sts = ofKind('StatefulSet')[0]!;
     const headless = ofKind('Service').find((s) => s.metadata.name === sts.spec.serviceName);
     expect(headless, `Service ${sts.spec.serviceName}`).toBeDefined();
@@ -166,6 +166,16 @@ describe('examples/controller: the Kubernetes objects', () => {
     // Every pod's expanded --shard is a shard the CLI accepts, and together they are all of them.
     const labels = Array.from({ length: sts.spec.replicas as number }, (_, i) => kubeletExpand(shard![0]!, { SHARD_INDEX: String(sts.spec.ordinals.start + i), SHARD_COUNT: env.get('SHARD_COUNT')!.value }));
     expect(labels).toEqual(Array.from({ length: sts.spec.replicas as number }, (_, i) => `${i + 1}/${sts.spec.replicas}`));
+    // --shard-peers names each pod's /webhook under the headless Service: pod <statefulset>-<i> is shard i.
+    const peers = checkArgs(controller.args, options).flags.get('--shard-peers');
+    expect(peers, '--shard-peers').toHaveLength(1);
+    const port = headless!.spec.ports.find((p: Obj) => p.targetPort === 'http' || p.targetPort === controller.ports[0].containerPort).port;
+    for (let i = 1; i <= (sts.spec.replicas as number); i++) {
+      const url = new URL(peers![0]!.replaceAll('{shard}', String(i)));
+      expect(url.hostname.split('.').slice(0, 2), `shard ${i}`).toEqual([`${sts.metadata.name}-${sts.spec.ordinals.start + i - 1}`, headless!.metadata.name]);
+      expect(Number(url.port), `shard ${i}: the headless Service's port`).toBe(port);
+      expect(url.pathname).toBe('/webhook');
+    }
   });
 
   it('git-sync: v4 image and flags, an init run before the controller, sharing the volume the controller reads', () => {

@@ -25,6 +25,7 @@ interface ControllerFlags {
   allowReview: boolean;
   allowDelete: boolean;
   shard?: string;
+  shardPeers?: string;
   webhookTokenFile?: string;
   allowFrom?: string[];
   shutdownTimeout: string;
@@ -53,6 +54,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
     .option('--allow-review', 'apply mode: run steps that send a room, logo or template to operator review', false)
     .option('--allow-delete', 'apply mode: run delete steps', false)
     .option('--shard <i/n>', 'serve only the brands of shard i of n (split by brand id, as CI shards are)')
+    .option('--shard-peers <url-template>', 'with --shard: forward a notification for another shard\'s brand to that shard\'s replica, {shard} its 1-based index (http://rcsctl-controller-{shard}.rcsctl-controller-shards:9464/webhook)')
     .option('--webhook-token-file <file>', 'the bearer token /webhook requires (env: RCSCTL_WEBHOOK_TOKEN)')
     .option('--allow-from <cidr>', 'only these source addresses may post to /webhook (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--shutdown-timeout <duration>', 'on SIGTERM or SIGINT, wait this long for the passes in flight', '30s')
@@ -84,6 +86,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
         allowReview: flags.allowReview,
         allowDelete: flags.allowDelete,
         ...(flags.shard !== undefined ? { shard: parseShard(flags.shard) } : {}),
+        ...(flags.shardPeers !== undefined ? { shardPeers: flags.shardPeers } : {}),
         concurrency: ctx.globals().concurrency,
         intervalMs: parseDuration(flags.interval, { option: '--interval', maxMs: DAY_MS }),
         shutdownTimeoutMs: parseDuration(flags.shutdownTimeout, { option: '--shutdown-timeout', maxMs: 3_600_000 }),
