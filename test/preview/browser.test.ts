@@ -45,6 +45,8 @@ beforeAll(async () => {
   context.on('request', (r) => requested.push(r.url()));
   const brand = await cli(['preview', 'examples/brand', '-o', join(tmp, 'brand')], { env: {} });
   expect(brand.code, brand.stderr).toBe(0);
+  const home = await cli(['preview', join(FIXTURE, 'home'), '-o', join(tmp, 'home')], { env: {} });
+  expect(home.code, home.stderr).toBe(0);
   const plan = await cli(['plan', join(FIXTURE, 'changed'), '--preview', join(tmp, 'changes')], { emu });
   expect(plan.code, plan.stderr).toBe(0);
 }, 60_000);
@@ -185,6 +187,55 @@ describe('the example brand in Chromium', () => {
   it('loads no network resource: the page is its only request', async () => {
     expect(requested).toEqual([url]);
     expect(await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name))).toEqual([]);
+  });
+});
+
+describe('the brand home in Chromium', () => {
+  let page: Page;
+  beforeAll(async () => {
+    ({ page } = await open(join(ready().dir, 'home', 'BR.home000001', 'index.html')));
+  });
+
+  it('draws the header, the profile image and every home button, and its room list leads to the room', async () => {
+    const img = await checkPage(page, 'preview-home.png');
+    const drawn = await page.evaluate(() => {
+      const home = document.querySelector('article.handset.home');
+      const text = (sel: string): string | undefined => home?.querySelector(sel)?.textContent;
+      const r = home?.querySelector('.screen img.home-profile')?.getBoundingClientRect();
+      return {
+        address: home?.getAttribute('data-address'),
+        bar: text('.bar .room-name'),
+        name: text('.home-name'),
+        intro: text('.home-head .intro'),
+        profile: r === undefined ? undefined : { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height },
+        buttons: [...(home?.querySelectorAll('.buttons .sg.btn') ?? [])].map((b) => ({
+          tag: b.tagName,
+          kind: b.querySelector('.kind')?.textContent,
+          label: b.querySelector('.label')?.textContent,
+          detail: b.querySelector('.detail')?.textContent,
+        })),
+        rooms: [...(home?.querySelectorAll('nav.menu a.sg.item') ?? [])].map((a) => ({ text: a.textContent, href: a.getAttribute('href') })),
+      };
+    });
+    expect(drawn).toMatchObject({ address: 'brandProfile.home', bar: '커피 코 Coffee Co', name: '커피 코 Coffee Co', intro: '매일 아침 볶는 원두, 역 앞 작은 카페' });
+    // The manifest's two link buttons, then the call button the service adds below three,
+    // dialling the brand's tel. URLs are text, never live links (docs/preview.md).
+    expect(drawn.buttons).toEqual([
+      { tag: 'SPAN', kind: 'link', label: 'web', detail: 'https://coffee.example' },
+      { tag: 'SPAN', kind: 'link', label: 'order', detail: 'https://coffee.example/order' },
+      { tag: 'SPAN', kind: 'dial', label: 'call', detail: '0212345678' },
+    ]);
+    // The profile image is drawn: the fixture's terracotta disc fills most of the box
+    // (a missing or blank image has none of it).
+    const box = drawn.profile;
+    if (box === undefined) throw new Error('no profile image on the home');
+    expect(box.width).toBeGreaterThan(40);
+    expect(pixelsOf(img, box, [0xc8, 0x4b, 0x1e]), JSON.stringify(box)).toBeGreaterThan(0.4 * box.width * box.height);
+    // The room list links to the room's handset, and clicking it opens that room.
+    expect(drawn.rooms).toEqual([{ text: '커피 코', href: '#room-0212345678' }]);
+    await page.click('article.handset.home nav.menu a[href="#room-0212345678"]');
+    await page.waitForFunction(() => location.hash === '#room-0212345678');
+    expect(await page.evaluate(() => document.querySelector(':target')?.getAttribute('data-address'))).toBe('chatbot.0212345678');
   });
 });
 
