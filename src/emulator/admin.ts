@@ -5,7 +5,10 @@
 import { formatServiceTime, parseServiceTime } from '../util/time.js';
 import type { FaultPlan, RateLimit } from './faults.js';
 import type { Handler, RequestContext, Reply } from './http-types.js';
+import { announce } from './messaging/notifications.js';
+import type { Reviewable, ReviewMoves } from './module.js';
 import type { Route } from './router.js';
+import { ROUTE_MODULES } from './routes/index.js';
 import { failEmulator } from './service-error.js';
 import { checkBehaviour, type Seed } from './seed.js';
 import { storeFromSeed } from './seed-apply.js';
@@ -40,8 +43,12 @@ export interface AdminState {
 const CLOCK_MIN = Date.UTC(2000, 0, 1);
 const CLOCK_MAX = Date.UTC(2100, 0, 1);
 
+/** The kinds this file reviews itself; route modules bring the others (src/emulator/module.ts). */
 type Kind = 'autoReply' | 'brand' | 'chatbot' | 'logo' | 'template';
-const KINDS: readonly Kind[] = ['autoReply', 'brand', 'chatbot', 'logo', 'template'];
+const OWN_KINDS: readonly string[] = ['autoReply', 'brand', 'chatbot', 'logo', 'template'];
+/** Review moves registered by route modules, by kind. */
+const MODULE_KINDS: ReadonlyMap<string, ReviewMoves> = new Map(ROUTE_MODULES.flatMap((m) => Object.entries(m.review ?? {})));
+const KINDS: readonly string[] = [...OWN_KINDS, ...MODULE_KINDS.keys()].sort();
 const ACTIONS: readonly ReviewAction[] = ['start', 'approve', 'reject', 'complete'];
 
 /** The admin routes. */
@@ -50,11 +57,11 @@ export function adminRoutes(state: AdminState): Route[] {
   return [
     r('POST', 'review', async (ctx) => {
       const body = await adminBody(ctx);
-      const { obj, kind } = target(state.store, body);
+      const { obj, kind, brand, moves } = target(state.store, body);
       const action = body.action as ReviewAction;
       if (!ACTIONS.includes(action)) failEmulator('badAdminRequest', `action must be one of ${ACTIONS.join(', ')}`);
       const from = obj.approvalResult;
-      const to = reviewTransition(kind, from, action);
+      const to = moves !== undefined ? moves.transition(from, action) : reviewTransition(kind as Kind, from, action);
       if (to === undefined) failEmulator('invalidTransition', `${kind} ${action} from ${from}`);
       const now = formatServiceTime(new Date(state.store.stamp()));
       obj.approvalResult = to;
@@ -70,16 +77,19 @@ export function adminRoutes(state: AdminState): Route[] {
           delete reviewed.previousSubTitle;
         }
       }
+      announceMove(ctx, brand, moves, body.id as string, to);
       return json({ kind, id: body.id, from, approvalResult: to });
     }),
     r('POST', 'state', async (ctx) => {
       const body = await adminBody(ctx);
-      const { obj, kind } = target(state.store, body);
+      const { obj, kind, brand, moves } = target(state.store, body);
       const to = body.approvalResult;
-      if (typeof to !== 'string' || !(STATES[kind] as readonly string[]).includes(to)) failEmulator('badAdminRequest', `approvalResult must be one of ${STATES[kind].join(', ')}`);
+      const states: readonly string[] = moves !== undefined ? moves.states : STATES[kind as Kind];
+      if (typeof to !== 'string' || !states.includes(to)) failEmulator('badAdminRequest', `approvalResult must be one of ${states.join(', ')}`);
       const from = obj.approvalResult;
       obj.approvalResult = to;
       if (kind !== 'autoReply' && body.approvalReason !== undefined) obj.approvalReason = typeof body.approvalReason === 'string' ? body.approvalReason : null;
+      announceMove(ctx, brand, moves, body.id as string, to);
       return json({ kind, id: body.id, from, approvalResult: to });
     }),
     r('POST', 'faults', async (ctx) => {
@@ -170,23 +180,23 @@ export async function adminBody(ctx: RequestContext): Promise<Record<string, unk
   return v as Record<string, unknown>;
 }
 
-interface Reviewable {
-  approvalResult: string;
-  updateDate: string;
-  approvalReason?: string | null;
-  approvalDate?: string | null;
-}
-
-function target(store: EmulatorStore, body: Record<string, unknown>): { obj: Reviewable; kind: Kind } {
-  const kind = body.kind as Kind;
+/** The object a review or forced state acts on, and the module's moves when a route module brought its kind. */
+function target(store: EmulatorStore, body: Record<string, unknown>): { obj: Reviewable; kind: string; brand: StoredBrand; moves: ReviewMoves | undefined } {
+  const kind = body.kind as string;
   if (!KINDS.includes(kind)) failEmulator('badAdminRequest', `kind must be one of ${KINDS.join(', ')}`);
   if (typeof body.brandId !== 'string' || typeof body.id !== 'string') failEmulator('badAdminRequest', 'brandId and id must be strings');
   const brand: StoredBrand | undefined = store.brands.get(body.brandId);
   if (brand === undefined) failEmulator('adminNotFound', `brand ${body.brandId}`);
+  const moves = MODULE_KINDS.get(kind);
   // A brand's own review: `id` is the brandId again.
-  const maps: Record<Kind, Map<string, Reviewable>> = { autoReply: brand.autoReplies, brand: new Map([[brand.brandId, brand.page]]), chatbot: brand.chatbots, logo: brand.logos, template: brand.templates };
-  const map = maps[kind];
-  const obj = map.get(body.id);
+  const own: Record<Kind, Map<string, Reviewable>> = { autoReply: brand.autoReplies, brand: new Map([[brand.brandId, brand.page]]), chatbot: brand.chatbots, logo: brand.logos, template: brand.templates };
+  const obj = moves !== undefined ? moves.find(brand, body.id) : own[kind as Kind].get(body.id);
   if (obj === undefined) failEmulator('adminNotFound', `${kind} ${body.id}`);
-  return { obj, kind };
+  return { obj, kind, brand, moves };
+}
+
+/** A module kind's notification for its new state, announced once the admin call succeeds (own kinds are derived from the answer). */
+function announceMove(ctx: RequestContext, brand: StoredBrand, moves: ReviewMoves | undefined, id: string, to: string): void {
+  const n = moves?.notice(brand, id, to);
+  if (n !== undefined) announce(ctx, n);
 }

@@ -9,8 +9,10 @@ import { fillPostbacks } from './auto-reply-model.js';
 import { defaultLayoutComponents } from './layout-components.js';
 import { seedMessagebases, type Seed, type SeedFile } from './seed.js';
 import { brandPageFromSeed } from './routes/brand-page.js';
+import { ROUTE_MODULES } from './routes/index.js';
 import { EmulatorStore, defaultBehaviour, emptyBrand, type StoredBlob } from './store.js';
 import { contentTypeOf } from './files.js';
+import { logoId, templateFileId, templateId } from './ids.js';
 import { messagingFromSeed } from './messaging/model.js';
 
 const SEED_USER = 'seed';
@@ -18,6 +20,7 @@ const SEED_USER = 'seed';
 /** A new store holding exactly what the seed describes. */
 export function storeFromSeed(seed: Seed): EmulatorStore {
   const store = new EmulatorStore();
+  store.brandStates = ROUTE_MODULES.flatMap((m) => (m.state !== undefined ? [m.state] : []));
   if (seed.clock !== undefined) store.fixedNow = parseServiceTime(seed.clock).getTime();
   if (seed.tokenTtlSeconds !== undefined) store.tokenTtlSeconds = seed.tokenTtlSeconds;
   store.noContentOnEmptyList = seed.noContentOnEmptyList ?? false;
@@ -28,7 +31,8 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
   store.messaging = messagingFromSeed(seed.messaging);
   const now = formatServiceTime(new Date(store.now()));
   for (const b of seed.brands) {
-    const brand = emptyBrand({ brandId: b.brandId, brandKey: b.brandKey, templateColor: b.templateColor ?? '#000000', page: brandPageFromSeed(store, b.brandId, b.page, now) });
+    const brand = emptyBrand(store, { brandId: b.brandId, brandKey: b.brandKey, templateColor: b.templateColor ?? '#000000', page: brandPageFromSeed(store, b.brandId, b.page, now) }, now);
+    for (const m of ROUTE_MODULES) if (m.seed !== undefined && b[m.seed.key] !== undefined) m.seed.apply(store, brand, b[m.seed.key], now);
     store.brands.set(b.brandId, brand);
     for (const f of b.files ?? []) {
       const fileId = f.fileId ?? store.nextId('ARF');
@@ -150,31 +154,6 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
     if (a.token !== undefined) store.seededTokens.set(a.token, a.userId);
   }
   return store;
-}
-
-/** A logo id like `BLG-BR.275F8GY6nR-uylr`: brand id and a four-letter counter. */
-export function logoId(store: EmulatorStore, brandId: string): string {
-  return letterId(store, 'BLG', brandId);
-}
-
-/** A template image id like `LT-BR.275F8GY6nR-aaab` (the document shows `maapfile://LT-BR.…-A46w`). */
-export function templateFileId(store: EmulatorStore, brandId: string): string {
-  return letterId(store, 'LT', brandId);
-}
-
-/** A brand template's messagebaseId: `U`, the brand id, `-`, the user's custTmpltId (the document's example). */
-export function templateId(brandId: string, custTmpltId: string): string {
-  return `U${brandId}-${custTmpltId}`;
-}
-
-function letterId(store: EmulatorStore, prefix: string, brandId: string): string {
-  let n = store.next(prefix) - 1;
-  let suffix = '';
-  for (let i = 0; i < 4; i++) {
-    suffix = String.fromCharCode(97 + (n % 26)) + suffix;
-    n = Math.floor(n / 26);
-  }
-  return `${prefix}-${brandId}-${suffix}`;
 }
 
 function blobOf(f: SeedFile): StoredBlob {

@@ -11,6 +11,9 @@ import { parseServiceTime } from '../util/time.js';
 import { RcsctlError } from '../errors.js';
 import { defaultBehaviour, type EmulatorBehaviour } from './store.js';
 import { checkSeedMessaging, type SeedMessaging } from './messaging/model.js';
+import type { SeedBrandPage } from './routes/brand-page.js';
+import { ROUTE_MODULES } from './routes/index.js';
+import { SeedChecker, type SeedFile } from './seed-checker.js';
 
 /** A seeded account. */
 export interface SeedAccount {
@@ -57,12 +60,7 @@ export interface SeedAutoReply {
   updateDate?: string;
 }
 
-/** A seeded auto-reply file: bytes as base64 `content`, or only a name (empty bytes). */
-export interface SeedFile {
-  fileId?: string;
-  fileName: string;
-  content?: string;
-}
+export type { SeedFile } from './seed-checker.js';
 
 /** A seeded logo. */
 export interface SeedLogo extends SeedFile {
@@ -101,29 +99,6 @@ export interface SeedTemplateFile extends SeedFile {
   imageHeight?: number;
 }
 
-/** A seeded brand page (docs/emulator.md, "Seed format"): any field left out takes a plain approved brand's value. */
-export interface SeedBrandPage {
-  name?: string;
-  description?: string;
-  tel?: string;
-  menus?: Record<string, unknown>[];
-  categoryId?: string;
-  subCategoryId?: string;
-  categoryOpt?: string;
-  zipCode?: string;
-  roadAddress?: string;
-  detailAddress?: string;
-  email?: string;
-  webSiteUrl?: string;
-  initTab?: string;
-  initFeedItem?: string;
-  initFeedItems?: string[];
-  approvalResult?: string;
-  approvalReason?: string;
-  profileImage?: SeedFile;
-  backgroundImage?: SeedFile;
-}
-
 /** A seeded brand. */
 export interface SeedBrand {
   brandId: string;
@@ -131,6 +106,8 @@ export interface SeedBrand {
   templateColor?: string;
   /** The brand's own page (BrandDetail). */
   page?: SeedBrandPage;
+  /** Sections a route module reads (src/emulator/module.ts). */
+  [section: string]: unknown;
   chatbots?: SeedChatbot[];
   autoReplies?: SeedAutoReply[];
   files?: SeedFile[];
@@ -179,7 +156,7 @@ export function loadSeed(pathOrYamlText: string): Seed {
 
 /** Check an already-parsed seed object; throws RcsctlError naming the field. */
 export function checkSeed(doc: unknown, source = 'seed'): Seed {
-  const c = new Checker(source);
+  const c = new SeedChecker(source);
   const root = c.object(doc, '');
   c.optional(root, 'clock', 'string');
   if (typeof root.clock === 'string' && Number.isNaN(parseServiceTime(root.clock).getTime())) c.bad('clock', 'must be a date-time like 2026-11-21T10:00:00.000+09');
@@ -220,6 +197,7 @@ export function checkSeed(doc: unknown, source = 'seed'): Seed {
         c.optional(f, 'content', 'string', `${q}.${k}`);
       }
     }
+    for (const m of ROUTE_MODULES) if (m.seed !== undefined && o[m.seed.key] !== undefined) m.seed.check(c, o[m.seed.key], `${p}.${m.seed.key}`);
     c.array(o.chatbots ?? [], `${p}.chatbots`).forEach((x, j) => {
       const q = `${p}.chatbots[${j}]`;
       const cb = c.object(x, q);
@@ -309,36 +287,4 @@ export function seedMessagebases(seed: Seed): MessagebaseFacts[] {
   });
   const ids = new Set(given.map((m) => m.messagebaseId));
   return [...given, ...KNOWN_MESSAGEBASES.filter((k) => !ids.has(k.messagebaseId))];
-}
-
-class Checker {
-  constructor(private readonly source: string) {}
-
-  bad(path: string, why: string): never {
-    throw new RcsctlError('E_SEED', `${this.source}: ${path || '(root)'} ${why}`, { field: path });
-  }
-
-  object(v: unknown, path: string): Record<string, unknown> {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) this.bad(path, 'must be a mapping');
-    return v as Record<string, unknown>;
-  }
-
-  array(v: unknown, path: string): unknown[] {
-    if (!Array.isArray(v)) this.bad(path, 'must be a list');
-    return v;
-  }
-
-  required(o: Record<string, unknown>, key: string, type: string, prefix = ''): void {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (o[key] === undefined || o[key] === null) this.bad(path, 'is required');
-    if (typeof o[key] !== type) this.bad(path, `must be a ${type}`);
-  }
-
-  optional(o: Record<string, unknown>, key: string, type: string, prefix = ''): void {
-    if (o[key] !== undefined && typeof o[key] !== type) this.bad(prefix ? `${prefix}.${key}` : key, `must be a ${type}`);
-  }
-
-  enumOf(v: unknown, allowed: readonly unknown[], path: string): void {
-    if (!allowed.includes(v)) this.bad(path, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
-  }
 }

@@ -182,6 +182,20 @@ export interface StoredBrandPage extends BrandPageContent {
   previous?: { name: string; profileImage: StoredBrandImage | null };
 }
 
+/**
+ * A route module's per-brand state (src/emulator/module.ts): made for every new
+ * brand and kept in the brand's slot of that name, so that the Brand type names
+ * no family that brings its own state.
+ */
+export interface BrandStateHook<S = unknown> {
+  /** The slot's name; also the state's key in GET /_emulator/store. */
+  slot: string;
+  /** The state of a new brand. */
+  create(store: EmulatorStore, brandId: string, now: string): S;
+  /** The state as plain JSON for GET /_emulator/store. */
+  dump(state: S): unknown;
+}
+
 /** A brand and everything in it. */
 export interface StoredBrand {
   brandId: string;
@@ -189,6 +203,8 @@ export interface StoredBrand {
   templateColor: string;
   /** The brand's own page (BrandDetail). */
   page: StoredBrandPage;
+  /** Route modules' own state, by slot name (BrandStateHook). */
+  slots: Map<string, unknown>;
   chatbots: Map<string, StoredChatbot>;
   autoReplies: Map<string, StoredAutoReply>;
   files: Map<string, StoredFile>;
@@ -199,9 +215,10 @@ export interface StoredBrand {
   deletedTemplateIds: Set<string>;
 }
 
-/** A brand holding nothing yet but its own page: every section empty. */
-export function emptyBrand(identity: { brandId: string; brandKey: string; templateColor: string; page: StoredBrandPage }): StoredBrand {
-  return { ...identity, chatbots: new Map(), autoReplies: new Map(), files: new Map(), logos: new Map(), templates: new Map(), templateFiles: new Map(), deletedTemplateIds: new Set() };
+/** A new brand holding nothing yet but its own page: every section empty, every registered module's state as it makes it for a new brand. */
+export function emptyBrand(store: EmulatorStore, identity: { brandId: string; brandKey: string; templateColor: string; page: StoredBrandPage }, now: string): StoredBrand {
+  const slots = new Map(store.brandStates.map((h) => [h.slot, h.create(store, identity.brandId, now)]));
+  return { ...identity, slots, chatbots: new Map(), autoReplies: new Map(), files: new Map(), logos: new Map(), templates: new Map(), templateFiles: new Map(), deletedTemplateIds: new Set() };
 }
 
 /** An agency message file (the service reference, Agency message file). */
@@ -256,6 +273,8 @@ export class EmulatorStore {
   /** A fixed clock (ms) when the seed sets one; otherwise real time plus `clockOffsetMs`. */
   fixedNow: number | null = null;
   clockOffsetMs = 0;
+  /** The per-brand state of the registered route modules (storeFromSeed sets it). */
+  brandStates: readonly BrandStateHook[] = [];
   private counters = new Map<string, number>();
 
   /** The service clock in epoch milliseconds. */
@@ -295,7 +314,7 @@ export class EmulatorStore {
 
   /** The store as plain JSON (GET /_emulator/store); file bytes become size and sha256. */
   toJSON(): Record<string, unknown> {
-    const blob = (b: StoredBlob) => ({ fileName: b.fileName, contentType: b.contentType, size: b.bytes.length, sha256: sha256(b.bytes) });
+    const blob = blobView;
     return {
       now: this.now(),
       tokenTtlSeconds: this.tokenTtlSeconds,
@@ -318,6 +337,7 @@ export class EmulatorStore {
           backgroundImage: backgroundImage ? { fileId: backgroundImage.fileId, ...blob(backgroundImage) } : null,
           previous: previous ? { name: previous.name, profileImage: previous.profileImage ? blob(previous.profileImage) : null } : null,
         }))(b.page),
+        ...Object.fromEntries(this.brandStates.map((h) => [h.slot, h.dump(b.slots.get(h.slot))])),
         chatbots: [...b.chatbots.values()],
         autoReplies: [...b.autoReplies.values()].map(({ filledButtons: _b, filledChipList: _c, ...rest }) => rest),
         files: [...b.files.values()].map((f) => ({ fileId: f.fileId, ...blob(f) })),
@@ -334,6 +354,11 @@ export class EmulatorStore {
       forms: [...this.forms.keys()],
     };
   }
+}
+
+/** Stored bytes as GET /_emulator/store shows them: name, type, size and sha256. */
+export function blobView(b: StoredBlob): { fileName: string; contentType: string; size: number; sha256: string } {
+  return { fileName: b.fileName, contentType: b.contentType, size: b.bytes.length, sha256: sha256(b.bytes) };
 }
 
 /** Hex sha256 of bytes. */

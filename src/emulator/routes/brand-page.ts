@@ -19,7 +19,7 @@ import { formatServiceTime } from '../../util/time.js';
 import { contentTypeOf } from '../files.js';
 import { withUnset, type RequestContext } from '../http-types.js';
 import type { MultipartBody, UploadedFile } from '../multipart.js';
-import type { SeedBrandPage } from '../seed.js';
+import type { SeedFile } from '../seed-checker.js';
 import { fail } from '../service-error.js';
 import type { BrandPageContent, EmulatorStore, StoredBrand, StoredBrandImage, StoredBrandPage } from '../store.js';
 import { extensionOf } from '../validate.js';
@@ -251,6 +251,29 @@ export function brandDetail(ctx: RequestContext, brand: StoredBrand): Record<str
 
 function latest(dates: string[]): string | null {
   return dates.length === 0 ? null : dates.reduce((a, b) => (b > a ? b : a));
+}
+
+/** A seeded brand page (docs/emulator.md, "Seed format"): any field left out takes a plain approved brand's value. */
+export interface SeedBrandPage {
+  name?: string;
+  description?: string;
+  tel?: string;
+  menus?: Record<string, unknown>[];
+  categoryId?: string;
+  subCategoryId?: string;
+  categoryOpt?: string;
+  zipCode?: string;
+  roadAddress?: string;
+  detailAddress?: string;
+  email?: string;
+  webSiteUrl?: string;
+  initTab?: string;
+  initFeedItem?: string;
+  initFeedItems?: string[];
+  approvalResult?: string;
+  approvalReason?: string;
+  profileImage?: SeedFile;
+  backgroundImage?: SeedFile;
 }
 
 /** The page a seeded brand starts with: every field the seed gives, the rest a plain approved brand (*chosen*). */

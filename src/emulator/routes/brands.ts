@@ -106,7 +106,7 @@ async function register(ctx: RequestContext): Promise<Reply> {
   const now = stampNow(ctx.store);
   const brandId = newBrandId(ctx.store);
   const page: StoredBrandPage = { ...content, profileImage: profile, backgroundImage: background, approvalResult: '승인대기', approvalReason: null, registerDate: now, approvalDate: null, updateDate: now };
-  const brand = emptyBrand({ brandId, brandKey: newBrandKey(brandId), templateColor, page });
+  const brand = emptyBrand(ctx.store, { brandId, brandKey: newBrandKey(brandId), templateColor, page }, now);
   addRooms(ctx, brand, rooms);
   ctx.store.brands.set(brandId, brand);
   account.brands.set(brandId, 'representative');

@@ -1,8 +1,10 @@
 // The emulator's route modules, one per resource family: each is
-// `src/emulator/routes/<family>.ts`, exporting a function that gives its
-// routes, and is registered here in one line (the messaging routes, which
-// hold a running state of their own, are added by the server).
+// `src/emulator/routes/<family>.ts`, exporting its routes and, for a family
+// with state of its own, its per-brand state, seed section and review moves
+// (src/emulator/module.ts), and is registered here in one line (the messaging
+// routes, which hold a running state of their own, are added by the server).
 
+import type { EmulatorModule } from '../module.js';
 import type { Route } from '../router.js';
 import { agencyRoutes } from './agency.js';
 import { autoReplyRoutes } from './auto-replies.js';
@@ -14,9 +16,18 @@ import { miscRoutes } from './misc.js';
 import { templateRoutes } from './templates.js';
 
 /** Every route module, in the order their routes are matched. */
-export const ROUTE_MODULES: readonly (() => Route[])[] = [autoReplyRoutes, logoRoutes, chatbotRoutes, menuRoutes, agencyRoutes, miscRoutes, templateRoutes, brandRoutes];
+export const ROUTE_MODULES: readonly EmulatorModule[] = [
+  { routes: autoReplyRoutes },
+  { routes: logoRoutes },
+  { routes: chatbotRoutes },
+  { routes: menuRoutes },
+  { routes: agencyRoutes },
+  { routes: miscRoutes },
+  { routes: templateRoutes },
+  { routes: brandRoutes },
+];
 
 /** The routes of every registered module. */
 export function serviceRoutes(): Route[] {
-  return ROUTE_MODULES.flatMap((routes) => routes());
+  return ROUTE_MODULES.flatMap((m) => m.routes());
 }

@@ -9,7 +9,7 @@ import { contentTypeOf, fileUrl } from '../files.js';
 import { ok, paged, type RequestContext, withUnset } from '../http-types.js';
 import type { UploadedFile } from '../multipart.js';
 import type { Route } from '../router.js';
-import { logoId } from '../seed-apply.js';
+import { logoId } from '../ids.js';
 import { fail } from '../service-error.js';
 import { LOGO_MODIFIABLE, afterCancel, logoAfterModify } from '../state-machines.js';
 import type { StoredBlob, StoredBrand, StoredLogo } from '../store.js';

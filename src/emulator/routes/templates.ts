@@ -15,7 +15,7 @@ import { authenticate, authorizeBrand } from '../auth.js';
 import { contentTypeOf, fileUrl } from '../files.js';
 import { ok, paged, type RequestContext, type Reply } from '../http-types.js';
 import type { Route } from '../router.js';
-import { templateFileId, templateId } from '../seed-apply.js';
+import { templateFileId, templateId } from '../ids.js';
 import { fail } from '../service-error.js';
 import { TEMPLATE_CHANGEABLE, templateAfterCancel, templateAfterModify } from '../state-machines.js';
 import type { StoredAccount, StoredBrand, StoredTemplate, StoredTemplateFile, TemplateContent } from '../store.js';
