@@ -44,8 +44,8 @@ const CLOCK_MIN = Date.UTC(2000, 0, 1);
 const CLOCK_MAX = Date.UTC(2100, 0, 1);
 
 /** The kinds this file reviews itself; route modules bring the others (src/emulator/module.ts). */
-type Kind = 'autoReply' | 'brand' | 'chatbot' | 'logo' | 'template';
-const OWN_KINDS: readonly string[] = ['autoReply', 'brand', 'chatbot', 'logo', 'template'];
+type Kind = 'autoReply' | 'chatbot' | 'logo' | 'template';
+const OWN_KINDS: readonly string[] = ['autoReply', 'chatbot', 'logo', 'template'];
 /** Review moves registered by route modules, by kind. */
 const MODULE_KINDS: ReadonlyMap<string, ReviewMoves> = new Map(ROUTE_MODULES.flatMap((m) => Object.entries(m.review ?? {})));
 const KINDS: readonly string[] = [...OWN_KINDS, ...MODULE_KINDS.keys()].sort();
@@ -188,8 +188,7 @@ function target(store: EmulatorStore, body: Record<string, unknown>): { obj: Rev
   const brand: StoredBrand | undefined = store.brands.get(body.brandId);
   if (brand === undefined) failEmulator('adminNotFound', `brand ${body.brandId}`);
   const moves = MODULE_KINDS.get(kind);
-  // A brand's own review: `id` is the brandId again.
-  const own: Record<Kind, Map<string, Reviewable>> = { autoReply: brand.autoReplies, brand: new Map([[brand.brandId, brand.page]]), chatbot: brand.chatbots, logo: brand.logos, template: brand.templates };
+  const own: Record<Kind, Map<string, Reviewable>> = { autoReply: brand.autoReplies, chatbot: brand.chatbots, logo: brand.logos, template: brand.templates };
   const obj = moves !== undefined ? moves.find(brand, body.id) : own[kind as Kind].get(body.id);
   if (obj === undefined) failEmulator('adminNotFound', `${kind} ${body.id}`);
   return { obj, kind, brand, moves };

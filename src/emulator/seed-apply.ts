@@ -8,7 +8,6 @@ import { formatServiceTime, parseServiceTime } from '../util/time.js';
 import { fillPostbacks } from './auto-reply-model.js';
 import { defaultLayoutComponents } from './layout-components.js';
 import { seedMessagebases, type Seed, type SeedFile } from './seed.js';
-import { brandPageFromSeed } from './routes/brand-page.js';
 import { ROUTE_MODULES } from './routes/index.js';
 import { EmulatorStore, defaultBehaviour, emptyBrand, type StoredBlob } from './store.js';
 import { contentTypeOf } from './files.js';
@@ -31,7 +30,7 @@ export function storeFromSeed(seed: Seed): EmulatorStore {
   store.messaging = messagingFromSeed(seed.messaging);
   const now = formatServiceTime(new Date(store.now()));
   for (const b of seed.brands) {
-    const brand = emptyBrand(store, { brandId: b.brandId, brandKey: b.brandKey, templateColor: b.templateColor ?? '#000000', page: brandPageFromSeed(store, b.brandId, b.page, now) }, now);
+    const brand = emptyBrand(store, { brandId: b.brandId, brandKey: b.brandKey, templateColor: b.templateColor ?? '#000000' }, now);
     for (const m of ROUTE_MODULES) if (m.seed !== undefined && b[m.seed.key] !== undefined) m.seed.apply(store, brand, b[m.seed.key], now);
     store.brands.set(b.brandId, brand);
     for (const f of b.files ?? []) {

@@ -11,7 +11,6 @@ import { parseServiceTime } from '../util/time.js';
 import { RcsctlError } from '../errors.js';
 import { defaultBehaviour, type EmulatorBehaviour } from './store.js';
 import { checkSeedMessaging, type SeedMessaging } from './messaging/model.js';
-import type { SeedBrandPage } from './routes/brand-page.js';
 import { ROUTE_MODULES } from './routes/index.js';
 import { SeedChecker, type SeedFile } from './seed-checker.js';
 
@@ -104,9 +103,7 @@ export interface SeedBrand {
   brandId: string;
   brandKey: string;
   templateColor?: string;
-  /** The brand's own page (BrandDetail). */
-  page?: SeedBrandPage;
-  /** Sections a route module reads (src/emulator/module.ts). */
+  /** Sections a route module reads (src/emulator/module.ts), like the brand's own page, `page`. */
   [section: string]: unknown;
   chatbots?: SeedChatbot[];
   autoReplies?: SeedAutoReply[];
@@ -184,19 +181,6 @@ export function checkSeed(doc: unknown, source = 'seed'): Seed {
     c.required(o, 'brandId', 'string', p);
     c.required(o, 'brandKey', 'string', p);
     c.optional(o, 'templateColor', 'string', p);
-    if (o.page !== undefined) {
-      const q = `${p}.page`;
-      const page = c.object(o.page, q);
-      for (const k of ['name', 'description', 'tel', 'categoryId', 'subCategoryId', 'categoryOpt', 'zipCode', 'roadAddress', 'detailAddress', 'email', 'webSiteUrl', 'initTab', 'initFeedItem', 'approvalReason']) c.optional(page, k, 'string', q);
-      if (page.approvalResult !== undefined) c.enumOf(page.approvalResult, BRAND_STATES, `${q}.approvalResult`);
-      if (page.menus !== undefined) c.array(page.menus, `${q}.menus`);
-      for (const k of ['profileImage', 'backgroundImage']) {
-        if (page[k] === undefined) continue;
-        const f = c.object(page[k], `${q}.${k}`);
-        c.required(f, 'fileName', 'string', `${q}.${k}`);
-        c.optional(f, 'content', 'string', `${q}.${k}`);
-      }
-    }
     for (const m of ROUTE_MODULES) if (m.seed !== undefined && o[m.seed.key] !== undefined) m.seed.check(c, o[m.seed.key], `${p}.${m.seed.key}`);
     c.array(o.chatbots ?? [], `${p}.chatbots`).forEach((x, j) => {
       const q = `${p}.chatbots[${j}]`;

@@ -2,12 +2,10 @@
 // one table each, so the routes and the admin API agree (docs/decisions.md,
 // "Logos" and "Rooms"; the service reference, States and transitions).
 
-import { BRAND_STATES } from '../spec/brand-profile.js';
-
 /** Review actions the admin API can take. */
 export type ReviewAction = 'start' | 'approve' | 'reject' | 'complete';
 
-/** Logo, chatbot, template and brand review: from-state → to-state, per action. */
+/** Logo, chatbot, template and brand page review: from-state → to-state, per action. */
 const REVIEW: Record<ReviewAction, Record<string, string>> = {
   start: { 승인대기: '검수시작', '승인대기(수정)': '검수시작(수정)' },
   // The operator approves: carrier registration still pending (검수완료).
@@ -25,9 +23,14 @@ const AUTO_REPLY_REVIEW: Record<ReviewAction, Record<string, string>> = {
   reject: { 처리중: '저장', 등록완료: '저장' },
 };
 
+/** The state after a review action on an object reviewed the common way (logos, templates, brand pages), or undefined. */
+export function standardReview(from: string, action: ReviewAction): string | undefined {
+  return REVIEW[action][from];
+}
+
 /** The state after a review action, or undefined when the action does not apply. */
-export function reviewTransition(kind: 'autoReply' | 'brand' | 'chatbot' | 'logo' | 'template', from: string, action: ReviewAction): string | undefined {
-  const to = (kind === 'autoReply' ? AUTO_REPLY_REVIEW : REVIEW)[action][from];
+export function reviewTransition(kind: 'autoReply' | 'chatbot' | 'logo' | 'template', from: string, action: ReviewAction): string | undefined {
+  const to = kind === 'autoReply' ? AUTO_REPLY_REVIEW[action][from] : standardReview(from, action);
   if (kind === 'chatbot') {
     // Rooms know no 반려(수정) (the reference lists only 반려), and no 검수시작(수정):
     // a modification's review is not started as a state of its own.
@@ -40,7 +43,6 @@ export function reviewTransition(kind: 'autoReply' | 'brand' | 'chatbot' | 'logo
 /** Every state each kind can be forced into (POST /_emulator/state). */
 export const STATES = {
   autoReply: ['등록완료', '저장', '처리중'],
-  brand: BRAND_STATES,
   // 검수시작(수정) belongs to logos only: the service reference lists no such room state.
   chatbot: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '검수완료(수정)', '승인대기(수정)'],
   logo: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '승인대기(수정)', '검수시작(수정)', '반려(수정)', '검수완료(수정)'],

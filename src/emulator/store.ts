@@ -141,47 +141,6 @@ export interface StoredTemplateFile extends StoredBlob {
   imageHeight: number;
 }
 
-/** A brand image (profile or background), served back like any stored file. */
-export interface StoredBrandImage extends StoredBlob {
-  fileId: string;
-}
-
-/** The fields of a brand's page that a modification may change (RegBrandInfo, without templateColor). */
-export interface BrandPageContent {
-  name: string;
-  description: string;
-  tel: string;
-  menus: Record<string, unknown>[];
-  categoryId: string;
-  subCategoryId: string;
-  categoryOpt: string | null;
-  zipCode: string | null;
-  roadAddress: string | null;
-  detailAddress: string | null;
-  email: string | null;
-  webSiteUrl: string | null;
-  initTab: string;
-  initFeedItem: string | null;
-  initFeedItems: string[] | null;
-  bizInfoYn: string;
-  bizInfoTitle: string | null;
-  bizInfoContent: string | null;
-  profileImage: StoredBrandImage | null;
-  backgroundImage: StoredBrandImage | null;
-}
-
-/** The brand's own page and its review state (docs/decisions.md, "The brand profile"). */
-export interface StoredBrandPage extends BrandPageContent {
-  /** BrandInfo.status, named as the other reviewed objects name their state. */
-  approvalResult: string;
-  approvalReason: string | null;
-  registerDate: string;
-  approvalDate: string | null;
-  updateDate: string;
-  /** The approved name and profile image while a modification of them waits for review, restored by cancel. */
-  previous?: { name: string; profileImage: StoredBrandImage | null };
-}
-
 /**
  * A route module's per-brand state (src/emulator/module.ts): made for every new
  * brand and kept in the brand's slot of that name, so that the Brand type names
@@ -201,8 +160,6 @@ export interface StoredBrand {
   brandId: string;
   brandKey: string;
   templateColor: string;
-  /** The brand's own page (BrandDetail). */
-  page: StoredBrandPage;
   /** Route modules' own state, by slot name (BrandStateHook). */
   slots: Map<string, unknown>;
   chatbots: Map<string, StoredChatbot>;
@@ -215,8 +172,8 @@ export interface StoredBrand {
   deletedTemplateIds: Set<string>;
 }
 
-/** A new brand holding nothing yet but its own page: every section empty, every registered module's state as it makes it for a new brand. */
-export function emptyBrand(store: EmulatorStore, identity: { brandId: string; brandKey: string; templateColor: string; page: StoredBrandPage }, now: string): StoredBrand {
+/** A new brand: every section empty, every registered module's state as it makes it for a new brand. */
+export function emptyBrand(store: EmulatorStore, identity: { brandId: string; brandKey: string; templateColor: string }, now: string): StoredBrand {
   const slots = new Map(store.brandStates.map((h) => [h.slot, h.create(store, identity.brandId, now)]));
   return { ...identity, slots, chatbots: new Map(), autoReplies: new Map(), files: new Map(), logos: new Map(), templates: new Map(), templateFiles: new Map(), deletedTemplateIds: new Set() };
 }
@@ -331,12 +288,6 @@ export class EmulatorStore {
         brandId: b.brandId,
         brandKey: b.brandKey,
         templateColor: b.templateColor,
-        page: (({ profileImage, backgroundImage, previous, ...rest }) => ({
-          ...rest,
-          profileImage: profileImage ? { fileId: profileImage.fileId, ...blob(profileImage) } : null,
-          backgroundImage: backgroundImage ? { fileId: backgroundImage.fileId, ...blob(backgroundImage) } : null,
-          previous: previous ? { name: previous.name, profileImage: previous.profileImage ? blob(previous.profileImage) : null } : null,
-        }))(b.page),
         ...Object.fromEntries(this.brandStates.map((h) => [h.slot, h.dump(b.slots.get(h.slot))])),
         chatbots: [...b.chatbots.values()],
         autoReplies: [...b.autoReplies.values()].map(({ filledButtons: _b, filledChipList: _c, ...rest }) => rest),

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { pageOf } from '../../src/emulator/routes/brand-state.js';
 import { admin, BRAND, cli, emulator, ROOT } from './helpers.js';
 
 const CASE = join(ROOT, 'test', 'plan-cases', '071-profile-from-nothing');
@@ -30,7 +31,10 @@ afterEach(async () => {
 });
 
 const manifest = (): string => join(tmp, 'brand', 'manifest.yaml');
-const page = () => emu?.store.brands.get(BRAND)?.page;
+const page = () => {
+  const brand = emu?.store.brands.get(BRAND);
+  return brand && pageOf(brand);
+};
 const review = (action: string, reason?: string) => admin(emu as RunningEmulator, 'POST', 'review', { kind: 'brand', brandId: BRAND, id: BRAND, action, ...(reason !== undefined ? { reason } : {}) });
 
 describe('brand profile end to end', () => {

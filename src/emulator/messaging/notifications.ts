@@ -1,9 +1,11 @@
 // Change notifications, posted to every agency of the brand once the request that
 // made the change has succeeded (messaging/index.ts, observe). Two ways in:
 // - a route handler that changes state calls announce() (chatbot, template, brand
-//   page; the way for any new kind, since only the handler still sees what it deleted);
-// - logo and autoreplymsg changes, and every review move of the admin API, are
-//   derived here from the answer (noticesFor).
+//   page; the way for any new kind, since only the handler still sees what it deleted),
+//   and so does the admin API for the review moves a route module brings
+//   (src/emulator/module.ts; the brand page's);
+// - logo and autoreplymsg changes, and the admin API's review moves of logos,
+//   rooms and templates, are derived here from the answer (noticesFor).
 // The payload fields follow the public OpenAPI document's Noti* schemas
 // (docs/decisions.md, "Notifications").
 
@@ -46,7 +48,7 @@ const LOGO_LIST = new RegExp(`${BRAND}/logo$`);
 const LOGO_ONE = new RegExp(`${BRAND}/logo/([^/]+)(/cancel)?$`);
 const AUTO_REPLY_LIST = new RegExp(`${BRAND}/autoreplymsg$`);
 const AUTO_REPLY_ONE = new RegExp(`${BRAND}/autoreplymsg/([^/]+)$`);
-/** Review states announced: approval as created, rejection as rejected (logo, chatbot, template; brand below). */
+/** Review states announced: approval as created, rejection as rejected (logo, chatbot, template). */
 const ANNOUNCED: Readonly<Record<string, NotiMethod>> = { 승인: 'created', 반려: 'rejected', '반려(수정)': 'rejected' };
 
 /** The notifications derived from a successful call's answer (none for reads and failures). */
@@ -82,10 +84,6 @@ function reviewNotice(store: EmulatorStore, reply: Reply): Notice[] {
 }
 
 function reviewed(brand: StoredBrand, kind: string, id: string, method: NotiMethod): Notice | undefined {
-  if (kind === 'brand') {
-    // NotiBrand knows rejected and modified: an approval is announced as a modification.
-    return brand.brandId === id ? notice('brand', id, {}, method === 'rejected' ? 'rejected' : 'modified', brand.page.approvalReason) : undefined;
-  }
   if (kind === 'logo') {
     const l = brand.logos.get(id);
     return l && notice('logo', brand.brandId, { fileId: id }, method, l.approvalReason);

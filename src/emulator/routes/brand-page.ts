@@ -19,9 +19,9 @@ import { formatServiceTime } from '../../util/time.js';
 import { contentTypeOf } from '../files.js';
 import { withUnset, type RequestContext } from '../http-types.js';
 import type { MultipartBody, UploadedFile } from '../multipart.js';
-import type { SeedFile } from '../seed-checker.js';
 import { fail } from '../service-error.js';
-import type { BrandPageContent, EmulatorStore, StoredBrand, StoredBrandImage, StoredBrandPage } from '../store.js';
+import type { EmulatorStore, StoredBrand } from '../store.js';
+import { pageOf, withCall, type BrandPageContent, type StoredBrandImage, type StoredBrandPage } from './brand-state.js';
 import { extensionOf } from '../validate.js';
 
 /** A category and its sub-categories (the Category schema). */
@@ -142,10 +142,6 @@ function parseMenus(raw: unknown): Record<string, unknown>[] {
   return withCall(menus);
 }
 
-function withCall(menus: Record<string, unknown>[]): Record<string, unknown>[] {
-  if (menus.length < BRAND_MENUS.callAddedBelow && !menus.some((m) => m.buttonType === 'call')) return [...menus, { buttonType: 'call' }];
-  return menus;
-}
 
 /** initFeedItems: each a type of `menus` or portalsearch (the document: anything else is an error). */
 function feedItems(raw: unknown, menus: Record<string, unknown>[]): string[] {
@@ -197,7 +193,7 @@ function shown(page: StoredBrandPage): { name: string; profileImage: StoredBrand
 
 /** BrandInfo: the list item. */
 export function brandInfo(ctx: RequestContext, brand: StoredBrand): Record<string, unknown> {
-  const page = brand.page;
+  const page = pageOf(brand);
   const { name, profileImage } = shown(page);
   const media = [
     ...(profileImage ? [{ fileId: profileImage.fileId, url: brandImageUrl(ctx.baseUrl, profileImage), typeName: 'profile', fileName: profileImage.fileName }] : []),
@@ -219,7 +215,7 @@ export function brandInfo(ctx: RequestContext, brand: StoredBrand): Record<strin
 
 /** BrandDetail: BrandInfo and every page field. */
 export function brandDetail(ctx: RequestContext, brand: StoredBrand): Record<string, unknown> {
-  const p = brand.page;
+  const p = pageOf(brand);
   const category = BRAND_CATEGORIES.find((c) => c.categoryId === p.categoryId);
   return withUnset(ctx.store, {
     ...brandInfo(ctx, brand),
@@ -251,64 +247,6 @@ export function brandDetail(ctx: RequestContext, brand: StoredBrand): Record<str
 
 function latest(dates: string[]): string | null {
   return dates.length === 0 ? null : dates.reduce((a, b) => (b > a ? b : a));
-}
-
-/** A seeded brand page (docs/emulator.md, "Seed format"): any field left out takes a plain approved brand's value. */
-export interface SeedBrandPage {
-  name?: string;
-  description?: string;
-  tel?: string;
-  menus?: Record<string, unknown>[];
-  categoryId?: string;
-  subCategoryId?: string;
-  categoryOpt?: string;
-  zipCode?: string;
-  roadAddress?: string;
-  detailAddress?: string;
-  email?: string;
-  webSiteUrl?: string;
-  initTab?: string;
-  initFeedItem?: string;
-  initFeedItems?: string[];
-  approvalResult?: string;
-  approvalReason?: string;
-  profileImage?: SeedFile;
-  backgroundImage?: SeedFile;
-}
-
-/** The page a seeded brand starts with: every field the seed gives, the rest a plain approved brand (*chosen*). */
-export function brandPageFromSeed(store: EmulatorStore, brandId: string, seed: SeedBrandPage | undefined, now: string): StoredBrandPage {
-  const s = seed ?? {};
-  const image = (f: { fileName: string; content?: string } | undefined): StoredBrandImage | null =>
-    f === undefined ? null : { fileId: store.nextId('BRF'), fileName: f.fileName, bytes: Buffer.from(f.content ?? '', 'base64'), contentType: contentTypeOf(f.fileName) };
-  const status = s.approvalResult ?? '승인';
-  return {
-    name: s.name ?? brandId,
-    description: s.description ?? brandId,
-    tel: s.tel ?? '15880000',
-    menus: withCall((s.menus ?? []).map((m) => ({ ...m }))),
-    categoryId: s.categoryId ?? 'ETC',
-    subCategoryId: s.subCategoryId ?? 'ETC001',
-    categoryOpt: s.categoryOpt ?? null,
-    zipCode: s.zipCode ?? null,
-    roadAddress: s.roadAddress ?? null,
-    detailAddress: s.detailAddress ?? null,
-    email: s.email ?? null,
-    webSiteUrl: s.webSiteUrl ?? null,
-    initTab: s.initTab ?? 'FEED',
-    initFeedItem: s.initFeedItem ?? null,
-    initFeedItems: s.initFeedItems ?? null,
-    bizInfoYn: 'N',
-    bizInfoTitle: null,
-    bizInfoContent: null,
-    profileImage: image(s.profileImage),
-    backgroundImage: image(s.backgroundImage),
-    approvalResult: status,
-    approvalReason: s.approvalReason ?? null,
-    registerDate: now,
-    approvalDate: status === '승인' ? now : null,
-    updateDate: now,
-  };
 }
 
 /** A new brand's id, `BR.` and ten characters, the same for the same counter on every run. */

@@ -11,15 +11,20 @@ import type { MultipartBody } from '../multipart.js';
 import type { Route } from '../router.js';
 import { fail, failEmulator } from '../service-error.js';
 import { afterCancel } from '../state-machines.js';
-import { emptyBrand, type StoredAccount, type StoredBrand, type StoredBrandImage, type StoredBrandPage } from '../store.js';
+import type { EmulatorModule } from '../module.js';
+import { emptyBrand, type StoredAccount, type StoredBrand } from '../store.js';
 import { asObject } from '../validate.js';
 import { announce, notice } from '../messaging/notifications.js';
 import { backgroundPart, brandDetail, brandInfo, categoryView, newBrandId, newBrandKey, pageFields, profilePart, regBrandPart, stampNow } from './brand-page.js';
+import { BRAND_PAGE_HOOKS, pageOf, setPage, type StoredBrandImage, type StoredBrandPage } from './brand-state.js';
 import { addRooms, checkCertificate, jsonPart, newRooms } from './chatbots.js';
 
 const CORP = '/api/1.1/corp/brand';
 const PERSON = '/api/1.1/corp/:personId/brand';
 const AGENCY = '/api/1.1/agency/:agencyId/brand/:brandId';
+
+/** The brand page family as registered: its routes, and its page's state, seed section and review moves. */
+export const brandModule: EmulatorModule = { routes: brandRoutes, ...BRAND_PAGE_HOOKS };
 
 /** The brand routes. */
 export function brandRoutes(): Route[] {
@@ -89,7 +94,7 @@ function detail(ctx: RequestContext): Reply {
 function agencyDetail(ctx: RequestContext): Reply {
   const { brand } = agencyBrand(ctx);
   // The document: only approved brands can be read by an agency.
-  if (!['승인', '승인대기(수정)', '검수시작(수정)', '반려(수정)', '검수완료(수정)'].includes(brand.page.approvalResult)) fail('invalidBrandStatus');
+  if (!['승인', '승인대기(수정)', '검수시작(수정)', '반려(수정)', '검수완료(수정)'].includes(pageOf(brand).approvalResult)) fail('invalidBrandStatus');
   return ok([brandDetail(ctx, brand)]);
 }
 
@@ -106,7 +111,8 @@ async function register(ctx: RequestContext): Promise<Reply> {
   const now = stampNow(ctx.store);
   const brandId = newBrandId(ctx.store);
   const page: StoredBrandPage = { ...content, profileImage: profile, backgroundImage: background, approvalResult: '승인대기', approvalReason: null, registerDate: now, approvalDate: null, updateDate: now };
-  const brand = emptyBrand(ctx.store, { brandId, brandKey: newBrandKey(brandId), templateColor, page }, now);
+  const brand = emptyBrand(ctx.store, { brandId, brandKey: newBrandKey(brandId), templateColor }, now);
+  setPage(brand, page);
   addRooms(ctx, brand, rooms);
   ctx.store.brands.set(brandId, brand);
   account.brands.set(brandId, 'representative');
@@ -116,15 +122,15 @@ async function register(ctx: RequestContext): Promise<Reply> {
 /** PUT /corp/brand/{brandId}: a saved or rejected new brand, corrected and sent for review again. */
 async function resubmit(ctx: RequestContext): Promise<Reply> {
   const { account, brand } = corpBrand(ctx, 'representative');
-  if (!(BRAND_RESUBMITTABLE as readonly string[]).includes(brand.page.approvalResult)) fail('invalidBrandStatus');
+  if (!(BRAND_RESUBMITTABLE as readonly string[]).includes(pageOf(brand).approvalResult)) fail('invalidBrandStatus');
   const form = await ctx.multipart();
   const o = regBrandPart(form, true) as Record<string, unknown>;
-  const { content, templateColor } = pageFields(o, { initTab: brand.page.initTab, templateColor: brand.templateColor });
+  const { content, templateColor } = pageFields(o, { initTab: pageOf(brand).initTab, templateColor: brand.templateColor });
   const profile = requiredProfile(ctx, form);
   const background = backgroundPart(ctx.store, form);
   const rooms = registrationRooms(ctx, account, form);
-  Object.assign(brand.page, content, { profileImage: profile, approvalResult: '승인대기', approvalReason: null, updateDate: stampNow(ctx.store) });
-  if (background !== undefined) brand.page.backgroundImage = background;
+  Object.assign(pageOf(brand), content, { profileImage: profile, approvalResult: '승인대기', approvalReason: null, updateDate: stampNow(ctx.store) });
+  if (background !== undefined) pageOf(brand).backgroundImage = background;
   brand.templateColor = templateColor;
   addRooms(ctx, brand, rooms);
   return ok([{ brandId: brand.brandId }]);
@@ -148,7 +154,7 @@ function registrationRooms(ctx: RequestContext, account: StoredAccount, form: Mu
 /** DELETE /corp/brand/{brandId}: a master deletes a new brand never approved (저장, 반려). */
 function removeNew(ctx: RequestContext): Reply {
   const { brand } = corpBrand(ctx, 'representative', true);
-  if (!(BRAND_RESUBMITTABLE as readonly string[]).includes(brand.page.approvalResult)) fail('invalidBrandStatus');
+  if (!(BRAND_RESUBMITTABLE as readonly string[]).includes(pageOf(brand).approvalResult)) fail('invalidBrandStatus');
   drop(ctx, brand);
   return ok([{ brandId: brand.brandId }]);
 }
@@ -156,7 +162,7 @@ function removeNew(ctx: RequestContext): Reply {
 /** DELETE /corp/{personId}/brand/{brandId}: an approved brand only once its rooms and templates are gone (64351). */
 function remove(ctx: RequestContext): Reply {
   const { brand } = corpBrand(ctx, 'representative', true);
-  const state = brand.page.approvalResult;
+  const state = pageOf(brand).approvalResult;
   if (!['승인', '반려', '저장'].includes(state)) fail('invalidBrandStatus');
   if (state === '승인' && brand.chatbots.size > 0) fail('brandNotEmpty', 'chatbot');
   if (state === '승인' && brand.templates.size > 0) fail('brandNotEmpty', 'messagebase');
@@ -172,15 +178,15 @@ function drop(ctx: RequestContext, brand: StoredBrand): void {
 /** PUT /corp/brand/{brandId}/cancel: a new brand's pending registration goes back to 저장. */
 function cancelNew(ctx: RequestContext): Reply {
   const { brand } = corpBrand(ctx, 'operator');
-  if (brand.page.approvalResult !== '승인대기') fail('invalidBrandStatus');
-  Object.assign(brand.page, { approvalResult: '저장', updateDate: stampNow(ctx.store) });
+  if (pageOf(brand).approvalResult !== '승인대기') fail('invalidBrandStatus');
+  Object.assign(pageOf(brand), { approvalResult: '저장', updateDate: stampNow(ctx.store) });
   return ok([{ brandId: brand.brandId }]);
 }
 
 /** PUT /corp/{personId}/brand/{brandId}/cancel: a pending review is withdrawn; a modification's name and profile image roll back. */
 function cancel(ctx: RequestContext): Reply {
   const { brand } = corpBrand(ctx, 'operator');
-  const page = brand.page;
+  const page = pageOf(brand);
   const to = afterCancel(page.approvalResult);
   if (to === undefined) fail('invalidBrandStatus');
   if (to === '승인' && page.previous !== undefined) Object.assign(page, page.previous);
@@ -197,7 +203,7 @@ function cancel(ctx: RequestContext): Reply {
  */
 async function modify(ctx: RequestContext, found: { account: StoredAccount; brand: StoredBrand }): Promise<Reply> {
   const { brand } = found;
-  const page = brand.page;
+  const page = pageOf(brand);
   if (!(BRAND_MODIFIABLE as readonly string[]).includes(page.approvalResult)) fail('invalidBrandStatus');
   const form = await ctx.multipart();
   const o = regBrandPart(form, false);
@@ -309,7 +315,7 @@ function revoke(ctx: RequestContext): Reply {
 function download(ctx: RequestContext): Reply {
   const id = ctx.params.fileId as string;
   for (const b of ctx.store.brands.values()) {
-    for (const image of [b.page.profileImage, b.page.backgroundImage, b.page.previous?.profileImage]) {
+    for (const image of [pageOf(b).profileImage, pageOf(b).backgroundImage, pageOf(b).previous?.profileImage]) {
       if (image?.fileId === id && image.fileName === ctx.params.fileName) return { status: 200, bytes: image.bytes, contentType: image.contentType };
     }
   }

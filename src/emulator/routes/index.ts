@@ -8,7 +8,7 @@ import type { EmulatorModule } from '../module.js';
 import type { Route } from '../router.js';
 import { agencyRoutes } from './agency.js';
 import { autoReplyRoutes } from './auto-replies.js';
-import { brandRoutes } from './brands.js';
+import { brandModule } from './brands.js';
 import { chatbotRoutes } from './chatbots.js';
 import { logoRoutes } from './logos.js';
 import { menuRoutes } from './menus.js';
@@ -24,7 +24,7 @@ export const ROUTE_MODULES: readonly EmulatorModule[] = [
   { routes: agencyRoutes },
   { routes: miscRoutes },
   { routes: templateRoutes },
-  { routes: brandRoutes },
+  brandModule,
 ];
 
 /** The routes of every registered module. */
