@@ -3,38 +3,24 @@
 // link after every swap, and the periodic resync must re-read the files even
 // when no event comes.
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RcsClient } from '../../src/api/index.js';
-import type { RunningController } from '../../src/controller/index.js';
 import { watchPaths } from '../../src/controller/manifests.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BRAND, clientFor, converge, emulator, EXAMPLE } from '../e2e/helpers.js';
-import { brandStatus, startFor, waitFor, waitState } from './helpers.js';
+import { BRAND, EXAMPLE } from '../e2e/helpers.js';
+import { brandStatus, startFor, waitFor, waitState, useControllerSuite } from './helpers.js';
 
 let emu: RunningEmulator;
 let client: RcsClient;
-const running: RunningController[] = [];
-const tmp = mkdtempSync(join(tmpdir(), 'rcsctl-git-sync-'));
+const { running, tmp } = useControllerSuite('rcsctl-git-sync-', (e, c) => {
+  emu = e;
+  client = c;
+});
 const original = readFileSync(join(EXAMPLE, 'brand.yaml'), 'utf8');
 const changed = original.replace('Closed on public holidays.', 'Open on public holidays.');
 const broken = original.replace('autoReplies:', 'autoReplies: [\n');
-
-beforeAll(async () => {
-  emu = await emulator();
-  client = clientFor(emu);
-  await converge(client, EXAMPLE);
-});
-afterEach(async () => {
-  for (const c of running.splice(0)) await c.close();
-});
-afterAll(async () => {
-  await client.close();
-  await emu.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
 
 /** A git-sync root under `name` whose `current` link leads to a worktree holding `brandYaml`. */
 function gitSyncRoot(name: string, brandYaml: string): { current: string; publish(brandYaml: string): void } {

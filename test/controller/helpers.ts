@@ -2,16 +2,52 @@
 // on port 0 against an emulator over real HTTP, its HTTP face, and waits that
 // poll /status until a condition holds (never a fixed sleep).
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { request } from 'undici';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { RcsClient } from '../../src/api/index.js';
 import { startController, type ControllerOptions, type RunningController } from '../../src/controller/index.js';
 import type { BrandStatus, ControllerStatus } from '../../src/controller/status.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { admin, ROOT } from '../e2e/helpers.js';
+import type { RunningEmulator, Seed } from '../../src/emulator/index.js';
+import { admin, clientFor, converge, emulator, EXAMPLE, ROOT } from '../e2e/helpers.js';
 
 /** The bearer token the emulator's webhook calls carry (docs/decisions.md): the controller in these tests expects it. */
 export const WEBHOOK_TOKEN = 'emulator-webhook';
+
+/** What a controller test file shares: the controllers it started (closed after each test) and its own folder. */
+export interface ControllerSuite {
+  running: RunningController[];
+  tmp: string;
+}
+
+/**
+ * One emulator for the file (seeded with `seed()` when given), a client, the
+ * example brand converged; every controller in `running` closed after each
+ * test; the emulator, the client and `tmp` gone after the file.
+ */
+export function useControllerSuite(prefix: string, set: (emu: RunningEmulator, client: RcsClient) => void, seed?: () => string | Seed): ControllerSuite {
+  const suite: ControllerSuite = { running: [], tmp: mkdtempSync(join(tmpdir(), prefix)) };
+  let emu: RunningEmulator | undefined;
+  let client: RcsClient | undefined;
+  beforeAll(async () => {
+    emu = await emulator(seed?.());
+    client = clientFor(emu);
+    set(emu, client);
+    await converge(client, EXAMPLE);
+  });
+  afterEach(async () => {
+    for (const c of suite.running.splice(0)) await c.close();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await emu?.close();
+    rmSync(suite.tmp, { recursive: true, force: true });
+  });
+  return suite;
+}
 
 /** A controller and the log lines it wrote. */
 export interface TestController {

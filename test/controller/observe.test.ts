@@ -2,33 +2,19 @@
 // emulator over real HTTP: the emulator posts its change notifications to the
 // controller's /webhook, as the service posts them to an agency's URL.
 
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RcsClient } from '../../src/api/index.js';
-import type { RunningController } from '../../src/controller/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BRAND, clientFor, converge, emulator, EXAMPLE } from '../e2e/helpers.js';
-import { brandStatus, get, metric, pointWebhook, postWebhook, startFor, waitFor, waitIdle, waitState, WEBHOOK_TOKEN } from './helpers.js';
+import { BRAND, EXAMPLE } from '../e2e/helpers.js';
+import { brandStatus, get, metric, pointWebhook, postWebhook, startFor, waitFor, waitIdle, waitState, WEBHOOK_TOKEN, useControllerSuite } from './helpers.js';
 
 let emu: RunningEmulator;
 let client: RcsClient;
-const running: RunningController[] = [];
-const tmp = mkdtempSync(join(tmpdir(), 'rcsctl-controller-'));
-
-beforeAll(async () => {
-  emu = await emulator();
-  client = clientFor(emu);
-  await converge(client, EXAMPLE);
-});
-afterEach(async () => {
-  for (const c of running.splice(0)) await c.close();
-});
-afterAll(async () => {
-  await client.close();
-  await emu.close();
-  rmSync(tmp, { recursive: true, force: true });
+const { running, tmp } = useControllerSuite('rcsctl-controller-', (e, c) => {
+  emu = e;
+  client = c;
 });
 
 /** Change the auto-reply "Opening hours" as someone in the web console would: a PUT to the service. */

@@ -3,39 +3,27 @@
 // lines, and the command refuses bad flags and a missing webhook token
 // before it connects.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RcsClient } from '../../src/api/index.js';
-import type { RunningController } from '../../src/controller/index.js';
 import { loadSeed, type RunningEmulator } from '../../src/emulator/index.js';
 import { withDeclaredBrands } from '../../src/emulator/seed-brands.js';
 import { parseShard, shardOf } from '../../src/plan/shard.js';
 import { defaultSeedPath } from '../../src/util/paths.js';
-import { BRAND, cli, clientFor, converge, emulator, EXAMPLE, TOKEN } from '../e2e/helpers.js';
-import { get, metric, postWebhook, startFor, waitIdle, waitState, WEBHOOK_TOKEN } from './helpers.js';
+import { BRAND, cli, clientFor, emulator, EXAMPLE, TOKEN } from '../e2e/helpers.js';
+import { get, metric, postWebhook, startFor, waitIdle, waitState, WEBHOOK_TOKEN, useControllerSuite } from './helpers.js';
 
 const OTHERS = ['BR.shard00001', 'BR.shard00002', 'BR.shard00003', 'BR.shard00004'];
 let emu: RunningEmulator;
 let client: RcsClient;
-const running: RunningController[] = [];
-const tmp = mkdtempSync(join(tmpdir(), 'rcsctl-controller-opts-'));
+const { running, tmp } = useControllerSuite('rcsctl-controller-opts-', (e, c) => {
+  emu = e;
+  client = c;
+}, () => withDeclaredBrands(loadSeed(defaultSeedPath()), OTHERS.map((brandId) => ({ brandId })), TOKEN).seed);
 
-beforeAll(async () => {
-  const { seed } = withDeclaredBrands(loadSeed(defaultSeedPath()), OTHERS.map((brandId) => ({ brandId })), TOKEN);
-  emu = await emulator(seed);
-  client = clientFor(emu);
-  await converge(client, EXAMPLE);
+beforeAll(() => {
   for (const id of OTHERS) writeFileSync(join(tmp, `${id}.yaml`), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${id}\n`);
-});
-afterEach(async () => {
-  for (const c of running.splice(0)) await c.close();
-});
-afterAll(async () => {
-  await client.close();
-  await emu.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('rcsctl controller options', () => {
