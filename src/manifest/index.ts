@@ -1,6 +1,6 @@
 // The manifest stage's public surface.
 
-export { loadManifests, type LoadOptions } from './load-manifests.js';
+export { loadManifests, manifestFilesUnder, type LoadOptions } from './load-manifests.js';
 export { renderDiagnostics, hasErrors, sortDiagnostics } from './render-diagnostics.js';
 export { DIAGNOSTIC_CODES, type DiagnosticCode } from './codes.js';
 export { manifestSchema, manifestSchemaPath } from './schema-check.js';

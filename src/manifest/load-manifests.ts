@@ -36,7 +36,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   for (const p of paths) {
     const abs = isAbsolute(p) ? p : resolve(opts.cwd, p);
     const shown = displayName(abs, opts.cwd);
-    const found = await expand(abs);
+    const found = await manifestFilesUnder(abs);
     if (found === 'missing') diagnostics.push(topLevel('RCS100', shown, `no such file or directory: ${p}`));
     else if (found.length === 0) diagnostics.push(topLevel('RCS108', shown, `no *.yaml or *.yml manifest under ${p}`));
     for (const f of found === 'missing' ? [] : found) {
@@ -133,10 +133,13 @@ function displayName(abs: string, cwd: string): string {
   return rel === '' || rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel) ? abs : rel;
 }
 
-// Manifest files under a path, sorted so the load order (and "declared twice"
-// messages) do not depend on the file system. Symlinked directories are not
-// followed, so a link loop cannot hang the load.
-async function expand(abs: string): Promise<string[] | 'missing'> {
+/**
+ * The manifest files a path names (itself, or the `*.yaml` and `*.yml` under
+ * it), sorted so the load order (and "declared twice" messages) do not depend
+ * on the file system. Symlinked directories are not followed, so a link loop
+ * cannot hang the load.
+ */
+export async function manifestFilesUnder(abs: string): Promise<string[] | 'missing'> {
   let info;
   try {
     info = await stat(abs);

@@ -89,6 +89,25 @@ describe('rcsctl plan --preview', () => {
     expect(r.stderr).toBe(`Preview of BR.demo000001 (2 auto-reply and menu changes): build/preview/BR.demo000001/index.html\n`);
   });
 
+  it('takes --preview without a folder, writing to preview/ as rcsctl preview does', async () => {
+    const r = await cli(['plan', CHANGED, '--preview'], { emu, cwd: out });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\nPreview of BR.demo000001 (2 auto-reply and menu changes): preview/BR.demo000001/index.html\n');
+    expect(readFileSync(join(out, 'preview', 'index.html'), 'utf8')).toContain('BR.demo000001');
+  });
+
+  it('refuses a --preview folder that holds manifests (plan --preview shop reads shop as the folder), before reading anything', async () => {
+    const r = await cli(['plan', '--preview', CHANGED], { emu, cwd: out });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`--preview ${CHANGED}: ${CHANGED} holds manifests`);
+    expect(r.stderr).toContain(`rcsctl plan ${CHANGED} --preview`);
+    // `=` binds the folder, so the word after it is a path again.
+    const bound = await cli(['plan', `--preview=${join(out, 'bound')}`, CHANGED], { emu, cwd: out });
+    expect(bound.code, bound.stderr).toBe(0);
+    expect(bound.stdout).toContain(': bound/BR.demo000001/index.html\n');
+  });
+
   it('draws the same changes from the saved plan file alone (rcsctl show --preview), with placeholders for images it cannot read', async () => {
     const r = await cli(['show', join(out, 'plan.json'), '--preview', join(out, 'shown')], { env: {} });
     expect(r.code, r.stderr).toBe(0);

@@ -11,7 +11,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
 import { reportFailures, runPlan, selectionOf, withCacheOptions } from '../plan-run.js';
-import { previewOptions, writePlanPreview } from '../preview-option.js';
+import { checkPreviewDir, previewOptions, writePlanPreview } from '../preview-option.js';
 
 interface PlanOptions {
   out?: string;
@@ -47,6 +47,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
   previewOptions(withCacheOptions(cmd)).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
+      await checkPreviewDir(ctx, opts.preview);
       const result = await runPlan(ctx, pathsOrCwd(paths), selectionOf(opts));
       const { outcomes: plans, file } = result;
       const g = ctx.globals();
