@@ -107,17 +107,23 @@ export function brandHint(ctx: CommandContext): HintFor {
   return (err) => hintFor(err, { sandbox }) ?? (err instanceof ApiTransportError ? 'check that the service address is right and reachable from here, then run again' : undefined);
 }
 
-/** After everything ran: each failed brand's error and hint on stderr (CI logs show them), then a count. */
-export function reportFailures(ctx: CommandContext, outcomes: BrandOutcome[]): void {
+/**
+ * After everything ran, on stderr: each failed brand's error and hint (CI logs
+ * show them), unless `shownOnStdout` (the text view on stdout has just said
+ * it), then how many brands failed when there were others.
+ */
+export function reportFailures(ctx: CommandContext, outcomes: BrandOutcome[], opts: { shownOnStdout: boolean }): void {
   const failed = outcomes.filter(isFailed);
   if (failed.length === 0) return;
-  const tail = `${failed.length} of ${outcomes.length} brand${outcomes.length === 1 ? '' : 's'} failed; the others are reported in full.`;
-  writeFailures(ctx, failed.map((f) => [f.brandId, f.error] as const), tail);
+  // With one brand, there are no others to speak of.
+  const tail = outcomes.length === 1 ? undefined : `${failed.length} of ${outcomes.length} brands failed; the others are reported in full.`;
+  writeFailures(ctx, opts.shownOnStdout ? [] : failed.map((f) => [f.brandId, f.error] as const), tail);
 }
 
 /** `Error: <brand>: <code> (<stage>): <message>` and its hint per failure, then `tail`, on stderr, scrubbed of secrets. */
-export function writeFailures(ctx: CommandContext, failures: readonly (readonly [string, BrandError])[], tail: string): void {
+export function writeFailures(ctx: CommandContext, failures: readonly (readonly [string, BrandError])[], tail: string | undefined): void {
   const style = makeStyle(ctx.globals().color);
   const lines = failures.flatMap(([id, e]) => [`Error: ${id}: ${brandErrorLine(e)}`, ...(e.hint !== undefined ? [`  hint: ${e.hint}`] : [])]);
-  ctx.io.stderr.write(redactSecrets(style.red([...lines, tail].join('\n')) + '\n', ctx.io.env));
+  if (tail !== undefined) lines.push(tail);
+  if (lines.length > 0) ctx.io.stderr.write(redactSecrets(style.red(lines.join('\n')) + '\n', ctx.io.env));
 }

@@ -75,6 +75,9 @@ describe('one brand failing does not stop the others', () => {
     expect(text.stdout).toContain('error[E_API]');
     expect(text.stdout).toContain(`Brand ${BROKEN}: failed: its manifests have errors`);
     expect(text.stdout).toMatch(new RegExp(`Brand ${BRAND.replace('.', '\\.')}\\n[\\s\\S]*Plan: \\d+ to create`));
+    // The text plan on stdout said each error: stderr does not say it again, and counts the failed brands.
+    expect(text.stderr).not.toContain('Error: ');
+    expect(text.stderr).toContain('2 of 3 brands failed; the others are reported in full.');
 
     const md = await run(['plan', 'brands', '--format', 'markdown']);
     expect(md.code).toBe(1);

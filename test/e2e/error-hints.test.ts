@@ -22,19 +22,27 @@ afterAll(async () => {
 });
 
 describe('error hints', () => {
-  it('says what to do about an unknown token, without printing it', async () => {
+  it('says what to do about an unknown token, once, without printing it', async () => {
     const r = await cli(['plan', dir], { emu, env: { RCSCTL_TOKEN: 'not-a-real-token-42', BRAND_KEY: 'BK.demo0000000001' } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('401 61003 Invalid token');
-    expect(r.stderr).toContain('hint: the service does not know this token');
+    const times = (text: string): number => (r.stdout + r.stderr).split(text).length - 1;
+    expect(times('401 61003 Invalid token')).toBe(1);
+    expect(times('hint: the service does not know this token')).toBe(1);
+    // The text plan says it; with one brand there are no others to count.
+    expect(r.stdout).toContain('401 61003 Invalid token');
+    expect(r.stderr).toBe('');
     expect(r.stdout + r.stderr).not.toContain('not-a-real-token-42');
+    // Where stdout is not for people (--format json), stderr says it, once.
+    const json = await cli(['plan', dir, '--json'], { emu, env: { RCSCTL_TOKEN: 'not-a-real-token-42', BRAND_KEY: 'BK.demo0000000001' } });
+    expect(json.stderr.split('401 61003 Invalid token')).toHaveLength(2);
+    expect(json.stderr).not.toContain('brand failed');
   });
 
   it('says where the brand key comes from when it is wrong', async () => {
     const r = await cli(['plan', dir], { emu, env: { RCSCTL_TOKEN: 'emulator-agency-token', BRAND_KEY: 'BK.wrong000000000' } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('64002 Invalid Brand Key');
-    expect(r.stderr).toContain('hint: the brand key does not match the brand: check `brand.key` in the manifest');
+    expect(r.stdout).toContain('64002 Invalid Brand Key');
+    expect(r.stdout).toContain('hint: the brand key does not match the brand: check `brand.key` in the manifest');
     expect(r.stdout + r.stderr).not.toContain('BK.wrong000000000');
   });
 
@@ -50,6 +58,6 @@ describe('connection errors', () => {
   it('name the host and port that refused, through the CLI', async () => {
     const r = await cli(['plan', 'examples/brand'], { env: { RCSCTL_BASE_URL: 'http://127.0.0.1:9', RCSCTL_TOKEN: 'x' } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/failed: connection refused at 127\.0\.0\.1:9 \(after \d+ attempts\)/);
+    expect(r.stdout).toMatch(/failed: connection refused at 127\.0\.0\.1:9 \(after \d+ attempts\)/);
   });
 });

@@ -64,7 +64,7 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       } else {
         ctx.io.stdout.write(renderDrift(report, format, makeStyle(g.color)));
       }
-      reportFailures(ctx, outcomes);
+      reportFailures(ctx, outcomes, { shownOnStdout: format === 'text' && out === undefined });
       ctx.exit(report.brands.some((b) => b.problems.length > 0 || b.error !== undefined) ? EXIT_ERROR : report.clean ? EXIT_OK : EXIT_CHANGES);
     });
 }

@@ -71,7 +71,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
         if (out !== undefined) ctx.io.stdout.write(`\nSaved the plan to ${out}. Apply exactly these steps with: rcsctl apply --plan ${out}\n`);
         if (notes.length > 0) ctx.io.stdout.write(`\n${notes.join('')}`);
       }
-      reportFailures(ctx, plans);
+      reportFailures(ctx, plans, { shownOnStdout: format === 'text' });
       ctx.exit(planExitCode(plans, opts.detailedExitcode));
     });
 }
