@@ -103,6 +103,8 @@ export type ErrorName = keyof typeof ERRORS;
 export const AGENCY_ERRORS = {
   unknownFile: { http: 400, code: '40001', message: 'Unknown or expired fileId' },
   noChatbotPermission: { http: 403, code: '40002', message: 'Agency has no permission on the chatbotId' },
+  // The same condition as noChatbotPermission (no agency, no permission), said as it is: the agencyId names no agency.
+  unknownAgency: { http: 403, code: '40002', message: 'Unknown agencyId' },
   agencyKeyMismatch: { http: 400, code: '40003', message: 'agencyKey mismatch' },
   brandKeyMismatch: { http: 400, code: '40004', message: 'brandKey mismatch' },
   productCodeMismatch: { http: 400, code: '40005', message: 'productCode mismatch' },
@@ -111,11 +113,14 @@ export const AGENCY_ERRORS = {
   invalidVideo: { http: 400, code: '40008', message: 'invalid video URL or thumbnail' },
   logoFileMixup: { http: 400, code: '40009', message: 'logo-file mix-up' },
   fileAlreadyRegistered: { http: 400, code: '40010', message: 'fileId already registered' },
-  imageSizeMismatch: { http: 400, code: '40011', message: 'image size does not fit the messagebase' },
+  imageSizeMismatch: { http: 400, code: '40011', message: 'image size does not fit the messagebase (%s)' },
   // The three below are the emulator's own numbers (docs/decisions.md): the reference names the conditions only.
   chipListOutsideBidirectional: { http: 400, code: '40012', message: 'chipList is allowed only in a bidirectional room' },
   invalidReplyId: { http: 400, code: '40013', message: 'replyId unknown, expired or of another room or handset' },
   replyOutsideSession: { http: 400, code: '40014', message: 'reply suggestions are allowed only in session messages (%s)' },
+  // Brand templates as messagebaseIds (docs/decisions.md, "Brand templates in sends"): the emulator's own numbers.
+  templateNotApproved: { http: 400, code: '40018', message: 'template is not approved (%s)' },
+  templateVariableMissing: { http: 400, code: '40020', message: 'template variable without a value (%s)' },
 } as const satisfies Record<string, ErrorDef>;
 
 /** `error` of a msgstatus item that reports a failed delivery (the reference's sample code is 40000; the messages are the emulator's). */

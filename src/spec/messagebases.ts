@@ -67,3 +67,23 @@ export const KNOWN_MESSAGEBASES: readonly MessagebaseFacts[] = [
 export function messagebaseFacts(id: string): MessagebaseFacts | undefined {
   return KNOWN_MESSAGEBASES.find((m) => m.messagebaseId === id);
 }
+
+/** An image a messagebase takes: the body field (param) and the size its image must have; 0 is not checked. */
+export interface ImageSlot {
+  readonly param: string;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * The size of every image of a common messagebase. The public document gives
+ * image sizes only in a form's params (media 900×560) and none for the common
+ * messagebases, so the common ones take that size (docs/decisions.md, "Brand
+ * templates in sends").
+ */
+export const COMMON_IMAGE_SIZE = { width: 900, height: 560 } as const;
+
+/** The image slots of a common messagebase: each media field at COMMON_IMAGE_SIZE. */
+export function commonImageSlots(m: MessagebaseFacts): ImageSlot[] {
+  return m.mediaFields.map((param) => ({ param, ...COMMON_IMAGE_SIZE }));
+}

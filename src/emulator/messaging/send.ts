@@ -14,6 +14,7 @@ import { checkSuggestion } from '../suggestions.js';
 import type { EmulatorStore, StoredBrand, StoredChatbot } from '../store.js';
 import { asObject, optionalBoolean, optionalEnum, optionalString, requiredString } from '../validate.js';
 import { MAX_MESSAGES, REPLY_ID_TTL_MS, type Agency, type SentMessage } from './model.js';
+import { messagebaseForSend, type UsableMessagebase } from './messagebase-use.js';
 import { findRoom, isBidirectional } from './rooms.js';
 
 /** Message field lengths (the service reference, Limits: ids echoed in webhooks are at most 40). */
@@ -64,7 +65,7 @@ async function send(ctx: RequestContext, accept: (msg: SentMessage) => void): Pr
   const { agency, brand, room } = sender(store, agencyId, chatbotId);
   if (!keyMatches(agency, agencyKey, store.now())) failAgency('agencyKeyMismatch');
   if (brandKey !== brand.brandKey) failAgency('brandKeyMismatch');
-  const facts = store.messagebase(messagebaseId);
+  const facts = messagebaseForSend(store, brand, messagebaseId);
   if (facts === undefined) fail('invalidType', 'messagebaseId');
   const senders = store.messaging.messagebaseSenders.get(messagebaseId);
   if (senders !== undefined && !senders.has(chatbotId)) failAgency('restrictedMessagebase');
@@ -74,6 +75,7 @@ async function send(ctx: RequestContext, accept: (msg: SentMessage) => void): Pr
   if (chipList.length > 0 && !isBidirectional(room)) failAgency('chipListOutsideBidirectional');
   if (replyId === undefined) refuseReplies(buttons, chipList);
   checkBody(store, brand, body);
+  checkVariables(facts, body);
 
   const msg: SentMessage = { msgId: store.nextId('MSG'), clientMsgId, agencyId, chatbotId, userContact, replyId: replyId ?? null, expiryOption, sentAt: store.now(), buttons, chipList, status: 'pending' };
   remember(store, msg);
@@ -81,11 +83,12 @@ async function send(ctx: RequestContext, accept: (msg: SentMessage) => void): Pr
   return { status: 200, json: { status: '200', data: { msgId: msg.msgId, clientMsgId } } };
 }
 
-/** The agency, the room and its brand: 40002 unless the agency may send from the room. */
+/** The agency, the room and its brand: 40002 unless the agency exists and may send from the room. */
 function sender(store: EmulatorStore, agencyId: string, chatbotId: string): { agency: Agency; brand: StoredBrand; room: StoredChatbot } {
   const agency = store.messaging.agencies.get(agencyId);
+  if (agency === undefined) failAgency('unknownAgency');
   const found = findRoom(store, chatbotId);
-  if (agency === undefined || found === undefined || !agency.brands.has(found.brand.brandId)) failAgency('noChatbotPermission');
+  if (found === undefined || !agency.brands.has(found.brand.brandId)) failAgency('noChatbotPermission');
   return { agency, ...found };
 }
 
@@ -99,6 +102,12 @@ function checkReplyId(store: EmulatorStore, replyId: string, chatbotId: string, 
   const grant = store.messaging.replies.get(replyId);
   if (grant === undefined || grant.chatbotId !== chatbotId || grant.userContact !== userContact) failAgency('invalidReplyId');
   if (store.now() >= grant.issuedAt + REPLY_ID_TTL_MS) failAgency('invalidReplyId');
+}
+
+/** A template's variables each have a value in the body (40031 names those left out). */
+function checkVariables(base: UsableMessagebase, body: Record<string, unknown>): void {
+  const missing = base.variables.filter((name) => body[name] === undefined || body[name] === null);
+  if (missing.length > 0) failAgency('templateVariableMissing', missing.join(', '));
 }
 
 /** Every button and chip well formed: 64358 or 64359 naming the field, as for auto-replies. */
