@@ -1,5 +1,6 @@
 // An example relay: the small web server an agency runs beside the service.
-// It sends messages (POST /ag/1.2/message), receives delivery results
+// It sends messages (POST /ag/1.2/message), with a common messagebase or an
+// approved brand template (sendTemplate), receives delivery results
 // (POST <webhook>/msgstatus), user events (POST <moMsgWebhookUrl>/<carrier>)
 // and change notifications (POST <webhook>), and answers a user's text message
 // within the session, using the event's replyId.
@@ -61,6 +62,19 @@ export interface Outgoing {
   [field: string]: unknown;
 }
 
+/** A message that uses a brand template: the template's variables instead of a body. */
+export interface TemplateOutgoing {
+  clientMsgId: string;
+  chatbotId: string;
+  /** The template's id, `U<brandId>-<custTmpltId>`. */
+  messagebaseId: string;
+  userContact: string;
+  /** A value for each `{{name}}` of the template, by name. */
+  variables: Record<string, string>;
+  /** The template form's productCode; default `tmplt` (text forms). */
+  productCode?: string;
+}
+
 /** The service's answer to a send. */
 export interface SendAnswer {
   status: number;
@@ -115,6 +129,16 @@ export class Relay {
       body: JSON.stringify({ ...message, agencyId, agencyKey, brandKey }),
     });
     return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
+  }
+
+  /**
+   * Send with an approved brand template: its messagebaseId, its form's
+   * productCode (`tmplt` for a text form), and a value for each of its
+   * `{{variables}}`, as body fields named after them.
+   */
+  sendTemplate(message: TemplateOutgoing): Promise<SendAnswer> {
+    const { variables, ...rest } = message;
+    return this.send({ productCode: 'tmplt', ...rest, body: variables });
   }
 
   /** Resolve once `check` holds (checked on every arrival), or reject after `timeoutMs`. */

@@ -1,5 +1,5 @@
 // The example relay (examples/relay/) against the emulator over real HTTP:
-// a send and its msgstatus, a menu tap with the response event and the
+// a send and its msgstatus, a send with an approved brand template, a menu tap with the response event and the
 // auto-reply's msgstatus, and a reply within the session using the replyId.
 // Every send the relay makes and every answer it gets is checked against the
 // service contract when the emulator closes (test/contract-recorder.ts).
@@ -32,6 +32,16 @@ describe('the example relay', () => {
     expect(sent).toEqual({ status: 200, body: { status: '200', data: { msgId: expect.stringMatching(/^MSG\d+$/), clientMsgId: 'promo-1' } } });
     const item = await relay.until(() => relay.statuses.find((s) => s.clientMsgId === 'promo-1'));
     expect(item).toEqual({ clientMsgId: 'promo-1', status: 'success', timestamp: '2026-11-21T10:00:00.000+09' });
+  });
+
+  it('sends with an approved brand template, its variables in the body, and receives its msgstatus', async () => {
+    const sent = await relay.sendTemplate({ clientMsgId: 'ready-1', chatbotId: '0212345678', messagebaseId: 'UBR.demo000001-ready01', userContact: '01011112222', variables: { name: 'Mina', order: 'A-1024' } });
+    expect(sent).toEqual({ status: 200, body: { status: '200', data: { msgId: expect.stringMatching(/^MSG\d+$/), clientMsgId: 'ready-1' } } });
+    const item = await relay.until(() => relay.statuses.find((s) => s.clientMsgId === 'ready-1'));
+    expect(item).toEqual({ clientMsgId: 'ready-1', status: 'success', timestamp: '2026-11-21T10:00:00.000+09' });
+    // A variable left out: the template cannot be sent as it stands.
+    const short = await relay.sendTemplate({ clientMsgId: 'ready-2', chatbotId: '0212345678', messagebaseId: 'UBR.demo000001-ready01', userContact: '01011112222', variables: { name: 'Mina' } });
+    expect([short.status, short.body.code]).toEqual([400, '40020']);
   });
 
   it('taps a menu item: the response event, then the msgstatus of the auto-reply the platform sent', async () => {
