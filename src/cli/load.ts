@@ -6,7 +6,7 @@ import { cacheDirFor } from '../util/cache-dir.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../manifest/index.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import { failedBrand, type FailedBrand } from '../plan/plan-brands.js';
-import { inShard, shardLabel, type Shard } from '../plan/shard.js';
+import { inShard, missingBrandsMessage, type Shard } from '../plan/shard.js';
 import type { CommandContext } from './context.js';
 import type { ConnectOptions } from './connect.js';
 import { credentialsInPlay, protectSensitive } from './secrets.js';
@@ -45,6 +45,8 @@ export function declaredBy(brands: DesiredBrand[]): ConnectOptions {
 export interface LoadedBrands {
   brands: DesiredBrand[];
   failed: FailedBrand[];
+  /** Every brand id the paths declare, sorted, before any selection: what `--shard` splits. */
+  all: string[];
 }
 
 /** Which brands a command works on. */
@@ -91,7 +93,7 @@ export async function loadBrands(ctx: CommandContext, paths: string[], select: B
   }
   const missing = only.filter((id) => !selected.has(id));
   if (missing.length > 0) {
-    throw new RcsctlError('E_NO_BRAND', `no manifest declares brand ${missing.join(', ')}${select.shard !== undefined ? ` in shard ${shardLabel(select.shard)}` : ''} (found: ${allIds.join(', ') || 'none'})`);
+    throw new RcsctlError('E_NO_BRAND', missingBrandsMessage(missing, allIds, select.shard));
   }
   if (allIds.length === 0) throw new RcsctlError('E_NO_BRAND', `the manifests in ${paths.join(', ')} declare no brand`);
 
@@ -109,5 +111,5 @@ export async function loadBrands(ctx: CommandContext, paths: string[], select: B
     const message = first === undefined ? 'its manifests could not be read' : `${errors.length} error${errors.length === 1 ? '' : 's'} in its manifests: ${first.file}:${first.line}: ${first.code} ${first.message}${more}`;
     failed.push(failedBrand(id, { code: 'E_MANIFEST', stage: 'manifest', message, hint: 'run rcsctl validate on the brand for every diagnostic' }, desired));
   }
-  return { brands, failed };
+  return { brands, failed, all: allIds };
 }

@@ -10,7 +10,7 @@ import type { DesiredBrand } from '../manifest/types.js';
 import { brandErrorLine, type BrandError, type HintFor } from '../plan/brand-error.js';
 import { makePlanFile } from '../plan/plan-file.js';
 import { isFailed, planEachBrand, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
-import { parseShard } from '../plan/shard.js';
+import { parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
 import { TARGET_WARNING, targetBrands } from '../plan/target.js';
 import type { PlanFile } from '../plan/types.js';
 import { makeStyle } from '../render/style.js';
@@ -49,13 +49,17 @@ export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?
 /**
  * Load, connect, read and plan, then close the connection. Each brand stands
  * alone: one that fails (its manifests, or reading it) is an outcome with an
- * error, and the others are planned in full.
+ * error, and the others are planned in full. With `--shard`, the plan file
+ * and `shard` say which shard of which brand list this is.
  */
-export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandSelection & PlanWithOptions): Promise<{ outcomes: BrandOutcome[]; file: PlanFile }> {
+export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandSelection & PlanWithOptions): Promise<{ outcomes: BrandOutcome[]; file: PlanFile; shard?: ShardOrigin }> {
   const loaded = await loadBrands(ctx, paths, opts);
   const conn = await connect(ctx, declaredBy(loaded.brands));
   try {
-    return await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
+    const planned = await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
+    if (opts.shard === undefined) return planned;
+    const shard = shardOrigin(opts.shard, loaded.all);
+    return { ...planned, file: { ...planned.file, shard }, shard };
   } finally {
     await conn.close();
   }

@@ -4,6 +4,7 @@
 
 import type { LiveSnapshot, PlanProblem, Step, Unmanaged } from '../core/step.js';
 import type { BrandError } from './brand-error.js';
+import type { ShardGaps, ShardOrigin } from './shard.js';
 
 export type * from '../core/step.js';
 export type { LiveBrand } from '../core/live.js';
@@ -46,4 +47,8 @@ export interface PlanFile {
   brands: BrandPlan[];
   /** Set on a view of a plan whose long values were shortened (`plan --format json`): apply refuses it, since it does not hold what to send. */
   shortened?: true;
+  /** Set on a plan made with `--shard i/n`: which shard, of which brand list (`report merge` checks them). */
+  shard?: ShardOrigin;
+  /** Set on a merge of an incomplete shard set (`report merge --allow-partial`): what it lacks. */
+  partial?: ShardGaps;
 }

@@ -6,6 +6,7 @@ import { formatChange } from './change.js';
 import type { FieldChange } from '../plan/types.js';
 import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
 import { brandErrorMarkdown } from './brand-error.js';
+import { partialMarkdown } from './partial.js';
 import type { DriftReport, ResourceDrift, Severity } from '../report/types.js';
 
 const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
@@ -17,7 +18,8 @@ export const MARKDOWN_BUDGET = 60_000;
 export function renderDriftMarkdown(report: DriftReport, budget = MARKDOWN_BUDGET): string {
   const s = report.summary;
   const out: string[] = [];
-  out.push(`## rcsctl drift: ${report.clean ? 'no drift' : 'drift found'}`, '');
+  out.push(`## rcsctl drift: ${report.partial !== undefined ? 'partial report' : report.clean ? 'no drift' : 'drift found'}`, '');
+  if (report.partial !== undefined) out.push(...partialMarkdown(report.partial, report.brands.length));
   out.push('| Brand | Status | Resources | In sync | Changed | Missing | Unmanaged | Errors | Warnings | Info |');
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const b of report.brands) {

@@ -5,13 +5,18 @@
 import { brandErrorText, failedHeadline } from './brand-error.js';
 import type { Style } from './style.js';
 import { formatChange } from './change.js';
+import { partialText } from './partial.js';
 import type { BrandDrift, DriftReport, DriftSummary, Finding, Severity } from '../report/types.js';
 
 /** Render the report as text (`style` decides colour). */
 export function renderDriftText(report: DriftReport, style: Style): string {
   const lines: string[] = [];
+  const partial = report.partial !== undefined ? partialText(report.partial, report.brands.length).map((l) => style.red(style.bold(l))) : [];
+  if (partial.length > 0) lines.push(...partial, '');
   for (const brand of report.brands) lines.push(...renderBrand(brand, style), '');
   lines.push(style.bold(summaryLine(report.summary, report.clean)));
+  // The banner ends the report too: its last line must not read as the whole set's.
+  if (partial.length > 0) lines.push('', ...partial);
   return lines.join('\n') + '\n';
 }
 

@@ -5,7 +5,9 @@
 import { planGraph, renderMermaid } from '../graph/graph.js';
 import { summarise } from '../plan/build-plan.js';
 import type { BrandPlan } from '../plan/types.js';
+import type { ShardGaps } from '../plan/shard.js';
 import { brandErrorMarkdown } from './brand-error.js';
+import { partialMarkdown } from './partial.js';
 import { stepUpload, uploadLine } from './change.js';
 import { diffLines, MARKDOWN_BUDGET } from './drift-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
@@ -16,9 +18,10 @@ import { reviewText } from '../core/step.js';
 const plain = makeStyle(false);
 
 /** Render the plans of every brand as GitHub-flavoured Markdown, at most about `budget` characters. */
-export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number; previewLink?: string; graph?: boolean }): string {
+export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number; previewLink?: string; graph?: boolean; partial?: ShardGaps }): string {
   const budget = opts.budget ?? MARKDOWN_BUDGET;
-  const out: string[] = ['## rcsctl plan', ''];
+  const out: string[] = [opts.partial !== undefined ? '## rcsctl plan: partial report' : '## rcsctl plan', ''];
+  if (opts.partial !== undefined) out.push(...partialMarkdown(opts.partial, plans.length));
   out.push('| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const p of plans) {
     const s = summarise(p);

@@ -5,6 +5,7 @@
 
 import { RcsctlError } from '../errors.js';
 import type { PlanFile } from '../plan/types.js';
+import { checkShardSet, describeGaps } from './shard-set.js';
 import type { DriftReport, DriftSummary } from './types.js';
 
 /** A shard's report as read: a drift report or a plan, with where it came from. */
@@ -13,12 +14,28 @@ export type ShardReport = { kind: 'drift'; file: string; report: DriftReport } |
 /** What a merge gives: one drift report or one plan. */
 export type MergedReport = { kind: 'drift'; report: DriftReport } | { kind: 'plan'; report: PlanFile };
 
-/** Merge shard reports of one kind; throws E_MERGE when they do not belong together. */
-export function mergeReports(parts: ShardReport[]): MergedReport {
-  const first = parts[0];
+/**
+ * Merge shard reports of one kind; throws E_MERGE when they do not belong
+ * together, or when the shard set is not whole (a shard missing, given twice
+ * or from another split) unless `allowPartial`: then the reports that fit are
+ * merged and the result says what it lacks (`partial`).
+ */
+export function mergeReports(given: ShardReport[], opts: { allowPartial?: boolean } = {}): MergedReport {
+  const first = given[0];
   if (first === undefined) throw new RcsctlError('E_USAGE', 'report merge needs at least one report');
-  const other = parts.find((p) => p.kind !== first.kind);
+  const other = given.find((p) => p.kind !== first.kind);
   if (other !== undefined) throw new RcsctlError('E_MERGE', `${first.file} is a ${first.kind} report but ${other.file} is a ${other.kind} report; merge reports of one kind`);
+  const { kept: parts, gaps } = checkShardSet(given);
+  if (gaps !== undefined && opts.allowPartial !== true) {
+    throw new RcsctlError('E_MERGE', `the reports are not one whole set of shards: ${describeGaps(gaps)}. Give each shard's report once, or merge what there is with --allow-partial (the result says it is partial)`);
+  }
+  const merged = mergeWhole(parts);
+  if (gaps !== undefined) merged.report.partial = gaps;
+  return merged;
+}
+
+function mergeWhole(parts: ShardReport[]): MergedReport {
+  const first = parts[0] as ShardReport;
   const seen = new Map<string, string>();
   for (const p of parts) {
     for (const b of p.report.brands) {
@@ -57,8 +74,10 @@ function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
   for (const p of parts) {
     if (p.report.baseUrl !== first.baseUrl) throw new RcsctlError('E_MERGE', `${p.file} was planned against ${p.report.baseUrl}, ${parts[0]?.file} against ${first.baseUrl}`);
   }
+  // The merge is the whole set: no part's shard is its own.
+  const { shard: _, ...whole } = first;
   return {
-    ...first,
+    ...whole,
     createdAt: parts.map((p) => p.report.createdAt).sort()[0] ?? first.createdAt,
     brands: parts.flatMap((p) => p.report.brands).sort((a, b) => a.brandId.localeCompare(b.brandId)),
     // A part that is a shortened view makes the whole one: it must stay unappliable.

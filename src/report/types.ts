@@ -7,6 +7,7 @@ import type { KindName, PlanProblem } from '../core/step.js';
 
 export { DEFAULT_DRIFT_OPTIONS, type DriftOptions, type Finding, type FindingCode, type Severity } from '../core/finding.js';
 import type { BrandError } from '../plan/brand-error.js';
+import type { ShardGaps, ShardOrigin } from '../plan/shard.js';
 
 /** Current drift report format version. */
 export const DRIFT_REPORT_VERSION = 1;
@@ -63,4 +64,8 @@ export interface DriftReport {
   clean: boolean;
   summary: DriftSummary;
   brands: BrandDrift[];
+  /** Set on a report made with `--shard i/n`: which shard, of which brand list (`report merge` checks them). */
+  shard?: ShardOrigin;
+  /** Set on a merge of an incomplete shard set (`report merge --allow-partial`): what it lacks. */
+  partial?: ShardGaps;
 }

@@ -12,6 +12,7 @@ import { loadSeed, startEmulator, type RunningEmulator } from '../../src/emulato
 import { withDeclaredBrands } from '../../src/emulator/seed-brands.js';
 import type { PlanFile } from '../../src/plan/types.js';
 import type { DriftReport } from '../../src/report/types.js';
+import { shardOf } from '../../src/plan/shard.js';
 import { defaultSeedPath } from '../../src/util/paths.js';
 import { cli, TOKEN } from './helpers.js';
 
@@ -92,10 +93,27 @@ describe('three shards of thirty brands', () => {
     expect((JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as PlanFile).brands).toHaveLength(30);
   });
 
+  it('--brand X --shard i/n for a brand of another shard names its shard, and lists no brands (issue 25 §6)', async () => {
+    const id = IDS.find((x) => shardOf(x, 3) === 3) as string;
+    for (const cmd of ['plan', 'drift', 'apply', 'validate']) {
+      const r = await run(cmd, 'brands', '--brand', id, '--shard', '2/3', ...(cmd === 'apply' ? ['--yes'] : []));
+      expect(r.code, cmd).toBe(1);
+      expect(r.stderr, cmd).toContain(`brand ${id} is in shard 3/3, not 2/3: run it with --shard 3/3, or without --shard`);
+      expect(r.stderr, cmd).not.toContain('found:');
+    }
+    // An id no manifest declares still lists what was found.
+    expect((await run('plan', 'brands', '--brand', 'BR.nosuch0001', '--shard', '2/3')).stderr).toContain('no manifest declares brand BR.nosuch0001 (found: BR.shard00001');
+  });
+
   it('report merge refuses overlapping shards and mixed kinds, naming the files', async () => {
     const twice = await run('report', 'merge', 'drift-1.json', 'drift-1.json');
     expect(twice.code).toBe(1);
-    expect(twice.stderr).toContain('is in both drift-1.json and drift-1.json');
+    expect(twice.stderr).toContain('shard 1/3 was given twice (drift-1.json, drift-1.json)');
+    // Reports made without --shard are not checked as a set, but a brand in two of them still is refused.
+    expect([0, 2]).toContain((await run('drift', 'brands', '--brand', IDS[0] as string, '--json', '-o', 'one.json')).code);
+    const overlap = await run('report', 'merge', 'one.json', 'one.json');
+    expect(overlap.code).toBe(1);
+    expect(overlap.stderr).toContain(`brand ${IDS[0]} is in both one.json and one.json`);
     const mixed = await run('report', 'merge', 'drift-1.json', 'plan-2.json');
     expect(mixed.stderr).toContain('drift-1.json is a drift report but plan-2.json is a plan report');
     writeFileSync(join(dir, 'bad.json'), '{"version": 1, "options": {}, "summary": {}}');

@@ -54,8 +54,9 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       const out = outValue(flags);
       const expiryWarningDays = days(flags.expiryWarning, '--expiry-warning');
       const reviewWarningDays = days(flags.reviewWarning, '--review-warning');
-      const { outcomes } = await runPlan(ctx, pathsOrCwd(paths), selectionOf(flags));
+      const { outcomes, shard } = await runPlan(ctx, pathsOrCwd(paths), selectionOf(flags));
       const report = buildDrift(outcomes, new Date(), { expiryWarningDays, reviewWarningDays }, flags.target ?? [], docsUrl);
+      if (shard !== undefined) report.shard = shard;
       const g = ctx.globals();
       if (out !== undefined) {
         const path = resolve(ctx.io.cwd, out);

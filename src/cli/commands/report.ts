@@ -1,5 +1,7 @@
 // `rcsctl report merge <files...>`: the JSON reports of CI shards (drift or
 // plan) combined into the one report an unsharded run gives, in any format.
+// The shards must be one whole set (each shard of one split, once) unless
+// --allow-partial, which merges what there is under a banner and exits 1.
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -8,6 +10,7 @@ import { mergeReports, type MergedReport } from '../../report/merge.js';
 import { readShardReport } from '../../report/read-report.js';
 import { DRIFT_FORMATS, renderDrift } from '../../render/drift.js';
 import { summaryLine as driftSummaryLine } from '../../render/drift-text.js';
+import { partialText } from '../../render/partial.js';
 import { renderPlanJson } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import { renderPlan } from '../../render/plan-text.js';
@@ -16,6 +19,15 @@ import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { formatOption, formatValue, outOption, outValue } from '../options.js';
 import { writeOutputFile } from '../../util/output-file.js';
+
+interface MergeFlags {
+  format?: string;
+  json?: boolean;
+  out?: string;
+  output?: string;
+  allowPartial: boolean;
+  detailedExitcode: boolean;
+}
 
 /** Register `rcsctl report` and its `merge`. */
 export function registerReport(program: Command, ctx: CommandContext): void {
@@ -26,19 +38,25 @@ export function registerReport(program: Command, ctx: CommandContext): void {
     .argument('<files...>', 'the shards\' JSON reports, all drift or all plan');
   outOption(merge, 'file', 'write the merged report to FILE (stdout gets a summary line)');
   formatOption(merge, DRIFT_FORMATS, 'output: text, json, markdown, or junit (drift reports only)');
-  merge.action(async (files: string[], opts: { format?: string; json?: boolean; out?: string; output?: string }) => {
+  merge
+    .option('--allow-partial', 'merge even when a shard is missing, given twice or from another split: the report says so in every format, and the exit code is 1', false)
+    .option('--detailed-exitcode', 'exit 0 when clean, 2 when a plan has changes or drift was found, 1 on error (as plan --detailed-exitcode)', false);
+  merge.action(async (files: string[], opts: MergeFlags) => {
     const format = formatValue(opts, DRIFT_FORMATS);
     const out = outValue(opts);
-    const merged = mergeReports(files.map((f) => readShardReport(resolve(ctx.io.cwd, f), f)));
+    const merged = mergeReports(
+      files.map((f) => readShardReport(resolve(ctx.io.cwd, f), f)),
+      { allowPartial: opts.allowPartial },
+    );
     if (merged.kind === 'plan' && format === 'junit') throw new RcsctlError('E_USAGE', 'plans have no JUnit form: use --format text, json or markdown');
     if (out !== undefined) {
       const path = resolve(ctx.io.cwd, out);
       writeOutputFile(path, render(merged, format, makeStyle(false)), ctx.redaction);
-      ctx.io.stdout.write(`${headline(merged, files.length)}\nWrote the ${format} report to ${out}.\n`);
+      ctx.io.stdout.write(`${banner(merged, makeStyle(ctx.globals().color))}${headline(merged, files.length)}\nWrote the ${format} report to ${out}.\n`);
     } else {
       ctx.io.stdout.write(render(merged, format, makeStyle(ctx.globals().color)));
     }
-    ctx.exit(exitCode(merged));
+    ctx.exit(exitCode(merged, opts.detailedExitcode));
   });
 }
 
@@ -46,8 +64,17 @@ function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], st
   if (merged.kind === 'drift') return renderDrift(merged.report, format, style);
   const file = merged.report;
   if (format === 'json') return renderPlanJson(file);
-  if (format === 'markdown') return renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion });
-  return file.brands.map((b) => renderPlan(b, style)).join('\n');
+  if (format === 'markdown') return renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(file.partial !== undefined ? { partial: file.partial } : {}) });
+  const text = file.brands.map((b) => renderPlan(b, style)).join('\n');
+  const partial = banner(merged, style);
+  return partial === '' ? text : `${partial}\n${text}\n${partial}`;
+}
+
+/** The partial banner's lines (empty for a whole set). */
+function banner(merged: MergedReport, style: Style): string {
+  const gaps = merged.report.partial;
+  if (gaps === undefined) return '';
+  return partialText(gaps, merged.report.brands.length).map((l) => `${style.red(style.bold(l))}\n`).join('');
 }
 
 function headline(merged: MergedReport, parts: number): string {
@@ -56,12 +83,14 @@ function headline(merged: MergedReport, parts: number): string {
   return `${what} (${n} brand${n === 1 ? '' : 's'} from ${parts} report${parts === 1 ? '' : 's'})`;
 }
 
-/** As the command that made the reports: 1 when a brand failed or has problems; drift: 2 when drifted. */
-function exitCode(merged: MergedReport): ExitCode {
-  if (merged.kind === 'drift') {
-    const r = merged.report;
-    if (r.brands.some((b) => b.problems.length > 0 || b.error !== undefined)) return EXIT_ERROR;
-    return r.clean ? EXIT_OK : EXIT_CHANGES;
-  }
-  return merged.report.brands.some((b) => b.error !== undefined || b.problems.length > 0) ? EXIT_ERROR : EXIT_OK;
+/**
+ * 1 when the set is partial, or a brand failed or has problems; then, as the
+ * command that made the reports: drift 2 when drifted; a plan 2 with changes
+ * only under --detailed-exitcode.
+ */
+function exitCode(merged: MergedReport, detailed: boolean): ExitCode {
+  if (merged.report.partial !== undefined) return EXIT_ERROR;
+  if (merged.report.brands.some((b) => b.problems.length > 0 || b.error !== undefined)) return EXIT_ERROR;
+  if (merged.kind === 'drift') return merged.report.clean ? EXIT_OK : EXIT_CHANGES;
+  return detailed && merged.report.brands.some((b) => b.steps.length > 0) ? EXIT_CHANGES : EXIT_OK;
 }

@@ -7,7 +7,7 @@ import { RcsctlError } from '../../errors.js';
 import { hasErrors, loadManifests, renderDiagnostics } from '../../manifest/index.js';
 import type { DesiredBrand } from '../../manifest/index.js';
 import { countsByKind, declaredCounts, describeCounts } from '../../kinds/counts.js';
-import { inShard, parseShard, shardLabel } from '../../plan/shard.js';
+import { inShard, missingBrandsMessage, parseShard } from '../../plan/shard.js';
 import type { CommandContext } from '../context.js';
 import { credentialsInPlay, protectSensitive } from '../secrets.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
@@ -68,7 +68,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       const only = opts.brand ?? [];
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
       const missing = only.filter((id) => !loaded.brands.some((b) => b.brandId === id && inShard(id, shard)));
-      if (missing.length > 0) throw new RcsctlError('E_NO_BRAND', `no manifest declares brand ${missing.join(', ')}${shard !== undefined ? ` in shard ${shardLabel(shard)}` : ''} (found: ${loaded.brands.map((b) => b.brandId).join(', ') || 'none'})`);
+      if (missing.length > 0) throw new RcsctlError('E_NO_BRAND', missingBrandsMessage(missing, loaded.brands.map((b) => b.brandId), shard));
       const brands = loaded.brands.filter((b) => (only.length === 0 || only.includes(b.brandId)) && inShard(b.brandId, shard));
       let files = only.length === 0 ? loaded.files : [...new Set(brands.flatMap((b) => b.manifestFiles))];
       if (shard !== undefined && only.length === 0) {
