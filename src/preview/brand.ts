@@ -144,6 +144,7 @@ function linkTargets(messages: readonly ShownObject<ShownMessage>[]): (reply: Ra
     }
     const pinned = reply.autoReplyMsgId === undefined ? undefined : byPinned.get(reply.autoReplyMsgId);
     if (pinned !== undefined) return { key: anchor.message(pinned.key), name: pinned.shown.name };
-    return { name: reply.autoReplyMsgId ?? '(no target)' };
+    // A reply with neither target is a chatbot answer (isAnswer), never looked up here.
+    return { name: reply.autoReplyMsgId ?? '' };
   };
 }

@@ -24,6 +24,7 @@ export interface DrawOptions {
 
 const KIND_LABEL: Readonly<Record<string, string>> = {
   reply: 'reply',
+  answer: 'chatbot',
   link: 'link',
   dial: 'dial',
   map: 'map',
@@ -234,7 +235,7 @@ dl.other{font-size:.75rem;margin:.4rem 0 0}dl.other dt{color:var(--muted)}dl.oth
 .chips{display:flex;flex-wrap:wrap;gap:.4rem;margin-top:.6rem}
 .chip{border:1px solid var(--accent);border-radius:999px;padding:.25rem .65rem;background:#fff}
 .kind{font-size:.6rem;font-weight:700;text-transform:uppercase;letter-spacing:.04em;border-radius:.2rem;padding:0 .25rem;background:#efe7dc;color:#4a3524}
-.kind-link .kind,.kind.kind-link{background:#e3ecf7;color:#1d3f66}.kind.kind-dial{background:#e2f3e5;color:#1c5a2a}.kind.kind-map{background:#f6e3ef;color:#6b1f4d}
+.kind-link .kind,.kind.kind-link{background:#e3ecf7;color:#1d3f66}.kind.kind-dial{background:#e2f3e5;color:#1c5a2a}.kind.kind-map{background:#f6e3ef;color:#6b1f4d}.kind.kind-answer{background:#ede7f6;color:#4527a0}
 .detail{flex-basis:100%;text-align:center;font-size:.7rem;font-weight:400;color:var(--muted);overflow-wrap:anywhere}
 .chip .detail{display:none}
 a.sg:hover .label{text-decoration:underline}

@@ -8,6 +8,7 @@ import type { BrandPlan, LiveBrand } from '../plan/types.js';
 import type { Redaction } from '../util/redaction.js';
 import { brandView, logoOf, shownAs, shownObjects, type ShownObject } from './brand.js';
 import { changesPages, changesView, contextFromPlan, type ChangesContext } from './changes.js';
+import type { Finding } from './model.js';
 import { brandPages, count, indexPage, writeBrandFolder, writeSiteIndex } from './site.js';
 
 export { brandView } from './brand.js';
@@ -20,6 +21,8 @@ export interface PreviewSummary {
   brandId: string;
   path: string;
   summary: string;
+  /** What the page lists under Findings, for the command to print too. */
+  findings?: Finding[];
 }
 
 /** Write the preview site of `brands` into `dir`, brand by brand and page by page; the loader's `diagnostics` become lint findings. */
@@ -27,7 +30,7 @@ export function writeBrandPreviews(dir: string, brands: DesiredBrand[], diagnost
   const written = brands.map((b): PreviewSummary => {
     const view = brandView(b, diagnostics, opts.cwd);
     const summary = `${count(view.messages.length, 'auto-reply', 'auto-replies')}, ${count(view.rooms.length, 'room')}, ${count(view.findings.length, 'finding')}`;
-    return { brandId: b.brandId, summary, path: writeBrandFolder(dir, b.brandId, brandPages(view, opts.version, opts.perPage), opts.redaction) };
+    return { brandId: b.brandId, summary, findings: view.findings, path: writeBrandFolder(dir, b.brandId, brandPages(view, opts.version, opts.perPage), opts.redaction) };
   });
   writeSiteIndex(dir, indexPage('rcsctl preview', written, opts.version), opts.redaction);
   return written;

@@ -7,7 +7,7 @@ import { shortText } from '../core/shorten.js';
 import { canonicalMessagebaseId, messagebaseFacts } from '../spec/messagebases.js';
 
 /** What a suggestion or menu item does, as a reader would name it. */
-export type ActionKind = 'reply' | 'link' | 'dial' | 'map' | 'calendar' | 'copy' | 'compose' | 'feed' | 'action';
+export type ActionKind = 'reply' | 'answer' | 'link' | 'dial' | 'map' | 'calendar' | 'copy' | 'compose' | 'feed' | 'action';
 
 /** The action object keys the service defines, and the kind each one is. */
 const ACTION_KINDS: Readonly<Record<string, ActionKind>> = {
@@ -43,9 +43,9 @@ export interface SuggestionView {
   path: string;
   label: string;
   kind: ActionKind;
-  /** What the action points at: a URL, a phone number, … */
+  /** What the action points at: a URL, a phone number, a chatbot answer's postback data, … */
   detail?: string;
-  /** For replies: the auto-reply it opens. */
+  /** For replies: the auto-reply it opens (a chatbot answer opens none). */
   target?: LinkTarget;
 }
 
@@ -141,11 +141,12 @@ export interface BrandView {
 
 // ------------------------------------------------------------------ inputs
 
-/** A reply link as the manifest or a normalised form writes it. */
+/** A reply link as the manifest or a normalised form writes it; with neither target it is a chatbot answer. */
 export interface RawReply {
   autoReply?: string;
   autoReplyMsgId?: string;
   displayText?: string;
+  postback?: { data?: string };
 }
 
 /** A suggestion as the manifest or a normalised form writes it. */
@@ -241,6 +242,7 @@ function altText(card: CardView): string {
 
 /** The view of one button or chip. */
 export function suggestionView(s: RawSuggestion, path: string, r: Resolvers): SuggestionView {
+  if (s.reply !== undefined && isAnswer(s.reply)) return answerView(s.reply, path);
   if (s.reply !== undefined) {
     const target = r.link(s.reply);
     return { path, label: s.reply.displayText ?? target.name, kind: 'reply', target };
@@ -250,6 +252,21 @@ export function suggestionView(s: RawSuggestion, path: string, r: Resolvers): Su
   const view: SuggestionView = { path, label: typeof action.displayText === 'string' ? action.displayText : kind, kind };
   if (detail !== undefined) view.detail = detail;
   return view;
+}
+
+/**
+ * A reply with neither `autoReply` nor `autoReplyMsgId` is a chatbot answer
+ * (docs/manifest.md, "reply"): the tap goes to the agency's chatbot as a user
+ * event with its postback data. It opens no auto-reply, by design.
+ */
+export function isAnswer(reply: Pick<RawReply, 'autoReply' | 'autoReplyMsgId'>): boolean {
+  return reply.autoReply === undefined && reply.autoReplyMsgId === undefined;
+}
+
+function answerView(reply: RawReply, path: string): SuggestionView {
+  const data = reply.postback?.data;
+  const detail = data === undefined || data === '' ? 'answered by the chatbot' : `answered by the chatbot: ${shortText(data)}`;
+  return { path, label: reply.displayText ?? 'answer', kind: 'answer', detail };
 }
 
 /** The kind of an action object and what it points at (a URL, a number, …). */
@@ -281,6 +298,7 @@ export function menuItemView(item: RawMenuItem, index: number, r: Resolvers): Su
     const reply: RawReply = {};
     if (item.autoReply !== undefined) reply.autoReply = item.autoReply;
     if (item.autoReplyMsgId !== undefined) reply.autoReplyMsgId = item.autoReplyMsgId;
+    if (isAnswer(reply)) return { path, label: item.title, kind: 'answer', detail: 'answered by the chatbot' };
     return { path, label: item.title, kind: 'reply', target: r.link(reply) };
   }
   if (item.type === 'feed') return item.feedId === undefined ? { path, label: item.title, kind: 'feed' } : { path, label: item.title, kind: 'feed', detail: item.feedId };

@@ -200,7 +200,11 @@ describe('rcsctl preview', () => {
     const r = await cli(['preview', 'examples/brand', '-o', out], { env: {} });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`BR.demo000001: 6 auto-replies, 2 rooms, 2 findings: ${join(out, 'BR.demo000001', 'index.html')}\n`);
+    expect(r.stdout).toBe(
+      `BR.demo000001: 6 auto-replies, 2 rooms, 2 findings: ${join(out, 'BR.demo000001', 'index.html')}\n` +
+        '  warning: nothing links to “Events”: no reply, button or menu item opens it\n' +
+        '  info: “Events” has no reply leading on; only the room menu does\n',
+    );
     const index = parse(readFileSync(join(out, 'index.html'), 'utf8'));
     expect(index.querySelector('a')?.getAttribute('href')).toBe('BR.demo000001/index.html');
     expect(readFileSync(join(out, 'BR.demo000001', 'index.html'), 'utf8')).toContain('id="ar-welcome"');

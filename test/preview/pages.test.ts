@@ -50,7 +50,11 @@ beforeAll(async () => {
   const r = await cli(['preview', join(dir, 'brand.yaml'), '-o', join(dir, 'out')], { env: {} });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  expect(r.stdout).toBe(`${BRAND}: ${N} auto-replies, 1 room, 2 findings: ${join(dir, 'out', BRAND, 'index.html')}\n`);
+  expect(r.stdout).toBe(
+    `${BRAND}: ${N} auto-replies, 1 room, 2 findings: ${join(dir, 'out', BRAND, 'index.html')}\n` +
+      '  warning: nothing links to “Reply 1000”: no reply, button or menu item opens it\n' +
+      '  info: “Reply 1000” has no reply leading on; only the room menu does\n',
+  );
   folder = join(dir, 'out', BRAND);
   for (const file of readdirSync(folder)) pages.set(file, parse(readFileSync(join(folder, file), 'utf8')));
   const plan = await cli(['plan', join(dir, 'brand.yaml'), '--preview', join(dir, 'changes')], { emu });

@@ -3,7 +3,7 @@
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { writeBrandPreviews } from '../../preview/index.js';
+import { writeBrandPreviews, type Finding } from '../../preview/index.js';
 import { shortPath } from '../../util/paths.js';
 import { VERSION } from '../../version.js';
 import type { CommandContext } from '../context.js';
@@ -23,7 +23,20 @@ export function registerPreview(program: Command, ctx: CommandContext): void {
     const dir = resolve(io.cwd, outValue(opts) ?? 'preview');
     for (const b of writeBrandPreviews(dir, brands, diagnostics, { cwd: io.cwd, version: VERSION, redaction: ctx.redaction })) {
       io.stdout.write(`${b.brandId}: ${b.summary}: ${shortPath(io.cwd, b.path)}\n`);
+      io.stdout.write(findingLines(b.findings ?? []));
     }
     ctx.exit(EXIT_OK);
   });
+}
+
+/**
+ * The findings themselves under the summary line, so "2 findings" is not a
+ * riddle. Lint findings were printed above with their file, line and caret;
+ * they are only counted here.
+ */
+function findingLines(findings: readonly Finding[]): string {
+  const lint = findings.filter((f) => f.code === 'lint').length;
+  const lines = findings.filter((f) => f.code !== 'lint').map((f) => `  ${f.severity}: ${f.message}\n`);
+  if (lint > 0) lines.push(`  and ${lint} lint warning${lint === 1 ? '' : 's'}, shown above\n`);
+  return lines.join('');
 }
