@@ -7,9 +7,11 @@ import type { FieldChange } from './types.js';
 /**
  * The changes that turn `before` (live, normalised) into `after` (desired,
  * normalised). Lists whose items have an identity (a menu item's title, a
- * suggestion's displayText) are compared item by item, so removing the middle
- * item shows as one removal rather than a change to every later item; a list
- * without usable identities is compared by position.
+ * suggestion's displayText, a template body entry's param) are compared item
+ * by item, so removing the middle item shows as one removal rather than a
+ * change to every later item, and a change is shown at the item's place on
+ * the desired side (`body[0]` is the manifest's first entry); a list without
+ * usable identities is compared by position.
  */
 export function diffObjects(before: unknown, after: unknown): FieldChange[] {
   // Most pairs of a plan are unchanged: proving that costs one walk, where
@@ -73,20 +75,27 @@ interface AlignedItem {
 /** Keys standing for aligned list items start with this, which no field name holds. */
 const ITEM_KEY = '\u0000';
 
-/** The identity of a list item, if it has one: a menu item's title, a suggestion's displayText. */
-function identityOf(item: unknown): string | undefined {
+/**
+ * The identity of a list item, if it has one: a menu item's title, a
+ * suggestion's displayText, shown in order; or a template body entry's param
+ * (or the line it fills), a set in which order means nothing.
+ */
+function identityOf(item: unknown): { id: string; ordered: boolean } | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
   const o = item as Record<string, unknown>;
   const nested = (k: string): unknown => (o[k] !== null && typeof o[k] === 'object' ? (o[k] as Record<string, unknown>).displayText : undefined);
-  for (const v of [o.title, nested('action'), nested('reply'), o.displayText]) if (typeof v === 'string' && v !== '') return v;
+  for (const v of [o.title, nested('action'), nested('reply'), o.displayText]) if (typeof v === 'string' && v !== '') return { id: v, ordered: true };
+  if (typeof o.param === 'string' && o.param !== '') return { id: `param ${o.param}`, ordered: false };
+  if (typeof o.lineIndex === 'number') return { id: `line ${o.lineIndex}`, ordered: false };
   return undefined;
 }
 
-/** Identities of every item of `list`, or undefined when one has none or two share one. */
-function identities(list: unknown[]): string[] | undefined {
-  const ids = list.map(identityOf);
-  if (ids.some((id) => id === undefined)) return undefined;
-  return new Set(ids).size === ids.length ? (ids as string[]) : undefined;
+/** Identities of every item of `list`, or undefined when one has none or two share one; `ordered` unless every item is of a set. */
+function identities(list: unknown[]): { ids: string[]; ordered: boolean } | undefined {
+  const found = list.map(identityOf);
+  if (found.some((f) => f === undefined)) return undefined;
+  const ids = found.map((f) => (f as { id: string }).id);
+  return new Set(ids).size === ids.length ? { ids, ordered: found.some((f) => f?.ordered === true) } : undefined;
 }
 
 /**
@@ -97,11 +106,12 @@ function identities(list: unknown[]): string[] | undefined {
  */
 function align(before: unknown, after: unknown, path: (string | number)[], aligned: Map<string, AlignedItem>, orders: FieldChange[]): [unknown, unknown] {
   if (Array.isArray(before) && Array.isArray(after)) {
-    const ib = identities(before);
-    const ia = identities(after);
-    if (ib === undefined || ia === undefined || (before.length === 0 && after.length === 0)) {
+    const xb = identities(before);
+    const xa = identities(after);
+    if (xb === undefined || xa === undefined || (before.length === 0 && after.length === 0)) {
       return pairwise(before, after, path, aligned, orders);
     }
+    const [ib, ia] = [xb.ids, xa.ids];
     const listKey = `${ITEM_KEY}${aligned.size}:`;
     const bMap: Record<string, unknown> = {};
     const aMap: Record<string, unknown> = {};
@@ -116,7 +126,8 @@ function align(before: unknown, after: unknown, path: (string | number)[], align
     for (const [j, id] of ia.entries()) if (!(listKey + id in aMap)) aMap[listKey + id] = after[j];
     const shared = ib.filter((id) => ia.includes(id));
     const sharedAfter = ia.filter((id) => ib.includes(id));
-    if (shared.join('\u0000') !== sharedAfter.join('\u0000')) {
+    // A set's order is no change (a template body: each entry names its param); its entries are still shown at their place in the manifest.
+    if ((xb.ordered || xa.ordered) && shared.join('\u0000') !== sharedAfter.join('\u0000')) {
       orders.push({ path: `${formatPath(path)} order`, type: 'change', before: shared, after: sharedAfter });
     }
     return [bMap, aMap];

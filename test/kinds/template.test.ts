@@ -96,6 +96,29 @@ describe('template identity and comparison', () => {
     expect(req.api === 'params' && req.template.body).toContainEqual({ param: 'media', value: 'maapfile://LT-1' });
     expect(req.api === 'params' && Object.keys(req.images)).toEqual([]);
   });
+
+  it("shows a body change at the entry's place in the manifest, and a different order is no change", () => {
+    const image = localFile('images/sale.png', 'sale');
+    const body = (description: string) => [{ param: 'media', image }, { param: 'title', value: 'Sale' }, { param: 'description', value: description }];
+    const d = (description: string) => {
+      const t = desired('s', { messagebaseformId: IMAGE_FORM.messagebaseformId, body: body(description) });
+      delete t.formattedString;
+      return t;
+    };
+    // The service holds the entries in another order than the manifest writes them.
+    const l = live('s', {
+      messagebaseformId: IMAGE_FORM.messagebaseformId,
+      body: [{ param: 'description', value: 'Sale' }, { param: 'media', value: 'maapfile://LT-1' }, { param: 'title', value: 'Sale' }],
+      files: [{ fileId: 'LT-1', url: 'u', fileName: image.uploadName, imageWidth: 900, imageHeight: 560 }],
+    });
+    expect(buildPlan(desiredBrand({ templates: [d('Sale')] }), liveTemplates([l])).steps).toEqual([]);
+    const changed = buildPlan(desiredBrand({ templates: [d('Sale, today only')] }), liveTemplates([l])).steps[0];
+    // body[2] is the manifest's third entry, description (sorted, it was body[0]).
+    expect(changed?.changes).toEqual([{ path: 'body[2].value', type: 'change', before: 'Sale', after: 'Sale, today only' }]);
+    const created = buildPlan(desiredBrand({ templates: [d('Sale')] }), liveTemplates([])).steps[0];
+    expect(created?.changes.filter((c) => c.path.startsWith('body')).map((c) => c.path)).toEqual(['body[0].param', 'body[0].image', 'body[1].param', 'body[1].value', 'body[2].param', 'body[2].value']);
+    expect(created?.changes.find((c) => c.path === 'body[0].param')?.after).toBe('media');
+  });
 });
 
 describe('template gates', () => {

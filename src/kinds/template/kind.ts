@@ -149,20 +149,21 @@ export function custTmpltIdOf(l: TemplateDetail): string {
   return dash < 0 ? l.messagebaseId : l.messagebaseId.slice(dash + 1);
 }
 
-/** The one shape both sides are compared in: widgetPolicy dropped, body sorted by param, empty button groups folded. */
+/**
+ * The one shape both sides are compared in: widgetPolicy dropped, empty button
+ * groups folded. The body keeps its order (the manifest's, or the service's):
+ * each entry names its param, so the diff pairs entries by param and a
+ * different order is no change, while the plan shows each change at its
+ * place in the manifest.
+ */
 function comparable(t: { tmpltName: string; messagebaseformId: string; formattedString?: unknown; body?: unknown[]; buttons?: TemplateButtonGroup[] | undefined }): unknown {
   return compact({
     tmpltName: t.tmpltName,
     messagebaseformId: t.messagebaseformId,
     formattedString: t.formattedString === undefined ? undefined : withoutWidgetPolicy(t.formattedString),
-    body: t.body === undefined ? undefined : [...t.body].sort((a, b) => sortKey(a).localeCompare(sortKey(b))),
+    body: t.body,
     buttons: foldButtons(t.buttons),
   });
-}
-
-function sortKey(item: unknown): string {
-  const o = item as { param?: string; lineIndex?: number };
-  return o.param !== undefined ? `0:${o.param}` : `1:${String(o.lineIndex ?? '').padStart(2, '0')}`;
 }
 
 function foldButtons(groups: TemplateButtonGroup[] | undefined): unknown[] | undefined {
