@@ -1,6 +1,6 @@
 // The brand as a graph, like `terraform graph`: every object the manifests
 // declare, of every registered kind, and the references between them (reply
-// links, images, a room's menu), as each kind draws itself (its `drawing`).
+// links, images, a template's own images, a room's menu), as each kind draws itself (its `drawing`).
 // Or a plan's steps and the order they run in. Drawn as Mermaid (which GitHub
 // renders in a comment) or as Graphviz DOT. Pure: no I/O.
 
@@ -36,6 +36,8 @@ export interface Cluster {
 
 /** The drawing class of a link's target that the manifests do not declare. */
 const OUTSIDE = 'external';
+/** The drawing class of an image an object holds itself (a template's). */
+const IMAGE = 'image';
 
 /**
  * What a brand's manifests declare and how it links together: each kind's
@@ -46,6 +48,7 @@ export function brandGraph(brand: DesiredBrand): Cluster {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const outside = new Set<string>();
+  const images = new Set<string>();
   const kinds = [...KINDS].sort((a, b) => (a.manifest?.order ?? Infinity) - (b.manifest?.order ?? Infinity));
   for (const kind of kinds) {
     const drawing = kind.drawing;
@@ -58,6 +61,13 @@ export function brandGraph(brand: DesiredBrand): Cluster {
       for (const link of drawing?.links?.(d) ?? []) {
         const to = id(link.to);
         const label = link.label === undefined ? {} : { label: link.label };
+        if (link.image === true) {
+          // One node per image, however many objects show it.
+          if (!images.has(to)) nodes.push({ id: to, label: [link.to.slice(link.to.indexOf('.') + 1), 'image'], kind: IMAGE });
+          images.add(to);
+          edges.push({ from, to, ...label });
+          continue;
+        }
         if (link.outside !== true) {
           edges.push({ from, to, ...label });
           continue;
@@ -94,6 +104,7 @@ export function planGraph(plan: BrandPlan): Cluster {
 /** Fill and outline of the plan's step markers and of outside targets; a kind's own are its `drawing.colour`. */
 const COLOURS: Readonly<Record<string, readonly [string, string]>> = {
   [OUTSIDE]: ['#ffffff', '#999999'],
+  [IMAGE]: ['#e3ecf7', '#1d3f66'],
   create: ['#e6f4ea', '#1a7f37'],
   update: ['#fff8c5', '#9a6700'],
   delete: ['#fdecea', '#c0262d'],

@@ -215,6 +215,8 @@ export interface DrawnLink {
   label?: string;
   /** The target is a live object the manifests do not declare (a pinned id): a dashed arrow to a node of its own. */
   outside?: boolean;
+  /** The target is a local image the object holds itself (a template's `value: {path}`), not a declared object: a node of its own, named by its path (`to` is `image.<path>`). */
+  image?: boolean;
 }
 
 /** How `rcsctl graph` draws a kind's declared objects; without one, a node of its name and address. */

@@ -82,6 +82,19 @@ describe('the brand graph', () => {
   });
 });
 
+describe("a template's images", () => {
+  it('are nodes of their own, one per path, with an edge labelled by the param', async () => {
+    const templates = join(ROOT, 'test', 'plan-cases', '061-templates-from-nothing', 'manifest.yaml');
+    const r = await cli(['graph', templates, '--format', 'dot'], { env: {} });
+    expect(r.code, r.stderr).toBe(0);
+    const dot = readDot(r.stdout);
+    expect(dot.nodes.get('BR.demo000001/image.images/autumn.png')).toBe('images/autumn.png\\nimage');
+    expect(dot.edges).toContainEqual(['BR.demo000001/template.autumn', 'BR.demo000001/image.images/autumn.png', 'media']);
+    // The text template holds no image: no edge from it.
+    expect(dot.edges.filter(([from]) => from === 'BR.demo000001/template.hours')).toEqual([]);
+  });
+});
+
 describe('rcsctl graph', () => {
   let planPath: string;
   let plan: PlanFile;

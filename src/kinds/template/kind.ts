@@ -25,7 +25,11 @@ export type TemplateRequest =
 export const templatePlanning: KindPlanning<DesiredTemplate, TemplateDetail, 'template'> = {
   name: 'template',
   label: 'template',
-  drawing: { colour: ['#e8eaf6', '#283593'] },
+  drawing: {
+    colour: ['#e8eaf6', '#283593'],
+    // A template holds its images itself (`value: {path}`), so each is drawn as an image of its path, labelled by its param.
+    links: (d) => (d.body ?? []).flatMap((b) => ('image' in b ? [{ to: `image.${b.image.relPath}`, label: b.param, image: true }] : [])),
+  },
   prune: 'templates',
   reportsUnmanaged: true,
 
