@@ -78,8 +78,8 @@ export interface ImageSlot {
 /**
  * The size of every image of a common messagebase. The public document gives
  * image sizes only in a form's params (media 900×560) and none for the common
- * messagebases, so the common ones take that size (docs/decisions.md, "Brand
- * templates in sends").
+ * messagebases, so the common ones take that size
+ * (docs/decisions.md, "Brand templates in sends").
  */
 export const COMMON_IMAGE_SIZE = { width: 900, height: 560 } as const;
 
