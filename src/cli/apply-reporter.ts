@@ -2,7 +2,8 @@
 // whose finished tasks collapse into a counter line on long runs; plain lines in
 // CI or when output is not a terminal (one line per step outcome, in order of
 // completion, easy to grep in a log), with a counter line now and then on long
-// runs.
+// runs. Steps an interrupt kept from starting are counted in one line, not
+// listed (unless --verbose): a run stopped early can leave thousands.
 
 import type { WriteStream } from 'node:tty';
 import { DefaultRenderer, Listr, ListrLogger, ProcessOutput, type ListrTask } from 'listr2';
@@ -20,11 +21,11 @@ export interface ApplyView extends ApplyReporter {
 
 const SYMBOL: Record<StepResult['status'], string> = { done: '✓', failed: '✗', blocked: '!', held: '⏸', skipped: '-', cancelled: '-' };
 
-/** The right view for `io`: listr2 on an interactive terminal, plain lines elsewhere. */
-export function makeApplyView(io: CliIO, style: Style, brandId: string, steps: Step[]): ApplyView {
+/** The right view for `io`: listr2 on an interactive terminal, plain lines elsewhere; `verbose` lists each step never started. */
+export function makeApplyView(io: CliIO, style: Style, brandId: string, steps: Step[], verbose = false): ApplyView {
   // A terminal that reports no width (some pseudo-terminals) cannot host a live task list.
   const interactive = io.stdout.isTTY === true && io.env.CI === undefined && (io.stdout.columns ?? 0) >= 40;
-  if (!interactive) return plainView(io, style, steps.length);
+  if (!interactive) return plainView(io, style, steps.length, verbose);
   const rows = (rawStream(io.stdout) as { rows?: number }).rows;
   return listrView(io, brandId, steps, steps.length > collapseAfter(rows));
 }
@@ -38,7 +39,11 @@ export function collapseAfter(rows: number | undefined): number {
   return rows === undefined || rows <= 0 ? 20 : Math.max(10, rows - 8);
 }
 
-/** What a run has come to, for the counter lines: `120/1000 steps finished (118 done, 2 failed)`. */
+/**
+ * What a run has come to, for the counter lines: `120/1000 steps finished (118
+ * done, 2 failed)`; once an interrupt kept steps from starting, `stopped early:
+ * 42/200 steps finished (42 done); 158 never started`.
+ */
 class Tally {
   readonly by: Record<StepResult['status'], number> = { done: 0, failed: 0, blocked: 0, held: 0, skipped: 0, cancelled: 0 };
   finished = 0;
@@ -48,29 +53,40 @@ class Tally {
     this.finished++;
   }
   line(): string {
-    const notDone = this.by.blocked + this.by.held + this.by.skipped + this.by.cancelled;
+    const notDone = this.by.blocked + this.by.held + this.by.skipped;
     const parts = [`${this.by.done} done`, ...(this.by.failed > 0 ? [`${this.by.failed} failed`] : []), ...(notDone > 0 ? [`${notDone} blocked, held or skipped`] : [])];
-    return `${this.finished}/${this.total} steps finished (${parts.join(', ')})`;
+    const ran = `${this.finished - this.by.cancelled}/${this.total} steps finished (${parts.join(', ')})`;
+    return this.by.cancelled === 0 ? ran : `stopped early: ${ran}; ${this.by.cancelled} never started`;
   }
 }
 
 /**
  * One line per finished step; on a long run (100 steps or more) also a counter
  * line, `… applied 120/1000 steps finished (120 done)`, at each tenth of the
- * run or every 10 s, so a log shows how far it has come.
+ * run or every 10 s, so a log shows how far it has come. Steps never started
+ * (interrupted) get one line at the end, `… stopped early: …`; `verbose` also
+ * lists them one by one.
  */
-export function plainView(io: CliIO, style: Style, total = 0): ApplyView {
+export function plainView(io: CliIO, style: Style, total = 0, verbose = false): ApplyView {
   const tally = new Tally(total);
   const due = total >= LINE_MODE_MIN_TOTAL ? lineTicker(total) : () => false;
   return {
     start() {},
     finish(r) {
+      tally.add(r);
+      if (r.status === 'cancelled') {
+        if (verbose) io.stdout.write(`${style.yellow(SYMBOL.cancelled)} ${r.step.address}: ${r.message}\n`);
+        return;
+      }
       const paint = r.status === 'done' ? style.green : r.status === 'failed' || r.status === 'blocked' ? style.red : style.yellow;
       io.stdout.write(`${paint(SYMBOL[r.status])} ${r.step.address}: ${r.message}\n`);
-      tally.add(r);
-      if (due(tally.finished)) io.stdout.write(`… applied ${tally.line()}\n`);
+      // Once steps are kept from starting, the line at the end says how far the run came.
+      if (tally.by.cancelled === 0 && due(tally.finished)) io.stdout.write(`… applied ${tally.line()}\n`);
     },
-    finished: async () => {},
+    finished: async () => {
+      if (tally.by.cancelled === 0) return;
+      io.stdout.write(style.yellow(`… ${tally.line()}: the run was interrupted${verbose ? '' : ' (--verbose lists them)'}\n`));
+    },
   };
 }
 

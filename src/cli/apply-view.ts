@@ -36,7 +36,7 @@ export function applyEvents(ctx: CommandContext, opts: { yes: boolean }, record?
       io.stdout.write('\n');
       // listr2 is loaded only when there is something to apply.
       const { makeApplyView } = await import('./apply-reporter.js');
-      return makeApplyView(io, style, plan.brandId, plan.steps);
+      return makeApplyView(io, style, plan.brandId, plan.steps, ctx.globals().verbose === true);
     },
     outcome(o) {
       if (o.status === 'interrupted') return;
@@ -67,7 +67,7 @@ export function applyVerdict(ctx: CommandContext, r: ApplyRunResult, signalName:
       break;
     case 'interrupted':
       if (r.before === true) io.stderr.write(`\nInterrupted (${signalName}) before any step was sent; nothing was changed.\n`);
-      else io.stderr.write(renderInterrupted(signalName, r.interrupted));
+      else io.stderr.write(renderInterrupted(signalName, r.interrupted, ctx.globals().verbose === true));
       break;
     case 'failed': {
       const all = r.runs.length;

@@ -83,26 +83,35 @@ export interface InterruptedBrand {
 /** Lines shown per group before "… and N more". */
 const LIST_LIMIT = 20;
 
-/** What was done, what was in flight and what never started. */
-export function renderInterrupted(signalName: string, brands: InterruptedBrand[]): string {
+/**
+ * What was done, what was in flight and what never started: the steps never
+ * started are counted, and listed only when `verbose` (an interrupt early in a
+ * long run leaves thousands). The last line says the run stopped early.
+ */
+export function renderInterrupted(signalName: string, brands: InterruptedBrand[], verbose = false): string {
   const out: string[] = [`\nInterrupted (${signalName}).`];
-  const list = (title: string, lines: string[]): void => {
+  const list = (title: string, lines: string[], limit = LIST_LIMIT): void => {
     if (lines.length === 0) return;
     out.push(`  ${title}:`);
-    out.push(...lines.slice(0, LIST_LIMIT).map((l) => `    ${l}`));
-    if (lines.length > LIST_LIMIT) out.push(`    … and ${lines.length - LIST_LIMIT} more`);
+    out.push(...lines.slice(0, limit).map((l) => `    ${l}`));
+    if (lines.length > limit) out.push(`    … and ${lines.length - limit} more`);
   };
+  let never = 0;
+  let total = 0;
   for (const b of brands) {
     const results = b.results ?? [];
     const done = results.filter((r) => r.status === 'done' && r.inFlightAtInterrupt !== true);
     const inFlight = results.filter((r) => r.inFlightAtInterrupt === true);
     const notStarted = b.results === undefined ? b.steps.map((s) => `${s.address} ${s.op}`) : results.filter((r) => r.status === 'cancelled').map((r) => `${r.step.address} ${r.step.op}`);
     const other = results.filter((r) => r.inFlightAtInterrupt !== true && r.status !== 'done' && r.status !== 'cancelled');
-    out.push(`${b.brandId}: ${done.length} done, ${inFlight.length} in flight, ${notStarted.length} never started${other.length > 0 ? `, ${other.length} failed, held or skipped` : ''}.`);
+    never += notStarted.length;
+    total += b.steps.length;
+    const listed = verbose || notStarted.length === 0 ? '' : ' (--verbose lists them)';
+    out.push(`${b.brandId}: ${done.length} done, ${inFlight.length} in flight, ${notStarted.length} never started${listed}${other.length > 0 ? `, ${other.length} failed, held or skipped` : ''}.`);
     list('done', done.map((r) => `✓ ${r.step.address}: ${r.message}`));
     list('in flight when interrupted', inFlight.map((r) => `${r.status === 'done' ? '✓' : '✗'} ${r.step.address}: ${r.message}`));
-    list('never started', notStarted);
+    if (verbose) list('never started', notStarted, Infinity);
   }
-  out.push('Run apply again to finish: it plans from the live state and does only what is left.');
+  out.push(`Apply stopped early (${signalName}): ${never} of ${total} step${total === 1 ? '' : 's'} never started. Run apply again to finish: it plans from the live state and does only what is left.`);
   return out.join('\n') + '\n';
 }

@@ -118,7 +118,7 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
     .option('--sandbox', 'run against an in-process emulator; nothing leaves the machine', false)
     .option('--seed <file>', 'with --sandbox: the emulator seed (default: the example brand)')
     .option('--insecure-http', 'allow plain http:// to a non-loopback host', false)
-    .option('--verbose', 'show every diagnostic, follow-on YAML errors included', false)
+    .option('--verbose', 'show every diagnostic, follow-on YAML errors included, and every step an interrupted apply never started', false)
     .showHelpAfterError('(run rcsctl --help for usage)')
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true })

@@ -1,6 +1,8 @@
 // Ctrl-C mid-apply, on a real child process: the first SIGINT stops new steps,
 // lets the request in flight finish, prints what was done, in flight and never
 // started, and exits 130; a re-run converges. A second signal stops at once.
+// The steps never started of a long run are counted in one line, not listed
+// (--verbose lists them), and the run says it stopped early.
 // The emulator's latency makes "mid-apply" certain.
 
 import { spawn } from 'node:child_process';
@@ -14,13 +16,18 @@ import { admin, BRAND, cli, ROOT, TOKEN } from './helpers.js';
 let emu: RunningEmulator;
 let dir: string;
 let manifest: string;
+let many: string;
+const MANY = 200;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, latencyMs: 120 });
   dir = mkdtempSync(join(tmpdir(), 'rcsctl-interrupt-'));
   manifest = join(dir, 'brand');
   mkdirSync(manifest);
-  const replies = Array.from({ length: 12 }, (_, i) => `  r${i + 1}:\n    name: "Reply ${i + 1}"\n    messagebaseId: SCS00000\n    body: { description: "Reply number ${i + 1}" }\n`).join('');
-  writeFileSync(join(manifest, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${BRAND}\nautoReplies:\n${replies}`);
+  const replies = (n: number): string => Array.from({ length: n }, (_, i) => `  r${i + 1}:\n    name: "Reply ${i + 1}"\n    messagebaseId: SCS00000\n    body: { description: "Reply number ${i + 1}" }\n`).join('');
+  writeFileSync(join(manifest, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${BRAND}\nautoReplies:\n${replies(12)}`);
+  many = join(dir, 'many');
+  mkdirSync(many);
+  writeFileSync(join(many, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${BRAND}\nautoReplies:\n${replies(MANY)}`);
 });
 afterAll(async () => {
   await emu.close();
@@ -37,9 +44,9 @@ interface Child {
 }
 
 /** Run the built CLI; send `signals` once the first step is reported done. */
-function applyInterrupted(signals: NodeJS.Signals[]): Promise<Child> {
+function applyInterrupted(signals: NodeJS.Signals[], path = manifest, extra: string[] = []): Promise<Child> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'rcsctl.js'), 'apply', manifest, '--yes', '--concurrency', '1'], {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'rcsctl.js'), 'apply', path, '--yes', '--concurrency', '1', ...extra], {
       env: { PATH: process.env.PATH ?? '', RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_LOCK_DIR: join(dir, 'locks') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -66,15 +73,15 @@ describe('interrupting apply', () => {
     const run = await applyInterrupted(['SIGINT']);
     expect(run.stderr).toContain('SIGINT received: no new step will start');
     expect(run.stderr).toContain('Interrupted (SIGINT).');
-    const counts = /BR\.demo000001: (\d+) done, (\d+) in flight, (\d+) never started\./.exec(run.stderr);
+    const counts = /BR\.demo000001: (\d+) done, (\d+) in flight, (\d+) never started \(--verbose lists them\)\./.exec(run.stderr);
     expect(counts).not.toBeNull();
     const [done, inFlight, never] = (counts ?? []).slice(1).map(Number) as [number, number, number];
     expect(done).toBeGreaterThanOrEqual(1);
     expect(inFlight).toBe(1);
     expect(never).toBeGreaterThanOrEqual(1);
     expect(done + inFlight + never).toBe(12);
-    expect(run.stderr).toContain('never started:\n    autoReply.r');
-    expect(run.stderr).toContain('Run apply again to finish');
+    expect(run.stderr).toContain(`${never} never started (--verbose lists them).`);
+    expect(run.stderr).toContain(`Apply stopped early (SIGINT): ${never} of 12 steps never started. Run apply again to finish`);
     expect(run.stdout).not.toContain('Apply complete');
     expect(run.code).toBe(130);
     // What was done and what was in flight landed; nothing else was sent.
@@ -85,6 +92,34 @@ describe('interrupting apply', () => {
     expect(again.code).toBe(0);
     expect(liveNames().sort()).toEqual(Array.from({ length: 12 }, (_, i) => `Reply ${i + 1}`).sort());
     expect((await cli(['plan', manifest], { emu })).stdout).toContain('No changes.');
+  }, 30_000);
+
+  it(`an apply of ${MANY} creates interrupted early says in one line what never started, and that it stopped early`, async () => {
+    const run = await applyInterrupted(['SIGINT'], many);
+    expect(run.code).toBe(130);
+    const counts = /BR\.demo000001: (\d+) done, (\d+) in flight, (\d+) never started \(--verbose lists them\)\./.exec(run.stderr);
+    expect(counts, run.stderr).not.toBeNull();
+    const [done, inFlight, never] = (counts ?? []).slice(1).map(Number) as [number, number, number];
+    expect(done + inFlight + never).toBe(MANY);
+    expect(never).toBeGreaterThan(100);
+    // No line per step never started, on either stream.
+    expect(run.stdout + run.stderr).not.toMatch(/autoReply\.r\d+: not started/);
+    expect(run.stderr).not.toContain('never started:');
+    // stdout ends saying the run stopped early, never `200/200 steps finished`.
+    const lastOut = run.stdout.trimEnd().split('\n').at(-1);
+    expect(lastOut).toBe(`… stopped early: ${done + inFlight}/${MANY} steps finished (${done + inFlight} done); ${never} never started: the run was interrupted (--verbose lists them)`);
+    expect(run.stdout).not.toContain(`${MANY}/${MANY} steps finished`);
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(`Apply stopped early (SIGINT): ${never} of ${MANY} steps never started. Run apply again to finish: it plans from the live state and does only what is left.`);
+
+    // --verbose lists every step never started, on stdout as they are given up and on stderr.
+    await admin(emu, 'POST', 'reset');
+    const verbose = await applyInterrupted(['SIGINT'], many, ['--verbose']);
+    expect(verbose.code).toBe(130);
+    const neverVerbose = Number(/(\d+) never started\./.exec(verbose.stderr)?.[1]);
+    expect(verbose.stdout.match(/^- autoReply\.r\d+: not started: the run was interrupted$/gm)).toHaveLength(neverVerbose);
+    const listed = verbose.stderr.split('never started:\n')[1]?.split('\n').filter((l) => /^ {4}autoReply\.r\d+ create$/.test(l));
+    expect(listed).toHaveLength(neverVerbose);
+    expect(verbose.stdout.trimEnd().split('\n').at(-1)).toMatch(/^… stopped early: \d+\/200 steps finished \(\d+ done\); \d+ never started: the run was interrupted$/);
   }, 30_000);
 
   it('a second signal stops at once, with exit 130; a re-run still converges', async () => {
