@@ -24,7 +24,7 @@ export interface DrawOptions {
 
 const KIND_LABEL: Readonly<Record<string, string>> = {
   reply: 'reply',
-  answer: 'chatbot',
+  answer: 'answer',
   link: 'link',
   dial: 'dial',
   map: 'map',

@@ -259,7 +259,7 @@ export function suggestionView(s: RawSuggestion, path: string, r: Resolvers): Su
  * (docs/manifest.md, "reply"): the tap goes to the agency's chatbot as a user
  * event with its postback data. It opens no auto-reply, by design.
  */
-export function isAnswer(reply: Pick<RawReply, 'autoReply' | 'autoReplyMsgId'>): boolean {
+export function isAnswer(reply: RawReply): boolean {
   return reply.autoReply === undefined && reply.autoReplyMsgId === undefined;
 }
 

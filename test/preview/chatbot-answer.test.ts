@@ -60,12 +60,12 @@ it('draws a reply without a target as a chatbot answer, not a finding, and print
   expect(r.stdout + r.stderr).not.toContain('no target');
   const page = parse(readFileSync(join(dir, 'site', 'BR.answer0001', 'index.html'), 'utf8'));
   const chip = page.querySelector('[data-path="chipList[1]"]');
-  expect(chip?.querySelector('.kind')?.text).toBe('chatbot');
+  expect(chip?.querySelector('.kind')?.text).toBe('answer');
   expect(chip?.querySelector('.label')?.text).toBe('Talk to us');
   expect(chip?.querySelector('.detail')?.text).toBe('answered by the chatbot: talk');
   expect(chip?.tagName).toBe('SPAN');
   const item = page.querySelector('[data-path="items[1]"]');
-  expect(item?.querySelector('.kind')?.text).toBe('chatbot');
+  expect(item?.querySelector('.kind')?.text).toBe('answer');
   expect(item?.querySelector('.label')?.text).toBe('Ask us');
   expect(page.querySelector('aside.findings')?.text).not.toContain('Ask us');
 });
