@@ -6,8 +6,9 @@ import { ERRORS } from '../contract/codes.js';
 import { docsLink } from '../version.js';
 
 const HINTS: Record<string, string> = {
-  [ERRORS.missingAuthorization.code]: 'no credentials reached the service: set RCSCTL_TOKEN, or pass --token-file FILE, or set RCSCTL_CLIENT_ID and RCSCTL_CLIENT_SECRET',
-  [ERRORS.invalidToken.code]: 'the service does not know this token: check RCSCTL_TOKEN or the --token-file contents, and that --base-url is the service the token is for',
+  // The service answers a missing token and an unknown one alike (the service reference, Authentication).
+  [ERRORS.invalidToken.code]:
+    'the service did not accept the token (it does not know it, or none reached it): check RCSCTL_TOKEN or the --token-file contents, and that --base-url is the service the token is for',
   [ERRORS.tokenExpired.code]: 'the token has expired: get a new one, or set RCSCTL_CLIENT_ID and RCSCTL_CLIENT_SECRET so rcsctl fetches and renews tokens itself',
   [ERRORS.invalidClientId.code]: 'the service does not know RCSCTL_CLIENT_ID',
   [ERRORS.invalidSecret.code]: 'RCSCTL_CLIENT_SECRET does not match RCSCTL_CLIENT_ID',

@@ -23,7 +23,6 @@ export interface ErrorDef {
  * few the public OpenAPI document adds (64376, 64388-64390, 64397).
  */
 export const ERRORS = {
-  missingAuthorization: { http: 401, code: '61001', message: 'Missing Authorization header' },
   invalidToken: { http: 401, code: '61003', message: 'Invalid token' },
   tokenExpired: { http: 401, code: '61004', message: 'Token has expired' },
   invalidClientId: { http: 401, code: '61005', message: 'Invalid client id' },
@@ -99,7 +98,14 @@ export const ERRORS = {
 /** Name of a documented management error. */
 export type ErrorName = keyof typeof ERRORS;
 
-/** Agency messaging failure codes (docs/decisions.md, "The emulator's agency messaging interface fills the reference's gaps as follows"; the numbers are chosen). */
+/**
+ * Agency messaging failure codes: the reference gives the form, 4xxxx, and no
+ * numbers, so every number here is chosen
+ * (docs/decisions.md, "Codes of the agency messaging interface").
+ * 400xx: a send or file rule the reference names (or one the emulator adds);
+ * 410xx: a request the interface cannot read; 490xx: the interface itself
+ * (unknown path, rate limit, fault).
+ */
 export const AGENCY_ERRORS = {
   unknownFile: { http: 400, code: '40001', message: 'Unknown or expired fileId' },
   noChatbotPermission: { http: 403, code: '40002', message: 'Agency has no permission on the chatbotId' },
@@ -114,14 +120,35 @@ export const AGENCY_ERRORS = {
   logoFileMixup: { http: 400, code: '40009', message: 'logo-file mix-up' },
   fileAlreadyRegistered: { http: 400, code: '40010', message: 'fileId already registered' },
   imageSizeMismatch: { http: 400, code: '40011', message: 'image size does not fit the messagebase (%s)' },
-  // The three below are the emulator's own numbers (docs/decisions.md): the reference names the conditions only.
   chipListOutsideBidirectional: { http: 400, code: '40012', message: 'chipList is allowed only in a bidirectional room' },
   invalidReplyId: { http: 400, code: '40013', message: 'replyId unknown, expired or of another room or handset' },
   replyOutsideSession: { http: 400, code: '40014', message: 'reply suggestions are allowed only in session messages (%s)' },
-  // Brand templates as messagebaseIds (docs/decisions.md, "Brand templates in sends"): the emulator's own numbers.
+  roomCannotSend: { http: 400, code: '40015', message: 'chatbot cannot send messages in approval state %s' },
+  roomNotOnBrandHome: { http: 400, code: '40016', message: 'chatbot is not shown on the brand home (display %s) and cannot send RCS messages' },
+  advertisingRefused: { http: 400, code: '40017', message: 'messagebase does not allow advertising (header 1)' },
   templateNotApproved: { http: 400, code: '40018', message: 'template is not approved (%s)' },
+  unknownMessagebase: { http: 400, code: '40019', message: 'unknown messagebaseId' },
   templateVariableMissing: { http: 400, code: '40020', message: 'template variable without a value (%s)' },
+  // A request the interface cannot read: the management checks, renumbered (AGENCY_EQUIVALENTS).
+  invalidRequest: { http: 400, code: '41000', message: 'Invalid request (%s)' },
+  missingBody: { http: 400, code: '41001', message: 'Missing Body data' },
+  invalidJson: { http: 400, code: '41002', message: 'Invalid JSON format' },
+  invalidType: { http: 400, code: '41003', message: 'Invalid type of Attribute (%s)' },
+  overSize: { http: 400, code: '41004', message: 'Over specified size (%s)' },
+  requiredValue: { http: 400, code: '41005', message: 'required value: [%s]' },
+  invalidButtonsFormat: { http: 400, code: '41006', message: 'Invalid buttons format [%s]' },
+  invalidChipListFormat: { http: 400, code: '41007', message: 'Invalid chipList format [%s]' },
+  notAllowedExtension: { http: 400, code: '41008', message: 'Not allowed file extension' },
+  fileTooLarge: { http: 400, code: '41009', message: 'file is up to 1Mb' },
+  // The interface itself.
+  notFound: { http: 404, code: '49404', message: 'Not Found' },
+  methodNotAllowed: { http: 405, code: '49405', message: 'Method Not Allowed' },
+  tooManyRequests: { http: 429, code: '49429', message: 'Too many requests' },
+  internal: { http: 500, code: '49500', message: 'Internal error' },
 } as const satisfies Record<string, ErrorDef>;
+
+/** Name of an agency messaging error. */
+export type AgencyErrorName = keyof typeof AGENCY_ERRORS;
 
 /** `error` of a msgstatus item that reports a failed delivery (the reference's sample code is 40000; the messages are the emulator's). */
 export const DELIVERY_ERRORS = {
@@ -140,6 +167,31 @@ export const EMULATOR_ERRORS = {
   adminNotFound: { http: 404, code: '60404', message: 'Not Found (%s)' },
   invalidTransition: { http: 409, code: '60409', message: 'Invalid transition (%s)' },
 } as const satisfies Record<string, ErrorDef>;
+
+/**
+ * The agency error that stands for a management or emulator code on the agency
+ * interface, which answers every failure with a 4xxxx code but a token's (the
+ * reference's Authentication names 401 61003 for every request). A code not
+ * listed becomes `invalidRequest`; the HTTP status stays the original's.
+ */
+export const AGENCY_EQUIVALENTS: Readonly<Record<string, AgencyErrorName>> = {
+  [ERRORS.missingBody.code]: 'missingBody',
+  [ERRORS.invalidJson.code]: 'invalidJson',
+  [ERRORS.invalidType.code]: 'invalidType',
+  [ERRORS.overSize.code]: 'overSize',
+  [ERRORS.requiredValue.code]: 'requiredValue',
+  [ERRORS.invalidButtonsFormat.code]: 'invalidButtonsFormat',
+  [ERRORS.invalidChipListFormat.code]: 'invalidChipListFormat',
+  [ERRORS.notAllowedExtension.code]: 'notAllowedExtension',
+  [ERRORS.fileTooLarge.code]: 'fileTooLarge',
+  [ERRORS.tooManyRequests.code]: 'tooManyRequests',
+  [ERRORS.internal.code]: 'internal',
+  [EMULATOR_ERRORS.notFound.code]: 'notFound',
+  [EMULATOR_ERRORS.methodNotAllowed.code]: 'methodNotAllowed',
+};
+
+/** Codes the agency interface answers as they are: the token's (the reference's Authentication; 61004 as on the management side). */
+export const AGENCY_AUTH_CODES: readonly string[] = [ERRORS.invalidToken.code, ERRORS.tokenExpired.code];
 
 /** Fill a message template's `%s` with a detail. */
 export function formatMessage(def: ErrorDef, detail?: string): string {

@@ -271,6 +271,8 @@ export interface CommonMessagebase {
   productCode: string;
   status: string;
   approvalResult: string;
+  /** The detail only (the public document's MessagebaseInfo): at least whether the messagebase takes advertising. */
+  policyInfo?: Partial<TemplatePolicyInfo>;
 }
 
 // ------------------------------------------------------------ agency files

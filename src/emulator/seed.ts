@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { LayoutComponent, MessagebaseForm, PersistentMenuItem, TemplateBodyItem, TemplateButtonGroup } from '../contract/wire.js';
 import { BRAND_STATES } from '../spec/brand-profile.js';
-import { KNOWN_MESSAGEBASES, type MessagebaseFacts } from '../spec/messagebases.js';
+import { commonPolicy, KNOWN_MESSAGEBASES, type MessagebaseFacts, type MessagebasePolicy } from '../spec/messagebases.js';
 import { parseServiceTime } from '../util/time.js';
 import { RcsctlError } from '../errors.js';
 import { defaultBehaviour, type EmulatorBehaviour } from './store.js';
@@ -122,7 +122,8 @@ export interface Seed {
   behaviour?: Partial<EmulatorBehaviour>;
   accounts: SeedAccount[];
   brands: SeedBrand[];
-  messagebases?: MessagebaseFacts[];
+  /** Common messagebases; a policyInfo may give only the fields it changes. */
+  messagebases?: (Omit<MessagebaseFacts, 'policyInfo'> & { policyInfo?: Partial<MessagebasePolicy> })[];
   /** Template forms; the default forms this leaves out are added. */
   messagebaseForms?: MessagebaseForm[];
   layoutComponents?: LayoutComponent[];
@@ -228,6 +229,11 @@ export function checkSeed(doc: unknown, source = 'seed'): Seed {
     const o = c.object(m, q);
     c.required(o, 'messagebaseId', 'string', q);
     c.array(o.bodyFields ?? [], `${q}.bodyFields`);
+    if (o.policyInfo !== undefined) {
+      const policy = c.object(o.policyInfo, `${q}.policyInfo`);
+      c.optional(policy, 'cardCount', 'number', `${q}.policyInfo`);
+      for (const k of ['adHeaderAllowed', 'adBodyAllowed']) c.optional(policy, k, 'boolean', `${q}.policyInfo`);
+    }
   });
   c.array(root.messagebaseForms ?? [], 'messagebaseForms').forEach((m, i) => {
     const q = `messagebaseForms[${i}]`;
@@ -267,6 +273,7 @@ export function seedMessagebases(seed: Seed): MessagebaseFacts[] {
       typeName: m.typeName ?? known?.typeName ?? '말풍선',
       bodyFields: m.bodyFields ?? known?.bodyFields ?? ['description'],
       mediaFields: m.mediaFields ?? known?.mediaFields ?? (m.bodyFields ?? []).filter((f) => /^media\d*$/.test(f)),
+      policyInfo: { ...(known?.policyInfo ?? commonPolicy(1)), ...m.policyInfo },
     };
   });
   const ids = new Set(given.map((m) => m.messagebaseId));

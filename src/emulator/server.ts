@@ -14,7 +14,7 @@ import type { Reply, RequestContext } from './http-types.js';
 import { parseMultipart } from './multipart.js';
 import { Router, type Route } from './router.js';
 import { serviceRoutes } from './routes/index.js';
-import { EMULATOR_ERRORS, ServiceError, fail } from './service-error.js';
+import { EMULATOR_ERRORS, ServiceError, fail, onAgencyInterface } from './service-error.js';
 import type { Seed } from './seed.js';
 import type { EmulatorStore } from './store.js';
 
@@ -266,8 +266,11 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /** The error body: the management envelope, or `{code, message}` on the agency interface. */
 function errorReply(err: ServiceError, agencyFamily: boolean): Reply {
-  const message = formatMessage(err.def, err.detail);
-  const json = agencyFamily ? { code: err.def.code, message } : { error: { code: err.def.code, message }, status: err.def.http };
+  if (agencyFamily) {
+    const { def, detail } = onAgencyInterface(err);
+    return { status: def.http, json: { code: def.code, message: formatMessage(def, detail) }, headers: err.headers };
+  }
+  const json = { error: { code: err.def.code, message: formatMessage(err.def, err.detail) }, status: err.def.http };
   return { status: err.def.http, json, headers: err.headers };
 }
 

@@ -1,6 +1,6 @@
 // Facts about common messagebases that rcsctl needs offline (lint) and the
 // emulator serves. Source: the service reference (Body shapes observed per type) and
-// docs/decisions.md, "Common messagebases" and "Auto-replies".
+// docs/decisions.md, "Common messagebases", "Auto-replies" and "Messagebases that refuse advertising".
 
 /**
  * The aliases the service applies on store: the long speech bubble as the short
@@ -31,6 +31,26 @@ export interface MessagebaseFacts {
   readonly bodyFields: readonly string[];
   /** Body fields holding an image file id. */
   readonly mediaFields: readonly string[];
+  /** Its sending policy (the public OpenAPI document's PolicyInfo, the parts known for common messagebases). */
+  readonly policyInfo: MessagebasePolicy;
+}
+
+/** The policyInfo fields a common messagebase carries: its cards, and whether it takes advertising. */
+export interface MessagebasePolicy {
+  readonly cardCount: number;
+  /** false: a send with header "1" (advertising) on this messagebase fails. */
+  readonly adHeaderAllowed: boolean;
+  /** false: a body that starts with the advertising label fails. */
+  readonly adBodyAllowed: boolean;
+}
+
+/**
+ * A common messagebase's policy: it takes advertising. The public document marks
+ * a messagebase that refuses it with adHeaderAllowed false, and does so only for
+ * the informational text templates and their forms, never for a common one.
+ */
+export function commonPolicy(cardCount: number): MessagebasePolicy {
+  return { cardCount, adHeaderAllowed: true, adBodyAllowed: true };
 }
 
 /** Body fields of a slider with `cards` cards: titleN, descriptionN, mediaN for N = 1..cards. */
@@ -51,15 +71,16 @@ function mediumSlider(cards: number): MessagebaseFacts {
     typeName: '슬라이드',
     bodyFields,
     mediaFields: bodyFields.filter((f) => f.startsWith('media')),
+    policyInfo: commonPolicy(cards),
   };
 }
 
 /** The common messagebases rcsctl knows by heart. */
 export const KNOWN_MESSAGEBASES: readonly MessagebaseFacts[] = [
-  { messagebaseId: 'SCS00000', tmpltName: 'Speech bubble (short)', messagebaseformId: 'SS000000', productCode: 'chat', type: 'SCL', typeName: '말풍선', bodyFields: ['description'], mediaFields: [] },
-  { messagebaseId: 'SCL00000', tmpltName: 'Speech bubble (long)', messagebaseformId: 'SL000000', productCode: 'chat', type: 'SCL', typeName: '말풍선', bodyFields: ['description'], mediaFields: [] },
-  { messagebaseId: 'SCwThM00', tmpltName: 'Card, medium image', messagebaseformId: 'CwThM000', productCode: 'chat', type: 'CARD', typeName: '카드', bodyFields: ['title', 'description', 'media'], mediaFields: ['media'] },
-  { messagebaseId: 'SCwThT00', tmpltName: 'Card, tall image', messagebaseformId: 'CwThT000', productCode: 'chat', type: 'CARD', typeName: '카드', bodyFields: ['title', 'description', 'media'], mediaFields: ['media'] },
+  { messagebaseId: 'SCS00000', tmpltName: 'Speech bubble (short)', messagebaseformId: 'SS000000', productCode: 'chat', type: 'SCL', typeName: '말풍선', bodyFields: ['description'], mediaFields: [], policyInfo: commonPolicy(1) },
+  { messagebaseId: 'SCL00000', tmpltName: 'Speech bubble (long)', messagebaseformId: 'SL000000', productCode: 'chat', type: 'SCL', typeName: '말풍선', bodyFields: ['description'], mediaFields: [], policyInfo: commonPolicy(1) },
+  { messagebaseId: 'SCwThM00', tmpltName: 'Card, medium image', messagebaseformId: 'CwThM000', productCode: 'chat', type: 'CARD', typeName: '카드', bodyFields: ['title', 'description', 'media'], mediaFields: ['media'], policyInfo: commonPolicy(1) },
+  { messagebaseId: 'SCwThT00', tmpltName: 'Card, tall image', messagebaseformId: 'CwThT000', productCode: 'chat', type: 'CARD', typeName: '카드', bodyFields: ['title', 'description', 'media'], mediaFields: ['media'], policyInfo: commonPolicy(1) },
   ...[2, 3, 4, 5, 6].map(mediumSlider),
 ];
 

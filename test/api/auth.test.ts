@@ -1,6 +1,6 @@
 // Credentials and the authentication errors: a ready token, the client id and
 // secret exchange, renewal before expiry and after 61004 (shared by concurrent
-// requests), and the mapping of 61001, 61003, 61004, 61005, 61006, 63001,
+// requests), and the mapping of 61003 (also for a missing header), 61004, 61005, 61006, 63001,
 // 64001 and 64002.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +91,7 @@ describe('authentication errors', () => {
     expect(client.stats).toEqual({ requests: 1, retries: 0 });
   });
 
-  it('maps 61001 (no Authorization header)', async () => {
+  it('maps 61003 for a request without an Authorization header, as the reference says for a missing token', async () => {
     const transport = createTransport({
       baseUrl: emu.url,
       concurrency: 1,
@@ -102,7 +102,7 @@ describe('authentication errors', () => {
     });
     try {
       const err = apiError(await rejection(transport.send({ method: 'GET', path: `/api/1.1/brand/${BRAND.id}/autoreplymsg`, auth: false })));
-      expect([err.httpStatus, err.serviceCode, err.serviceMessage]).toEqual([401, '61001', 'Missing Authorization header']);
+      expect([err.httpStatus, err.serviceCode, err.serviceMessage]).toEqual([401, '61003', 'Invalid token']);
     } finally {
       await transport.close();
     }

@@ -27,7 +27,7 @@ describe('error hints', () => {
     expect(r.code).toBe(1);
     const times = (text: string): number => (r.stdout + r.stderr).split(text).length - 1;
     expect(times('401 61003 Invalid token')).toBe(1);
-    expect(times('hint: the service does not know this token')).toBe(1);
+    expect(times('hint: the service did not accept the token (it does not know it, or none reached it): check RCSCTL_TOKEN')).toBe(1);
     // The text plan says it; with one brand there are no others to count.
     expect(r.stdout).toContain('401 61003 Invalid token');
     expect(r.stderr).toBe('');

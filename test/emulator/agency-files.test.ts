@@ -47,16 +47,16 @@ describe('agency files', () => {
   });
 
   it('checks fields with {code, message} bodies', async () => {
-    expect((await register({ mimeType: 'image/png' })).body).toEqual({ code: '64336', message: 'required value: [fileId]' });
-    expect((await register({ fileId: 'x'.repeat(65), mimeType: 'image/png' })).body.code).toBe('64304');
-    expect((await register({ fileId: 'a', mimeType: 'image/png', usageType: 'other' })).body.code).toBe('64303');
-    expect((await register({ fileId: 'a' })).body).toEqual({ code: '64336', message: 'required value: [mimeType]' });
-    expect((await register({ fileId: 'a', mimeType: 'text/plain' })).body.code).toBe('64355');
-    expect((await register({ fileId: 'a', mimeType: 'image/png' }, null)).body.message).toBe('required value: [file]');
-    expect((await register({ fileId: 'a', mimeType: 'image/png' }, Buffer.alloc(1024 * 1024 + 1))).body.code).toBe('64395');
-    expect((await register({ fileId: 'a', mimeType: 'image/png', messagebaseId: 'NOPE' })).body.code).toBe('64303');
+    expect((await register({ mimeType: 'image/png' })).body).toEqual({ code: '41005', message: 'required value: [fileId]' });
+    expect((await register({ fileId: 'x'.repeat(65), mimeType: 'image/png' })).body.code).toBe('41004');
+    expect((await register({ fileId: 'a', mimeType: 'image/png', usageType: 'other' })).body.code).toBe('41003');
+    expect((await register({ fileId: 'a' })).body).toEqual({ code: '41005', message: 'required value: [mimeType]' });
+    expect((await register({ fileId: 'a', mimeType: 'text/plain' })).body.code).toBe('41008');
+    expect((await register({ fileId: 'a', mimeType: 'image/png' }, null)).body).toEqual({ code: '41005', message: 'required value: [file]' });
+    expect((await register({ fileId: 'a', mimeType: 'image/png' }, Buffer.alloc(1024 * 1024 + 1))).body.code).toBe('41009');
+    expect((await register({ fileId: 'a', mimeType: 'image/png', messagebaseId: 'NOPE' })).body).toEqual({ code: '40019', message: 'unknown messagebaseId' });
     expect((await call(emu, 'GET', '/ag/1.2/file/none', { token: 't-agency' })).body.code).toBe('40001');
-    expect((await call(emu, 'GET', '/ag/1.2/file/none', { token: null })).body).toEqual({ code: '61001', message: 'Missing Authorization header' });
+    expect((await call(emu, 'GET', '/ag/1.2/file/none', { token: null })).body).toEqual({ code: '61003', message: 'Invalid token' });
   });
 
   it('is reachable with the default seed agency token too', async () => {

@@ -47,8 +47,8 @@ describe('token issuance (docs/decisions.md, "Token issuance")', () => {
 });
 
 describe('Authorization header', () => {
-  it('61001 without the header, 61003 for a bad scheme or an unknown token', async () => {
-    expect(errorOf(await call(emu, 'GET', CHATBOTS, { token: null }))).toEqual({ status: 401, code: '61001', message: 'Missing Authorization header' });
+  it('61003 Invalid token without the header (the reference: "invalid or missing token"), for a bad scheme and for an unknown token', async () => {
+    expect(errorOf(await call(emu, 'GET', CHATBOTS, { token: null }))).toEqual({ status: 401, code: '61003', message: 'Invalid token' });
     expect(errorOf(await call(emu, 'GET', CHATBOTS, { token: null, headers: { authorization: 'Basic abc' } }))).toEqual({ status: 401, code: '61003', message: 'Invalid token' });
     expect(errorOf(await call(emu, 'GET', CHATBOTS, { token: 'nope' }))).toEqual({ status: 401, code: '61003', message: 'Invalid token' });
   });
@@ -115,6 +115,6 @@ describe('common messagebases', () => {
     const one = await call(emu, 'GET', '/api/1.1/messagebase/common/SCwThM00');
     expect(one.body.result[0]).toMatchObject({ messagebaseId: 'SCwThM00', productCode: 'chat', bodyFields: ['title', 'description', 'media'] });
     expect(errorOf(await call(emu, 'GET', '/api/1.1/messagebase/common/NOPE')).code).toBe('64303');
-    expect(errorOf(await call(emu, 'GET', '/api/1.1/messagebase/common', { token: null })).code).toBe('61001');
+    expect(errorOf(await call(emu, 'GET', '/api/1.1/messagebase/common', { token: null })).code).toBe('61003');
   });
 });

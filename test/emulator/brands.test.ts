@@ -86,7 +86,7 @@ describe('reading brands', () => {
     expect(errorOf(await call(emu, 'GET', DETAIL, { token: 't-agency', brandKey: 'BK.coffee000000001' }))).toEqual({ status: 403, code: '63002', message: 'No Permission' });
     expect(errorOf(await call(emu, 'GET', DETAIL, { token: 't-mgr' })).code).toBe('64104');
     expect(errorOf(await call(emu, 'GET', `/api/1.1/corp/other/brand/${COFFEE}`, { token: 't-other' })).code).toBe('63001');
-    expect(errorOf(await call(emu, 'GET', DETAIL, { token: null })).code).toBe('61001');
+    expect(errorOf(await call(emu, 'GET', DETAIL, { token: null })).code).toBe('61003');
     expect((await call(emu, 'GET', `/api/1.1/corp/mgr/brand/${COFFEE}`, { token: 't-mgr' })).status).toBe(200);
   });
 

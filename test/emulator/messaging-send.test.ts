@@ -34,33 +34,33 @@ describe('POST /ag/1.2/message', () => {
   });
 
   it.each([
-    ['no Authorization header', { token: null }, 401, '61001'],
+    ['no Authorization header (the reference: "invalid or missing token")', { token: null }, 401, '61003'],
     ['an unknown token', { token: 'nope' }, 401, '61003'],
   ])('needs a token: %s', async (_name, opts, status, code) => {
     expectRefused(await call(emu, 'POST', '/ag/1.2/message', { ...opts, json: BASE_MESSAGE }), status, code);
   });
 
   it.each<[string, Record<string, unknown>, number, string]>([
-    ['a missing clientMsgId', { clientMsgId: undefined }, 400, '64336'],
-    ['a missing agencyKey', { agencyKey: undefined }, 400, '64336'],
-    ['a missing body', { body: undefined }, 400, '64336'],
-    ['a clientMsgId over 40 characters', { clientMsgId: 'x'.repeat(41) }, 400, '64304'],
+    ['a missing clientMsgId', { clientMsgId: undefined }, 400, '41005'],
+    ['a missing agencyKey', { agencyKey: undefined }, 400, '41005'],
+    ['a missing body', { body: undefined }, 400, '41005'],
+    ['a clientMsgId over 40 characters', { clientMsgId: 'x'.repeat(41) }, 400, '41004'],
     ['an unknown agencyId', { agencyId: 'nobody' }, 403, '40002'],
     ['an agency without permission on the room', { agencyId: 'ag2', agencyKey: 'AK.two' }, 403, '40002'],
     ['an unknown chatbotId', { chatbotId: '0999999999' }, 403, '40002'],
     ['an agencyKey of another agency', { agencyKey: 'AK.two' }, 400, '40003'],
     ['a brandKey of another brand', { brandKey: 'BK.b' }, 400, '40004'],
-    ['an unknown messagebaseId', { messagebaseId: 'NOPE0000' }, 400, '64303'],
+    ['an unknown messagebaseId', { messagebaseId: 'NOPE0000' }, 400, '40019'],
     ['a messagebase restricted to other sender numbers', { messagebaseId: 'SCwThM00', body: { title: 't', description: 'd', media: 'mediafile://f.img' } }, 400, '40006'],
     ['a productCode other than the messagebase one', { productCode: 'sms' }, 400, '40005'],
     ['an advertising header without a footer', { header: '1' }, 400, '40007'],
     ['an advertising header with a blank footer', { header: '1', footer: ' ' }, 400, '40007'],
-    ['a header other than 0 or 1', { header: '2' }, 400, '64303'],
-    ['an expiryOption outside 1 to 4', { expiryOption: 5 }, 400, '64303'],
-    ['an expiryOption given as a string', { expiryOption: '2' }, 400, '64303'],
+    ['a header other than 0 or 1', { header: '2' }, 400, '41003'],
+    ['an expiryOption outside 1 to 4', { expiryOption: 5 }, 400, '41003'],
+    ['an expiryOption given as a string', { expiryOption: '2' }, 400, '41003'],
     ['a send file that does not exist', { body: { media: 'mediafile://f.none' } }, 400, '40001'],
     ['a send file past D+365', { body: { media: 'mediafile://f.old' } }, 400, '40001'],
-    ['a media value that is not a file reference', { body: { media: 'f.img' } }, 400, '64303'],
+    ['a media value that is not a file reference', { body: { media: 'f.img' } }, 400, '41003'],
     ['a logo id as a send file', { body: { media: 'mediafile://BLG-BR.a-aaaa' } }, 400, '40009'],
     ['a send file as mTitleMedia', { body: { mTitleMedia: 'mediafile://f.img' } }, 400, '40009'],
     ['a send file as itemMedia', { body: { itemMedia: 'f.img' } }, 400, '40009'],
@@ -135,10 +135,10 @@ describe('POST /ag/1.2/message', () => {
   });
 
   it('answers malformed bodies with the agency error body', async () => {
-    expectRefused(await call(emu, 'POST', '/ag/1.2/message', { token: 't-agency', raw: '{' }), 400, '64302');
-    expectRefused(await call(emu, 'POST', '/ag/1.2/message', { token: 't-agency', raw: '[1]' }), 400, '64303');
-    expectRefused(await sendMessage(emu, { ...BASE_MESSAGE, chipList: 'x' }), 400, '64303');
-    expectRefused(await sendMessage(emu, { ...BASE_MESSAGE, body: { description: 5 } }), 400, '64303');
+    expectRefused(await call(emu, 'POST', '/ag/1.2/message', { token: 't-agency', raw: '{' }), 400, '41002');
+    expectRefused(await call(emu, 'POST', '/ag/1.2/message', { token: 't-agency', raw: '[1]' }), 400, '41003');
+    expectRefused(await sendMessage(emu, { ...BASE_MESSAGE, chipList: 'x' }), 400, '41003');
+    expectRefused(await sendMessage(emu, { ...BASE_MESSAGE, body: { description: 5 } }), 400, '41003');
   });
 });
 

@@ -81,13 +81,13 @@ describe('over HTTP', () => {
     }
   });
 
-  it('message send: the same codes in the agency body, before any permission check', async () => {
+  it('message send: the same checks, with the agency interface\'s 4xxxx codes, before any permission check', async () => {
     const emu: RunningEmulator = await start(MESSAGING_SEED);
     try {
       const chip = await sendMessage(emu, { ...BASE_MESSAGE, agencyKey: 'wrong', chipList: [{ action: { displayText: 'x'.repeat(26), urlAction: url } }] });
-      expect([chip.status, chip.body]).toEqual([400, { code: '64359', message: 'Invalid chipList format [chipList[0].action.displayText]' }]);
+      expect([chip.status, chip.body]).toEqual([400, { code: '41007', message: 'Invalid chipList format [chipList[0].action.displayText]' }]);
       const button = await sendMessage(emu, { ...BASE_MESSAGE, buttons: [{}, { suggestions: [{ action: { displayText: 'Call', dialerAction: {} } }] }] });
-      expect([button.status, button.body]).toEqual([400, { code: '64358', message: 'Invalid buttons format [buttons[1].suggestions[0].action.dialerAction.dialPhoneNumber]' }]);
+      expect([button.status, button.body]).toEqual([400, { code: '41006', message: 'Invalid buttons format [buttons[1].suggestions[0].action.dialerAction.dialPhoneNumber]' }]);
     } finally {
       await emu.close();
     }

@@ -53,7 +53,7 @@ export function imageFits(base: UsableMessagebase, size: { width: number; height
 function commonMessagebase(store: EmulatorStore, id: string): UsableMessagebase | undefined {
   const m = store.messagebase(id);
   if (m === undefined) return undefined;
-  return { messagebaseId: m.messagebaseId, productCode: m.productCode, adHeaderAllowed: true, variables: [], images: commonImageSlots(m) };
+  return { messagebaseId: m.messagebaseId, productCode: m.productCode, adHeaderAllowed: m.policyInfo.adHeaderAllowed, variables: [], images: commonImageSlots(m) };
 }
 
 /** The template's live (approved) content: itself in 승인, the approved version kept while a modification is reviewed. */

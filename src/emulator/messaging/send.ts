@@ -1,5 +1,6 @@
 // POST /ag/1.2/message: every send check the service reference lists, in a
-// fixed order, each failing with the agency body {code, message}. An accepted
+// fixed order, each failing with the agency body {code, message} (the rules of
+// the room and of the messagebase's policy: send-rules.ts). An accepted
 // message is handed to `accept`, which reports its delivery by msgstatus.
 
 import type { ButtonGroup, Suggestion } from '../../contract/wire.js';
@@ -16,6 +17,7 @@ import { asObject, optionalBoolean, optionalEnum, optionalString, requiredString
 import { MAX_MESSAGES, REPLY_ID_TTL_MS, type Agency, type SentMessage } from './model.js';
 import { messagebaseForSend, type UsableMessagebase } from './messagebase-use.js';
 import { findRoom, isBidirectional } from './rooms.js';
+import { checkAdvertising, checkSendingRoom } from './send-rules.js';
 
 /** Message field lengths (the service reference, Limits: ids echoed in webhooks are at most 40). */
 const MAX = { clientMsgId: 40, userContact: 40, agencyId: 20, agencyKey: 18, replyId: 40, groupId: 40 } as const;
@@ -65,11 +67,13 @@ async function send(ctx: RequestContext, accept: (msg: SentMessage) => void): Pr
   const { agency, brand, room } = sender(store, agencyId, chatbotId);
   if (!keyMatches(agency, agencyKey, store.now())) failAgency('agencyKeyMismatch');
   if (brandKey !== brand.brandKey) failAgency('brandKeyMismatch');
+  checkSendingRoom(room);
   const facts = messagebaseForSend(store, brand, messagebaseId);
-  if (facts === undefined) fail('invalidType', 'messagebaseId');
+  if (facts === undefined) failAgency('unknownMessagebase');
   const senders = store.messaging.messagebaseSenders.get(messagebaseId);
   if (senders !== undefined && !senders.has(chatbotId)) failAgency('restrictedMessagebase');
   if (productCode !== undefined && productCode !== facts.productCode) failAgency('productCodeMismatch');
+  checkAdvertising(header, facts);
   if (header === '1' && (footer === undefined || footer.trim() === '')) failAgency('headerWithoutFooter');
   if (replyId !== undefined) checkReplyId(store, replyId, chatbotId, userContact);
   if (chipList.length > 0 && !isBidirectional(room)) failAgency('chipListOutsideBidirectional');

@@ -31,7 +31,7 @@ async function register(ctx: RequestContext): Promise<Reply> {
   if (!(AGENCY_FILE.mimeTypes as readonly string[]).includes(mimeType)) fail('notAllowedExtension');
   const messagebaseId = optionalString(fields, 'messagebaseId', MAX_LENGTH.messagebaseId) ?? null;
   const base = messagebaseId === null ? undefined : messagebaseForFile(ctx.store, messagebaseId);
-  if (messagebaseId !== null && base === undefined) fail('invalidType', 'messagebaseId');
+  if (messagebaseId !== null && base === undefined) failAgency('unknownMessagebase');
   const file = form.files.get('file');
   if (file === undefined || file.bytes.length === 0) fail('requiredValue', 'file');
   if (file.bytes.length > AGENCY_FILE.maxBytes) fail('fileTooLarge');

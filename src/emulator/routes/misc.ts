@@ -52,7 +52,8 @@ function messagebase(ctx: RequestContext): Reply {
   authenticate(ctx);
   const m = ctx.store.messagebase(ctx.params.messagebaseId as string);
   if (m === undefined) fail('invalidType', 'messagebaseId');
-  return ok([messagebaseView(m)]);
+  // The detail is the public document's MessagebaseInfo, which adds the policy to the list item.
+  return ok([{ ...messagebaseView(m), policyInfo: m.policyInfo }]);
 }
 
 function messagebaseView(m: MessagebaseFacts) {
