@@ -45,6 +45,20 @@ describe('CI recipes', () => {
     });
   }
 
+  it('no recipe edits a comment it did not mark, and every GitHub job that installs caches npm', () => {
+    for (const file of [...RECIPES, 'github-actions-matrix.yml', 'gitlab-ci-parallel.yml']) {
+      const text = readRecipe(file);
+      expect(text, file).not.toContain('--edit-last');
+      if (file.includes('gitlab')) continue;
+      const doc = parse(text) as { jobs: Record<string, { steps: { uses?: string; run?: string; with?: Record<string, unknown> }[] }> };
+      for (const [id, job] of Object.entries(doc.jobs)) {
+        if (!job.steps.some((s) => s.run === 'npm ci')) continue;
+        const setup = job.steps.find((s) => s.uses?.startsWith('actions/setup-node@') === true);
+        expect(setup?.with?.cache, `${file} ${id}`).toBe('npm');
+      }
+    }
+  });
+
   it('the checker rejects unknown commands, unknown flags, bad values and missing arguments', async () => {
     for (const argv of [
       ['plna', 'brands'],

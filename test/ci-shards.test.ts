@@ -5,6 +5,7 @@
 // environment, and the argv it builds is parsed the same way.
 
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +43,12 @@ describe('sharded CI recipes', () => {
       const calls = scripts(doc, SCRIPT_KEYS).flatMap((s) => invocations(shardValues(s)));
       const commands = new Set(calls.map((a) => a[0]));
       for (const c of ['validate', 'plan', 'apply', 'drift', 'report']) expect(commands, `${file} runs rcsctl ${c}`).toContain(c);
-      for (const a of calls.filter((x) => x[0] === 'plan' || x[0] === 'drift')) expect(a, a.join(' ')).toContain('--shard');
+      // Validate too runs per shard: one brand's bad manifest fails its own shard, never all of them.
+      for (const a of calls.filter((x) => x[0] === 'plan' || x[0] === 'drift' || x[0] === 'validate')) expect(a, a.join(' ')).toContain('--shard');
+      // The verdict comes from a strict merge; the comment from one that shows what arrived.
+      const merges = calls.filter((a) => a[0] === 'report' && a[1] === 'merge');
+      expect(merges.some((a) => a.includes('--detailed-exitcode') && !a.includes('--allow-partial'))).toBe(true);
+      expect(merges.some((a) => a.includes('--allow-partial') && a.join(' ').includes('--format markdown'))).toBe(true);
       expect(calls.filter((a) => a[0] === 'apply').every((a) => a.includes('--plan'))).toBe(true);
       expect(calls.some((a) => a[0] === 'report' && a[1] === 'merge' && a.join(' ').includes('--format junit'))).toBe(true);
       expect(calls.some((a) => a[0] === 'report' && a[1] === 'merge' && a.join(' ').includes('--format markdown'))).toBe(true);
@@ -59,7 +65,7 @@ describe('sharded CI recipes', () => {
 });
 
 describe('the composite action (action.yml)', () => {
-  const action = parse(read('action.yml')) as { inputs: Record<string, { default?: string }>; runs: { using: string; steps: { id?: string; run: string; env?: Record<string, string> }[] } };
+  const action = parse(read('action.yml')) as { inputs: Record<string, { default?: string }>; runs: { using: string; steps: { id?: string; run?: string; uses?: string; env?: Record<string, string> }[] } };
   const step = action.runs.steps.find((s) => s.id === 'run');
 
   /** Run the action's script with `inputs` (defaults filled in); returns the argv it gave rcsctl, its exit code and output. */
@@ -94,6 +100,26 @@ describe('the composite action (action.yml)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+
+  it('caches npm\'s downloads under a key made from rcsctl\'s lockfile', () => {
+    const keyStep = action.runs.steps.find((s) => s.id === 'npm-cache');
+    const dir = mkdtempSync(join(tmpdir(), 'rcsctl-action-cache-'));
+    try {
+      const out = join(dir, 'out');
+      const r = spawnSync('bash', ['-e', '-c', keyStep?.run ?? 'exit 1'], { env: { PATH: process.env.PATH ?? '', GITHUB_ACTION_PATH: ROOT, RUNNER_OS: 'Linux', GITHUB_OUTPUT: out, HOME: dir }, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const lock = createHash('sha256').update(readFileSync(join(ROOT, 'package-lock.json'))).digest('hex').slice(0, 32);
+      expect(readFileSync(out, 'utf8')).toMatch(new RegExp(`^key=rcsctl-npm-Linux-${lock}\ndir=/.+\n$`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const steps = action.runs.steps as { uses?: string; with?: Record<string, string>; run?: string }[];
+    const cache = steps.findIndex((s) => s.uses?.startsWith('actions/cache@') === true);
+    const install = steps.findIndex((s) => s.run?.includes('npm ci') === true);
+    expect(steps[cache]?.with).toEqual({ path: '${{ steps.npm-cache.outputs.dir }}', key: '${{ steps.npm-cache.outputs.key }}' });
+    expect(cache).toBeLessThan(install);
+    expect(steps[install]?.run).toContain('npm ci --prefer-offline');
+  });
 
   it('is a composite action whose inputs reach the script only through its environment', () => {
     expect(action.runs.using).toBe('composite');
