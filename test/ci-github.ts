@@ -87,20 +87,16 @@ export async function runWorkflow(workflow: Workflow, o: GithubRunOptions): Prom
     const keys = Object.keys(matrix);
     const legs: Record<string, unknown>[] = keys.length === 0 ? [{}] : (matrix[keys[0] as string] ?? []).map((v) => ({ [keys[0] as string]: v }));
     if (keys.length > 1) throw new Error(`${id}: this runner expands a matrix of one key`);
-    for (const m of legs) {
+    // The legs of a matrix run at once, as on GitHub.
+    const ran = legs.map((m): Promise<JobResult> => {
       const leg = keys.length === 0 ? id : `${id} (${Object.values(m).join(', ')})`;
       const ctx: Contexts = { github, matrix: m, vars: o.vars, secrets: o.secrets, needs: {}, steps: {} };
       const status = { failed: !needsOk };
-      if (!evaluate(withStatus(job.if ?? 'true'), ctx, status)) {
-        results.push({ job: id, leg, code: 'skipped', log: '' });
-        continue;
-      }
-      if (o.lose?.includes(leg)) {
-        results.push({ job: id, leg, code: 'lost', log: '' });
-        continue;
-      }
-      results.push(await runLeg(workflow, job, leg, ctx, o, artifacts));
-    }
+      if (!evaluate(withStatus(job.if ?? 'true'), ctx, status)) return Promise.resolve({ job: id, leg, code: 'skipped', log: '' });
+      if (o.lose?.includes(leg)) return Promise.resolve({ job: id, leg, code: 'lost', log: '' });
+      return runLeg(workflow, job, leg, ctx, o, artifacts);
+    });
+    results.push(...(await Promise.all(ran)));
   }
   return results;
 }

@@ -80,16 +80,13 @@ export async function runPipeline(doc: Record<string, unknown>, o: GitlabRunOpti
     for (const n of job.needs ?? []) if (!results.some((r) => r.job === n)) throw new Error(`${id} needs ${n}, which is not before it`);
     const upstreamOk = before.every((r) => r.ok);
     const when = rule.when ?? 'on_success';
-    for (const l of legs) {
+    // The legs of a parallel job run at once, as on GitLab.
+    const ran = legs.map(async (l): Promise<(typeof results)[number]> => {
       const leg = l.name(id);
       if ((when !== 'always' && !upstreamOk) || (when === 'manual' && !(o.manual ?? []).includes(id))) {
-        results.push({ job: id, leg, code: 'skipped', log: '', stage, ok: when === 'manual' });
-        continue;
+        return { job: id, leg, code: 'skipped', log: '', stage, ok: when === 'manual' };
       }
-      if (o.lose?.includes(leg)) {
-        results.push({ job: id, leg, code: 'lost', log: '', stage, ok: job.allow_failure === true });
-        continue;
-      }
+      if (o.lose?.includes(leg)) return { job: id, leg, code: 'lost', log: '', stage, ok: job.allow_failure === true };
       const dir = join(o.work, leg.replace(/\W+/g, '-'));
       execFileSync('git', ['clone', '--quiet', o.repo, dir]);
       for (const b of before) copyMatching(join(artifacts, b.leg.replace(/\W+/g, '-')), ['*'], dir);
@@ -97,8 +94,9 @@ export async function runPipeline(doc: Record<string, unknown>, o: GitlabRunOpti
       const script = [...(job.before_script ?? ((doc.default as { before_script?: string[] } | undefined)?.before_script ?? [])), ...job.script].join('\n');
       const r = await runScript(script, dir, { ...o.env, ...vars, XDG_CACHE_HOME: join(dir, '.runner-cache') });
       if (r.code === 0 || job.artifacts?.when === 'always') copyMatching(dir, job.artifacts?.paths ?? [], join(artifacts, leg.replace(/\W+/g, '-')));
-      results.push({ job: id, leg, code: r.code, log: r.output, stage, ok: r.code === 0 || job.allow_failure === true });
-    }
+      return { job: id, leg, code: r.code, log: r.output, stage, ok: r.code === 0 || job.allow_failure === true };
+    });
+    results.push(...(await Promise.all(ran)));
   }
   return results.map(({ job, leg, code, log, ok }) => ({ job, leg, code, log, ok }));
 }
