@@ -202,14 +202,23 @@ for (const recipe of RECIPES) {
       expect(shown(results, recipe.jobs), `${row}\n${logs(results)}`).toEqual(want);
     };
 
-    const cases: [string, () => Promise<JobResult[]>][] = [
+    /** The recipe's own comment, as the last request left it. */
+    const mine = () => runner.comments().find((c) => c.body.startsWith(MARKER))?.body ?? '';
+    const cases: [string, () => Promise<JobResult[]>, (() => void)?][] = [
       ['clean', () => runner.run(emu, repo('main'), 'request')],
-      ['changes under review', () => runner.run(emu, repo('changed'), 'request')],
+      ['changes under review', () => runner.run(emu, repo('changed'), 'request'), () => expect(mine()).toContain('Hello again')],
       ['drift on a schedule', () => runner.run(emu, repo('changed'), 'schedule')],
-      ['one brand failing', () => runner.run(emu, repo('broken'), 'request')],
-      ...(recipe.sharded ? [['one shard missing', () => runner.run(emu, repo('main'), 'request', { lose: recipe.lostLeg as string })] as [string, () => Promise<JobResult[]>]] : []),
+      // The comment still comes, and names the brand that failed.
+      ['one brand failing', () => runner.run(emu, repo('broken'), 'request'), () => expect(mine()).toMatch(new RegExp(`${CHANGED}[^\\n]*fail|fail[^\\n]*${CHANGED}`, 'i'))],
     ];
-    for (const [row, run] of cases) it(row, async () => expectRow(row, await run()), 180_000);
+    // The comment still comes, from the shards that reported, and says which one did not.
+    if (recipe.sharded) cases.push(['one shard missing', () => runner.run(emu, repo('main'), 'request', { lose: recipe.lostLeg as string }), () => expect(mine()).toContain('shard 2/3 is missing')]);
+    for (const [row, run, check] of cases) {
+      it(row, async () => {
+        expectRow(row, await run());
+        check?.();
+      }, 180_000);
+    }
 
     it('a second pipeline edits the comment the recipe marked as its own, not another one', async () => {
       runner.addForeign('## Another workflow\nits own plan');
