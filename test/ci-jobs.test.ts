@@ -113,6 +113,17 @@ interface Runner {
   addForeign(body: string): void;
 }
 
+type RunOpts = Parameters<Runner['run']>[3] & {};
+
+/** A lost leg, and the part of a run to do now (both runners take them alike). */
+function partOfRun(opts: RunOpts): { lose?: string[]; only?: string[]; prior?: JobResult[] } {
+  return {
+    ...(opts.lose !== undefined ? { lose: [opts.lose] } : {}),
+    ...(opts.only !== undefined ? { only: opts.only } : {}),
+    ...(opts.prior !== undefined ? { prior: opts.prior } : {}),
+  };
+}
+
 function github(file: string): Runner {
   const wf = readWorkflow(join(ROOT, 'examples', 'ci', file));
   const gh = new GhComments(join(root, `gh-${file}.json`));
@@ -126,9 +137,7 @@ function github(file: string): Runner {
         vars: { RCSCTL_BASE_URL: emu.url },
         secrets: { RCSCTL_CLIENT_ID: CLIENT.id, RCSCTL_CLIENT_SECRET: CLIENT.secret },
         env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: root, FAKE_GH_STATE: gh.file },
-        ...(opts.lose !== undefined ? { lose: [opts.lose] } : {}),
-        ...(opts.only !== undefined ? { only: opts.only } : {}),
-        ...(opts.prior !== undefined ? { prior: opts.prior } : {}),
+        ...partOfRun(opts),
       }),
     comments: () => gh.comments(),
     calls: () => gh.calls(),
@@ -147,9 +156,7 @@ function gitlab(file: string, notes: GitlabNotes): Runner {
         env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: root },
         variables: { RCSCTL_BASE_URL: emu.url, RCSCTL_CLIENT_ID: CLIENT.id, RCSCTL_CLIENT_SECRET: CLIENT.secret, RCSCTL_NOTE_TOKEN: NOTE_TOKEN, CI_API_V4_URL: notes.url },
         manual: ['apply'],
-        ...(opts.lose !== undefined ? { lose: [opts.lose] } : {}),
-        ...(opts.only !== undefined ? { only: opts.only } : {}),
-        ...(opts.prior !== undefined ? { prior: opts.prior } : {}),
+        ...partOfRun(opts),
       }),
     comments: () => notes.notes,
     calls: () => notes.calls,
