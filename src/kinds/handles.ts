@@ -1,14 +1,35 @@
 // Local handles for exported resources, derived from their names: slugged to
 // the manifest's handle pattern, unique within a section, and stable (the same
 // live brand always gives the same handles, because ties are broken in id order).
+// Hangul is romanised first (Revised Romanization), so a Korean name gives a
+// readable handle as an English one does, not `reply-<id>`.
 
-/** The manifest's handle pattern (schemas/manifest.schema.json, definitions.handle). */
+import { createRequire } from 'node:module';
+
+/** The manifest's handle pattern (schemas/manifest.schema.json, definitions.handle): ASCII letters, so Hangul cannot stay as it is. */
 export const HANDLE_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const MAX = 64;
 
-/** `Today's menu` → `todays-menu`; empty when nothing usable is left. */
+/** Hangul syllables and jamo (compatibility and conjoining). */
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/;
+
+let romanizer: ((text: string) => string) | undefined;
+
+/**
+ * `영업 시간` → `yeongeop sigan`, by the Revised Romanization of Korean with its
+ * sound changes (es-hangul's `romanize`); text without Hangul is returned as it is.
+ * The library is loaded on the first Hangul name only: most runs never export.
+ */
+export function romanise(text: string): string {
+  if (!HANGUL.test(text)) return text;
+  romanizer ??= (createRequire(import.meta.url)('es-hangul') as { romanize: (text: string) => string }).romanize;
+  return romanizer(text);
+}
+
+/** `Today's menu` → `todays-menu`, `오늘의 메뉴` → `oneurui-menyu`; empty when nothing usable is left. */
 export function slug(name: string): string {
-  return name
+  // Romanised before NFKD, which would split each syllable into its jamo.
+  return romanise(name)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/['’]/g, '')

@@ -86,10 +86,12 @@ describe('rcsctl export', () => {
     expect(handles).toHaveLength(200);
     expect(new Set(handles).size).toBe(200);
     for (const h of handles) expect(h).toMatch(/^[A-Za-z][A-Za-z0-9_-]*$/);
-    // Names that slug alike get numbered; names with no Latin letters fall back to the id.
+    // Names that slug alike get numbered; Korean names are romanised (they were reply-<id>); a name with no usable letters falls back to the id.
     expect(handles).toContain('promo-1');
     expect(handles).toContain('promo-1-2');
-    expect(handles.filter((h) => h.startsWith('reply-')).length).toBeGreaterThan(0);
+    expect(handles).toContain('annae');
+    expect(handles).toContain('yeongeopsigan');
+    expect(handles.filter((h) => h.startsWith('reply-'))).toHaveLength(1);
     expect(Object.values(manifest.autoReplies).filter((a: any) => a.id !== undefined)).toHaveLength(0);
     expect(Object.values(manifest.autoReplies).filter((a: any) => a.copyAllowed === false).length).toBe(seed.brands[0]!.autoReplies!.filter((a) => a.copyAllowed === false).length);
     expect(Object.values(manifest.autoReplies).filter((a: any) => a.copyAllowed === false).length).toBeGreaterThan(10);
@@ -168,8 +170,8 @@ function bigSeed(): Seed {
   const sha12 = createHash('sha256').update(hero).digest('hex').slice(0, 12);
   const brand = seed.brands[0]!;
   brand.files = [{ fileId: 'ARFHERO0001', fileName: `hero-${sha12}.png`, content: hero.toString('base64') }];
-  // Names that slug alike, and names with no Latin letters.
-  const names = (i: number): string => (i < 10 ? ['Promo #1', 'promo 1', '안내', '영업시간', 'Hours', 'hours!', 'Ünïcödé', '2024 sale', 'Menu', 'menu'][i]! : `Message ${i}`);
+  // Names that slug alike, Korean names, and a name with no letters a handle can take.
+  const names = (i: number): string => (i < 11 ? ['Promo #1', 'promo 1', '안내', '영업시간', 'Hours', 'hours!', 'Ünïcödé', '2024 sale', 'Menu', 'menu', '漢字'][i]! : `Message ${i}`);
   brand.autoReplies = Array.from({ length: 200 }, (_, i): SeedAutoReply => {
     const id = `ARM${String(i).padStart(7, '0')}`;
     const next = `ARM${String((i + 1) % 200).padStart(7, '0')}`;

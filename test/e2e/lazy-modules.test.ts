@@ -4,7 +4,8 @@
 // not load the modules only some runs need: the yaml package (positions for a
 // diagnostic), ajv's compiler (the manifest validator is precompiled), undici's
 // package root (fetch, web sockets; a plan needs the Pool only), listr2 (the
-// apply view), image-size (a manifest with images), the emulator, the preview,
+// apply view), image-size (a manifest with images), es-hangul (export's
+// handles for Korean names), the emulator, the preview,
 // the graph, the Markdown view; and a warm plan, whose manifests come from the
 // parse cache, does not load js-yaml or the precompiled schema validator
 // either. An eager import fails here.
@@ -27,6 +28,7 @@ const LAZY: Record<string, string> = {
   "undici's package root": join('node_modules', 'undici', 'index.js'),
   listr2: `${sep}node_modules${sep}listr2${sep}`,
   'image-size': `${sep}node_modules${sep}image-size${sep}`,
+  'es-hangul (romanising Korean names for export)': `${sep}node_modules${sep}es-hangul${sep}`,
   'the emulator': join('dist', 'src', 'emulator') + sep,
   'the preview': join('dist', 'src', 'preview') + sep,
   'the graph': join('dist', 'src', 'graph') + sep,
