@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { stringify } from 'yaml';
 import { manifestSchema } from '../src/manifest/schema-check.js';
 import { packageRoot } from '../src/util/paths.js';
 
@@ -27,6 +28,7 @@ interface Schema {
   format?: string;
   uniqueItems?: boolean;
   definitions?: Record<string, Schema>;
+  examples?: unknown[];
 }
 
 const refName = (ref: string): string => ref.replace('#/definitions/', '');
@@ -101,11 +103,14 @@ export function renderManifestDocs(schema: Schema): string {
   ];
   for (const [name, def] of Object.entries(schema.definitions ?? {})) {
     out.push('', `## ${name}`, '', def.description ?? '', '');
+    // A definition that is an object or a plain value (media: a handle's object, or a file id) says so before its table.
+    if (def.properties !== undefined && Array.isArray(def.type)) out.push(`Type: ${typeOf(def)}; as an object:`, '');
     if (def.properties !== undefined) out.push(...table(def));
     else {
       const l = limits(def);
       out.push(`Type: ${typeOf(def)}${l === '' ? '' : `; ${l}`}.`);
     }
+    if (def.examples !== undefined) out.push('', 'Examples:', '', '```yaml', ...def.examples.map((e) => `${name}: ${stringify(e, { collectionStyle: 'flow' }).trim()}`), '```');
   }
   return out.join('\n') + '\n';
 }

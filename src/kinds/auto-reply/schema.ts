@@ -74,10 +74,16 @@ export const schema: SchemaFragment = {
       "type": "string"
     },
     "media": {
-      "description": "An image: `{ file: <handle> }` for a file declared under `files:`, or the id of a file already registered with the service.",
+      "description": "An image: `{ file: <handle> }` for a file declared under `files:`, or, as a string, the id of a file already registered with the service (the `fileId` its upload answered); either is compared by the file it names.",
       "type": [
         "string",
         "object"
+      ],
+      "examples": [
+        {
+          "file": "hero"
+        },
+        "ARF000000000001"
       ],
       "additionalProperties": false,
       "required": [
