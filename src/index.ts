@@ -123,7 +123,7 @@ export type { IdMap } from './core/refs.js';
 
 /** The drift report of planned brands: content differences and live-state findings; pure. */
 export { buildDrift } from './report/build-drift.js';
-export { DEFAULT_DRIFT_OPTIONS, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ResourceDrift } from './report/types.js';
+export { DEFAULT_DRIFT_OPTIONS, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ReportSummary, type ResourceDrift } from './report/types.js';
 /** A live brand as manifest documents, with the images to download; pure. `writeExport` writes them. */
 export { buildManifest, type Download, type ExportedManifest, type ExportOptions } from './export/build-manifest.js';
 export { writeExport, type ExportResult } from './export/write-export.js';

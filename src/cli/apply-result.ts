@@ -17,6 +17,15 @@ export interface BrandApplyResult {
   ids: Record<string, string>;
   /** Resources whose re-read did not match the plan. */
   unconverged: { address: string; message: string }[];
+  /** Set when the brand failed: it could not be planned, a step failed, or what it touched is not as planned. */
+  error?: { code: string; stage: string; message: string };
+}
+
+/** The run's counts: brands and failed brands, and the steps by status. */
+export interface ApplySummary {
+  brands: number;
+  failedBrands: number;
+  steps: Record<StepResult['status'], number>;
 }
 
 /** The whole result document. */
@@ -25,12 +34,13 @@ export interface ApplyResult {
   rcsctlVersion: string;
   outcome: 'applied' | 'held' | 'failed' | 'nothing-to-do' | 'error';
   exitCode: ExitCode;
+  summary: ApplySummary;
   brands: BrandApplyResult[];
   error?: { code: string; message: string };
 }
 
-/** The entry of one brand, from what executePlan and verifyApplied returned. */
-export function brandResult(brandId: string, results: StepResult[], ids: IdMap, unconverged: Unconverged[]): BrandApplyResult {
+/** The entry of one brand, from what executePlan and verifyApplied returned; `error` when it failed. */
+export function brandResult(brandId: string, results: StepResult[], ids: IdMap, unconverged: Unconverged[], error?: BrandApplyResult['error']): BrandApplyResult {
   return {
     brandId,
     steps: results.map((r) => {
@@ -39,14 +49,22 @@ export function brandResult(brandId: string, results: StepResult[], ids: IdMap, 
     }),
     ids: Object.fromEntries([...ids.entries()].sort(([a], [b]) => a.localeCompare(b))),
     unconverged: unconverged.map((u) => ({ address: u.address, message: u.message })),
+    ...(error !== undefined ? { error: { code: error.code, stage: error.stage, message: error.message } } : {}),
   };
+}
+
+/** The counts of `brands`. */
+export function applySummary(brands: BrandApplyResult[]): ApplySummary {
+  const steps: ApplySummary['steps'] = { done: 0, failed: 0, blocked: 0, held: 0, skipped: 0, cancelled: 0 };
+  for (const b of brands) for (const s of b.steps) steps[s.status]++;
+  return { brands: brands.length, failedBrands: brands.filter((b) => b.error !== undefined).length, steps };
 }
 
 /** The document for a run that ended with `exitCode` (or threw `err`). */
 export function applyResult(brands: BrandApplyResult[], exitCode: ExitCode, err?: unknown): ApplyResult {
   const outcome: ApplyResult['outcome'] =
     err !== undefined ? 'error' : exitCode === EXIT_ERROR ? 'failed' : exitCode === EXIT_HELD ? 'held' : brands.every((b) => b.steps.length === 0) ? 'nothing-to-do' : 'applied';
-  const doc: ApplyResult = { version: 1, rcsctlVersion: VERSION, outcome, exitCode: err !== undefined ? EXIT_ERROR : exitCode, brands };
+  const doc: ApplyResult = { version: 1, rcsctlVersion: VERSION, outcome, exitCode: err !== undefined ? EXIT_ERROR : exitCode, summary: applySummary(brands), brands };
   if (err !== undefined) doc.error = { code: err instanceof RcsctlError ? err.code : 'E_INTERNAL', message: errorMessage(err) };
   return doc;
 }

@@ -4,11 +4,12 @@
 
 import { createInterface } from 'node:readline/promises';
 import type { ApplyRunEvents, ApplyRunResult, ApplyRunStatus } from '../apply/apply-run.js';
+import { unappliable } from '../apply/apply-brands.js';
 import { describeDuplicates } from '../apply/dedupe.js';
 import type { StepResult } from '../apply/execute.js';
 import { RcsctlError } from '../errors.js';
 import { brandErrorText, failedHeadline } from '../render/brand-error.js';
-import { renderPlan } from '../render/plan-text.js';
+import { renderPlans } from '../render/plan-text.js';
 import { makeStyle, type Style } from '../render/style.js';
 import { brandResult, type BrandApplyResult } from './apply-result.js';
 import type { CommandContext } from './context.js';
@@ -30,7 +31,10 @@ export function applyEvents(ctx: CommandContext, opts: { yes: boolean }, record?
       const relinked = done.relinked.length > 0 ? `re-pointed links of ${done.relinked.join(', ')}; ` : '';
       io.stdout.write(`✓ ${brandId}: ${relinked}deleted ${done.deleted.join(', ') || 'nothing'}\n${done.failed.map((l) => `  ! ${l}\n`).join('')}`);
     },
-    planned: (runs) => void io.stdout.write(runs.map((r) => renderPlan(r.plan, style)).join('\n')),
+    planned(runs) {
+      io.stdout.write(renderPlans(runs.map((r) => r.plan), style));
+      for (const [brandId, error] of unappliable(runs)) record?.(brandResult(brandId, [], new Map(), [], error));
+    },
     ...(opts.yes ? {} : { confirm: (brandIds: string[], what: string) => confirm(ctx, brandIds, what) }),
     reporterFor: async (plan) => {
       io.stdout.write('\n');
@@ -41,11 +45,13 @@ export function applyEvents(ctx: CommandContext, opts: { yes: boolean }, record?
     outcome(o) {
       if (o.status === 'interrupted') return;
       if (o.status === 'failed') {
+        record?.(brandResult(o.brandId, o.results ?? [], new Map(), [], o.error));
         io.stdout.write([style.bold(`Brand ${o.brandId}: ${failedHeadline(o.error)}`), ...brandErrorText(o.error, style)].join('\n') + '\n');
         return;
       }
-      record?.(brandResult(o.brandId, o.results, o.ids, o.unconverged));
-      io.stdout.write(summaryLine(o.brandId, o.results, style));
+      const error = o.error ?? (o.unconverged.length > 0 ? { code: 'E_UNCONVERGED', stage: 'verify' as const, message: `${count(o.unconverged.length, 'resource')} not as planned (above)` } : undefined);
+      record?.(brandResult(o.brandId, o.results, o.ids, o.unconverged, error));
+      io.stdout.write(summaryLine(o.brandId, o.results, o.unconverged.length, style));
     },
   };
 }
@@ -71,7 +77,12 @@ export function applyVerdict(ctx: CommandContext, r: ApplyRunResult, signalName:
       break;
     case 'failed': {
       const all = r.runs.length;
-      const brandsFailed = r.failures.size > 0 ? `; ${r.failures.size} of ${all} brand${all === 1 ? '' : 's'} failed (above), the others were applied` : '';
+      // A brand whose re-read did not match (another process's work among it) failed too, though no step did.
+      const failed = new Set([...r.failures.keys(), ...r.outcomes.filter((o) => o.status === 'verified' && o.unconverged.length > 0).map((o) => o.brandId)]);
+      const brandsFailed = failed.size > 0 ? `; ${failed.size} of ${all} brand${all === 1 ? '' : 's'} failed (above)${failed.size < all ? ', the others were applied' : ''}` : '';
+      // stdout's last line counts the failed brands: a log that shows stdout alone must not end on a clean brand's line.
+      const ran = ranSteps(r.outcomes.flatMap((o) => o.results ?? []));
+      io.stdout.write(style.red(`\nApply failed for ${failed.size} of ${s(all, 'brand')}; ${ran === '' ? 'no step ran' : `steps: ${ran}`}.\n`));
       writeFailures(
         ctx,
         [...r.failures],
@@ -104,9 +115,34 @@ async function confirm(ctx: CommandContext, brandIds: string[], what: string): P
   }
 }
 
-function summaryLine(brandId: string, results: StepResult[], style: Style): string {
-  const count = (st: StepResult['status']): number => results.filter((r) => r.status === st).length;
-  const parts = [`${count('done')} done`, `${count('failed')} failed`, `${count('blocked')} blocked`, `${count('held')} held`, `${count('skipped')} skipped`];
-  const text = `${brandId}: ${parts.join(', ')}.\n`;
-  return count('failed') > 0 ? style.red(text) : style.bold(text);
+/**
+ * A brand's line after its steps: `BR…: 16 done, 0 failed, 0 blocked, 0 held, 0 skipped.`;
+ * a brand with a failed step or a resource not as planned (verification, or
+ * another process's work) reads `BR…: failed: 1 resource not as planned; 49 done.`
+ */
+function summaryLine(brandId: string, results: StepResult[], unconverged: number, style: Style): string {
+  const failedSteps = results.filter((r) => r.status === 'failed').length;
+  if (failedSteps === 0 && unconverged === 0) return style.bold(`${brandId}: ${stepCounts(results)}.\n`);
+  const why = [...(failedSteps > 0 ? [`${count(failedSteps, 'step')} failed`] : []), ...(unconverged > 0 ? [`${count(unconverged, 'resource')} not as planned`] : [])];
+  const ran = ranSteps(results.filter((r) => r.status !== 'failed'));
+  return style.red(`${brandId}: failed: ${why.join(', ')}${ran !== '' ? `; ${ran}` : ''}.\n`);
+}
+
+/** The statuses that occurred, with their counts: `3 done, 1 held` (empty when no step ran). */
+function ranSteps(results: StepResult[]): string {
+  return STATUSES.map((st) => [st, results.filter((r) => r.status === st).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([st, n]) => `${n} ${st}`)
+    .join(', ');
+}
+
+const STATUSES = ['done', 'failed', 'blocked', 'held', 'skipped'] as const;
+
+/** `16 done, 0 failed, 0 blocked, 0 held, 0 skipped`. */
+function stepCounts(results: StepResult[]): string {
+  return STATUSES.map((st) => `${results.filter((r) => r.status === st).length} ${st}`).join(', ');
+}
+
+function count(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? '' : 's'}`;
 }

@@ -7,6 +7,7 @@ import type { FieldChange } from '../plan/types.js';
 import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
 import { brandErrorMarkdown } from './brand-error.js';
 import { partialMarkdown } from './partial.js';
+import { brandFailed } from '../report/build-drift.js';
 import type { DriftReport, ResourceDrift, Severity } from '../report/types.js';
 
 const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
@@ -18,16 +19,17 @@ export const MARKDOWN_BUDGET = 60_000;
 export function renderDriftMarkdown(report: DriftReport, budget = MARKDOWN_BUDGET): string {
   const s = report.summary;
   const out: string[] = [];
-  out.push(`## rcsctl drift: ${report.partial !== undefined ? 'partial report' : report.clean ? 'no drift' : 'drift found'}`, '');
+  const verdict = report.partial !== undefined ? 'partial report' : s.failedBrands > 0 ? `${s.failedBrands} of ${s.brands} brand${s.brands === 1 ? '' : 's'} failed` : report.clean ? 'no drift' : 'drift found';
+  out.push(`## rcsctl drift: ${verdict}`, '');
   if (report.partial !== undefined) out.push(...partialMarkdown(report.partial, report.brands.length));
   out.push('| Brand | Status | Resources | In sync | Changed | Missing | Unmanaged | Errors | Warnings | Info |');
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const b of report.brands) {
     const t = b.summary;
-    out.push(`| \`${b.brandId}\` | ${b.error !== undefined ? '❌ failed' : b.clean ? '✅ clean' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`);
+    out.push(`| \`${b.brandId}\` | ${brandFailed(b) ? '❌ failed' : b.clean ? '✅ clean' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`);
   }
   if (report.brands.length > 1) {
-    const failed = report.brands.filter((b) => b.error !== undefined).length;
+    const failed = s.failedBrands;
     out.push(`| **total** | ${failed > 0 ? `❌ ${failed} failed` : report.clean ? '✅ clean' : '❌ drifted'} | ${s.resources} | ${s.inSync} | ${s.changed} | ${s.missing} | ${s.unmanaged} | ${s.errors} | ${s.warnings} | ${s.infos} |`);
   }
   let size = out.join('\n').length;

@@ -6,7 +6,7 @@ import { brandErrorText, failedHeadline } from './brand-error.js';
 import type { Style } from './style.js';
 import { formatChange } from './change.js';
 import { partialText } from './partial.js';
-import type { BrandDrift, DriftReport, DriftSummary, Finding, Severity } from '../report/types.js';
+import type { BrandDrift, DriftReport, Finding, ReportSummary, Severity } from '../report/types.js';
 
 /** Render the report as text (`style` decides colour). */
 export function renderDriftText(report: DriftReport, style: Style): string {
@@ -14,17 +14,22 @@ export function renderDriftText(report: DriftReport, style: Style): string {
   const partial = report.partial !== undefined ? partialText(report.partial, report.brands.length).map((l) => style.red(style.bold(l))) : [];
   if (partial.length > 0) lines.push(...partial, '');
   for (const brand of report.brands) lines.push(...renderBrand(brand, style), '');
-  lines.push(style.bold(summaryLine(report.summary, report.clean)));
+  const summary = summaryLine(report.summary, report.clean);
+  lines.push(report.summary.failedBrands > 0 ? style.red(style.bold(summary)) : style.bold(summary));
   // The banner ends the report too: its last line must not read as the whole set's.
   if (partial.length > 0) lines.push('', ...partial);
   return lines.join('\n') + '\n';
 }
 
-/** `Drift: 2 resources changed, 1 missing, 0 unmanaged; 1 error, 2 warnings, 1 info (14 resources, 11 in sync).` */
-export function summaryLine(s: DriftSummary, clean: boolean): string {
-  const head = clean ? 'No drift' : 'Drift';
+/**
+ * `Drift: 2 changed, 1 missing, 0 unmanaged; 1 error, 2 warnings, 1 info (14 resources, 11 in sync).`
+ * A report with failed brands opens with them, so its last line never reads
+ * clean: `Drift check failed for 2 of 40 brands; in the others: 0 changed, …`.
+ */
+export function summaryLine(s: ReportSummary, clean: boolean): string {
+  const head = s.failedBrands > 0 ? `Drift check failed for ${s.failedBrands} of ${s.brands} brand${plural(s.brands)}; in the others: ` : clean ? 'No drift: ' : 'Drift: ';
   return (
-    `${head}: ${s.changed} changed, ${s.missing} missing, ${s.unmanaged} unmanaged; ` +
+    `${head}${s.changed} changed, ${s.missing} missing, ${s.unmanaged} unmanaged; ` +
     `${s.errors} error${plural(s.errors)}, ${s.warnings} warning${plural(s.warnings)}, ${s.infos} info ` +
     `(${s.resources} resource${plural(s.resources)}, ${s.inSync} in sync).`
   );

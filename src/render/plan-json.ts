@@ -4,10 +4,11 @@
 import { shortenLong } from '../core/shorten.js';
 import { summarise } from '../plan/build-plan.js';
 import type { PlanFile } from '../plan/types.js';
+import { planTotals } from './plan-text.js';
 
-/** The plan file with a summary per brand. */
+/** The plan file with a summary per brand, and one of them all (the failed brands counted). */
 export function withSummaries(file: PlanFile): unknown {
-  return { ...file, brands: file.brands.map((b) => ({ ...b, summary: summarise(b) })) };
+  return { ...file, summary: planTotals(file.brands), brands: file.brands.map((b) => ({ ...b, summary: summarise(b) })) };
 }
 
 /**

@@ -11,7 +11,7 @@ import { partialMarkdown } from './partial.js';
 import { stepUpload, uploadLine } from './change.js';
 import { diffLines, MARKDOWN_BUDGET } from './drift-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
-import { describe, MARKERS, markerOf, summaryLine } from './plan-text.js';
+import { describe, MARKERS, markerOf, planTotals, summaryLine } from './plan-text.js';
 import { makeStyle } from './style.js';
 import { reviewText } from '../core/step.js';
 
@@ -20,7 +20,9 @@ const plain = makeStyle(false);
 /** Render the plans of every brand as GitHub-flavoured Markdown, at most about `budget` characters. */
 export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number; previewLink?: string; graph?: boolean; partial?: ShardGaps }): string {
   const budget = opts.budget ?? MARKDOWN_BUDGET;
-  const out: string[] = [opts.partial !== undefined ? '## rcsctl plan: partial report' : '## rcsctl plan', ''];
+  const totals = planTotals(plans);
+  const verdict = opts.partial !== undefined ? ': partial report' : totals.failedBrands > 0 ? `: ${totals.failedBrands} of ${totals.brands} brand${totals.brands === 1 ? '' : 's'} failed` : '';
+  const out: string[] = [`## rcsctl plan${verdict}`, ''];
   if (opts.partial !== undefined) out.push(...partialMarkdown(opts.partial, plans.length));
   out.push('| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const p of plans) {
@@ -30,6 +32,10 @@ export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: st
       continue;
     }
     out.push(`| \`${p.brandId}\` | ${s.create} | ${s.update} | ${s.delete} | ${s.blocked} | ${s.review} | ${s.unmanaged} | ${p.problems.length} |`);
+  }
+  if (plans.length > 1) {
+    const t = totals;
+    out.push(`| **total** | ${t.create} | ${t.update} | ${t.delete} | ${t.blocked} | ${t.review} | ${t.unmanaged} | ${t.failedBrands > 0 ? `❌ ${t.failedBrands} brand${t.failedBrands === 1 ? '' : 's'} failed` : '0'} |`);
   }
   if (opts.previewLink !== undefined) out.push('', previewLine(opts.previewLink));
   let size = out.join('\n').length;

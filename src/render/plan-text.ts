@@ -49,7 +49,55 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
 
 /** `Plan: 3 to create, 2 to update, 1 to delete; 1 blocked, 1 needs review; 4 unmanaged.` */
 export function summaryLine(s: PlanSummary): string {
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete; ${s.blocked} blocked, ${s.review} need${s.review === 1 ? 's' : ''} review; ${s.unmanaged} unmanaged.`;
+  return `Plan: ${counts(s)}`;
+}
+
+function counts(s: PlanSummary): string {
+  return `${s.create} to create, ${s.update} to update, ${s.delete} to delete; ${s.blocked} blocked, ${s.review} need${s.review === 1 ? 's' : ''} review; ${s.unmanaged} unmanaged.`;
+}
+
+/** The plans of several brands added up: the steps of those that planned, and how many brands failed. */
+export interface PlanTotals extends PlanSummary {
+  brands: number;
+  /** Brands that failed (manifests, reading) or whose plan has problems: nothing can be applied for them. */
+  failedBrands: number;
+}
+
+/** True when nothing can be applied for the brand: it failed, or its plan has problems. */
+export function planFailed(p: BrandPlan): boolean {
+  return p.error !== undefined || p.problems.length > 0;
+}
+
+/** Add up the plans of `plans`; a failed brand is counted as failed, its steps not at all. */
+export function planTotals(plans: BrandPlan[]): PlanTotals {
+  const t: PlanTotals = { brands: plans.length, failedBrands: 0, create: 0, update: 0, delete: 0, blocked: 0, review: 0, unmanaged: 0 };
+  for (const p of plans) {
+    if (planFailed(p)) {
+      t.failedBrands++;
+      continue;
+    }
+    const s = summarise(p);
+    for (const k of ['create', 'update', 'delete', 'blocked', 'review', 'unmanaged'] as const) t[k] += s[k];
+  }
+  return t;
+}
+
+/**
+ * The grand total of several brands, the last line of a text plan:
+ * `Total for 40 brands: 3 to create, …`, or, when some failed,
+ * `Plan failed for 2 of 40 brands (nothing can be applied for them); the others: 3 to create, …`.
+ */
+export function totalLine(t: PlanTotals): string {
+  const s = t.brands === 1 ? '' : 's';
+  return t.failedBrands > 0 ? `Plan failed for ${t.failedBrands} of ${t.brands} brand${s} (nothing can be applied for them); the others: ${counts(t)}` : `Total for ${t.brands} brand${s}: ${counts(t)}`;
+}
+
+/** The text plan of every brand, then, for more than one brand, the grand total. */
+export function renderPlans(plans: BrandPlan[], style: Style): string {
+  const text = plans.map((p) => renderPlan(p, style)).join('\n');
+  if (plans.length < 2) return text;
+  const t = planTotals(plans);
+  return `${text}\n${(t.failedBrands > 0 ? style.red : style.bold)(totalLine(t))}\n`;
 }
 
 /** The lines of one step: a header, then its field changes indented. */

@@ -10,7 +10,7 @@ import { isStateful } from '../kinds/resource-kind.js';
 import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import type { Step } from '../plan/types.js';
 import { VERSION } from '../version.js';
-import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ResourceDrift } from './types.js';
+import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ReportSummary, type ResourceDrift } from './types.js';
 import { reviewText } from '../core/step.js';
 
 /**
@@ -23,7 +23,7 @@ export function buildDrift(brands: BrandOutcome[], now: Date, options: Partial<D
     isFailed(b) ? { brandId: b.brandId, clean: false, summary: emptySummary(), problems: [], notes: [], resources: [], error: b.error } : brandDrift(b, now, opts, targets),
   );
   if (docsUrl !== undefined) for (const b of out) for (const r of b.resources) for (const f of r.findings) f.help = helpLink(f.code, docsUrl);
-  const summary = addSummaries(out.map((b) => b.summary));
+  const summary = reportSummary(out);
   return {
     version: DRIFT_REPORT_VERSION,
     rcsctlVersion: VERSION,
@@ -214,8 +214,14 @@ function emptySummary(): DriftSummary {
   return { resources: 0, inSync: 0, changed: 0, missing: 0, unmanaged: 0, errors: 0, warnings: 0, infos: 0 };
 }
 
-function addSummaries(list: DriftSummary[]): DriftSummary {
+/** True when a brand could not be checked or compared: it failed (403, no connection, broken manifests) or its plan has problems. */
+export function brandFailed(b: BrandDrift): boolean {
+  return b.error !== undefined || b.problems.length > 0;
+}
+
+/** The report's summary: the brands' counts added up, and the brands and failed brands counted. */
+export function reportSummary(brands: BrandDrift[]): ReportSummary {
   const total = emptySummary();
-  for (const s of list) for (const k of Object.keys(total) as (keyof DriftSummary)[]) total[k] += s[k];
-  return total;
+  for (const b of brands) for (const k of Object.keys(total) as (keyof DriftSummary)[]) total[k] += b.summary[k];
+  return { ...total, brands: brands.length, failedBrands: brands.filter(brandFailed).length };
 }

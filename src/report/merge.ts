@@ -6,7 +6,8 @@
 import { RcsctlError } from '../errors.js';
 import type { PlanFile } from '../plan/types.js';
 import { checkShardSet, describeGaps } from './shard-set.js';
-import type { DriftReport, DriftSummary } from './types.js';
+import { reportSummary } from './build-drift.js';
+import type { DriftReport } from './types.js';
 
 /** A shard's report as read: a drift report or a plan, with where it came from. */
 export type ShardReport = { kind: 'drift'; file: string; report: DriftReport } | { kind: 'plan'; file: string; report: PlanFile };
@@ -56,8 +57,7 @@ function mergeDrift(parts: Extract<ShardReport, { kind: 'drift' }>[]): DriftRepo
     }
   }
   const brands = parts.flatMap((p) => p.report.brands).sort((a, b) => a.brandId.localeCompare(b.brandId));
-  const summary = emptySummary();
-  for (const b of brands) for (const k of Object.keys(summary) as (keyof DriftSummary)[]) summary[k] += b.summary[k];
+  const summary = reportSummary(brands);
   return {
     version: first.version,
     rcsctlVersion: first.rcsctlVersion,
@@ -83,8 +83,4 @@ function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
     // A part that is a shortened view makes the whole one: it must stay unappliable.
     ...(parts.some((p) => p.report.shortened === true) ? { shortened: true as const } : {}),
   };
-}
-
-function emptySummary(): DriftSummary {
-  return { resources: 0, inSync: 0, changed: 0, missing: 0, unmanaged: 0, errors: 0, warnings: 0, infos: 0 };
 }

@@ -44,7 +44,8 @@ export function readShardReport(path: string, shown: string): ShardReport {
   return kind === 'drift' ? { kind, file: shown, report: raw as DriftReport } : { kind, file: shown, report: stripSummaries(raw as PlanFile) };
 }
 
-/** `plan --format json` adds a summary per brand; the plan file itself has none. */
+/** `plan --format json` adds a summary per brand and one of them all; the plan file itself has none. */
 function stripSummaries(file: PlanFile): PlanFile {
-  return { ...file, brands: file.brands.map((b) => Object.fromEntries(Object.entries(b).filter(([k]) => k !== 'summary')) as unknown as PlanFile['brands'][number]) };
+  const withoutSummary = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'summary')) as T;
+  return { ...withoutSummary(file), brands: file.brands.map(withoutSummary) };
 }

@@ -39,6 +39,13 @@ export interface DriftSummary {
   infos: number;
 }
 
+/** The whole report's counts: every brand's added up, and how many brands there are and how many failed. */
+export interface ReportSummary extends DriftSummary {
+  brands: number;
+  /** Brands that could not be checked or compared (an error or plan problems); their resources are not counted. */
+  failedBrands: number;
+}
+
 /** One brand of the report. */
 export interface BrandDrift {
   brandId: string;
@@ -62,7 +69,7 @@ export interface DriftReport {
   generatedAt: string;
   options: DriftOptions;
   clean: boolean;
-  summary: DriftSummary;
+  summary: ReportSummary;
   brands: BrandDrift[];
   /** Set on a report made with `--shard i/n`: which shard, of which brand list (`report merge` checks them). */
   shard?: ShardOrigin;

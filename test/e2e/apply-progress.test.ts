@@ -93,7 +93,7 @@ describe('apply on a terminal', () => {
     const code = await main(['apply', manyAutoReplies(30), '--yes', '--concurrency', '3'], { stdout, stderr: new FakeTerminal(120, 24), env: { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN }, cwd: dir });
     expect(code).toBe(1);
     const text = stripAnsi(stdout.text);
-    const failed = Number(/BR\.demo000001: \d+ done, (\d+) failed/.exec(text)?.[1]);
+    const failed = Number(/BR\.demo000001: failed: (\d+) steps failed; \d+ done/.exec(text)?.[1]);
     expect(failed).toBeGreaterThan(3);
     const listed = text.slice(text.indexOf(`Failed steps (${failed}):`)).split('\n').filter((l) => /^✗ autoReply\.ar\d+: failed: create auto-reply/.test(l));
     expect(listed).toHaveLength(failed);

@@ -86,7 +86,7 @@ describe('renderers on hostile text', () => {
     generatedAt: NOW.toISOString(),
     options: DEFAULT_DRIFT_OPTIONS,
     clean: false,
-    summary: { resources: 2, inSync: 1, changed: 1, missing: 0, unmanaged: 0, errors: 0, warnings: 1, infos: 1 },
+    summary: { resources: 2, inSync: 1, changed: 1, missing: 0, unmanaged: 0, errors: 0, warnings: 1, infos: 1, brands: 1, failedBrands: 0 },
     brands: [
       {
         brandId: 'BR.0000000001',

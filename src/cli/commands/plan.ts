@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writePlanFile } from '../../plan/plan-file.js';
 import { isFailed, type BrandOutcome } from '../../plan/plan-brands.js';
-import { renderPlan } from '../../render/plan-text.js';
+import { planFailed, renderPlans } from '../../render/plan-text.js';
 import { makeStyle } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
@@ -67,8 +67,11 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
         ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }) }));
       } else {
         const style = makeStyle(g.color);
-        ctx.io.stdout.write(plans.map((p) => renderPlan(p.plan, style)).join('\n'));
-        if (out !== undefined) ctx.io.stdout.write(`\nSaved the plan to ${out}. Apply exactly these steps with: rcsctl apply --plan ${out}\n`);
+        ctx.io.stdout.write(renderPlans(file.brands, style));
+        const failed = file.brands.filter(planFailed).length;
+        // With failed brands the saved plan is not the whole story: the line says so.
+        const saved = failed > 0 ? `Nothing can be applied for the ${failed} brand${failed === 1 ? '' : 's'} that failed (above); apply the others' steps with` : 'Apply exactly these steps with';
+        if (out !== undefined) ctx.io.stdout.write(`\nSaved the plan to ${out}. ${saved}: rcsctl apply --plan ${out}\n`);
         if (notes.length > 0) ctx.io.stdout.write(`\n${notes.join('')}`);
       }
       reportFailures(ctx, plans, { shownOnStdout: format === 'text' });

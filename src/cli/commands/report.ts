@@ -13,7 +13,7 @@ import { summaryLine as driftSummaryLine } from '../../render/drift-text.js';
 import { partialText } from '../../render/partial.js';
 import { renderPlanJson } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
-import { renderPlan } from '../../render/plan-text.js';
+import { renderPlans } from '../../render/plan-text.js';
 import { makeStyle, type Style } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
@@ -65,7 +65,7 @@ function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], st
   const file = merged.report;
   if (format === 'json') return renderPlanJson(file);
   if (format === 'markdown') return renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(file.partial !== undefined ? { partial: file.partial } : {}) });
-  const text = file.brands.map((b) => renderPlan(b, style)).join('\n');
+  const text = renderPlans(file.brands, style);
   const partial = banner(merged, style);
   return partial === '' ? text : `${partial}\n${text}\n${partial}`;
 }

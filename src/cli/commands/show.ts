@@ -8,7 +8,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { renderPlanJson } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
-import { renderPlan } from '../../render/plan-text.js';
+import { renderPlans } from '../../render/plan-text.js';
 import { makeStyle } from '../../render/style.js';
 import { formatOption, formatValue, outOption, outValue } from '../options.js';
 import { previewOptions, writePlanPreview } from '../preview-option.js';
@@ -39,7 +39,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     else if (format === 'markdown') text = renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }) });
     else {
       const style = makeStyle(out === undefined && ctx.globals().color);
-      text = `Saved plan ${path}, made ${file.createdAt} against ${file.baseUrl} by rcsctl ${file.rcsctlVersion}\n\n` + file.brands.map((b) => renderPlan(b, style)).join('\n');
+      text = `Saved plan ${path}, made ${file.createdAt} against ${file.baseUrl} by rcsctl ${file.rcsctlVersion}\n\n` + renderPlans(file.brands, style);
     }
     if (out === undefined) ctx.io.stdout.write(text);
     else {
