@@ -268,6 +268,8 @@ export interface CommonMessagebase {
   messagebaseId: string;
   tmpltName: string;
   messagebaseformId: string;
+  /** Always `common` (the public document's Messagebase.brandId). */
+  brandId: 'common';
   productCode: string;
   status: string;
   approvalResult: string;

@@ -250,25 +250,31 @@ function statesCheck(autoReplies: Rec[], rooms: Rec[], logos: Rec[]): DoctorChec
   return unknown.length === 0 ? { ...common, status: 'ok', said: `seen: ${seen.join(', ')}` } : { ...common, status: 'differs', said: `not known to rcsctl: ${unknown.join(', ')} (seen: ${seen.join(', ')})` };
 }
 
+function formsSaid(seen: Set<string>): string {
+  return seen.size === 0 ? 'not seen' : [...seen].join(' and ');
+}
+
 function unsetCheck(rooms: Rec[], logos: Rec[]): DoctorCheck {
   const common = {
     id: 'unset-fields',
     title: 'fields without a value',
-    assumed: 'a room or logo field without a value is answered as null, key present (rcsctl also reads absent and "" alike)',
-    doc: 'public OpenAPI document, the brand messagebase detail example; Chatbot and BrandLogo schemas',
+    assumed: 'a room field without a value is left out, a logo field is null with the key present (rcsctl reads absent, null and "" alike)',
+    doc: 'public OpenAPI document: Chatbot and ChatbotDetail (only chatbotId and brandId required), the brand messagebase detail example; BrandLogo',
   };
   const fields = { room: ['groupId', 'botAgencyId', 'approvalReason', 'approvalDate', 'webhook', 'botTcPage', 'subDescr'], logo: ['description', 'approvalReason', 'approvalDate'] };
-  const forms = new Set<string>();
-  const note = (items: Rec[], names: string[]) => {
+  const forms = { room: new Set<string>(), logo: new Set<string>() };
+  const note = (items: Rec[], names: string[], seen: Set<string>) => {
     for (const i of items)
       for (const f of names) {
-        if (!(f in i)) forms.add('absent');
-        else if (i[f] === null) forms.add('null');
-        else if (i[f] === '') forms.add('""');
+        if (!(f in i)) seen.add('absent');
+        else if (i[f] === null) seen.add('null');
+        else if (i[f] === '') seen.add('""');
       }
   };
-  note(rooms, fields.room);
-  note(logos, fields.logo);
-  if (forms.size === 0) return { ...common, status: 'skipped', said: 'every field looked at has a value' };
-  return forms.size === 1 && forms.has('null') ? { ...common, status: 'ok', said: 'unset fields are null' } : { ...common, status: 'differs', said: `unset fields are ${[...forms].join(' and ')}; rcsctl reads them as null` };
+  note(rooms, fields.room, forms.room);
+  note(logos, fields.logo, forms.logo);
+  if (forms.room.size + forms.logo.size === 0) return { ...common, status: 'skipped', said: 'every field looked at has a value' };
+  const said = `unset room fields are ${formsSaid(forms.room)}, logo fields ${formsSaid(forms.logo)}`;
+  const expected = (seen: Set<string>, form: string) => seen.size === 0 || (seen.size === 1 && seen.has(form));
+  return expected(forms.room, 'absent') && expected(forms.logo, 'null') ? { ...common, status: 'ok', said } : { ...common, status: 'differs', said: `${said}; rcsctl reads them as null` };
 }

@@ -51,10 +51,12 @@ export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
 /**
  * An answer object with its unset (null) fields in the form the emulator's
- * behaviour names: kept as null, left out, or "".
+ * behaviour names: kept as null, left out, or "". Under the default behaviour
+ * (`document`) each answer takes the form its schema in the public document
+ * allows: `documented`.
  */
-export function withUnset<T extends Record<string, unknown>>(store: EmulatorStore, o: T): T {
-  const form = store.behaviour.unsetFields;
+export function withUnset<T extends Record<string, unknown>>(store: EmulatorStore, o: T, documented: 'null' | 'absent' = 'null'): T {
+  const form = store.behaviour.unsetFields === 'document' ? documented : store.behaviour.unsetFields;
   if (form === 'null') return o;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {

@@ -255,7 +255,7 @@ export function checkBehaviour(raw: unknown, bad: (field: string, why: string) =
   const known = Object.keys(defaultBehaviour());
   for (const k of Object.keys(o)) if (!known.includes(k)) bad(k, `is not a behaviour; known: ${known.join(', ')}`);
   if (o.mediaForm !== undefined && o.mediaForm !== 'fileId' && o.mediaForm !== 'maapfile') bad('mediaForm', 'must be fileId or maapfile');
-  if (o.unsetFields !== undefined && !['null', 'absent', 'empty'].includes(o.unsetFields as string)) bad('unsetFields', 'must be null, absent or empty');
+  if (o.unsetFields !== undefined && !['document', 'null', 'absent', 'empty'].includes(o.unsetFields as string)) bad('unsetFields', 'must be document, null, absent or empty');
   for (const k of ['fillPostbacks', 'storeAliases']) if (o[k] !== undefined && typeof o[k] !== 'boolean') bad(k, 'must be a boolean');
   return o as Partial<EmulatorBehaviour>;
 }

@@ -200,13 +200,17 @@ export interface EmulatorBehaviour {
   fillPostbacks: boolean;
   /** Store SCL00000 as SCS00000 and SCwThT00 as SCwThM00 (default true). */
   storeAliases: boolean;
-  /** How a field without a value is answered: null (default), left out, or "". */
-  unsetFields: 'null' | 'absent' | 'empty';
+  /**
+   * How a field without a value is answered: as the public document allows
+   * (`document`, the default: left out of rooms, null elsewhere), or null, left
+   * out, or "" in every answer.
+   */
+  unsetFields: 'document' | 'null' | 'absent' | 'empty';
 }
 
 /** The behaviour the service reference and the public document describe. */
 export function defaultBehaviour(): EmulatorBehaviour {
-  return { mediaForm: 'fileId', fillPostbacks: true, storeAliases: true, unsetFields: 'null' };
+  return { mediaForm: 'fileId', fillPostbacks: true, storeAliases: true, unsetFields: 'document' };
 }
 
 /** The whole state of one emulator. */

@@ -1,5 +1,6 @@
 // Fields without a value: the service may answer them as null, leave them out,
-// or answer "". rcsctl must read all three alike: apply converges, the next plan
+// or answer "", and the emulator's default answers each as the public document
+// allows. rcsctl must read all three alike: apply converges, the next plan
 // is empty, and a rejected logo's missing reason reads as "no reason given".
 
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,9 @@ import { formatViolation } from '../../src/contract/check.js';
 import { contractOf } from '../contract-recorder.js';
 import { admin, BRAND, cli, clientFor, emulator, EXAMPLE } from './helpers.js';
 
-describe.each(['null', 'absent', 'empty'])('unset fields answered as %s', (form) => {
+// `document` is the default: rooms leave such fields out (the public document requires
+// only chatbotId and brandId of a room), logos and auto-replies answer null.
+describe.each(['document', 'null', 'absent', 'empty'])('unset fields answered as %s', (form) => {
   it('apply converges and the next plan is empty; unset room and logo fields read as null', async () => {
     const emu = await emulator();
     try {

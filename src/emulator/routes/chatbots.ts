@@ -14,6 +14,13 @@ import { asObject, extensionOf, optionalEnum, optionalString, requiredString } f
 import { announce, chatbotNotice } from '../messaging/notifications.js';
 import { isBidirectional } from '../messaging/rooms.js';
 
+/**
+ * Rooms leave out a field without a value: the public document types every room
+ * field as a string and requires only chatbotId and brandId
+ * (docs/decisions.md, "Fields without a value").
+ */
+const ROOM_UNSET = 'absent';
+
 const BASE = '/api/1.1/brand/:brandId/chatbot';
 const BIDI = '/api/1.1/brand/:brandId/bidirectional/chatbot';
 
@@ -33,13 +40,13 @@ export function chatbotRoutes(): Route[] {
 
 function list(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
-  return paged(ctx, [...brand.chatbots.values()], (c) => withUnset(ctx.store, listItem(brand)(c)));
+  return paged(ctx, [...brand.chatbots.values()], (c) => withUnset(ctx.store, listItem(brand)(c), ROOM_UNSET));
 }
 
 function bidirectionalList(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
   const rooms = [...brand.chatbots.values()].filter(isBidirectional);
-  return paged(ctx, rooms, (c) => withUnset(ctx.store, listItem(brand)(c)));
+  return paged(ctx, rooms, (c) => withUnset(ctx.store, listItem(brand)(c), ROOM_UNSET));
 }
 
 function detail(ctx: RequestContext) {
@@ -207,7 +214,7 @@ export function chatbotDetail(store: EmulatorStore, brand: StoredBrand, c: Store
     webhook: c.webhook,
     botTcPage: c.botTcPage,
     persistentMenu: [...(c.menu ?? [])].sort((a, b) => a.ordNo - b.ordNo),
-  });
+  }, ROOM_UNSET);
 }
 
 function roomExists(store: EmulatorStore, id: string): boolean {

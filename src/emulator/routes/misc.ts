@@ -56,11 +56,16 @@ function messagebase(ctx: RequestContext): Reply {
   return ok([{ ...messagebaseView(m), policyInfo: m.policyInfo }]);
 }
 
+/** The brandId a common messagebase answers with. */
+const COMMON_BRAND_ID = 'common';
+
 function messagebaseView(m: MessagebaseFacts) {
   return {
     messagebaseId: m.messagebaseId,
     tmpltName: m.tmpltName,
     messagebaseformId: m.messagebaseformId,
+    // The public document's Messagebase: "'common' for a template in common use".
+    brandId: COMMON_BRAND_ID,
     productCode: m.productCode,
     status: 'ready',
     approvalResult: '승인',
