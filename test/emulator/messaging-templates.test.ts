@@ -4,7 +4,8 @@
 // - Message: "messagebaseId: Message format ID"; "chatbotId: … A messagebaseId
 //   restricted to particular sender numbers fails when used with another";
 //   "productCode: … must equal the productCode registered for the messagebaseId,
-//   otherwise the send fails".
+//   otherwise the send fails"; "header: … Some messagebases refuse advertising"
+//   (the public document's PolicyInfo.adHeaderAllowed false: header 1 fails).
 // - Template approvalResult 승인 (the public document): "messages can be sent";
 //   any other state cannot send.
 // - Agency message file: "messagebaseId: … The image width and height are
@@ -108,6 +109,13 @@ describe('a brand template as the messagebaseId of a send', () => {
   it('its sender-number restriction applies: a template restricted to 0200000002 fails from 0200000001', async () => {
     expect(refusal(await send({ ...AUTUMN_SEND, chatbotId: '0200000001' }))).toEqual({ status: 400, code: '40006' });
     expect((await send(AUTUMN_SEND)).status).toBe(200);
+  });
+
+  it("its adHeaderAllowed applies: the text form's policy refuses advertising (40017), the image form's takes it", async () => {
+    const ad = { header: '1', footer: '080-000-0000' };
+    expect(refusal(await send({ ...NOTICE_SEND, ...ad }))).toEqual({ status: 400, code: '40017' });
+    expect((await send({ ...NOTICE_SEND, header: '0' })).status).toBe(200);
+    expect((await send({ ...AUTUMN_SEND, ...ad })).status).toBe(200);
   });
 
   it('its variables apply: a send that leaves one out fails with 40020 naming it', async () => {
