@@ -11,6 +11,9 @@ import { API_PREFIX, appendFile, appendJson, newForm, seg, type UploadFile } fro
 import { any, arr, obj, opt, str, unsetAsNull } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
 
+/** The environment variable that names the account (personId) the /corp routes act as, when a manifest does not. */
+export const PERSON_ENV = 'RCSCTL_PERSON_ID';
+
 /** A modification: the page (regBrand) and the images to replace; `background: null` removes it. Parts left out keep what the brand has. */
 export interface BrandModification {
   regBrand?: RegBrand;

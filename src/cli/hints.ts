@@ -29,5 +29,10 @@ const SANDBOX_HINTS: Record<string, string> = {
 /** A hint for `err`, or undefined; `sandbox` when the command ran against --sandbox. */
 export function hintFor(err: unknown, opts: { sandbox?: boolean } = {}): string | undefined {
   if (!(err instanceof RcsApiError)) return undefined;
-  return (opts.sandbox === true ? SANDBOX_HINTS[err.serviceCode] : undefined) ?? HINTS[err.serviceCode];
+  return hintForCode(err.serviceCode, opts);
+}
+
+/** A hint for a service error code (doctor reads answers raw, not as errors), or undefined. */
+export function hintForCode(serviceCode: string, opts: { sandbox?: boolean } = {}): string | undefined {
+  return (opts.sandbox === true ? SANDBOX_HINTS[serviceCode] : undefined) ?? HINTS[serviceCode];
 }

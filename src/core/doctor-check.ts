@@ -13,4 +13,6 @@ export interface DoctorCheck {
   said: string;
   /** The place in the service reference or the public OpenAPI document. */
   doc: string;
+  /** The service's error code, when the check differs because the service refused the request (the CLI words a hint from it). */
+  serviceCode?: string;
 }

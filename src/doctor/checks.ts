@@ -92,7 +92,7 @@ async function tokenCheck(inspect: Inspector): Promise<DoctorCheck> {
   const issued = inspect.issueToken();
   if (issued === undefined) return { ...common, status: 'skipped', said: 'a ready token is configured: no token was issued (its use is checked with the brand)' };
   const a = await issued;
-  if (a.error !== undefined) return { ...common, status: 'differs', said: said(a) };
+  if (a.error !== undefined) return { ...common, status: 'differs', said: said(a), serviceCode: a.error.code };
   const b = a.body;
   const problems: string[] = [];
   if (!isRec(b)) problems.push('the answer is not an object');
@@ -117,7 +117,7 @@ function brandCheck(a: RawAnswer, brand: BrandRef): DoctorCheck {
   };
   if (a.error === undefined) return { ...common, status: 'ok', said: `the room list of ${brand.id} answered HTTP ${a.status}` };
   const hint = a.error.code === ERRORS.noBrandPermission.code ? ' (no role on the brand)' : a.error.code === ERRORS.missingBrandKey.code ? ' (an agency must send the brand key)' : a.error.code === ERRORS.invalidBrandKey.code ? ' (wrong brand key)' : '';
-  return { ...common, status: 'differs', said: said(a) + hint };
+  return { ...common, status: 'differs', said: said(a) + hint, serviceCode: a.error.code };
 }
 
 function envelopeCheck(a: RawAnswer): DoctorCheck {

@@ -1,15 +1,18 @@
-// `rcsctl doctor --brand ID`: read-only checks of what rcsctl assumes about
-// the service, against the configured endpoint (docs/doctor.md). Exit 0 when
-// every check holds (or has nothing to look at), 1 when one differs.
+// `rcsctl doctor [paths...] [--brand ID]`: read-only checks of what rcsctl
+// assumes about the service, against the configured endpoint (docs/doctor.md).
+// Exit 0 when every check holds (or has nothing to look at), 1 when one differs.
 
 import type { Command } from 'commander';
 import { runDoctor, type DoctorReport } from '../../doctor/checks.js';
+import { brandFromManifests, brandOfAccount, type DeclaredBrandRef } from '../../doctor/choose-brand.js';
+import { loadManifests } from '../../manifest/index.js';
 import { connect } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
-import { formatOption, formatValue } from '../options.js';
+import { hintForCode } from '../hints.js';
+import { formatOption, formatValue, pathsArgument, pathsOrCwd } from '../options.js';
+import { credentialsInPlay, protectSensitive } from '../secrets.js';
 import { makeStyle, type Style } from '../../render/style.js';
-import { brandKeyFromEnv } from '../../apply/apply-brands.js';
 
 const FORMATS = ['text', 'json'] as const;
 
@@ -17,15 +20,27 @@ const FORMATS = ['text', 'json'] as const;
 export function registerDoctor(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command('doctor')
-    .description("check, read-only, what rcsctl assumes about the service against the configured endpoint (exit 0 all hold, 1 otherwise)")
-    .requiredOption('--brand <id>', 'the brand to look at; an agency account takes its key from RCSCTL_BRAND_KEY_<brandId with _ for . and ->');
+    .description("check, read-only, what rcsctl assumes about the service against the configured endpoint (exit 0 all hold, 1 otherwise)");
+  pathsArgument(cmd, 'manifests whose brand to check when --brand is left out, and where its brand key comes from (default: .)');
+  cmd.option(
+    '--brand <id>',
+    'the brand to look at (required unless the manifests declare one brand, or RCSCTL_PERSON_ID names an account that operates one); an agency account takes its key from the manifest or RCSCTL_BRAND_KEY_<brandId with _ for . and ->',
+  );
   formatOption(cmd, FORMATS, 'output format');
-  cmd.action(async (flags: { brand: string; format: string; json: boolean }) => {
+  cmd.action(async (paths: string[] | undefined, flags: { brand?: string; format: string; json: boolean }) => {
     const format = formatValue(flags, FORMATS);
-    const conn = await connect(ctx);
+    // The manifests are read only to name the brand and its key: `--brand` alone reads none.
+    const declared = flags.brand === undefined || (paths ?? []).length > 0 ? await declaredBrands(ctx, pathsOrCwd(paths)) : [];
+    const fromManifests = brandFromManifests(flags.brand, declared, ctx.io.env);
+    const conn = await connect(ctx, { declared });
+    const sandbox = ctx.globals().sandbox;
+    const hint = (code: string): string | undefined => hintForCode(code, { sandbox });
     try {
-      const report = await runDoctor(conn.client.inspect, conn.baseUrl, brandKeyFromEnv(flags.brand, ctx.io.env));
-      ctx.io.stdout.write(format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderDoctor(report, makeStyle(ctx.globals().color)));
+      const brand = fromManifests ?? (await brandOfAccount(conn.client.inspect, ctx.io.env, hint));
+      const report = await runDoctor(conn.client.inspect, conn.baseUrl, brand);
+      // A check the service refused (401, 403, a wrong brand key) says what to do, as plan's errors do.
+      const hinted = { ...report, checks: report.checks.map((c) => withHint(c, hint)) };
+      ctx.io.stdout.write(format === 'json' ? JSON.stringify(hinted, null, 2) + '\n' : renderDoctor(hinted, makeStyle(ctx.globals().color)));
       ctx.exit(report.ok ? EXIT_OK : EXIT_ERROR);
     } finally {
       await conn.close();
@@ -33,8 +48,22 @@ export function registerDoctor(program: Command, ctx: CommandContext): void {
   });
 }
 
-/** The report as text: one line per check; for a difference, what was assumed, said, and where it comes from. */
-export function renderDoctor(report: DoctorReport, style: Style): string {
+/** The brands `paths` declare (their manifests need not be valid: doctor only needs the id and key). */
+async function declaredBrands(ctx: CommandContext, paths: string[]): Promise<DeclaredBrandRef[]> {
+  const loaded = await loadManifests(paths, { env: ctx.io.env, cwd: ctx.io.cwd, credentials: credentialsInPlay(ctx) });
+  protectSensitive(ctx, loaded.sensitive);
+  const refs = new Map<string, DeclaredBrandRef>(loaded.brands.map((b) => [b.brandId, b.brandKey !== undefined ? { brandId: b.brandId, brandKey: b.brandKey } : { brandId: b.brandId }]));
+  for (const s of loaded.skipped) if (!refs.has(s.brandId)) refs.set(s.brandId, { brandId: s.brandId });
+  return [...refs.values()].sort((a, b) => a.brandId.localeCompare(b.brandId));
+}
+
+function withHint<C extends DoctorReport['checks'][number]>(c: C, hint: (code: string) => string | undefined): C & { hint?: string } {
+  const text = c.serviceCode !== undefined && c.status === 'differs' ? hint(c.serviceCode) : undefined;
+  return text === undefined ? c : { ...c, hint: text };
+}
+
+/** The report as text: one line per check; for a difference, what was assumed, said, where it comes from, and what to do when there is a hint. */
+export function renderDoctor(report: DoctorReport & { checks: { hint?: string }[] }, style: Style): string {
   const lines = [`rcsctl doctor: ${report.baseUrl}, brand ${report.brandId}`, ''];
   const width = Math.max(...report.checks.map((c) => c.id.length));
   for (const c of report.checks) {
@@ -44,6 +73,7 @@ export function renderDoctor(report: DoctorReport, style: Style): string {
       lines.push(`           assumed: ${c.assumed}`);
       lines.push(`           said:    ${c.said}`);
       lines.push(`           see:     ${c.doc}`);
+      if (c.hint !== undefined) lines.push(`           hint:    ${c.hint}`);
     } else {
       lines.push(`           ${c.said}`);
     }

@@ -4,6 +4,7 @@
 // document's multipart form, after withdrawing a pending review when asked.
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
+import { PERSON_ENV } from '../../api/brands.js';
 import { ERRORS } from '../../contract/codes.js';
 import type { BrandCategory } from '../../contract/wire.js';
 import type { PlanProblem, Step, StepFile } from '../../core/step.js';
@@ -14,7 +15,7 @@ import type { LiveProfile, ProfileRequest } from './kind.js';
 import { PROFILE_KEY, type DesiredProfile } from './types.js';
 
 /** The environment variable naming the account when the manifest does not. */
-export const PERSON_ENV = 'RCSCTL_PERSON_ID';
+export { PERSON_ENV };
 
 /** Service codes: a brand the account has no role on reads as not found; an identical modification is done already. */
 export const PROFILE_CODES = { gone: ERRORS.noBrandPermission.code, noChange: ERRORS.noChanges.code } as const;
