@@ -90,7 +90,46 @@ if (method === 'GET' && (m = /^repos\\/[^/]+\\/[^/]+\\/issues\\/(\\d+)\\/comment
 } else fail('not faked: ' + method + ' ' + path);
 `;
 
-/** The bin directory: npx (this checkout's rcsctl), npm (no-op), gh (the fake). */
+const CURL = `#!/usr/bin/env node
+// Fake curl: the flags the recipes use, over real HTTP (to the fake notes API),
+// so the tests need no curl installed; any other flag is refused.
+const fs = require('node:fs');
+const args = process.argv.slice(2);
+const fail = (m, code = 2) => { process.stderr.write('fake curl: ' + m + '\\n'); process.exit(code); };
+let method, url, output, dump, failOnError = false;
+const headers = {};
+const data = [];
+for (let i = 0; i < args.length; i++) {
+  const a = args[i];
+  if (a === '--fail') failOnError = true;
+  else if (a === '--silent' || a === '--show-error') continue;
+  else if (a === '--header') { const h = args[++i]; const c = h.indexOf(':'); headers[h.slice(0, c).trim()] = h.slice(c + 1).trim(); }
+  else if (a === '--request') method = args[++i];
+  else if (a === '--output') output = args[++i];
+  else if (a === '--dump-header') dump = args[++i];
+  else if (a === '--data-urlencode') {
+    const v = args[++i];
+    const at = v.indexOf('@');
+    const eq = v.indexOf('=');
+    if (at > 0 && (eq < 0 || at < eq)) data.push(v.slice(0, at) + '=' + encodeURIComponent(fs.readFileSync(v.slice(at + 1), 'utf8')));
+    else if (eq > 0) data.push(v.slice(0, eq) + '=' + encodeURIComponent(v.slice(eq + 1)));
+    else fail('cannot read --data-urlencode ' + v);
+  } else if (a.startsWith('-')) fail('unknown option ' + a);
+  else if (url === undefined) url = a;
+  else fail('a second URL ' + a);
+}
+if (url === undefined) fail('no URL');
+const body = data.length > 0 ? data.join('&') : undefined;
+if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+fetch(url, { method: method ?? (body !== undefined ? 'POST' : 'GET'), headers, body }).then(async (res) => {
+  const text = await res.text();
+  if (dump !== undefined) fs.writeFileSync(dump, 'HTTP/1.1 ' + res.status + '\\r\\n' + [...res.headers].map(([k, v]) => k + ': ' + v + '\\r\\n').join('') + '\\r\\n');
+  if (failOnError && res.status >= 400) fail('The requested URL returned error: ' + res.status, 22);
+  if (output !== undefined) fs.writeFileSync(output, text); else process.stdout.write(text);
+}, (e) => fail(String(e), 7));
+`;
+
+/** The bin directory: npx (this checkout's rcsctl), npm (no-op), gh and curl (the fakes). */
 export function makeBin(dir: string): string {
   mkdirSync(dir, { recursive: true });
   const rcsctl = join(ROOT, 'bin', 'rcsctl.js');
@@ -98,6 +137,7 @@ export function makeBin(dir: string): string {
     npx: `#!/bin/sh\n[ "$1" = rcsctl ] || { echo "fake npx: only rcsctl" >&2; exit 1; }\nshift\nexec node ${JSON.stringify(rcsctl)} "$@"\n`,
     npm: `#!/bin/sh\n[ "$1" = ci ] || { echo "fake npm: only npm ci" >&2; exit 1; }\n`,
     gh: GH,
+    curl: CURL,
   };
   for (const [name, text] of Object.entries(files)) {
     writeFileSync(join(dir, name), text);
