@@ -43,17 +43,18 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let repos = 0;
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'ci', GIT_AUTHOR_EMAIL: 'ci@example.com', GIT_COMMITTER_NAME: 'ci', GIT_COMMITTER_EMAIL: 'ci@example.com' };
 
-/** A git repository of the three brands; `variant` changes CHANGED's description or breaks its manifest. */
-function repo(variant: 'main' | 'changed' | 'changed-again' | 'broken'): string {
+/**
+ * A git repository of the three brands; `variant` changes CHANGED's description
+ * or breaks its manifest (`broken-and-changed`: and changes the first brand's).
+ */
+function repo(variant: 'main' | 'changed' | 'changed-again' | 'broken' | 'broken-and-changed'): string {
   const dir = join(root, `repo-${++repos}`);
   for (const id of IDS) {
     mkdirSync(join(dir, 'brands', id), { recursive: true });
-    const text =
-      id !== CHANGED || variant === 'main'
-        ? brandYaml(id, `Hello from ${id}`)
-        : variant === 'broken'
-          ? brandYaml(id, `Hello from ${id}`, '12')
-          : brandYaml(id, variant === 'changed' ? 'Hello again' : 'Hello once more');
+    let text = brandYaml(id, `Hello from ${id}`);
+    if (id === CHANGED && variant.startsWith('broken')) text = brandYaml(id, `Hello from ${id}`, '12');
+    else if (id === CHANGED && variant.startsWith('changed')) text = brandYaml(id, variant === 'changed' ? 'Hello again' : 'Hello once more');
+    else if (id === IDS[0] && variant === 'broken-and-changed') text = brandYaml(id, 'Hello from main');
     writeFileSync(join(dir, 'brands', id, 'brand.yaml'), text);
   }
   execFileSync('git', ['init', '--quiet', '--initial-branch=main', dir], { env: GIT_ENV });
@@ -259,6 +260,20 @@ for (const recipe of RECIPES) {
         expectRow('apply queued behind another', a2);
         const after = await cli(['plan', join(second, 'brands'), '--detailed-exitcode'], { emu: fresh });
         expect(after.code, after.stdout).toBe(0);
+      } finally {
+        await fresh.close();
+      }
+    }, 240_000);
+
+    it('push to main with one brand failing: the other brands are still applied', async () => {
+      const fresh = await service(true);
+      try {
+        const pushed = repo('broken-and-changed');
+        const work = mkdtempSync(join(root, 'push-broken-'));
+        const planned = await runner.run(fresh, pushed, 'push', { only: [recipe.planJob], work });
+        expectRow('one brand failing, on main', await runner.run(fresh, pushed, 'push', { only: [recipe.applyJob], prior: planned, work }));
+        const first = await cli(['plan', join(pushed, 'brands'), '--brand', IDS[0] as string, '--detailed-exitcode'], { emu: fresh });
+        expect(first.code, first.stdout).toBe(0);
       } finally {
         await fresh.close();
       }
