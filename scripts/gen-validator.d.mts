@@ -3,4 +3,4 @@
 /** Where the generated validator is written. */
 export declare const VALIDATOR_PATH: string;
 /** The generated module's source text. */
-export declare function generateValidatorSource(): string;
+export declare function generateValidatorSource(): Promise<string>;

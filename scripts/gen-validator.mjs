@@ -8,19 +8,33 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
+import { _, Ajv, str } from 'ajv';
 import formatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
+import ts from 'typescript';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const VALIDATOR_PATH = join(ROOT, 'src', 'manifest', 'manifest-validator.generated.ts');
 
+/**
+ * The length keywords of src/manifest/utf16-length.ts, the one definition the
+ * run-time compiler uses too. This runs before tsc, so the file (which imports
+ * nothing at run time) is transpiled here and loaded from memory.
+ */
+async function lengthKeywords() {
+  const source = readFileSync(join(ROOT, 'src', 'manifest', 'utf16-length.ts'), 'utf8');
+  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const module = await import(`data:text/javascript;base64,${Buffer.from(js).toString('base64')}`);
+  return module;
+}
+
 /** The generated module's source text. */
-export function generateValidatorSource() {
+export async function generateValidatorSource() {
   const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', 'manifest.schema.json'), 'utf8'));
   // The options the validator has always had; verbose: parentSchema lets a message list the allowed keys.
-  // unicode: false counts lengths in UTF-16 code units, the unit rcsctl assumes the service counts (docs/decisions.md).
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, unicode: false, code: { source: true, esm: true } });
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, code: { source: true, esm: true } });
+  // Lengths in UTF-16 code units, the unit rcsctl assumes the service counts (docs/decisions.md): ajv's own keywords count code points.
+  (await lengthKeywords()).countLengthsInUtf16(ajv, { _, str });
   (formatsModule.default ?? formatsModule)(ajv);
   const validate = ajv.compile(schema);
   const code = (standaloneModule.default ?? standaloneModule)(ajv, validate);
@@ -35,7 +49,7 @@ export function generateValidatorSource() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const next = generateValidatorSource();
+  const next = await generateValidatorSource();
   let current = '';
   try {
     current = readFileSync(VALIDATOR_PATH, 'utf8');

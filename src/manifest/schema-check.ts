@@ -11,6 +11,7 @@ import { packageRoot } from '../util/paths.js';
 import type { DiagnosticCode } from './codes.js';
 import { diagAt, findNode, type PathSegments, type SourceDoc } from './source.js';
 import { didYouMean } from './suggest.js';
+import { countLengthsInUtf16 } from './utf16-length.js';
 import { yamlLib } from './yaml-lib.js';
 import type { Diagnostic } from './types.js';
 
@@ -65,12 +66,11 @@ function validator(): ValidateFunction {
     compiledFor = registryVersion();
     // Loaded only here: a run with the shipped kinds never needs the compiler.
     const require = createRequire(import.meta.url);
-    const { Ajv } = require('ajv') as typeof import('ajv');
+    const { Ajv, _, str } = require('ajv') as typeof import('ajv');
     const formats = require('ajv-formats') as { default: (a: InstanceType<typeof Ajv>) => void };
-    // unicode: false counts lengths in UTF-16 code units, the unit rcsctl assumes the service counts (docs/decisions.md).
-    // ajv marks `unicode` deprecated but honours it; only that notice is kept quiet.
-    const logger = { log: console.log, error: console.error, warn: (...args: unknown[]) => (String(args[0]).includes('option unicode') ? undefined : console.warn(...args)) };
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, unicode: false, logger });
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
+    // Lengths in UTF-16 code units, as the precompiled validator counts them (src/manifest/utf16-length.ts).
+    countLengthsInUtf16(ajv, { _, str });
     formats.default(ajv);
     compiled = ajv.compile(manifestSchema());
   }
