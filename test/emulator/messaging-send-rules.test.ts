@@ -11,7 +11,7 @@
 //   policyInfo.adHeaderAllowed false).
 
 import { describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { loadSeed, type RunningEmulator } from '../../src/emulator/index.js';
 import { admin, call, form, png, useEmulator, type Answer } from './helpers.js';
 
 const ROOM = '0200000001';
@@ -221,5 +221,9 @@ describe('messagebases that refuse advertising (policyInfo.adHeaderAllowed false
     }
     expect(policies).toMatchObject({ INFO0001: false, SCS00000: true, SCwThM00: true, CCwMhM0200: true });
     expect(Object.values(policies).every((v) => typeof v === 'boolean')).toBe(true);
+  });
+
+  it('names a seed messagebase policy field of the wrong type', () => {
+    expect(() => loadSeed('accounts: []\nmessagebases:\n  - { messagebaseId: X1, policyInfo: { adHeaderAllowed: "no" } }\n')).toThrow('seed: messagebases[0].policyInfo.adHeaderAllowed must be a boolean');
   });
 });
