@@ -12,19 +12,26 @@
 //
 // A 429 is a rate limit, and a limit on requests in flight cannot hold a rate:
 // against a service 20 ms away one request at a time is already 50 a second,
-// against a fast one hundreds. So a 429 sets a pace instead: the rate the
-// service accepted before it, cut to nine tenths, once per overload. That
-// rate is counted over the second before (or since the last cut: a service's
-// burst allowance is spent by the first 429, and what it takes after that is
-// its sustained rate), and only over the time something was in flight or
-// waiting: a client that sent three requests and then planned for a second
-// was not refused at three a second. Requests start no closer together than
-// the pace; there is no pace until the first 429. The refused request waits
-// out its own Retry-After (src/api/retry.ts) while the others go on at the
-// pace: a pause of every request for each 429 cost a second of a ten-second
-// run at 1,000 req/s. The pace grows once per Retry-After period while
-// requests wait on it: fast (doubling) far below the rate measured at the
-// last 429, by a tenth up to it, slowly beyond it, where the 429 came.
+// against a fast one hundreds. So a 429 sets a pace instead, and the pace is
+// AIMD on a rate, the way TCP flows share a link: the service's limit is per
+// account, and CI shards on separate machines share it with nothing but 429s
+// to go by. The first 429 sets the pace to what the service accepted before
+// it (counted over busy time: a client that sent three requests and then
+// planned for a second was not refused at three a second), cut; each later
+// 429 cuts the pace again, once per overload, to between 0.65 and 0.7 of
+// itself (jittered, so shards refused together do not move in step), or to
+// 0.35 when it came before five answers since the last cut (still far over:
+// a shard that joins an account other shards already use). The pace grows
+// all the time requests wait on it, by 8% a second, and faster the longer
+// no 429 came (×1 up to 2 s, ×2 at 4 s, ×4 at 8 s): a shard whose neighbours
+// finished takes up their share within seconds. A shard sending more meets
+// more of the 429s and is cut more often, so shards converge on equal
+// shares. The deep cut costs a service with a burst allowance nothing (the
+// allowance fills while the pace is below the limit and is spent as it
+// grows back), and it makes 429s rare: one per shard every few seconds.
+// The refused request alone waits out its Retry-After (src/api/retry.ts);
+// the others go on at the pace. Requests start no closer together than the
+// pace; there is no pace until the first 429.
 /** How many requests may be in flight. */
 export type ConcurrencySetting = { mode: 'fixed'; limit: number } | { mode: 'auto'; max: number; start?: number };
 
@@ -36,15 +43,21 @@ export const DEFAULT_MAX_CONCURRENCY = 32;
 const DECREASE = 0.8;
 /** The pace's slowest rate, requests a second. */
 const MIN_RATE = 1;
-/** The pace after a 429, as a share of the rate accepted before it (*chosen*, by bench/ratelimit.ts: 0.8 left a slow service's allowance unused for seconds). */
-const PACE_DECREASE = 0.9;
-/** How far the pace grows per period of requests waiting on it, below the rate measured at the last 429 (*chosen*, by bench/ratelimit.ts). */
-const RATE_GROWTH = 0.1;
-/** How far it grows per period at or above that rate, probing for more (*chosen*, by bench/ratelimit.ts: a tenth there cost a 429 every two seconds at 50 req/s). */
-const RATE_PROBE = 0.02;
-/** The least the pace grows by beyond the measured rate, requests a second. */
-const MIN_PROBE_STEP = 0.2;
-/** Healthy answers a 429's measurement needs before its rate is taken as the service's (*chosen*): with fewer, the pace doubles per period back up. */
+/** The pace after a 429, as a share of the pace before it (*chosen*, by the shard model in test/api and bench/ratelimit.ts: 0.9 cut so little that four shards were refused every second at 40 req/s). */
+const PACE_DECREASE = 0.7;
+/** How far below PACE_DECREASE a cut may go at random, desynchronising shards refused together. */
+const PACE_JITTER = 0.05;
+/** The pace after a 429 that came before MIN_SAMPLES answers since the last cut: still far over, so cut deep. */
+const PACE_DEEP_DECREASE = 0.35;
+/** How fast the pace grows while requests wait on it, per second, as a share of itself (*chosen*, as PACE_DECREASE). */
+const PACE_GROWTH = 0.08;
+/** The least it grows by, requests a second per second. */
+const MIN_PACE_STEP = 0.1;
+/** Growth speeds up by one more times itself every this many ms without a 429 (*chosen*): neighbours that finish leave a share to take. */
+const PACE_SPEEDUP_MS = 2000;
+/** The most waiting time one raise of the pace counts (*chosen*): time with nothing waiting is no reason to grow. */
+const GROWTH_CREDIT_MS = 200;
+/** Healthy answers since the last cut that make a 429 a new overload rather than the last one still going on (*chosen*). */
 const MIN_SAMPLES = 5;
 /**
  * How far the pace's schedule may fall behind the clock before the lost time
@@ -98,6 +111,8 @@ export class Limiter {
   private healthy = 0;
   /** Bumped on every decrease: a slot granted before it does not cut again. */
   private epoch = 0;
+  /** Healthy answers to requests granted since the last cut. */
+  private sinceCut = 0;
   private pausedUntil = 0;
   /** No growth before this: a pause refills the service's burst allowance, and answers spent from it say nothing about its sustained rate. */
   private holdUntil = 0;
@@ -109,11 +124,10 @@ export class Limiter {
   private rate = Infinity;
   /** The earliest start of the next request under the pace. */
   private nextStart = 0;
+  /** When the pace last grew or was cut. */
   private lastRateChange = 0;
   /** When the pace was last cut (0: never). */
   private lastCut = 0;
-  /** At most one raise of the pace per this many ms: the last Retry-After period. */
-  private paceEveryMs = DEFAULT_GROW_EVERY_MS;
   /** When healthy answers came in, for the accepted rate (oldest first, trimmed to the window). */
   private readonly accepted: number[] = [];
   private acceptedHead = 0;
@@ -126,8 +140,6 @@ export class Limiter {
   private gapsHead = 0;
   /** Since when nothing has been in flight or waiting; undefined while busy. */
   private idleSince: number | undefined;
-  /** The accepted rate at the last 429 measured on enough answers: the pace doubles per period below half of it and probes slowly above it. Infinity while unknown. */
-  private measured = Infinity;
   private firstGrant: number | undefined;
   /** Waiters by key, and the keys with waiters in round-robin order. */
   private readonly queues = new Map<string, Waiter[]>();
@@ -139,6 +151,8 @@ export class Limiter {
     private readonly now: () => number = Date.now,
     /** One line per decision (cut, pause), for RCSCTL_DEBUG=limiter. */
     private readonly trace?: (line: string) => void,
+    /** The jitter of each cut; seeded in tests. */
+    private readonly random: () => number = Math.random,
   ) {
     this.adaptive = setting.mode === 'auto';
     this.max = setting.mode === 'auto' ? setting.max : setting.limit;
@@ -274,6 +288,7 @@ export class Limiter {
     const now = this.now();
     if (signal === 'healthy') {
       this.accepted.push(now);
+      if (epoch === this.epoch) this.sinceCut += 1;
       // Requests waiting on the pace (not on the limit): the pace may be low.
       if (now >= this.holdUntil) this.growPace(now);
     }
@@ -284,8 +299,12 @@ export class Limiter {
       if (epoch !== this.epoch) return;
       this.epoch += 1;
       const { rate: accepted, answers } = this.acceptedRate(now);
-      if (answers >= MIN_SAMPLES) this.measured = accepted;
-      this.rate = Math.max(MIN_RATE, PACE_DECREASE * Math.min(this.rate, accepted));
+      // The first pace is what the service accepted; later ones cut the pace itself, or what was
+      // accepted since the last cut when that is lower and rests on enough answers to say so.
+      const from = this.rate === Infinity || answers >= MIN_SAMPLES ? Math.min(this.rate, accepted) : this.rate;
+      const cut = this.rate !== Infinity && this.sinceCut < MIN_SAMPLES ? PACE_DEEP_DECREASE : PACE_DECREASE - PACE_JITTER * this.random();
+      this.sinceCut = 0;
+      this.rate = Math.max(MIN_RATE, cut * from);
       // The requests still in flight were sent at the old pace and will spend what the service
       // refills first: they count against the new pace, or the next requests meet an empty allowance.
       this.nextStart = Math.max(this.nextStart, now + (this.inFlight * 1000) / this.rate);
@@ -296,7 +315,6 @@ export class Limiter {
       this.lastCut = now;
       this.trace?.(`limiter: 429 at ${this.at(now)}: pace ${this.rate.toFixed(1)}/s (accepted ${accepted.toFixed(1)}/s over ${answers} answers)`);
       // The refused request waits out its own Retry-After (src/api/retry.ts); the others go on at the new pace.
-      if (retryAfterMs !== undefined && retryAfterMs > 0) this.paceEveryMs = retryAfterMs;
       return;
     }
     if (signal === 'overloaded' && retryAfterMs !== undefined && retryAfterMs > 0) this.pause(now, retryAfterMs);
@@ -346,21 +364,20 @@ export class Limiter {
   }
 
   /**
-   * Raise the pace once per Retry-After period while requests wait on it,
-   * against the rate measured at the last 429: doubling below half of it (or
-   * when no 429 was measured on enough answers), so that a lone 429 with
-   * little traffic before it does not leave the run crawling; by a tenth (at
-   * least one a second) up to it; by a fiftieth beyond it, where the last 429
-   * came.
+   * Raise the pace while requests wait on it: by PACE_GROWTH of itself a
+   * second (at least MIN_PACE_STEP), times one more for every
+   * PACE_SPEEDUP_MS since the last cut. Only time with requests waiting
+   * counts: the time since the last raise, at most GROWTH_CREDIT_MS or two
+   * of the pace's intervals.
    */
   private growPace(now: number): void {
-    if (this.rate === Infinity || this.ring.length === 0 || now - this.lastRateChange < this.paceEveryMs) return;
-    const m = this.measured;
-    if (this.rate < m / 2) this.rate = Math.min(2 * this.rate, m / 2);
-    else if (this.rate < m) this.rate = Math.min(this.rate + Math.max(1, this.rate * RATE_GROWTH), m);
-    else this.rate += Math.max(MIN_PROBE_STEP, this.rate * RATE_PROBE);
-    this.stats.rate = this.rate;
+    if (this.rate === Infinity || this.ring.length === 0) return;
+    const dt = Math.min(Math.max(GROWTH_CREDIT_MS, 2000 / this.rate), now - this.lastRateChange);
     this.lastRateChange = now;
+    if (dt <= 0) return;
+    const speedup = Math.max(1, (now - this.lastCut) / PACE_SPEEDUP_MS);
+    this.rate += (Math.max(MIN_PACE_STEP, this.rate * PACE_GROWTH) * speedup * dt) / 1000;
+    this.stats.rate = this.rate;
   }
 
   private setLimit(limit: number): void {

@@ -1,8 +1,10 @@
 // The one limiter over real HTTP: brands are served in turn through the shared
-// limit, and `auto` recovers from a rate limit by itself.
+// limit, `auto` recovers from a rate limit by itself, clients of one account
+// (CI shards) share its limit with nothing but 429s between them, and one 429
+// holds back only its own request.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BRAND, OTHER_BRAND, startTestEmulator, type TestEmulator } from './helpers.js';
+import { AGENCY_TOKEN, BRAND, OTHER_BRAND, startTestEmulator, type TestEmulator } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -47,5 +49,57 @@ describe('--concurrency auto over HTTP', () => {
     } finally {
       await emu.admin('POST', '/rate-limit', { perSecond: 0 });
     }
+  });
+});
+
+const listChatbots = { method: 'GET', path: '/chatbot', operation: 'list chatbots' } as const;
+
+describe('clients of one account, nothing shared but the limit', () => {
+  it("the emulator's limit is the account's across connections: four clients share it, each paces itself and raises its pace after successes; another account is not held back", async () => {
+    await emu.admin('POST', '/rate-limit', { perSecond: 40 });
+    const shards = Array.from({ length: 4 }, () => emu.client({ concurrency: 'auto', maxConcurrency: 16 }));
+    const other = emu.client({ concurrency: 'auto', credentials: { token: AGENCY_TOKEN } });
+    try {
+      const paces: number[][] = shards.map(() => []);
+      const reads = shards.flatMap((c, i) => Array.from({ length: 40 }, () => c.call(BRAND, listChatbots).then(() => void paces[i]?.push(c.limits.pace))));
+      const otherReads = Array.from({ length: 20 }, () => other.call(BRAND, listChatbots));
+      await Promise.all([...reads, ...otherReads]);
+      const counts = (await emu.admin('GET', '/rate-limit')) as { allowed: number; limited: number };
+      // The other account has a bucket of its own: its 20 reads fit in its allowance.
+      expect(other.limits.rateLimited).toBe(0);
+      expect(counts.allowed).toBe(4 * 40 + 20);
+      expect(shards.reduce((n, c) => n + c.limits.rateLimited, 0)).toBe(counts.limited);
+      for (const [i, c] of shards.entries()) {
+        // Each met the account's limit on its own connections and set a pace; the pace rose after successes.
+        expect(c.limits.rateLimited).toBeGreaterThan(0);
+        const seen = (paces[i] as number[]).filter((p) => p !== Infinity);
+        expect(seen.length).toBeGreaterThan(0);
+        expect(seen.some((p, j) => j > 0 && p > (seen[j - 1] as number))).toBe(true);
+      }
+      // Bounded: the 120 reads beyond the first second's allowance of 40 are not refused one for one.
+      expect(counts.limited).toBeLessThan(60);
+    } finally {
+      await emu.admin('POST', '/rate-limit', { perSecond: 0 });
+    }
+  });
+
+  it('a 429 holds back its own request only: reads of another brand go on while it waits out Retry-After', async () => {
+    const client = emu.client({ concurrency: 'auto' });
+    const earlier = (await emu.requests()).length;
+    // One 429 with Retry-After 3 s for the other brand's read, then no more faults.
+    await emu.admin('POST', '/faults', { seed: 1, rules: [{ path: `${OTHER_BRAND.id.replace('.', '\\.')}/chatbot`, kind: 'rate-limit', rate: 1, retryAfter: 3 }] });
+    let refusedDone = false;
+    const refused = client.call(OTHER_BRAND, listChatbots).then(() => (refusedDone = true));
+    while (!(await emu.requests()).some((r) => r.path.includes(`${OTHER_BRAND.id}/chatbot`) && r.status === 429)) await new Promise((r) => setTimeout(r, 5));
+    await emu.admin('DELETE', '/faults');
+    await Promise.all(Array.from({ length: 20 }, () => client.call(BRAND, listChatbots)));
+    // All twenty answered while the refused read still waits.
+    expect(refusedDone).toBe(false);
+    await refused;
+    const log = (await emu.requests()).slice(earlier).filter((r) => r.path.endsWith('/chatbot'));
+    const otherAt = log.flatMap((r, i) => (r.path.includes(OTHER_BRAND.id) ? [i] : []));
+    expect(otherAt.length).toBe(2);
+    expect(log.slice((otherAt[0] as number) + 1, otherAt[1]).filter((r) => r.path.includes(BRAND.id)).length).toBe(20);
+    expect(client.limits.rateLimited).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 // The limiter as a scheduler: the one limit, round-robin by brand, AIMD and
-// the Retry-After pause. The same limiter over real HTTP is in
+// the Retry-After pause, the pace a 429 sets. Shards sharing one account's
+// limit are in limiter-shards.test.ts. The same limiter over real HTTP is in
 // limiter-http.test.ts.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -125,6 +126,8 @@ describe('Limiter, auto (AIMD)', () => {
 
 describe('Limiter, auto: the pace a 429 sets', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** No jitter: every cut is the full PACE_DECREASE (0.7). */
+  const noJitter = () => 0;
 
   /** `n` healthy answers one at a time, each `ms` long on `clock`, then `idleMs` with nothing in flight. */
   async function answers(l: Limiter, clock: { now: number }, n: number, ms: number, idleMs = 0): Promise<void> {
@@ -137,33 +140,96 @@ describe('Limiter, auto: the pace a 429 sets', () => {
   }
 
   /** A limiter whose clock is `clock.now`, after ten healthy answers 100 ms apart (10 a second accepted). */
-  async function afterTenAnswers(clock: { now: number }): Promise<Limiter> {
-    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now);
+  async function afterTenAnswers(clock: { now: number }, random: () => number = noJitter): Promise<Limiter> {
+    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now, undefined, random);
     await answers(l, clock, 10, 100);
     return l;
   }
 
-  it('a 503 sets no pace; a 429 sets the rate accepted in the second before it, cut to nine tenths, once per overload', async () => {
+  /** A limiter after a hundred answers 1 ms each (1,000 a second) and a 429: a pace of 700, 1.4 ms apart, so one request can wait on it briefly. */
+  async function fastPace(clock: { now: number }): Promise<Limiter> {
+    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now, undefined, noJitter);
+    await answers(l, clock, 100, 1);
+    (await l.acquire('a')).release('limited');
+    return l;
+  }
+
+  /** `afterMs` on, a healthy answer while another request waits (when the pace may grow); the pace after it. */
+  async function grow(l: Limiter, clock: { now: number }, afterMs: number): Promise<number> {
+    clock.now += afterMs;
+    // One more than the limit in flight (4): one waits whatever the pace.
+    const slots = Array.from({ length: 5 }, () => l.acquire('a'));
+    const granted = await Promise.all(slots.slice(0, 4));
+    granted[0]?.release('healthy');
+    const rate = l.stats.rate;
+    for (const s of granted.slice(1)) s.release('neutral');
+    clock.now += 2;
+    (await slots[4])?.release('neutral');
+    return rate;
+  }
+
+  it('a 503 sets no pace; a 429 sets the rate accepted before it, cut to 0.7, once per overload', async () => {
     const clock = { now: 0 };
     const l = await afterTenAnswers(clock);
     (await l.acquire('a')).release('overloaded');
     expect(l.stats.rate).toBe(Infinity);
     const inFlight = await Promise.all([l.acquire('a'), l.acquire('a')]);
     inFlight[0]?.release('limited');
-    expect(l.stats.rate).toBe(9);
+    expect(l.stats.rate).toBeCloseTo(7);
     // The other request sent before the cut is refused too: no second cut.
     inFlight[1]?.release('limited');
-    expect(l.stats).toMatchObject({ rate: 9, paceCuts: 1 });
-    // A request sent after the cut and refused again cuts again, from the pace or what was
-    // accepted since the cut (the service's burst allowance is spent by then), whichever is
-    // lower: four answers 200 ms each, one at a time, are 5 a second (the idle 200 ms before
-    // them, after the pace's 111 ms, do not count).
-    clock.now += 200;
-    await answers(l, clock, 4, 200);
-    (await l.acquire('a')).release('limited');
-    expect(l.stats).toMatchObject({ paceCuts: 2 });
-    expect(l.stats.rate).toBeCloseTo(5 * 0.9);
+    expect(l.stats).toMatchObject({ paceCuts: 1 });
+    expect(l.stats.rate).toBeCloseTo(7);
     l.close();
+  });
+
+  it('a later 429 cuts the pace to 0.7 of itself after five answers or more since the last cut, and to 0.35 before five: the overload is still going on', async () => {
+    const clock = { now: 0 };
+    const l = await afterTenAnswers(clock);
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBeCloseTo(7);
+    // Five answers at the pace (7 a second: 143 ms each), then a 429: an ordinary cut.
+    clock.now += 200;
+    await answers(l, clock, 5, 143);
+    (await l.acquire('a')).release('limited');
+    const second = l.stats.rate;
+    expect(second).toBeGreaterThan(0.7 * 7 * 0.99);
+    expect(second).toBeLessThan(0.7 * 7.2);
+    // A 429 with two answers since that cut: the pace is still far over, cut deep.
+    clock.now += 800;
+    await answers(l, clock, 2, 300);
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBeCloseTo(0.35 * second, 1);
+    expect(l.stats.paceCuts).toBe(3);
+    l.close();
+  });
+
+  it('a later 429 cuts from what was accepted since the last cut when that is lower than the pace', async () => {
+    const clock = { now: 0 };
+    const l = await afterTenAnswers(clock);
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBeCloseTo(7);
+    // Seven answers of 180 ms each, one at a time: the second before the 429 holds six, 6 a
+    // second accepted, under the pace of 7.
+    clock.now += 200;
+    await answers(l, clock, 7, 180);
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBeCloseTo(0.7 * 6, 1);
+    l.close();
+  });
+
+  it('each cut is jittered between 0.65 and 0.7, so that shards refused together do not move in step', async () => {
+    const rates: number[] = [];
+    for (const random of [() => 0, () => 0.5, () => 0.999]) {
+      const clock = { now: 0 };
+      const l = await afterTenAnswers(clock, random);
+      (await l.acquire('a')).release('limited');
+      rates.push(l.stats.rate);
+      l.close();
+    }
+    expect(rates[0]).toBeCloseTo(7);
+    expect(rates[1]).toBeCloseTo(6.75);
+    expect(rates[2]).toBeCloseTo(6.5, 1);
   });
 
   it('a 429 leaves the limit in flight as it was and pauses no one: the refused request waits out its own Retry-After', async () => {
@@ -171,7 +237,8 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     const l = await afterTenAnswers(clock);
     const before = l.stats.limit;
     (await l.acquire('a')).release('limited', 1000);
-    expect(l.stats).toMatchObject({ limit: before, pauses: 0, rate: 9 });
+    expect(l.stats).toMatchObject({ limit: before, pauses: 0 });
+    expect(l.stats.rate).toBeCloseTo(7);
     // The next request goes at once: the pace has room, and nothing is paused.
     let granted = false;
     void l.acquire('b').then((s) => {
@@ -185,33 +252,33 @@ describe('Limiter, auto: the pace a 429 sets', () => {
 
   it('the accepted rate counts only the time something was in flight or waiting: idle time is not the service refusing', async () => {
     const clock = { now: 0 };
-    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now);
+    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now, undefined, noJitter);
     // Three answers of 10 ms each, 300 ms apart, then a 429: three in 40 ms of traffic, not three a second.
     await answers(l, clock, 3, 10, 290);
     const refused = await l.acquire('a');
     clock.now += 10;
     refused.release('limited', 1000);
-    expect(l.stats.rate).toBeCloseTo(0.9 * (3 * 1000) / 40);
+    expect(l.stats.rate).toBeCloseTo((0.7 * 3 * 1000) / 40);
     l.close();
   });
 
   it('the pace catches up with a late timer, by at most 20 ms worth', async () => {
     const clock = { now: 0 };
-    const l = new Limiter({ mode: 'auto', max: 64, start: 64 }, () => clock.now);
-    // A hundred answers 1 ms each: 1,000 a second, a pace of 900 after the 429.
+    const l = new Limiter({ mode: 'auto', max: 64, start: 64 }, () => clock.now, undefined, noJitter);
+    // A hundred answers 1 ms each: 1,000 a second, a pace of 700 after the 429.
     await answers(l, clock, 100, 1);
     (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBeCloseTo(900);
+    expect(l.stats.rate).toBeCloseTo(700);
     const granted: Slot[] = [];
     for (let i = 0; i < 60; i++) void l.acquire('a').then((s) => granted.push(s));
     await sleep(10);
     expect(granted.length).toBe(1);
     // The timer fires 25 ms late: the requests due by now go together (a pace that granted one
-    // per timer could not pass about 1,000 a second), but no more than 20 ms worth (18) and those due.
+    // per timer could not pass about 1,000 a second), but no more than 20 ms worth (14) and those due.
     clock.now += 25;
     await sleep(20);
-    expect(granted.length).toBeGreaterThanOrEqual(15);
-    expect(granted.length).toBeLessThanOrEqual(1 + 23);
+    expect(granted.length).toBeGreaterThanOrEqual(12);
+    expect(granted.length).toBeLessThanOrEqual(1 + 18);
     for (const s of granted) s.release('neutral');
     l.close();
   });
@@ -220,62 +287,74 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     const clock = { now: 0 };
     const l = await afterTenAnswers(clock);
     (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBe(9);
+    expect(l.stats.rate).toBeCloseTo(7);
     clock.now += 10_000;
     const first = await l.acquire('a');
     let second: Slot | undefined;
     void l.acquire('b').then((s) => (second = s));
     await sleep(30);
-    // One in flight, the limit is higher, and yet the second waits for its time: 111 ms at 9 a second.
+    // One in flight, the limit is higher, and yet the second waits for its time: 143 ms at 7 a second.
     expect(second).toBeUndefined();
-    clock.now += 112;
-    await sleep(150);
+    clock.now += 144;
+    await sleep(200);
     expect(second).toBeDefined();
     first.release('neutral');
     second?.release('neutral');
     l.close();
   });
 
-  it('grows per period while requests wait on it, by a tenth (at least one) up to the rate measured at the 429 and by a fiftieth beyond, not faster', async () => {
+  it('grows after each healthy answer while requests wait on it, by 8% a second, counting only time with requests waiting', async () => {
     const clock = { now: 0 };
-    const l = await afterTenAnswers(clock);
-    (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBe(9);
-    clock.now += 1000;
-    const held = await l.acquire('a');
-    const waiting = [l.acquire('a'), l.acquire('a')];
-    held.release('healthy');
-    // Up to the 10 a second measured at the 429, not beyond.
-    expect(l.stats.rate).toBe(10);
-    clock.now += 1000;
-    const next = await waiting[0];
-    next?.release('healthy');
-    expect(l.stats.rate).toBeCloseTo(10.2);
-    // Within the same period: no growth.
-    clock.now += 200;
-    (await waiting[1])?.release('healthy');
-    expect(l.stats.rate).toBeCloseTo(10.2);
+    const l = await fastPace(clock);
+    const cutAt = clock.now;
+    expect(l.stats.rate).toBeCloseTo(700);
+    // 100 ms later, with a request waiting: 8% of 700 a second for 0.1 s.
+    const raised = await grow(l, clock, 100);
+    expect(raised).toBeCloseTo(700 * (1 + 0.08 * 0.1), 6);
+    // Ten seconds with nothing waiting count as 200 ms only (sped up, 10 s after the cut).
+    const later = await grow(l, clock, 10_000);
+    const speedup = (clock.now - 2 - cutAt) / 2000;
+    expect(later).toBeCloseTo(raised * (1 + 0.08 * speedup * 0.2), 6);
+    // A healthy answer with nothing waiting does not raise it.
+    clock.now += 500;
+    (await l.acquire('a')).release('healthy');
+    expect(l.stats.rate).toBe(later);
     l.close();
   });
 
-  it('doubles per period when the 429 was measured on too few answers to say what the service allows', async () => {
+  it('grows at least 0.1 a second per second, however low the pace', async () => {
     const clock = { now: 0 };
-    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now);
-    // Two answers 100 ms each, one at a time (10 a second), then a 429.
-    await answers(l, clock, 2, 100);
+    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now, undefined, noJitter);
+    // One answer of a second, then a 429: a pace of 1 a second, the slowest.
+    await answers(l, clock, 1, 1000);
     (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBeCloseTo(9);
-    const rates: number[] = [];
-    for (let period = 0; period < 3; period++) {
-      clock.now += 1000;
-      const held = await l.acquire('a');
-      const waiting = l.acquire('a');
-      held.release('healthy');
-      rates.push(l.stats.rate);
-      clock.now += 200;
-      (await waiting).release('neutral');
+    expect(l.stats.rate).toBe(1);
+    clock.now += 1000;
+    const held = await l.acquire('a');
+    const waiting = l.acquire('a');
+    held.release('healthy');
+    // A second's worth of waiting counts (two of the pace's intervals may): 0.1 more, not 0.08.
+    expect(l.stats.rate).toBeCloseTo(1.1, 6);
+    clock.now += 1000;
+    (await waiting).release('neutral');
+    l.close();
+  });
+
+  it('grows faster the longer no 429 came: as fast up to 2 s after the last cut, twice 4 s after, four times 8 s after', async () => {
+    const clock = { now: 0 };
+    const l = await fastPace(clock);
+    const cutAt = clock.now;
+    const speedups: number[] = [];
+    for (const at of [1000, 4000, 8000]) {
+      await grow(l, clock, cutAt + at - 100 - clock.now);
+      clock.now -= 2;
+      const before = l.stats.rate;
+      const after = await grow(l, clock, 100);
+      speedups.push((after - before) / (before * 0.08 * 0.1));
     }
-    expect(rates.map((r) => Math.round(r))).toEqual([18, 36, 72]);
+    expect(speedups[0]).toBeCloseTo(1, 3);
+    expect(speedups[1]).toBeCloseTo(2, 3);
+    expect(speedups[2]).toBeCloseTo(4, 3);
     l.close();
   });
 });

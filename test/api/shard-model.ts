@@ -1,0 +1,96 @@
+// A model of CI shards sharing one account's rate limit, on vitest's fake
+// clock: `clients` limiters (one per shard, nothing shared) send their
+// requests through the emulator's own token bucket (src/emulator/faults.ts),
+// each answer `latencyMs` after it was sent; a refused request waits out its
+// Retry-After and goes again, as the transport's retries do. Deterministic:
+// the only randomness is the limiters' jitter, seeded.
+
+import { vi } from 'vitest';
+import { RateLimit } from '../../src/emulator/faults.js';
+import { Limiter } from '../../src/api/limiter.js';
+
+/** The shared limit and the work. */
+export interface ModelOptions {
+  clients: number;
+  /** The account's limit, requests a second. */
+  perSecond: number;
+  /** Requests each client must have accepted. */
+  requests: number;
+  latencyMs: number;
+  /** Requests each client has ready at once (a plan's reads queue many more than are in flight). */
+  ready?: number;
+  /** When each client starts, ms (processes do not start together). */
+  startsMs?: number[];
+  /** Called every simulated second with the counts so far. */
+  onSecond?: (counts: { accepted: number; limited: number }) => void;
+}
+
+/** What the run came to. */
+export interface ModelResult {
+  accepted: number;
+  limited: number;
+  /** From the first start to the last client done, simulated ms. */
+  ms: number;
+  /** accepted ÷ (perSecond × seconds): the share of the limit used. */
+  share: number;
+  /** When each client was done, ms after the first start. */
+  done: number[];
+}
+
+/** A seeded generator in [0, 1) (mulberry32), for the limiters' jitter. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Run the model; call with fake timers installed (vi.useFakeTimers()). */
+export async function runModel(opts: ModelOptions, limiter: (client: number) => Limiter): Promise<ModelResult> {
+  const bucket = new RateLimit(opts.perSecond, () => Date.now());
+  const t0 = Date.now();
+  const counts = { accepted: 0, limited: 0 };
+  const done: number[] = [];
+  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+  const client = async (i: number): Promise<void> => {
+    await sleep(opts.startsMs?.[i] ?? 0);
+    const l = limiter(i);
+    let left = opts.requests;
+    const worker = async (): Promise<void> => {
+      while (left > 0) {
+        left -= 1;
+        for (;;) {
+          const slot = await l.acquire(`brand${i}`);
+          await sleep(opts.latencyMs / 2);
+          const wait = bucket.take('account');
+          await sleep(opts.latencyMs / 2);
+          if (wait === undefined) {
+            counts.accepted += 1;
+            slot.release('healthy');
+            break;
+          }
+          counts.limited += 1;
+          slot.release('limited', wait * 1000);
+          await sleep(wait * 1000);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: opts.ready ?? 64 }, worker));
+    done.push(Date.now() - t0);
+    l.close();
+  };
+  const all = Promise.all(Array.from({ length: opts.clients }, (_, i) => client(i)));
+  let finished = false;
+  void all.then(() => (finished = true));
+  for (let tick = 1; !finished; tick++) {
+    await vi.advanceTimersByTimeAsync(50);
+    if (tick % 20 === 0) opts.onSecond?.(counts);
+  }
+  await all;
+  const ms = Math.max(...done);
+  return { ...counts, ms, share: counts.accepted / ((opts.perSecond * ms) / 1000), done };
+}
