@@ -17,18 +17,20 @@
 // account, and CI shards on separate machines share it with nothing but 429s
 // to go by. The first 429 sets the pace to what the service accepted before
 // it (counted over busy time: a client that sent three requests and then
-// planned for a second was not refused at three a second), cut; each later
-// 429 cuts the pace again, once per overload, to between 0.65 and 0.7 of
-// itself (jittered, so shards refused together do not move in step), or to
-// 0.35 when it came before five answers since the last cut (still far over:
-// a shard that joins an account other shards already use). The pace grows
-// all the time requests wait on it, by 8% a second, and faster the longer
-// no 429 came (×1 up to 2 s, ×2 at 4 s, ×4 at 8 s): a shard whose neighbours
-// finished takes up their share within seconds. A shard sending more meets
-// more of the 429s and is cut more often, so shards converge on equal
-// shares. The deep cut costs a service with a burst allowance nothing (the
-// allowance fills while the pace is below the limit and is spent as it
-// grows back), and it makes 429s rare: one per shard every few seconds.
+// planned for a second was not refused at three a second), cut. Each later
+// 429 cuts again, once per overload: to between 0.65 and 0.7 (jittered, so
+// shards refused together do not move in step) of what was accepted since
+// the last cut, when five answers or more say it, or of the pace; to half
+// the pace when it came before five answers since the last cut (still far
+// over: a shard that joins an account other shards already use). The pace
+// grows all the time requests wait on it, by 8% a second, and faster the
+// longer no 429 came (×1 up to 2 s, ×2 at 4 s, at most ×4 from 8 s): a
+// shard whose neighbours finished takes up their share within seconds. A
+// shard sending more meets more of the 429s and is cut more often, so shards
+// converge on equal shares. The cut to 0.7 costs a service with a burst
+// allowance little (the allowance fills while the pace is below the limit
+// and is spent as it grows back), and it makes 429s rare: one per shard
+// every few seconds.
 // The refused request alone waits out its Retry-After (src/api/retry.ts);
 // the others go on at the pace. Requests start no closer together than the
 // pace; there is no pace until the first 429.
@@ -47,14 +49,16 @@ const MIN_RATE = 1;
 const PACE_DECREASE = 0.7;
 /** How far below PACE_DECREASE a cut may go at random, desynchronising shards refused together. */
 const PACE_JITTER = 0.05;
-/** The pace after a 429 that came before MIN_SAMPLES answers since the last cut: still far over, so cut deep. */
-const PACE_DEEP_DECREASE = 0.35;
+/** The pace after a 429 that came before MIN_SAMPLES answers since the last cut (*chosen*, as PACE_DECREASE: 0.35 left one process at 0.75 of a 40 req/s limit): still far over, so cut deep. */
+const PACE_DEEP_DECREASE = 0.5;
 /** How fast the pace grows while requests wait on it, per second, as a share of itself (*chosen*, as PACE_DECREASE). */
 const PACE_GROWTH = 0.08;
 /** The least it grows by, requests a second per second. */
 const MIN_PACE_STEP = 0.1;
 /** Growth speeds up by one more times itself every this many ms without a 429 (*chosen*): neighbours that finish leave a share to take. */
 const PACE_SPEEDUP_MS = 2000;
+/** The fastest growth, as a multiple of PACE_GROWTH (*chosen*): faster, a pace overshoots far while a burst allowance refills, and the cuts after it go deep. */
+const MAX_SPEEDUP = 4;
 /** The most waiting time one raise of the pace counts (*chosen*): time with nothing waiting is no reason to grow. */
 const GROWTH_CREDIT_MS = 200;
 /** Healthy answers since the last cut that make a 429 a new overload rather than the last one still going on (*chosen*). */
@@ -299,10 +303,11 @@ export class Limiter {
       if (epoch !== this.epoch) return;
       this.epoch += 1;
       const { rate: accepted, answers } = this.acceptedRate(now);
-      // The first pace is what the service accepted; later ones cut the pace itself, or what was
-      // accepted since the last cut when that is lower and rests on enough answers to say so.
-      const from = this.rate === Infinity || answers >= MIN_SAMPLES ? Math.min(this.rate, accepted) : this.rate;
-      const cut = this.rate !== Infinity && this.sinceCut < MIN_SAMPLES ? PACE_DEEP_DECREASE : PACE_DECREASE - PACE_JITTER * this.random();
+      // What the service accepted, when enough answers since the last cut say it (always, the first
+      // time); else the pace itself, cut deep when the 429 came before five answers since the last cut.
+      const measured = this.rate === Infinity || answers >= MIN_SAMPLES;
+      const from = measured ? Math.min(this.rate, accepted) : this.rate;
+      const cut = !measured && this.sinceCut < MIN_SAMPLES ? PACE_DEEP_DECREASE : PACE_DECREASE - PACE_JITTER * this.random();
       this.sinceCut = 0;
       this.rate = Math.max(MIN_RATE, cut * from);
       // The requests still in flight were sent at the old pace and will spend what the service
@@ -375,7 +380,7 @@ export class Limiter {
     const dt = Math.min(Math.max(GROWTH_CREDIT_MS, 2000 / this.rate), now - this.lastRateChange);
     this.lastRateChange = now;
     if (dt <= 0) return;
-    const speedup = Math.max(1, (now - this.lastCut) / PACE_SPEEDUP_MS);
+    const speedup = Math.min(MAX_SPEEDUP, Math.max(1, (now - this.lastCut) / PACE_SPEEDUP_MS));
     this.rate += (Math.max(MIN_PACE_STEP, this.rate * PACE_GROWTH) * speedup * dt) / 1000;
     this.stats.rate = this.rate;
   }

@@ -22,13 +22,25 @@ async function shards(clients: number, perSecond: number, seconds: number, seed 
 
 const share429 = (r: ModelResult): number => r.limited / (r.accepted + r.limited);
 
+function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+}
+
 describe('four shards of one account, nothing shared', () => {
-  for (const perSecond of [40, 200, 1000]) {
-    it(`at ${perSecond} req/s they use at least 0.9 of the limit together, with few 429s`, async () => {
-      const r = await shards(4, perSecond, 30);
-      expect(r.share).toBeGreaterThanOrEqual(0.9);
+  for (const [perSecond, seeds] of [
+    [40, [1, 2, 3]],
+    [200, [1, 2, 3]],
+    [1000, [1]],
+  ] as const) {
+    it(`at ${perSecond} req/s they use at least 0.9 of the limit together, with few 429s (median of ${seeds.length} seeds)`, async () => {
+      const runs: ModelResult[] = [];
+      for (const seed of seeds) {
+        runs.push(await shards(4, perSecond, 30, seed));
+        vi.useRealTimers();
+      }
+      expect(median(runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.9);
       // Most 429s come in the first second, while the shards find the limit from nothing.
-      expect(share429(r)).toBeLessThanOrEqual(0.05);
+      expect(median(runs.map(share429))).toBeLessThanOrEqual(0.05);
     }, 60_000);
   }
 
