@@ -18,6 +18,20 @@
 //   npm run bench -- ratelimit 200        # one rate
 //   BENCH_QUICK=1 npm run bench -- ratelimit 1000   # auto only, no fixed or no-limit rows
 //   BENCH_TRACE=1 ...                     # print each run's limiter trace (cuts and pauses)
+//   npm run bench -- ratelimit shards [rate ...]   # four shards at once (default 40 200 1000)
+//   BENCH_RCSCTL=/path/to/bin/rcsctl.js ...        # measure another build (a frozen copy) with this benchmark
+//
+// `shards`: CI shards of one account. The same brands are planned as four
+// `rcsctl plan --shard i/4` processes started together and, alternately in the
+// same minutes, as one unsharded process; each run starts with a full bucket.
+// The processes share nothing but the emulator's limit. For each rate it gives,
+// as medians of RUNS runs of each:
+// - the share of the limit used: (accepted − R) ÷ (R × window), the window
+//   running from the first request of any process to the last answer of any
+//   (bench/timeline.ts preloaded in each), and R, the bucket's first second of
+//   burst, taken out (target ≥ 0.90 for four shards);
+// - the 429 share: 429 answers ÷ all requests (target ≤ 3% for four shards);
+// - when the first and the last shard were done, and each shard's pace cuts.
 
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +42,8 @@ import { request } from 'undici';
 import { startEmulator, type Seed } from '../src/emulator/index.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'bin', 'rcsctl.js');
+const BIN = process.env.BENCH_RCSCTL ?? join(ROOT, 'bin', 'rcsctl.js');
+const TIMELINE = fileURLToPath(new URL('./timeline.js', import.meta.url));
 const TOKEN = 'bench-master-token';
 const LATENCY_MS = 20;
 const PER_BRAND = 50;
@@ -99,13 +114,17 @@ interface PlanRun {
   /** The limiter's Retry-After pauses and pace cuts (its RCSCTL_DEBUG=limiter summary). */
   pauses: number;
   paceCuts: number;
+  /** Wall-clock ms of the first request sent and the last answer (bench/timeline.ts), with `timeline`. */
+  firstRequest?: number;
+  lastAnswer?: number;
 }
 
-/** Run `rcsctl plan` as a child to its exit: wall milliseconds, the brands that failed (exit 1), and what the limiter did. */
-function plan(url: string, dir: string, concurrency: string): Promise<PlanRun> {
+/** Run `rcsctl plan` as a child to its exit: wall milliseconds, the brands that failed (exit 1), and what the limiter did; `extra` are more arguments (`--shard i/n`), `timeline` preloads bench/timeline.ts. */
+function plan(url: string, dir: string, concurrency: string, extra: string[] = [], timeline = false): Promise<PlanRun> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, [BIN, 'plan', dir, '--concurrency', concurrency, '--no-cache', '--json'], {
+    const preload = timeline ? ['--import', TIMELINE] : [];
+    const child = spawn(process.execPath, [...preload, BIN, 'plan', dir, '--concurrency', concurrency, '--no-cache', '--json', ...extra], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN, NO_COLOR: '1', RCSCTL_DEBUG: 'limiter' },
     });
@@ -117,7 +136,13 @@ function plan(url: string, dir: string, concurrency: string): Promise<PlanRun> {
       // Exit 1 with "N of M brands failed": brands whose reads ran out of retries.
       const failed = /(\d+) of \d+ brands? failed/.exec(err);
       const summary = /(\d+) pace cuts, \d+ limit cuts, (\d+) pauses/.exec(err);
-      const limiter = { paceCuts: Number(summary?.[1] ?? NaN), pauses: Number(summary?.[2] ?? NaN) };
+      const marks = /^timeline (\{.*\})$/m.exec(err);
+      const t = marks !== null ? (JSON.parse(marks[1] as string) as { origin: number; firstRequest?: number; lastAnswer?: number }) : undefined;
+      const limiter = {
+        paceCuts: Number(summary?.[1] ?? NaN),
+        pauses: Number(summary?.[2] ?? NaN),
+        ...(t?.firstRequest !== undefined && t.lastAnswer !== undefined ? { firstRequest: t.origin + t.firstRequest, lastAnswer: t.origin + t.lastAnswer } : {}),
+      };
       if (TRACE) process.stdout.write(err.split('\n').filter((l) => l.includes('limiter:')).map((l) => `      ${l}\n`).join(''));
       if (code === 0) resolve({ ms, failed: 0, ...limiter });
       else if (code === 1 && failed !== null) resolve({ ms, failed: Number(failed[1]), ...limiter });
@@ -182,27 +207,106 @@ function brandsFor(rate: number, perBrand: number): number {
   return Math.max(2, Math.min(FULL_BRANDS, Math.floor((rate * RUN_SECONDS) / perBrand)));
 }
 
+/** Requests one brand's plan makes, measured once without a limit. */
+async function requestsPerBrand(work: string): Promise<number> {
+  const probeDir = join(work, 'probe');
+  writeManifests(probeDir, 2);
+  const probe = await emulator(2);
+  try {
+    await admin(probe.url, 'POST', { perSecond: 0 });
+    await plan(probe.url, probeDir, '8');
+    // With the limit off the bucket does not count: set a limit too high to refuse anything.
+    await admin(probe.url, 'POST', { perSecond: 1_000_000 });
+    await plan(probe.url, probeDir, '8');
+    return (await admin(probe.url, 'GET')).allowed / 2;
+  } finally {
+    probe.close();
+  }
+}
+
+/** What one run of `procs` processes at once came to: the window from the first request to the last answer, and each process. */
+interface GroupRun {
+  accepted: number;
+  limited: number;
+  windowMs: number;
+  /** When each process was done (its last answer), ms after the first request. */
+  doneMs: number[];
+  paceCuts: number[];
+}
+
+/** One run at `rate`: `shards` processes at once (`--shard i/shards`; 1: one unsharded process), started with a full bucket. */
+async function group(url: string, dir: string, rate: number, shards: number): Promise<GroupRun> {
+  await admin(url, 'POST', { perSecond: rate });
+  const runs = await Promise.all(Array.from({ length: shards }, (_, i) => plan(url, dir, 'auto', shards > 1 ? ['--shard', `${i + 1}/${shards}`] : [], true)));
+  const { allowed, limited } = await admin(url, 'GET');
+  if (runs.some((r) => r.failed > 0)) throw new Error(`brands failed at ${rate} req/s with ${shards} process(es) (429 after every retry)`);
+  const first = Math.min(...runs.map((r) => r.firstRequest ?? NaN));
+  const last = Math.max(...runs.map((r) => r.lastAnswer ?? NaN));
+  if (!Number.isFinite(first) || !Number.isFinite(last)) throw new Error('no timeline line from a shard (bench/timeline.ts did not run)');
+  return { accepted: allowed, limited, windowMs: last - first, doneMs: runs.map((r) => (r.lastAnswer as number) - first).sort((a, b) => a - b), paceCuts: runs.map((r) => r.paceCuts) };
+}
+
+/** The share of the limit a run used, the bucket's first second of burst taken out. */
+function limitShare(g: GroupRun, rate: number): number {
+  return (g.accepted - rate) / ((rate * g.windowMs) / 1000);
+}
+
+const SHARD_RATES = [40, 200, 1000];
+const SHARDS = 4;
+const TARGET_SHARD_SHARE = 0.9;
+const TARGET_SHARD_429 = 0.03;
+
+/** Four shards of one account at once against one process, alternately, at each rate. */
+async function runShards(args: string[]): Promise<void> {
+  const rates = args.length > 0 ? args.map(Number) : SHARD_RATES;
+  const work = mkdtempSync(join(tmpdir(), 'rcsctl-bench-ratelimit-'));
+  const [l1, l5, l15] = loadavg().map((x) => x.toFixed(1));
+  console.log(`ratelimit shards: ${cpus().length} cores, load average ${l1} ${l5} ${l15} at the start; ${SHARDS} processes \`plan --shard i/${SHARDS}\` at once against 1 unsharded process, alternately; medians of ${RUNS} runs each; latency ${LATENCY_MS} ms; ${PER_BRAND} auto-replies a brand; ${BIN}`);
+  try {
+    const perBrand = await requestsPerBrand(work);
+    for (const rate of rates) {
+      const brands = brandsFor(rate, perBrand);
+      const dir = join(work, `b${brands}`);
+      writeManifests(dir, brands);
+      const emu = await emulator(brands);
+      try {
+        const sharded: GroupRun[] = [];
+        const single: GroupRun[] = [];
+        const loads: number[] = [];
+        for (let r = 0; r < RUNS; r++) {
+          loads.push(loadavg()[0] as number);
+          sharded.push(await group(emu.url, dir, rate, SHARDS));
+          single.push(await group(emu.url, dir, rate, 1));
+        }
+        const row = (runs: GroupRun[]) => ({
+          share: median(runs.map((g) => limitShare(g, rate))),
+          limited: median(runs.map((g) => g.limited / (g.accepted + g.limited))),
+          windowMs: median(runs.map((g) => g.windowMs)),
+        });
+        const s4 = row(sharded);
+        const s1 = row(single);
+        const spread = sharded.map((g) => `${(g.doneMs[0] as number / 1000).toFixed(1)}–${(g.doneMs[g.doneMs.length - 1] as number / 1000).toFixed(1)} s`).join(', ');
+        const verdict = `targets share ≥ ${TARGET_SHARD_SHARE.toFixed(2)} ${s4.share >= TARGET_SHARD_SHARE ? 'met' : 'MISSED'}, 429 share ≤ ${pct(TARGET_SHARD_429)} ${s4.limited <= TARGET_SHARD_429 ? 'met' : 'MISSED'}`;
+        console.log(`- ${rate} req/s: ${brands} brands × ${PER_BRAND} auto-replies, ${Math.round(brands * perBrand)} requests; load average ${loads.map((l) => l.toFixed(1)).join(' / ')} at each run's start`);
+        console.log(`  ${SHARDS} shards at once: share of the limit ${s4.share.toFixed(2)}, 429 share ${pct(s4.limited)}, window ${(s4.windowMs / 1000).toFixed(1)} s; shards done at ${spread}; pace cuts per shard ${sharded.map((g) => g.paceCuts.join('/')).join(', ')}; ${verdict}`);
+        console.log(`  1 process:        share of the limit ${s1.share.toFixed(2)}, 429 share ${pct(s1.limited)}, window ${(s1.windowMs / 1000).toFixed(1)} s; ${SHARDS} shards ÷ 1 process: ${(s4.share / s1.share).toFixed(2)}`);
+      } finally {
+        emu.close();
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 export async function run(args: string[] = []): Promise<void> {
+  if (args[0] === 'shards') return runShards(args.slice(1));
   const rates = args.length > 0 ? args.map(Number) : RATES;
   const work = mkdtempSync(join(tmpdir(), 'rcsctl-bench-ratelimit-'));
   const [l1, l5, l15] = loadavg().map((x) => x.toFixed(1));
   console.log(`ratelimit: ${cpus().length} cores, load average ${l1} ${l5} ${l15} at the start; whole process (bin/rcsctl.js plan); medians of ${RUNS} runs; latency ${LATENCY_MS} ms; ${PER_BRAND} auto-replies a brand`);
   try {
-    // Requests one brand's plan makes, measured once without a limit.
-    const probeDir = join(work, 'probe');
-    writeManifests(probeDir, 2);
-    const probe = await emulator(2);
-    let perBrand: number;
-    try {
-      await admin(probe.url, 'POST', { perSecond: 0 });
-      await plan(probe.url, probeDir, '8');
-      // With the limit off the bucket does not count: set a limit too high to refuse anything.
-      await admin(probe.url, 'POST', { perSecond: 1_000_000 });
-      await plan(probe.url, probeDir, '8');
-      perBrand = (await admin(probe.url, 'GET')).allowed / 2;
-    } finally {
-      probe.close();
-    }
+    const perBrand = await requestsPerBrand(work);
     for (const rate of rates) {
       const brands = brandsFor(rate, perBrand);
       const dir = join(work, `b${brands}`);
