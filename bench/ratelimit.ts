@@ -224,6 +224,22 @@ async function requestsPerBrand(work: string): Promise<number> {
   }
 }
 
+/** For each rate: the brands of a run of about RUN_SECONDS, their manifests and an emulator child, closed after `body`. */
+async function eachRate(work: string, rates: number[], body: (rate: number, brands: number, requests: number, dir: string, url: string) => Promise<void>): Promise<void> {
+  const perBrand = await requestsPerBrand(work);
+  for (const rate of rates) {
+    const brands = brandsFor(rate, perBrand);
+    const dir = join(work, `b${brands}`);
+    writeManifests(dir, brands);
+    const emu = await emulator(brands);
+    try {
+      await body(rate, brands, Math.round(brands * perBrand), dir, emu.url);
+    } finally {
+      emu.close();
+    }
+  }
+}
+
 /** What one run of `procs` processes at once came to: the window from the first request to the last answer, and each process. */
 interface GroupRun {
   accepted: number;
@@ -263,37 +279,28 @@ async function runShards(args: string[]): Promise<void> {
   const [l1, l5, l15] = loadavg().map((x) => x.toFixed(1));
   console.log(`ratelimit shards: ${cpus().length} cores, load average ${l1} ${l5} ${l15} at the start; ${SHARDS} processes \`plan --shard i/${SHARDS}\` at once against 1 unsharded process, alternately; medians of ${RUNS} runs each; latency ${LATENCY_MS} ms; ${PER_BRAND} auto-replies a brand; ${BIN}`);
   try {
-    const perBrand = await requestsPerBrand(work);
-    for (const rate of rates) {
-      const brands = brandsFor(rate, perBrand);
-      const dir = join(work, `b${brands}`);
-      writeManifests(dir, brands);
-      const emu = await emulator(brands);
-      try {
-        const sharded: GroupRun[] = [];
-        const single: GroupRun[] = [];
-        const loads: number[] = [];
-        for (let r = 0; r < RUNS; r++) {
-          loads.push(loadavg()[0] as number);
-          sharded.push(await group(emu.url, dir, rate, SHARDS));
-          single.push(await group(emu.url, dir, rate, 1));
-        }
-        const row = (runs: GroupRun[]) => ({
-          share: median(runs.map((g) => limitShare(g, rate))),
-          limited: median(runs.map((g) => g.limited / (g.accepted + g.limited))),
-          windowMs: median(runs.map((g) => g.windowMs)),
-        });
-        const s4 = row(sharded);
-        const s1 = row(single);
-        const spread = sharded.map((g) => `${(g.doneMs[0] as number / 1000).toFixed(1)}–${(g.doneMs[g.doneMs.length - 1] as number / 1000).toFixed(1)} s`).join(', ');
-        const verdict = `targets share ≥ ${TARGET_SHARD_SHARE.toFixed(2)} ${s4.share >= TARGET_SHARD_SHARE ? 'met' : 'MISSED'}, 429 share ≤ ${pct(TARGET_SHARD_429)} ${s4.limited <= TARGET_SHARD_429 ? 'met' : 'MISSED'}`;
-        console.log(`- ${rate} req/s: ${brands} brands × ${PER_BRAND} auto-replies, ${Math.round(brands * perBrand)} requests; load average ${loads.map((l) => l.toFixed(1)).join(' / ')} at each run's start`);
-        console.log(`  ${SHARDS} shards at once: share of the limit ${s4.share.toFixed(2)}, 429 share ${pct(s4.limited)}, window ${(s4.windowMs / 1000).toFixed(1)} s; shards done at ${spread}; pace cuts per shard ${sharded.map((g) => g.paceCuts.join('/')).join(', ')}; ${verdict}`);
-        console.log(`  1 process:        share of the limit ${s1.share.toFixed(2)}, 429 share ${pct(s1.limited)}, window ${(s1.windowMs / 1000).toFixed(1)} s; ${SHARDS} shards ÷ 1 process: ${(s4.share / s1.share).toFixed(2)}`);
-      } finally {
-        emu.close();
+    await eachRate(work, rates, async (rate, brands, requests, dir, url) => {
+      const sharded: GroupRun[] = [];
+      const single: GroupRun[] = [];
+      const loads: number[] = [];
+      for (let r = 0; r < RUNS; r++) {
+        loads.push(loadavg()[0] as number);
+        sharded.push(await group(url, dir, rate, SHARDS));
+        single.push(await group(url, dir, rate, 1));
       }
-    }
+      const row = (runs: GroupRun[]) => ({
+        share: median(runs.map((g) => limitShare(g, rate))),
+        limited: median(runs.map((g) => g.limited / (g.accepted + g.limited))),
+        windowMs: median(runs.map((g) => g.windowMs)),
+      });
+      const s4 = row(sharded);
+      const s1 = row(single);
+      const spread = sharded.map((g) => `${(g.doneMs[0] as number / 1000).toFixed(1)}–${(g.doneMs[g.doneMs.length - 1] as number / 1000).toFixed(1)} s`).join(', ');
+      const verdict = `targets share ≥ ${TARGET_SHARD_SHARE.toFixed(2)} ${s4.share >= TARGET_SHARD_SHARE ? 'met' : 'MISSED'}, 429 share ≤ ${pct(TARGET_SHARD_429)} ${s4.limited <= TARGET_SHARD_429 ? 'met' : 'MISSED'}`;
+      console.log(`- ${rate} req/s: ${brands} brands × ${PER_BRAND} auto-replies, ${requests} requests; load average ${loads.map((l) => l.toFixed(1)).join(' / ')} at each run's start`);
+      console.log(`  ${SHARDS} shards at once: share of the limit ${s4.share.toFixed(2)}, 429 share ${pct(s4.limited)}, window ${(s4.windowMs / 1000).toFixed(1)} s; shards done at ${spread}; pace cuts per shard ${sharded.map((g) => g.paceCuts.join('/')).join(', ')}; ${verdict}`);
+      console.log(`  1 process:        share of the limit ${s1.share.toFixed(2)}, 429 share ${pct(s1.limited)}, window ${(s1.windowMs / 1000).toFixed(1)} s; ${SHARDS} shards ÷ 1 process: ${(s4.share / s1.share).toFixed(2)}`);
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -306,28 +313,19 @@ export async function run(args: string[] = []): Promise<void> {
   const [l1, l5, l15] = loadavg().map((x) => x.toFixed(1));
   console.log(`ratelimit: ${cpus().length} cores, load average ${l1} ${l5} ${l15} at the start; whole process (bin/rcsctl.js plan); medians of ${RUNS} runs; latency ${LATENCY_MS} ms; ${PER_BRAND} auto-replies a brand`);
   try {
-    const perBrand = await requestsPerBrand(work);
-    for (const rate of rates) {
-      const brands = brandsFor(rate, perBrand);
-      const dir = join(work, `b${brands}`);
-      writeManifests(dir, brands);
-      const emu = await emulator(brands);
-      try {
-        const scaled = brands < FULL_BRANDS ? ` (scaled from ${FULL_BRANDS} so that a run takes about ${RUN_SECONDS} s)` : '';
-        console.log(`- ${rate} req/s: ${brands} brands × ${PER_BRAND} auto-replies${scaled}, ${Math.round(brands * perBrand)} requests a plan; load average ${loadavg()[0]?.toFixed(1)} at its start`);
-        for (const concurrency of QUICK ? ['auto'] : ['auto', '8']) {
-          const row = summarise(await measure(emu.url, dir, rate, concurrency), rate);
-          const verdict = concurrency === 'auto' ? `; targets ratio ≤ ${TARGET_RATIO.toFixed(2)} ${row.ratio <= TARGET_RATIO ? 'met' : 'MISSED'}, 429 share < ${pct(TARGET_SHARE)} ${row.share < TARGET_SHARE ? 'met' : 'MISSED'}` : '';
-          const failed = row.failed > 0 ? `; ${row.failed} of ${brands} brands FAILED (429 after every retry)` : '';
-          const limiter = concurrency === 'auto' ? `, ${row.pauses} pauses, ${row.paceCuts} pace cuts` : '';
-          console.log(
-            `  --concurrency ${concurrency.padEnd(4)}: throughput ratio ${row.ratio.toFixed(2)}, 429 share ${pct(row.share)}${limiter}, ${Math.round(row.ms)} ms against the bound ${Math.round(row.boundMs)} ms (${row.served} requests ÷ ${rate} req/s)${failed}${verdict}`,
-          );
-        }
-      } finally {
-        emu.close();
+    await eachRate(work, rates, async (rate, brands, requests, dir, url) => {
+      const scaled = brands < FULL_BRANDS ? ` (scaled from ${FULL_BRANDS} so that a run takes about ${RUN_SECONDS} s)` : '';
+      console.log(`- ${rate} req/s: ${brands} brands × ${PER_BRAND} auto-replies${scaled}, ${requests} requests a plan; load average ${loadavg()[0]?.toFixed(1)} at its start`);
+      for (const concurrency of QUICK ? ['auto'] : ['auto', '8']) {
+        const row = summarise(await measure(url, dir, rate, concurrency), rate);
+        const verdict = concurrency === 'auto' ? `; targets ratio ≤ ${TARGET_RATIO.toFixed(2)} ${row.ratio <= TARGET_RATIO ? 'met' : 'MISSED'}, 429 share < ${pct(TARGET_SHARE)} ${row.share < TARGET_SHARE ? 'met' : 'MISSED'}` : '';
+        const failed = row.failed > 0 ? `; ${row.failed} of ${brands} brands FAILED (429 after every retry)` : '';
+        const limiter = concurrency === 'auto' ? `, ${row.pauses} pauses, ${row.paceCuts} pace cuts` : '';
+        console.log(
+          `  --concurrency ${concurrency.padEnd(4)}: throughput ratio ${row.ratio.toFixed(2)}, 429 share ${pct(row.share)}${limiter}, ${Math.round(row.ms)} ms against the bound ${Math.round(row.boundMs)} ms (${row.served} requests ÷ ${rate} req/s)${failed}${verdict}`,
+        );
       }
-    }
+    });
     // No limit at all: what auto costs when there is nothing to find.
     if (QUICK) return;
     const dir = join(work, `b${FULL_BRANDS}`);

@@ -6,7 +6,8 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Limiter } from '../../src/api/limiter.js';
-import { runModel, seeded, type ModelResult } from './shard-model.js';
+import { mulberry32 } from '../../src/emulator/faults.js';
+import { runModel, type ModelResult } from './shard-model.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -17,7 +18,7 @@ async function shards(clients: number, perSecond: number, seconds: number, seed 
   vi.useFakeTimers();
   const requests = Math.round((perSecond * seconds) / clients);
   const startsMs = Array.from({ length: clients }, (_, i) => i * 150);
-  return runModel({ clients, perSecond, requests, latencyMs: 20, startsMs }, (i) => new Limiter({ mode: 'auto', max: 32 }, () => Date.now(), undefined, seeded(seed * 100 + i)));
+  return runModel({ clients, perSecond, requests, latencyMs: 20, startsMs }, (i) => new Limiter({ mode: 'auto', max: 32 }, () => Date.now(), undefined, mulberry32(seed * 100 + i)));
 }
 
 const share429 = (r: ModelResult): number => r.limited / (r.accepted + r.limited);
@@ -49,7 +50,7 @@ describe('four shards of one account, nothing shared', () => {
     const limiters: Limiter[] = [];
     const marks: { accepted: number; limited: number }[] = [];
     await runModel({ clients: 4, perSecond: 40, requests: 300, latencyMs: 20, startsMs: [0, 150, 300, 450], onSecond: (c) => marks.push({ ...c }) }, (i) => {
-      const l = new Limiter({ mode: 'auto', max: 32 }, () => Date.now(), undefined, seeded(i + 7));
+      const l = new Limiter({ mode: 'auto', max: 32 }, () => Date.now(), undefined, mulberry32(i + 7));
       limiters.push(l);
       return l;
     });

@@ -146,6 +146,14 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     return l;
   }
 
+  /** A limiter after ten answers (10 a second) and a 429: a pace of 7 a second. */
+  async function pacedAtSeven(clock: { now: number }): Promise<Limiter> {
+    const l = await afterTenAnswers(clock);
+    (await l.acquire('a')).release('limited');
+    expect(l.stats.rate).toBeCloseTo(7);
+    return l;
+  }
+
   /** A limiter after a hundred answers 1 ms each (1,000 a second) and a 429: a pace of 700, 1.4 ms apart, so one request can wait on it briefly. */
   async function fastPace(clock: { now: number }): Promise<Limiter> {
     const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now, undefined, noJitter);
@@ -185,9 +193,7 @@ describe('Limiter, auto: the pace a 429 sets', () => {
 
   it('a later 429 cuts the pace to 0.7 after five answers or more since the last cut, and to half of itself before five: the overload is still going on', async () => {
     const clock = { now: 0 };
-    const l = await afterTenAnswers(clock);
-    (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBeCloseTo(7);
+    const l = await pacedAtSeven(clock);
     // Five answers at the pace (7 a second: 143 ms each), then a 429: an ordinary cut.
     clock.now += 200;
     await answers(l, clock, 5, 143);
@@ -206,9 +212,7 @@ describe('Limiter, auto: the pace a 429 sets', () => {
 
   it('a later 429 cuts from what was accepted since the last cut when that is lower than the pace', async () => {
     const clock = { now: 0 };
-    const l = await afterTenAnswers(clock);
-    (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBeCloseTo(7);
+    const l = await pacedAtSeven(clock);
     // Seven answers of 180 ms each, one at a time: the second before the 429 holds six, 6 a
     // second accepted, under the pace of 7.
     clock.now += 200;
@@ -285,9 +289,7 @@ describe('Limiter, auto: the pace a 429 sets', () => {
 
   it('requests start no closer together than the pace, and idle time is no credit for a burst', async () => {
     const clock = { now: 0 };
-    const l = await afterTenAnswers(clock);
-    (await l.acquire('a')).release('limited');
-    expect(l.stats.rate).toBeCloseTo(7);
+    const l = await pacedAtSeven(clock);
     clock.now += 10_000;
     const first = await l.acquire('a');
     let second: Slot | undefined;

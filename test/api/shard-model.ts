@@ -37,18 +37,6 @@ export interface ModelResult {
   done: number[];
 }
 
-/** A seeded generator in [0, 1) (mulberry32), for the limiters' jitter. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Run the model; call with fake timers installed (vi.useFakeTimers()). */
 export async function runModel(opts: ModelOptions, limiter: (client: number) => Limiter): Promise<ModelResult> {
   const bucket = new RateLimit(opts.perSecond, () => Date.now());
