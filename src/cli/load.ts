@@ -3,7 +3,8 @@
 
 import { RcsctlError } from '../errors.js';
 import { cacheDirFor } from '../util/cache-dir.js';
-import { hasErrors, loadManifests, renderDiagnostics } from '../manifest/index.js';
+import { diagnosticExcerpt, hasErrors, loadManifests, renderDiagnostics } from '../manifest/index.js';
+import type { BrandError } from '../plan/brand-error.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import { failedBrand, type FailedBrand } from '../plan/plan-brands.js';
 import { inShard, missingBrandsMessage, type Shard } from '../plan/shard.js';
@@ -57,14 +58,38 @@ export interface BrandSelection {
   shard?: Shard;
 }
 
+/** What loadBrands gives a command that also shows diagnostics (preview): the selection's. */
+export interface LoadedWithDiagnostics extends LoadedBrands {
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The run stops before any request: manifest errors that belong to no brand
+ * (docs/diagnostics.md, "Which brand a broken file fails"). `error` is the
+ * first of them as a report shows it; a command with `--output` still writes
+ * its report, with that error in it.
+ */
+export class ManifestsStopped extends RcsctlError {
+  constructor(
+    message: string,
+    /** The first error, with its file, line, column and source excerpt. */
+    readonly error: BrandError,
+    /** Every brand id the paths declare, sorted: a sharded report of the stopped run still says which shard of which list it was. */
+    readonly all: string[],
+  ) {
+    super('E_MANIFEST', message, { file: error.file, line: error.line, col: error.col });
+  }
+}
+
 /**
  * Load `paths` for a command that isolates brands: an error in one brand's
- * manifests fails that brand only (it is returned in `failed` and never sent);
- * an error no brand can be named for (a file that does not parse) stops the
- * command before any request, as before. Diagnostics of brands outside the
- * selection are not printed.
+ * manifests fails that brand only (it is returned in `failed` and never sent).
+ * A file with errors that names no brand is the brand's whose tree it is in
+ * (src/manifest/owners.ts); one tied to no brand stops the command before any
+ * request (ManifestsStopped). Diagnostics of brands outside the selection are
+ * not printed.
  */
-export async function loadBrands(ctx: CommandContext, paths: string[], select: BrandSelection & { cache?: boolean; cacheDir?: string }): Promise<LoadedBrands> {
+export async function loadBrands(ctx: CommandContext, paths: string[], select: BrandSelection & { cache?: boolean; cacheDir?: string }): Promise<LoadedWithDiagnostics> {
   const { io } = ctx;
   const cacheDir = cacheDirFor(select, io.env, io.cwd);
   const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), ...(cacheDir !== undefined ? { cacheDir } : {}) });
@@ -88,8 +113,9 @@ export async function loadBrands(ctx: CommandContext, paths: string[], select: B
   if (shown.length > 0) io.stderr.write(renderDiagnostics(shown, { color: ctx.globals().color, cwd: io.cwd, verbose: ctx.globals().verbose === true }));
   const unowned = shown.filter((d) => d.severity === 'error' && !owners.has(d.file));
   if (unowned.length > 0) {
-    const n = unowned.length;
-    throw new RcsctlError('E_MANIFEST', `the manifests have ${n} error${n === 1 ? '' : 's'} that belong to no brand; nothing was sent`);
+    const n = unowned.filter((d) => d.followOn !== true).length;
+    const error: BrandError = { ...manifestError(unowned, io.cwd, belongToNone), hint: 'a file that names no brand, in no brand\'s folder: fix it, or move it into its brand\'s folder (docs/diagnostics.md)' };
+    throw new ManifestsStopped(`the manifests have ${belongToNone(n)}; nothing was sent`, error, allIds);
   }
   const missing = only.filter((id) => !selected.has(id));
   if (missing.length > 0) {
@@ -106,10 +132,31 @@ export async function loadBrands(ctx: CommandContext, paths: string[], select: B
       brands.push(desired);
       continue;
     }
-    const first = errors[0];
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length === 2 ? '' : 's'}, above)` : '';
-    const message = first === undefined ? 'its manifests could not be read' : `${errors.length} error${errors.length === 1 ? '' : 's'} in its manifests: ${first.file}:${first.line}: ${first.code} ${first.message}${more}`;
-    failed.push(failedBrand(id, { code: 'E_MANIFEST', stage: 'manifest', message, hint: 'run rcsctl validate on the brand for every diagnostic' }, desired));
+    const error: BrandError = errors.length === 0 ? { code: 'E_MANIFEST', stage: 'manifest', message: 'its manifests could not be read' } : manifestError(errors, io.cwd);
+    failed.push(failedBrand(id, { ...error, hint: 'run rcsctl validate on the brand for every diagnostic' }, desired));
   }
-  return { brands, failed, all: allIds };
+  return { brands, failed, all: allIds, diagnostics: shown };
+}
+
+function belongToNone(n: number): string {
+  return n === 1 ? '1 error that belongs to no brand' : `${n} errors that belong to no brand`;
+}
+
+/** The BrandError of manifest `errors`: the first (a root cause, not a follow-on) with its position and source line, and how many more. */
+function manifestError(errors: Diagnostic[], cwd: string, lead = (n: number) => `${n} error${n === 1 ? '' : 's'} in its manifests`): BrandError {
+  const first = errors.find((d) => d.followOn !== true) ?? (errors[0] as Diagnostic);
+  // Follow-on YAML errors are not counted: fixing the first fixes them.
+  const n = Math.max(1, errors.filter((d) => d.followOn !== true).length);
+  const more = n > 1 ? ` (and ${n - 1} more error${n === 2 ? '' : 's'}, on stderr and in rcsctl validate)` : '';
+  const at = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
+  // A refused credential's line is never copied into a report.
+  const excerpt = first.code === 'RCS115' ? undefined : diagnosticExcerpt(first, cwd);
+  return {
+    code: 'E_MANIFEST',
+    stage: 'manifest',
+    message: `${lead(n)}: ${at}: ${first.code} ${first.message}${more}`,
+    file: first.file,
+    ...(first.line > 0 ? { line: first.line, col: first.col } : {}),
+    ...(excerpt !== undefined ? { excerpt } : {}),
+  };
 }

@@ -9,6 +9,7 @@ import { DIAGNOSTIC_CODES } from './codes.js';
 import { interpolateDoc } from './interpolate.js';
 import { lintBrand } from './lint.js';
 import { FileReader } from './local-files.js';
+import { ownerByTree, type FoundFile } from './owners.js';
 import { ParseCache } from './parse-cache.js';
 import { readManifestFile } from './read-yaml.js';
 import { sortDiagnostics } from './render-diagnostics.js';
@@ -32,7 +33,7 @@ export interface LoadOptions {
 /** Load every manifest under `paths` (files, or directories read recursively). */
 export async function loadManifests(paths: string[], opts: LoadOptions): Promise<LoadResult> {
   const diagnostics: Diagnostic[] = [];
-  const files: { abs: string; shown: string }[] = [];
+  const files: FoundFile[] = [];
   for (const p of paths) {
     const abs = isAbsolute(p) ? p : resolve(opts.cwd, p);
     const shown = displayName(abs, opts.cwd);
@@ -40,13 +41,13 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     if (found === 'missing') diagnostics.push(topLevel('RCS100', shown, `no such file or directory: ${p}`));
     else if (found.length === 0) diagnostics.push(topLevel('RCS108', shown, `no *.yaml or *.yml manifest under ${p}`));
     for (const f of found === 'missing' ? [] : found) {
-      if (!files.some((x) => x.abs === f)) files.push({ abs: f, shown: displayName(f, opts.cwd) });
+      if (!files.some((x) => x.abs === f)) files.push({ abs: f, shown: displayName(f, opts.cwd), root: abs });
     }
   }
 
   const drafts = new Map<string, BrandDraft>();
   const brokenBrands = new Set<string>();
-  const skipped: { brandId: string; file: string }[] = [];
+  const skipped: LoadResult['skipped'] = [];
   const reader = new FileReader();
   const fromEnv = new Set<string>();
   const envNames = new Map<string, string>();
@@ -58,6 +59,10 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   for (const f of files) {
     const read = await readManifestFile(f.abs, f.shown, cache);
     diagnostics.push(...read.diagnostics);
+    for (const id of read.declared ?? []) {
+      brokenBrands.add(id);
+      skipped.push({ brandId: id, file: f.shown, by: 'document' });
+    }
     if (read.docs.length === 0 && read.diagnostics.length === 0) {
       diagnostics.push(topLevel('RCS113', f.shown, 'the file holds no YAML document (it is empty, or only comments); it declares nothing'));
     }
@@ -79,12 +84,28 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
         const id = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;
         if (typeof id === 'string') {
           brokenBrands.add(id);
-          skipped.push({ brandId: id, file: src.file });
+          skipped.push({ brandId: id, file: src.file, by: 'document' });
         }
         continue;
       }
       diagnostics.push(...(await addDocument(drafts, src, reader, sensitiveValues)));
     }
+  }
+
+  // A file with errors that names no brand is the brand's whose tree it is in.
+  const owned = new Map<string, Set<string>>();
+  const absOf = new Map(files.map((f) => [f.shown, f.abs]));
+  for (const [id, f] of [...[...drafts.values()].flatMap((d) => d.brand.manifestFiles.map((m) => [d.brand.brandId, m] as const)), ...skipped.map((k) => [k.brandId, k.file] as const)]) {
+    const abs = absOf.get(f) ?? f;
+    owned.set(abs, (owned.get(abs) ?? new Set()).add(id));
+  }
+  const withErrors = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
+  for (const f of files) {
+    if (!withErrors.has(f.shown) || owned.has(f.abs)) continue;
+    const owner = ownerByTree(f, owned);
+    if (owner === undefined) continue;
+    brokenBrands.add(owner.brandId);
+    skipped.push({ brandId: owner.brandId, file: f.shown, by: owner.by });
   }
 
   for (const [brandId, draft] of drafts) {

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
 import type { Event } from 'js-yaml';
 import type { Document, LineCounter, Node } from 'yaml';
+import { BRAND_ID } from './owners.js';
 import { ParseCache, type PlainDocument } from './parse-cache.js';
 import { diagAtOffset, keyPath, lineIndex, type SourceDoc } from './source.js';
 import { checkBytes, checkRawText, deepNodeOffset, MAX_DEPTH } from './text-checks.js';
@@ -43,6 +44,8 @@ const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].
 export interface ReadResult {
   docs: SourceDoc[];
   diagnostics: Diagnostic[];
+  /** Brand ids that documents left out for YAML errors declare above their first error (whose brand the error is). */
+  declared?: string[];
 }
 
 /** The full reader's options: duplicate keys are checked here (duplicateKeys), merge keys are plain keys. */
@@ -105,11 +108,14 @@ export function parseManifestText(text: string, absPath: string, file: string, t
     return { docs: [], diagnostics: [diagAtOffset(file, lines, 'RCS101', 0, `cannot parse YAML: ${(err as Error).message}`)] };
   }
   const docs: SourceDoc[] = [];
+  let declared: string[] | undefined;
   for (const doc of parsed) {
     const duplicates = duplicateKeys(doc);
     if (doc.errors.length > 0 || duplicates.length > 0) {
-      diagnostics.push(...yamlErrorDiagnostics(doc.errors, text, file, lines));
-      for (const offset of duplicates) diagnostics.push(diagAtOffset(file, lines, 'RCS102', offset, 'Map keys must be unique'));
+      const found = [...yamlErrorDiagnostics(doc.errors, text, file, lines), ...duplicates.map((offset) => diagAtOffset(file, lines, 'RCS102', offset, 'Map keys must be unique'))];
+      diagnostics.push(...found);
+      const id = idAbove(doc, lines, Math.min(...found.map((d) => d.line)));
+      if (id !== undefined) (declared ??= []).push(id);
       continue;
     }
     const tagDiags = customTags(doc, file, lines);
@@ -134,7 +140,19 @@ export function parseManifestText(text: string, absPath: string, file: string, t
     }
     docs.push({ file, absPath, text, lines, doc, value });
   }
-  return { docs, diagnostics };
+  return declared !== undefined ? { docs, diagnostics, declared } : { docs, diagnostics };
+}
+
+/**
+ * The `brand.id` of a document that has errors, when it reads as a brand id
+ * on a line above `firstErrorLine`: the text above the first error parses as
+ * written, so the error is that brand's (one broken brand fails alone).
+ */
+function idAbove(doc: Document.Parsed, lines: LineCounter, firstErrorLine: number): string | undefined {
+  const node = doc.getIn(['brand', 'id'], true) as Node | undefined;
+  if (node === undefined || !yamlLib().isScalar(node) || typeof node.value !== 'string' || !BRAND_ID.test(node.value)) return undefined;
+  const end = node.range?.[1];
+  return end !== undefined && lines.linePos(end).line < firstErrorLine ? node.value : undefined;
 }
 
 /**

@@ -60,12 +60,7 @@ export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; c
     const line = excerpts < MAX_EXCERPTS && d.line > 0 && d.code !== 'RCS109' ? linesOf(d.file)?.[d.line - 1] : undefined;
     if (line !== undefined) {
       excerpts++;
-      const { text, caretAt } = excerpt(line, d.col - 1);
-      const gutter = String(d.line).padStart(4);
-      // Tabs keep their width under the caret so it lines up in a terminal.
-      const pad = text.slice(0, caretAt).replace(/[^\t]/g, ' ');
-      out.push(`${gutter} | ${text}`);
-      out.push(`${' '.repeat(gutter.length)} | ${pad}${paint(d.severity === 'error' ? RED : YELLOW, '^')}`);
+      out.push(...caretLines(d, line, (s) => paint(d.severity === 'error' ? RED : YELLOW, s)));
     }
   }
   if (shown.length > MAX_RENDERED) out.push(`… and ${shown.length - MAX_RENDERED} more (fix these first, or list them all with validate --format json)`);
@@ -74,6 +69,31 @@ export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; c
   if (folded > 0) out.push(`${folded} follow-on error${folded === 1 ? '' : 's'} suppressed: fix the first error in the file and validate again (--verbose shows them all)`);
   if (diags.length > 0) out.push(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   return out.length === 0 ? '' : out.join('\n') + '\n';
+}
+
+/**
+ * The source line of `d` and a caret under its column, as the text view shows
+ * them (no colour): what a report keeps of a failed brand's first error.
+ * Undefined when there is no line to show.
+ */
+export function diagnosticExcerpt(d: Diagnostic, cwd: string): string | undefined {
+  if (d.line <= 0 || d.code === 'RCS109') return undefined;
+  let line: string | undefined;
+  try {
+    line = readFileSync(isAbsolute(d.file) ? d.file : resolve(cwd, d.file), 'utf8').split(/\r?\n/)[d.line - 1];
+  } catch {
+    return undefined;
+  }
+  return line === undefined ? undefined : caretLines(d, line, (s) => s).join('\n');
+}
+
+// `  12 | the line` and `     |     ^` under the column.
+function caretLines(d: Diagnostic, line: string, paint: (s: string) => string): [string, string] {
+  const { text, caretAt } = excerpt(line, d.col - 1);
+  const gutter = String(d.line).padStart(4);
+  // Tabs keep their width under the caret so it lines up in a terminal.
+  const pad = text.slice(0, caretAt).replace(/[^\t]/g, ' ');
+  return [`${gutter} | ${text}`, `${' '.repeat(gutter.length)} | ${pad}${paint('^')}`];
 }
 
 function cut(text: string, max: number): string {

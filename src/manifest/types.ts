@@ -88,8 +88,12 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Every manifest file read, as shown in diagnostics. */
   files: string[];
-  /** Documents left out for errors, with the brand id they name (to tell which brand an error belongs to). */
-  skipped: { brandId: string; file: string }[];
+  /**
+   * Files left out for errors, with the brand they belong to (to tell which brand an error fails): the
+   * brand a document names (`document`), or, for a file that names none, the brand whose tree it is in
+   * (`folder`: its folder holds that brand's other files; `path`: its path names the brand id).
+   */
+  skipped: { brandId: string; file: string; by: 'document' | 'folder' | 'path' }[];
   /** Values interpolated from sensitive-looking variables: shown as (sensitive), hashed in saved plans. */
   sensitive: { name: string; value: string }[];
 }

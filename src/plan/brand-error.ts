@@ -21,10 +21,14 @@ export interface BrandError {
   serviceCode?: string;
   /** What to do next, for the errors people meet most. */
   hint?: string;
-  /** The manifest file that declares the brand, for a service error (403, 401, 5xx). */
+  /** The manifest file the error points at: for a service error (403, 401, 5xx) the one that declares the brand, for a manifest error the first error's. */
   file?: string;
-  /** The line of its `brand:` in that file. */
+  /** The line in that file: of its `brand:`, or of the first error. */
   line?: number;
+  /** A manifest error's column (1-based). */
+  col?: number;
+  /** A manifest error's source line, and a caret under the column under it (two lines). */
+  excerpt?: string;
 }
 
 /** Where the manifests declare a brand: its document's `brand:` line. */

@@ -14,6 +14,9 @@ const STAGE: Record<BrandError['stage'], string> = {
   verify: 'it could not be verified after apply',
 };
 
+/** The headline of a report whose run stopped before any brand was checked (DriftReport.error). */
+export const STOPPED_HEADLINE = 'stopped before any brand was checked: a manifest error belongs to no brand';
+
 /** `the brand failed: its live state could not be read`. */
 export function failedHeadline(e: BrandError): string {
   return `failed: ${STAGE[e.stage]}`;
@@ -22,14 +25,16 @@ export function failedHeadline(e: BrandError): string {
 /** The lines of a text section's body (indented two spaces). */
 export function brandErrorText(e: BrandError, style: Style): string[] {
   const lines = [style.red(`  error[${e.code}] ${e.message}`)];
+  if (e.excerpt !== undefined) lines.push(...e.excerpt.split('\n').map((l) => `  ${l}`));
   if (e.hint !== undefined) lines.push(`  hint: ${e.hint}`);
   return lines;
 }
 
 /** A collapsible Markdown block for the brand. */
-export function brandErrorMarkdown(brandId: string, e: BrandError): string[] {
-  const lines = [`<details><summary>❌ <code>${escapeHtml(brandId)}</code> ${escapeHtml(failedHeadline(e))}</summary>`, ''];
+export function brandErrorMarkdown(brandId: string, e: BrandError, headline = failedHeadline(e)): string[] {
+  const lines = [`<details><summary>❌ <code>${escapeHtml(brandId)}</code> ${escapeHtml(headline)}</summary>`, ''];
   lines.push(`**${e.code}**: ${inline(e.message)}`);
+  if (e.excerpt !== undefined) lines.push('', '```', fence(e.excerpt), '```');
   if (e.hint !== undefined) lines.push('', `What to do: ${inline(e.hint)}`);
   const facts = [e.httpStatus !== undefined ? `HTTP ${e.httpStatus}` : '', e.serviceCode !== undefined ? `service code ${e.serviceCode}` : ''].filter((x) => x !== '');
   if (facts.length > 0) lines.push('', '```', fence(facts.join(', ')), '```');
@@ -38,11 +43,11 @@ export function brandErrorMarkdown(brandId: string, e: BrandError): string[] {
 }
 
 /** A JUnit test case, errored, named `<stage>` in the brand's class. */
-export function brandErrorJunit(brandId: string, e: BrandError, indent = '    '): string[] {
-  const body = [`${e.code}: ${e.message}`, ...(e.hint !== undefined ? [`what to do: ${e.hint}`] : [])].join('\n');
+export function brandErrorJunit(brandId: string, e: BrandError, indent = '    ', headline = `the brand ${failedHeadline(e)}`): string[] {
+  const body = [`${e.code}: ${e.message}`, ...(e.excerpt !== undefined ? [e.excerpt] : []), ...(e.hint !== undefined ? [`what to do: ${e.hint}`] : [])].join('\n');
   return [
     `${indent}<testcase classname="${xmlAttr(brandId)}" name="${xmlAttr(e.stage)}">`,
-    `${indent}  <error message="${xmlAttr(`the brand ${failedHeadline(e)}`)}" type="${xmlAttr(e.code)}">${xmlText(body)}</error>`,
+    `${indent}  <error message="${xmlAttr(headline)}" type="${xmlAttr(e.code)}">${xmlText(body)}</error>`,
     `${indent}</testcase>`,
   ];
 }

@@ -8,7 +8,7 @@ import type { BrandDrift, DriftReport, Finding, ResourceDrift } from '../report/
 import { isDrift } from '../report/build-drift.js';
 import { formatChange } from './change.js';
 import { xmlAttr as attr, xmlText as text_ } from '../util/xml.js';
-import { brandErrorJunit } from './brand-error.js';
+import { brandErrorJunit, STOPPED_HEADLINE } from './brand-error.js';
 import { partialJunit } from './partial.js';
 
 /** Render the report as JUnit XML. */
@@ -16,12 +16,17 @@ export function renderDriftJunit(report: DriftReport): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const failures = report.brands.reduce((n, b) => n + b.resources.filter(failed).length, 0);
   const partial = report.partial !== undefined ? 1 : 0;
-  const errors = report.brands.filter(errored).length + partial;
-  const tests = report.brands.reduce((n, b) => n + b.resources.length + (errored(b) ? 1 : 0), 0) + partial;
+  const stopped = report.error !== undefined ? 1 : 0;
+  const errors = report.brands.filter(errored).length + partial + stopped;
+  const tests = report.brands.reduce((n, b) => n + b.resources.length + (errored(b) ? 1 : 0), 0) + partial + stopped;
   // JUnit's schema wants a local date-time without zone or fraction; the report's is UTC.
   const timestamp = report.generatedAt.slice(0, 19);
   out.push(`<testsuites name="rcsctl drift" tests="${tests}" failures="${failures}" errors="${errors}" timestamp="${timestamp}">`);
   if (report.partial !== undefined) out.push(...partialJunit(report.partial, report.brands.length));
+  if (report.error !== undefined) {
+    // The run stopped: one suite, `manifests`, with the error that stopped it.
+    out.push(`  <testsuite name="manifests" tests="1" failures="0" errors="1" skipped="0" timestamp="${timestamp}">`, ...brandErrorJunit('manifests', report.error, '    ', STOPPED_HEADLINE), '  </testsuite>');
+  }
   for (const b of report.brands) {
     const bf = b.resources.filter(failed).length;
     const be = errored(b) ? 1 : 0;

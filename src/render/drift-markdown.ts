@@ -5,7 +5,7 @@
 import { formatChange } from './change.js';
 import type { FieldChange } from '../plan/types.js';
 import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
-import { brandErrorMarkdown } from './brand-error.js';
+import { brandErrorMarkdown, STOPPED_HEADLINE } from './brand-error.js';
 import { partialMarkdown } from './partial.js';
 import { brandFailed } from '../report/build-drift.js';
 import type { DriftReport, ResourceDrift, Severity } from '../report/types.js';
@@ -19,11 +19,14 @@ export const MARKDOWN_BUDGET = 60_000;
 export function renderDriftMarkdown(report: DriftReport, budget = MARKDOWN_BUDGET): string {
   const s = report.summary;
   const out: string[] = [];
-  const verdict = report.partial !== undefined ? 'partial report' : s.failedBrands > 0 ? `${s.failedBrands} of ${s.brands} brand${s.brands === 1 ? '' : 's'} failed` : report.clean ? 'no drift' : 'drift found';
+  const verdict = report.error !== undefined ? 'stopped' : report.partial !== undefined ? 'partial report' : s.failedBrands > 0 ? `${s.failedBrands} of ${s.brands} brand${s.brands === 1 ? '' : 's'} failed` : report.clean ? 'no drift' : 'drift found';
   out.push(`## rcsctl drift: ${verdict}`, '');
   if (report.partial !== undefined) out.push(...partialMarkdown(report.partial, report.brands.length));
-  out.push('| Brand | Status | Resources | In sync | Changed | Missing | Unmanaged | Errors | Warnings | Info |');
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  if (report.error !== undefined) out.push(...brandErrorMarkdown('manifests', report.error, STOPPED_HEADLINE), '');
+  if (report.brands.length > 0 || report.error === undefined) {
+    out.push('| Brand | Status | Resources | In sync | Changed | Missing | Unmanaged | Errors | Warnings | Info |');
+    out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  }
   for (const b of report.brands) {
     const t = b.summary;
     out.push(`| \`${b.brandId}\` | ${brandFailed(b) ? '❌ failed' : b.clean ? '✅ clean' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`);

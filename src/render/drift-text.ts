@@ -2,7 +2,7 @@
 // resource that has findings, each finding with what to do and where it is
 // explained, then a summary line.
 
-import { brandErrorText, failedHeadline } from './brand-error.js';
+import { brandErrorText, failedHeadline, STOPPED_HEADLINE } from './brand-error.js';
 import type { Style } from './style.js';
 import { formatChange } from './change.js';
 import { partialText } from './partial.js';
@@ -14,8 +14,12 @@ export function renderDriftText(report: DriftReport, style: Style): string {
   const partial = report.partial !== undefined ? partialText(report.partial, report.brands.length).map((l) => style.red(style.bold(l))) : [];
   if (partial.length > 0) lines.push(...partial, '');
   for (const brand of report.brands) lines.push(...renderBrand(brand, style), '');
-  const summary = summaryLine(report.summary, report.clean);
-  lines.push(report.summary.failedBrands > 0 ? style.red(style.bold(summary)) : style.bold(summary));
+  // A run that stopped ends on why, never on a line that reads clean.
+  if (report.error !== undefined) lines.push(...brandErrorText(report.error, style), '', style.red(style.bold(`Drift: ${STOPPED_HEADLINE}.`)));
+  else {
+    const summary = summaryLine(report.summary, report.clean);
+    lines.push(report.summary.failedBrands > 0 ? style.red(style.bold(summary)) : style.bold(summary));
+  }
   // The banner ends the report too: its last line must not read as the whole set's.
   if (partial.length > 0) lines.push('', ...partial);
   return lines.join('\n') + '\n';

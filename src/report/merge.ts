@@ -57,15 +57,18 @@ function mergeDrift(parts: Extract<ShardReport, { kind: 'drift' }>[]): DriftRepo
     }
   }
   const brands = parts.flatMap((p) => p.report.brands).sort((a, b) => a.brandId.localeCompare(b.brandId));
+  // A shard that stopped (a manifest error of no brand) keeps the merged report from reading clean.
+  const stopped = parts.find((p) => p.report.error !== undefined)?.report.error;
   const summary = reportSummary(brands);
   return {
     version: first.version,
     rcsctlVersion: first.rcsctlVersion,
     generatedAt: parts.map((p) => p.report.generatedAt).sort().at(-1) ?? first.generatedAt,
     options: first.options,
-    clean: brands.every((b) => b.clean),
+    clean: stopped === undefined && brands.every((b) => b.clean),
     summary,
     brands,
+    ...(stopped !== undefined ? { error: stopped } : {}),
   };
 }
 

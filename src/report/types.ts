@@ -75,4 +75,6 @@ export interface DriftReport {
   shard?: ShardOrigin;
   /** Set on a merge of an incomplete shard set (`report merge --allow-partial`): what it lacks. */
   partial?: ShardGaps;
+  /** Set when the run stopped before any brand was checked (a manifest error that belongs to no brand): no brand is listed, and it is not clean. */
+  error?: BrandError;
 }

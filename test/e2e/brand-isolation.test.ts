@@ -62,7 +62,8 @@ describe('one brand failing does not stop the others', () => {
     expect(forbidden?.error).toMatchObject({ code: 'E_API', stage: 'read', httpStatus: 403, serviceCode: '63001' });
     expect(forbidden?.error?.hint).toContain('brand role');
     expect(broken?.error).toMatchObject({ code: 'E_MANIFEST', stage: 'manifest' });
-    expect(broken?.error?.message).toMatch(/brands\/broken\/brand\.yaml:\d+: RCS/);
+    expect(broken?.error?.message).toMatch(/brands\/broken\/brand\.yaml:4:1: RCS201/);
+    expect(broken?.error).toMatchObject({ file: 'brands/broken/brand.yaml', line: 4, col: 1, excerpt: '   4 | autoReply:\n     | ^' });
     expect(json.stderr).toContain(`Error: ${FORBIDDEN}: E_API (read)`);
     expect(json.stderr).toContain('2 of 3 brands failed');
     // The saved plan holds the failed brands with their error and no step, and is a valid plan file.

@@ -8,6 +8,7 @@ import { RcsctlError } from '../../errors.js';
 import { buildDrift } from '../../report/build-drift.js';
 import { DRIFT_FORMATS, renderDrift } from '../../render/drift.js';
 import { summaryLine } from '../../render/drift-text.js';
+import { STOPPED_HEADLINE } from '../../render/brand-error.js';
 import { makeStyle } from '../../render/style.js';
 import { DEFAULT_DRIFT_OPTIONS } from '../../report/types.js';
 import { DOCS_URL, docsBase } from '../../version.js';
@@ -15,6 +16,9 @@ import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
 import { reportFailures, runPlan, selectionOf, withCacheOptions } from '../plan-run.js';
+import { ManifestsStopped } from '../load.js';
+import { shardOrigin } from '../../plan/shard.js';
+import type { DriftReport } from '../../report/types.js';
 import { writeOutputFile } from '../../util/output-file.js';
 
 interface DriftFlags {
@@ -54,8 +58,24 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       const out = outValue(flags);
       const expiryWarningDays = days(flags.expiryWarning, '--expiry-warning');
       const reviewWarningDays = days(flags.reviewWarning, '--review-warning');
-      const { outcomes, shard } = await runPlan(ctx, pathsOrCwd(paths), selectionOf(flags));
-      const report = buildDrift(outcomes, new Date(), { expiryWarningDays, reviewWarningDays }, flags.target ?? [], docsUrl);
+      const options = { expiryWarningDays, reviewWarningDays };
+      let run: Awaited<ReturnType<typeof runPlan>>;
+      try {
+        run = await runPlan(ctx, pathsOrCwd(paths), selectionOf(flags));
+      } catch (err) {
+        // A manifest error of no brand stops the run; the report still says why (docs/ci.md).
+        if (!(err instanceof ManifestsStopped)) throw err;
+        const report: DriftReport = { ...buildDrift([], new Date(), options, [], docsUrl), clean: false, error: err.error };
+        const shard = selectionOf(flags).shard;
+        if (shard !== undefined) report.shard = shardOrigin(shard, err.all);
+        if (out !== undefined) {
+          writeOutputFile(resolve(ctx.io.cwd, out), renderDrift(report, format, makeStyle(false)), ctx.redaction);
+          ctx.io.stdout.write(`Drift: ${STOPPED_HEADLINE}.\nWrote the ${format} report to ${out}.\n`);
+        } else if (format !== 'text') ctx.io.stdout.write(renderDrift(report, format, makeStyle(false)));
+        throw err;
+      }
+      const { outcomes, shard } = run;
+      const report = buildDrift(outcomes, new Date(), options, flags.target ?? [], docsUrl);
       if (shard !== undefined) report.shard = shard;
       const g = ctx.globals();
       if (out !== undefined) {
