@@ -15,7 +15,7 @@ import { brandResult, type BrandApplyResult } from './apply-result.js';
 import type { CommandContext } from './context.js';
 import { EXIT_ERROR, EXIT_HELD, EXIT_INTERRUPTED, EXIT_OK, type ExitCode } from './exit-codes.js';
 import { renderInterrupted } from './interrupt.js';
-import { writeFailures } from './plan-run.js';
+import { writeFailures } from './failures.js';
 import { rawStream } from './safe-output.js';
 
 /** The run's events as the terminal shows them; `record` gets each applied brand's result (`--format json`). */

@@ -12,13 +12,8 @@ import type { CommandContext } from './context.js';
 import type { ConnectOptions } from './connect.js';
 import { credentialsInPlay, protectSensitive } from './secrets.js';
 
-/** Load `paths`, print diagnostics, and return the brands (only those of `only`, when it names any). */
-export async function loadOrFail(ctx: CommandContext, paths: string[], only: string[] = []): Promise<DesiredBrand[]> {
-  return (await loadWithDiagnostics(ctx, paths, only)).brands;
-}
-
-/** The same as loadOrFail, and the (non-fatal) diagnostics too. */
-export async function loadWithDiagnostics(ctx: CommandContext, paths: string[], only: string[] = []): Promise<{ brands: DesiredBrand[]; diagnostics: Diagnostic[] }> {
+/** Load `paths`, print diagnostics, and return the brands; any error stops (emulator --brands-from seeds all or nothing). */
+export async function loadOrFail(ctx: CommandContext, paths: string[]): Promise<DesiredBrand[]> {
   const { io } = ctx;
   const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx) });
   protectSensitive(ctx, result.sensitive);
@@ -27,14 +22,8 @@ export async function loadWithDiagnostics(ctx: CommandContext, paths: string[], 
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw new RcsctlError('E_MANIFEST', `the manifests have ${n} error${n === 1 ? '' : 's'}; nothing was sent`);
   }
-  const known = result.brands.map((b) => b.brandId);
-  const missing = only.filter((id) => !known.includes(id));
-  if (missing.length > 0) {
-    throw new RcsctlError('E_NO_BRAND', `no manifest declares brand ${missing.join(', ')} (found: ${known.join(', ') || 'none'})`);
-  }
-  const brands = only.length === 0 ? result.brands : result.brands.filter((b) => only.includes(b.brandId));
-  if (brands.length === 0) throw new RcsctlError('E_NO_BRAND', `the manifests in ${paths.join(', ')} declare no brand`);
-  return { brands: brands.sort((a, b) => a.brandId.localeCompare(b.brandId)), diagnostics: result.diagnostics };
+  if (result.brands.length === 0) throw new RcsctlError('E_NO_BRAND', `the manifests in ${paths.join(', ')} declare no brand`);
+  return result.brands.sort((a, b) => a.brandId.localeCompare(b.brandId));
 }
 
 /** What `connect` needs to know of the loaded brands: `--sandbox` seeds each one its seed lacks. */

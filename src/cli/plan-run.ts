@@ -7,19 +7,18 @@ import { ApiTransportError } from '../api/errors.js';
 import { LiveCache } from '../kinds/live-cache.js';
 import { cacheDirFor } from '../util/cache-dir.js';
 import type { DesiredBrand } from '../manifest/types.js';
-import { brandErrorLine, type BrandError, type HintFor } from '../plan/brand-error.js';
+import type { HintFor } from '../plan/brand-error.js';
 import { makePlanFile } from '../plan/plan-file.js';
 import { isFailed, planEachBrand, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import { parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
 import { TARGET_WARNING, targetBrands } from '../plan/target.js';
 import type { PlanFile } from '../plan/types.js';
-import { makeStyle } from '../render/style.js';
 import { connect, type Connection } from './connect.js';
 import type { CommandContext } from './context.js';
+import { writeFailures } from './failures.js';
 import { hintFor } from './hints.js';
 import { declaredBy, loadBrands, type BrandSelection } from './load.js';
 import { makeProgress } from './progress.js';
-import { redactSecrets } from './redact.js';
 
 /** The live-cache flags of plan, apply and drift. */
 export interface CacheOptions {
@@ -122,12 +121,4 @@ export function reportFailures(ctx: CommandContext, outcomes: BrandOutcome[], op
   // With one brand, there are no others to speak of.
   const tail = outcomes.length === 1 ? undefined : `${failed.length} of ${outcomes.length} brands failed; the others are reported in full.`;
   writeFailures(ctx, opts.shownOnStdout ? [] : failed.map((f) => [f.brandId, f.error] as const), tail);
-}
-
-/** `Error: <brand>: <code> (<stage>): <message>` and its hint per failure, then `tail`, on stderr, scrubbed of secrets. */
-export function writeFailures(ctx: CommandContext, failures: readonly (readonly [string, BrandError])[], tail: string | undefined): void {
-  const style = makeStyle(ctx.globals().color);
-  const lines = failures.flatMap(([id, e]) => [`Error: ${id}: ${brandErrorLine(e)}`, ...(e.hint !== undefined ? [`  hint: ${e.hint}`] : [])]);
-  if (tail !== undefined) lines.push(tail);
-  if (lines.length > 0) ctx.io.stderr.write(redactSecrets(style.red(lines.join('\n')) + '\n', ctx.io.env));
 }

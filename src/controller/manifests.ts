@@ -16,7 +16,7 @@ import { inShard, type Shard } from '../plan/shard.js';
 /** What one load gave: the good brands and the broken ones, by id. */
 export interface DesiredSet {
   brands: Map<string, DesiredBrand>;
-  /** Brands whose manifests have errors: the first error, as `file:line: CODE message`. */
+  /** Brands whose manifests have errors: the first error, as `file:line:col: CODE message`. */
   broken: Map<string, string>;
   /** Errors that belong to no brand (a file that does not parse). */
   orphanErrors: string[];
@@ -27,8 +27,10 @@ export interface DesiredSet {
 }
 
 /**
- * Load the brands of `paths` in `shard`. A file that no longer parses names no
- * brand; `previous` (the last load's files) says whose it was, and that brand fails.
+ * Load the brands of `paths` in `shard`. A file with errors that names no
+ * brand is the brand's whose folder tree it is in (src/manifest/owners.ts);
+ * failing that, `previous` (the last load's files) says whose it was. That
+ * brand fails; the others reconcile. A file tied to no brand is logged.
  */
 export async function loadDesired(paths: string[], opts: LoadOptions, shard: Shard | undefined, previous: Map<string, Set<string>> = new Map()): Promise<DesiredSet> {
   const result = await loadManifests(paths, opts);
@@ -46,7 +48,7 @@ export async function loadDesired(paths: string[], opts: LoadOptions, shard: Sha
   const orphanErrors: string[] = [];
   for (const d of result.diagnostics) {
     if (d.severity !== 'error') continue;
-    const text = `${d.file}:${d.line}: ${d.code} ${d.message}`;
+    const text = `${d.file}:${d.line}:${d.col}: ${d.code} ${d.message}`;
     const file = abs(d.file);
     let owners = [...files].filter(([, fs]) => fs.has(file)).map(([id]) => id);
     if (owners.length === 0) owners = [...previous].filter(([, fs]) => fs.has(file)).map(([id]) => id);

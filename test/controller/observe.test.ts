@@ -167,7 +167,7 @@ describe('rcsctl controller, observe mode', () => {
       return s.state === 'failed' ? s : undefined;
     });
     expect(failed.lastError).toMatchObject({ code: 'E_MANIFEST' });
-    expect(failed.pendingReasons[0]).toMatch(/brand\.yaml:\d+: RCS\d+ /);
+    expect(failed.pendingReasons[0]).toMatch(/brand\.yaml:\d+:\d+: RCS\d+ /);
 
     writeFileSync(file, text);
     await waitFor('the fixed manifest to bring the brand back', async () => {

@@ -15,7 +15,7 @@ import { describeCounts } from '../../kinds/counts.js';
 import { fetchImages, saveImages, writeExport } from '../../export/write-export.js';
 import type { DesiredBrand } from '../../manifest/types.js';
 import { shortPath } from '../../util/paths.js';
-import { declaredBy, loadOrFail } from '../load.js';
+import { declaredBy, loadBrands } from '../load.js';
 import { readLive } from '../../plan/read-live.js';
 import { connect } from '../connect.js';
 import type { CommandContext } from '../context.js';
@@ -110,8 +110,13 @@ async function adoptCommand(ctx: CommandContext, paths: string[], flags: ExportF
   const { io } = ctx;
   const into = resolve(io.cwd, flags.into);
   if (!existsSync(into) || !statSync(into).isFile()) throw new RcsctlError('E_USAGE', `--into ${flags.into}: no such manifest file (adopting adds to an existing manifest; rcsctl export --brand ID writes a new one)`);
-  const loaded = await loadOrFail(ctx, [into, ...paths.map((p) => resolve(io.cwd, p))], flags.brand !== undefined ? [flags.brand] : []);
-  const inFile = loaded.filter((b) => b.manifestFiles.some((f) => resolve(io.cwd, f) === into));
+  // Another brand's broken file does not stop the adoption; this brand's does.
+  const loaded = await loadBrands(ctx, [into, ...paths.map((p) => resolve(io.cwd, p))], flags.brand !== undefined ? { brand: [flags.brand] } : {});
+  const isInto = (f: string | undefined): boolean => f !== undefined && resolve(io.cwd, f) === into;
+  const inFile = loaded.brands.filter((b) => b.manifestFiles.some(isInto));
+  // The file's brand failed when no good brand declares it (or when it names a failed one).
+  const broken = loaded.failed.find((f) => isInto(f.error.file) || (f.desired?.manifestFiles.some(isInto) ?? false)) ?? (inFile.length === 0 ? loaded.failed[0] : undefined);
+  if (broken !== undefined) throw new RcsctlError('E_MANIFEST', `${broken.brandId}: ${broken.error.message}`);
   if (inFile.length !== 1) {
     throw new RcsctlError(
       'E_USAGE',

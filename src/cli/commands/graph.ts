@@ -8,8 +8,9 @@ import { RcsctlError } from '../../errors.js';
 import { brandGraph, planGraph, renderDot, renderMermaid, type Cluster } from '../../graph/graph.js';
 import { readPlanFile } from '../../plan/plan-file.js';
 import type { CommandContext } from '../context.js';
-import { EXIT_OK } from '../exit-codes.js';
-import { loadOrFail } from '../load.js';
+import { EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { reportLoadFailures } from '../failures.js';
+import { loadBrands } from '../load.js';
 import { brandOption, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
 import { writeOutputFile } from '../../util/output-file.js';
 
@@ -28,6 +29,7 @@ export function registerGraph(program: Command, ctx: CommandContext): void {
   cmd.action(async (paths: string[] | undefined, opts: { format: string; plan?: string; out?: string; output?: string; brand?: string[] }) => {
     if (!(GRAPH_FORMATS as readonly string[]).includes(opts.format)) throw new RcsctlError('E_USAGE', `--format must be one of ${GRAPH_FORMATS.join(', ')}, not "${opts.format}"`);
     let clusters: Cluster[];
+    let code: ExitCode = EXIT_OK;
     if (opts.plan !== undefined) {
       if (paths !== undefined && paths.length > 0) throw new RcsctlError('E_USAGE', 'give manifest paths or --plan FILE, not both');
       const file = readPlanFile(resolve(ctx.io.cwd, opts.plan));
@@ -36,7 +38,10 @@ export function registerGraph(program: Command, ctx: CommandContext): void {
       if (missing.length > 0) throw new RcsctlError('E_NO_BRAND', `plan file ${opts.plan} has no brand ${missing.join(', ')}`);
       clusters = file.brands.filter((b) => only.length === 0 || only.includes(b.brandId)).map(planGraph);
     } else {
-      clusters = (await loadOrFail(ctx, pathsOrCwd(paths), opts.brand)).map(brandGraph);
+      // A brand whose manifests have errors is reported, not drawn; the others are drawn in full.
+      const { brands, failed } = await loadBrands(ctx, pathsOrCwd(paths), opts.brand !== undefined ? { brand: opts.brand } : {});
+      clusters = brands.map(brandGraph);
+      code = reportLoadFailures(ctx, failed, brands.length + failed.length, 'drawn');
     }
     const text = opts.format === 'dot' ? renderDot(clusters) : renderMermaid(clusters);
     const out = outValue(opts);
@@ -45,6 +50,6 @@ export function registerGraph(program: Command, ctx: CommandContext): void {
       writeOutputFile(resolve(ctx.io.cwd, out), text, ctx.redaction);
       ctx.io.stdout.write(`Wrote the ${opts.format} graph to ${out}.\n`);
     }
-    ctx.exit(EXIT_OK);
+    ctx.exit(code);
   });
 }

@@ -7,8 +7,8 @@ import { writeBrandPreviews, type Finding } from '../../preview/index.js';
 import { shortPath } from '../../util/paths.js';
 import { VERSION } from '../../version.js';
 import type { CommandContext } from '../context.js';
-import { EXIT_OK } from '../exit-codes.js';
-import { loadWithDiagnostics } from '../load.js';
+import { reportLoadFailures } from '../failures.js';
+import { loadBrands } from '../load.js';
 import { brandOption, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
 
 /** Register `rcsctl preview`. */
@@ -19,13 +19,14 @@ export function registerPreview(program: Command, ctx: CommandContext): void {
   brandOption(cmd, 'preview only this brand');
   cmd.action(async (paths: string[] | undefined, opts: { out?: string; output?: string; brand?: string[] }) => {
     const { io } = ctx;
-    const { brands, diagnostics } = await loadWithDiagnostics(ctx, pathsOrCwd(paths), opts.brand);
+    // A brand whose manifests have errors is reported, not drawn; the others are drawn in full.
+    const { brands, failed, diagnostics } = await loadBrands(ctx, pathsOrCwd(paths), opts.brand !== undefined ? { brand: opts.brand } : {});
     const dir = resolve(io.cwd, outValue(opts) ?? 'preview');
     for (const b of writeBrandPreviews(dir, brands, diagnostics, { cwd: io.cwd, version: VERSION, redaction: ctx.redaction })) {
       io.stdout.write(`${b.brandId}: ${b.summary}: ${shortPath(io.cwd, b.path)}\n`);
       io.stdout.write(findingLines(b.findings ?? []));
     }
-    ctx.exit(EXIT_OK);
+    ctx.exit(reportLoadFailures(ctx, failed, brands.length + failed.length, 'drawn'));
   });
 }
 

@@ -67,28 +67,31 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       protectSensitive(ctx, loaded.sensitive);
       const only = opts.brand ?? [];
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
-      const missing = only.filter((id) => !loaded.brands.some((b) => b.brandId === id && inShard(id, shard)));
-      if (missing.length > 0) throw new RcsctlError('E_NO_BRAND', missingBrandsMessage(missing, loaded.brands.map((b) => b.brandId), shard));
-      const brands = loaded.brands.filter((b) => (only.length === 0 || only.includes(b.brandId)) && inShard(b.brandId, shard));
-      let files = only.length === 0 ? loaded.files : [...new Set(brands.flatMap((b) => b.manifestFiles))];
-      if (shard !== undefined && only.length === 0) {
-        // A shard checks its brands' files, a brand whose manifests failed
-        // included, and every file that belongs to no brand (as plan does).
-        const owners = new Map<string, string[]>();
-        for (const b of loaded.brands) for (const f of b.manifestFiles) owners.set(f, [...(owners.get(f) ?? []), b.brandId]);
-        for (const k of loaded.skipped) owners.set(k.file, [...(owners.get(k.file) ?? []), k.brandId]);
-        files = loaded.files.filter((f) => owners.get(f)?.some((id) => inShard(id, shard)) ?? true);
-      }
+      // A brand's files: those it loaded from, and those left out for errors that are its (a broken file in its folder).
+      const owners = new Map<string, string[]>();
+      for (const b of loaded.brands) for (const f of b.manifestFiles) owners.set(f, [...(owners.get(f) ?? []), b.brandId]);
+      for (const k of loaded.skipped) owners.set(k.file, [...(owners.get(k.file) ?? []), k.brandId]);
+      const declared = [...new Set([...owners.values()].flat())].sort();
+      const chosen = (id: string): boolean => (only.length === 0 || only.includes(id)) && inShard(id, shard);
+      const missing = only.filter((id) => !declared.includes(id) || !inShard(id, shard));
+      if (missing.length > 0) throw new RcsctlError('E_NO_BRAND', missingBrandsMessage(missing, declared, shard));
+      const brands = loaded.brands.filter((b) => chosen(b.brandId));
+      // With --brand, only the brand's files; a shard checks its brands' files and every file that belongs to no brand (as plan does).
+      const files = only.length === 0 && shard === undefined ? loaded.files : loaded.files.filter((f) => owners.get(f)?.some(chosen) ?? only.length === 0);
       const diagnostics = only.length === 0 && shard === undefined ? loaded.diagnostics : loaded.diagnostics.filter((d) => files.includes(d.file));
       const errors = diagnostics.filter((d) => d.severity === 'error').length;
       const warnings = diagnostics.length - errors;
       const failed = hasErrors(diagnostics) || (opts.strict && warnings > 0);
       const result = { ok: !failed, errors, warnings, diagnostics, files };
-      const verdicts = failed
-        ? opts.strict && errors === 0
-          ? 'warnings are errors under --strict\n'
-          : ''
-        : brands.map((b) => `${b.brandId}: valid (${describeCounts(declaredCounts(b))})\n`).join('');
+      // One brand's errors leave the others' verdicts standing (listed when any brand is valid).
+      const errorsOf = (id: string): number => diagnostics.filter((d) => d.severity === 'error' && d.followOn !== true && owners.get(d.file)?.includes(id) === true).length;
+      const verdict = (id: string): string => {
+        const b = brands.find((x) => x.brandId === id);
+        const bad = errorsOf(id);
+        return b === undefined || bad > 0 ? `${id}: invalid (${n(Math.max(1, bad), 'error')})\n` : `${id}: valid (${describeCounts(declaredCounts(b))})\n`;
+      };
+      const verdictLines = declared.filter(chosen).map(verdict);
+      const verdicts = failed && opts.strict && errors === 0 ? 'warnings are errors under --strict\n' : verdictLines.some((v) => v.includes(': valid (')) ? verdictLines.join('') : '';
       if (outPath !== undefined) {
         const path = resolve(io.cwd, outPath);
         writeOutputFile(path, report(format, result, brands, opts.strict, () => renderDiagnostics(diagnostics, { color: false, cwd: io.cwd, verbose: ctx.globals().verbose === true }) + verdicts), ctx.redaction);
