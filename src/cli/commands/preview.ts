@@ -22,7 +22,8 @@ export function registerPreview(program: Command, ctx: CommandContext): void {
     // A brand whose manifests have errors is reported, not drawn; the others are drawn in full.
     const { brands, failed, diagnostics } = await loadBrands(ctx, pathsOrCwd(paths), opts.brand !== undefined ? { brand: opts.brand } : {});
     const dir = resolve(io.cwd, outValue(opts) ?? 'preview');
-    for (const b of writeBrandPreviews(dir, brands, diagnostics, { cwd: io.cwd, version: VERSION, redaction: ctx.redaction })) {
+    // With no brand to draw, nothing is written.
+    for (const b of brands.length === 0 ? [] : writeBrandPreviews(dir, brands, diagnostics, { cwd: io.cwd, version: VERSION, redaction: ctx.redaction })) {
       io.stdout.write(`${b.brandId}: ${b.summary}: ${shortPath(io.cwd, b.path)}\n`);
       io.stdout.write(findingLines(b.findings ?? []));
     }
