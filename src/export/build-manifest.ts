@@ -71,13 +71,20 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
     kind: 'Brand',
     brand: opts.brandKeyEnv !== undefined ? { id: live.brandId, key: `\${env:${opts.brandKeyEnv}}` } : { id: live.brandId },
   };
+  const unread = new Set<string>();
   for (const kind of exporting) {
     const exporter = kind.exporter;
+    const why = exporter.unread?.(live);
+    if (why !== undefined) {
+      unread.add(kind.name);
+      notes.push(`the ${kind.label} was not read, so it is not exported: ${why}`);
+      continue;
+    }
     const entries = exporter.entries(kind.live(live), ctx);
     if (Object.keys(entries).length > 0) manifest[exporter.section] = entries;
   }
   const notExported = KINDS.flatMap((k) => (!isExportable(k) && k.notExported !== undefined ? [k.notExported] : []));
-  return { manifest, downloads, notes, notExported, counts: exportedCounts(manifest) };
+  return { manifest, downloads, notes, notExported, counts: exportedCounts(manifest, unread) };
 }
 
 /**

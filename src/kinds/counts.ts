@@ -15,6 +15,8 @@ export interface KindCount {
   one: string;
   /** `auto-replies` */
   many: string;
+  /** The section could not be read (export): the count says nothing of what the brand holds. */
+  unread?: boolean;
 }
 
 /** Several objects of `kind`: its `plural`, else its label with an s. */
@@ -31,21 +33,26 @@ export function declaredCounts(brand: DesiredBrand): KindCount[] {
   return kindsInManifestOrder().map((k) => counted(k, k.desired(brand).length));
 }
 
-/** How many entries of each exported kind `manifest` holds (a section left out holds none), in the order of the manifest's sections. */
-export function exportedCounts(manifest: Readonly<Record<string, unknown>>): KindCount[] {
+/**
+ * How many entries of each exported kind `manifest` holds (a section left out
+ * holds none), in the order of the manifest's sections; a kind named in
+ * `unread` could not be read, and is marked so rather than counted as empty.
+ */
+export function exportedCounts(manifest: Readonly<Record<string, unknown>>, unread: ReadonlySet<string> = new Set()): KindCount[] {
   return kindsInManifestOrder()
     .filter(isExportable)
     .map((k) => {
       const section = manifest[k.exporter.section];
       const present = section !== null && typeof section === 'object';
       // A section that is one object (the brand's own settings) holds one entry, not one per field.
-      return counted(k, !present ? 0 : k.manifest?.single === true ? 1 : Object.keys(section).length);
+      const c = counted(k, !present ? 0 : k.manifest?.single === true ? 1 : Object.keys(section).length);
+      return unread.has(k.name) ? { ...c, unread: true } : c;
     });
 }
 
-/** `2 auto-reply files, 1 logo, 6 auto-replies` */
+/** `2 auto-reply files, 1 logo, 6 auto-replies, brand profile not read` */
 export function describeCounts(counts: readonly KindCount[]): string {
-  return counts.map((c) => `${c.count} ${c.count === 1 ? c.one : c.many}`).join(', ');
+  return counts.map((c) => (c.unread === true ? `${c.one} not read` : `${c.count} ${c.count === 1 ? c.one : c.many}`)).join(', ');
 }
 
 /** The counts as JSON: `{ autoReply: 6, … }`. */

@@ -159,6 +159,8 @@ export interface KindExporter<L> {
   handles?(live: L[]): Map<string, string>;
   /** The section's entries (key order as written); empty leaves the section out. */
   entries(live: L[], ctx: ExportContext): Record<string, unknown>;
+  /** Why the section could not be read, when it could not (the brand page without an account): export says so rather than count it as empty. */
+  unread?(live: LiveBrand): string | undefined;
 }
 
 /** One object as its kind's list shows it: enough to tell another process's work. */

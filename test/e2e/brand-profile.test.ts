@@ -112,6 +112,7 @@ describe('brand profile end to end', () => {
     try {
       const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
       expect(exp.code, exp.stdout + exp.stderr).toBe(0);
+      expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, 0 rooms, 1 brand profile\n`);
       const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
       expect(written.brandProfile).toMatchObject({ account: 'master', name: 'Coffee Co', keywords: 'coffee', profileImage: 'images/profile/profile.png' });
       expect(written.brandProfile.menus).toEqual([{ type: 'web', urlAction: { openUrl: { url: 'https://coffee.example' } } }, { type: 'call' }]);

@@ -7,6 +7,7 @@ import { imageOf, liveButton, type LiveProfile } from './kind.js';
 /** The `brandProfile:` section: the one page's fields (none when the page was not read). */
 export const profileExporter: KindExporter<LiveProfile> = {
   section: 'brandProfile',
+  unread: (live) => live.brandProfile?.unread,
   entries(live, ctx) {
     const l = live[0];
     if (l === undefined) return {};
