@@ -37,9 +37,13 @@ async function demo(): Promise<number> {
     const yaml = join(brandDir, 'brand.yaml');
     writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('subTitle: Coffee Co\n', 'subTitle: Coffee Co Seoul\n'));
     await run(`4. Rename room ${ROOM} in the manifest. The plan flags it: an approved room goes back to operator review.`, ['plan', 'brand'], [0]);
-    await run('5. Apply with --allow-review: the rename is sent; the room waits in 승인대기(수정).', ['apply', 'brand', '--yes', '--allow-review'], [0]);
+    await run(
+      '5. Apply with --allow-review: the rename is sent; the room waits in 승인대기(수정). In the emulator no review ever ends by itself: it waits until an operator moves it.',
+      ['apply', 'brand', '--yes', '--allow-review'],
+      [0],
+    );
 
-    say('6. The operator approves the rename and the new logo (the emulator\'s admin API plays the operator).', `POST ${emu.url}/_emulator/review {action: complete}`);
+    say('6. The operator approves the rename and the new logo (the emulator\'s admin API plays the operator; docs/getting-started.md shows the curl).', `POST ${emu.url}/_emulator/review {action: complete}`);
     const brand = emu.store.brands.get(BRAND);
     const logoId = [...(brand?.logos.keys() ?? [])][0];
     await approve(emu, 'chatbot', ROOM);

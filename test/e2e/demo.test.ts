@@ -35,6 +35,8 @@ describe('npm run demo', () => {
       from = at + title.length;
     }
     expect(stdout).toContain('⚑ chatbot.0212345678 "Coffee Co Seoul"');
+    // A newcomer is told not to wait for the emulator's review: nothing moves it but the operator.
+    expect(stdout).toContain('the room waits in 승인대기(수정). In the emulator no review ever ends by itself: it waits until an operator moves it.');
     expect(stdout).toMatch(/Done in \d+\.\d s\./);
   });
 });

@@ -3,7 +3,9 @@
 // holding a copy of examples/brand, against an emulator started as section 3
 // says (on port 0 here, not 8080). A trailing `# exit N` comment is checked as
 // the exit code, and a comment that shows output (`# BR.demo000001: valid (…)`,
-// `# no changes`) is looked for in what the command printed. Section 5 runs as
+// `# no changes`) is looked for in what the command printed; the curl that
+// moves a review along is sent as written, and its answer compared with the one
+// shown. Section 5 runs as
 // a script in test/e2e/getting-started.test.ts; section 7 needs the real service.
 // The apply that "asks before it starts" is answered `yes` on a terminal.
 
@@ -107,6 +109,27 @@ describe('getting started, as written', () => {
     const outs: string[] = [];
     for (const line of section4) outs.push((await run(line, env)).out);
     expect(outs[1]).toContain('Apply complete: the live service matches the manifests.');
+    // The guide says what apply printed and that the reviews wait: they do.
+    const guide = DOC.slice(DOC.indexOf('\n## 4. '), DOC.indexOf('\n## 5. '));
+    const created = /`(✓ logo\.main: created \(([^)]+)\))`/.exec(guide);
+    expect(created, 'the guide shows the line apply prints for the logo').not.toBeNull();
+    expect(outs[1]).toContain(created?.[1]);
+    expect(outs[3]).toContain('LOGO_REVIEW_PENDING');
+    expect(outs[3]).toContain('ROOM_REVIEW_PENDING');
+
+    // Section 4's second block: the curl that plays the operator, with the answer shown, then drift again.
+    const review = blocks(4)[1] as string;
+    const curl = /curl -s -X POST \$RCSCTL_BASE_URL(\S+) \\\n\s*-H 'content-type: application\/json' \\\n\s*-d '([^']+)'/.exec(review);
+    expect(curl, review).not.toBeNull();
+    const body = JSON.parse(curl?.[2] as string) as { id: string };
+    expect(body.id).toBe(created?.[2]);
+    const answer = await fetch(`${emu.url}${curl?.[1] as string}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: curl?.[2] as string });
+    expect(await answer.json()).toEqual(JSON.parse((/^# (\{.*\})$/m.exec(review)?.[1] as string) ?? 'null'));
+    const [driftAgain] = commands(review);
+    expect(driftAgain?.argv[0]).toBe('drift');
+    const after = (await run(driftAgain as Line, env)).out;
+    expect(after).not.toContain('LOGO_REVIEW_PENDING');
+    expect(after).toContain('ROOM_REVIEW_PENDING');
 
     const section6 = commands(blocks(6)[0] as string);
     expect(section6.map((l) => l.argv[0])).toEqual(['export', 'plan']);
