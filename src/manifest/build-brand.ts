@@ -42,6 +42,8 @@ export async function addDocument(
   reader: FileReader,
   /** Values of sensitive variables interpolated so far: kept out of upload names. */
   sensitive: readonly string[] = [],
+  /** Resources the document declares but left out for their errors: declared, so no reference to one is "missing". */
+  left: readonly { section: string; key: string }[] = [],
 ): Promise<Diagnostic[]> {
   const raw = src.value as RawDoc;
   const diags: Diagnostic[] = [];
@@ -66,6 +68,7 @@ export async function addDocument(
     }
   }
   for (const kind of raw.prune ?? []) if (!brand.prune.includes(kind)) brand.prune.push(kind);
+  for (const { section, key } of left) if (!draft.declared.has(`${section}/${key}`)) draft.declared.set(`${section}/${key}`, locationOf(src, [section, key]));
 
   // Declared twice across documents: the first one wins, the second is an error.
   // The location `once` records is the one a kind asks for next, for the resource it builds: made once, shared.

@@ -64,6 +64,7 @@ export const DIAGNOSTIC_CODES = {
   RCS510: { severity: 'error', title: "reply link to another brand's auto-reply" },
   RCS511: { severity: 'error', title: 'menu item field does not fit its type' },
   RCS512: { severity: 'warning', title: 'postback data on a reply link' },
+  RCS513: { severity: 'warning', title: 'media id that looks like a file handle' },
   RCS530: { severity: 'error', title: 'template needs exactly one of formattedString and body' },
   RCS531: { severity: 'error', title: 'custTmpltId declared twice' },
   RCS532: { severity: 'error', title: 'template variable or button breaks the template rules' },

@@ -24,12 +24,15 @@ export function lintBrand(draft: BrandDraft, others: readonly BrandDraft[] = [])
     diag: (src, code, path, message, opts) => diags.push(diagAt(src, code, path, message, opts)),
     checkRef(src, path, section, label, handle, code) {
       const mine = desiredSection(brand, section);
-      if (mine?.has(handle) === true) return;
+      // Declared but not built (its file failed, or it was left out for its errors): reported already.
+      if (mine?.has(handle) === true || draft.declared.has(`${section}/${handle}`)) return;
       const owner = others.find((o) => o.brand.brandId !== brand.brandId && desiredSection(o.brand, section)?.has(handle) === true);
       if (owner !== undefined) {
         diags.push(diagAt(src, 'RCS510', path, `${label} "${handle}" belongs to brand ${owner.brand.brandId}; a link cannot leave brand ${brand.brandId}`));
       } else {
-        diags.push(diagAt(src, code, path, `no ${label} "${handle}" in brand ${brand.brandId}${didYouMean(handle, [...(mine?.keys() ?? [])])}`));
+        // A handle left out for its errors is still a handle the user meant.
+        const declared = [...draft.declared.keys()].filter((k) => k.startsWith(`${section}/`)).map((k) => k.slice(section.length + 1));
+        diags.push(diagAt(src, code, path, `no ${label} "${handle}" in brand ${brand.brandId}${didYouMean(handle, [...(mine?.keys() ?? []), ...declared])}`));
       }
     },
   };

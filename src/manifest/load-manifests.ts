@@ -1,6 +1,8 @@
 // The manifest stage: paths in, DesiredBrand objects and diagnostics out
 // . Reading, interpolation, schema, files, references and
-// lint run in that order; nothing here throws for bad input.
+// lint run in that order, in one pass: a document with errors is still built
+// and checked without the nodes they are in (without-invalid.ts). Nothing here
+// throws for bad input.
 
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -13,11 +15,12 @@ import { ownerByTree, type FoundFile } from './owners.js';
 import { ParseCache } from './parse-cache.js';
 import { readManifestFile } from './read-yaml.js';
 import { sortDiagnostics } from './render-diagnostics.js';
-import { builtInSchema, checkSchema, loadSchemaValidator } from './schema-check.js';
+import { builtInSchema, checkSchema, entrySections, loadSchemaValidator } from './schema-check.js';
 import { checkValues } from './text-checks.js';
 import { checkCredentials, isSensitiveName, MIN_SECRET_LENGTH, sensitivePatterns, type Credential } from './sensitive.js';
 import type { SourceDoc } from './source.js';
 import type { Diagnostic, LoadResult } from './types.js';
+import { withoutInvalid } from './without-invalid.js';
 import { Redaction } from '../util/redaction.js';
 
 /** Options of a load: the environment for `${env:NAME}` and the directory paths are relative to. */
@@ -47,6 +50,11 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
 
   const drafts = new Map<string, BrandDraft>();
   const brokenBrands = new Set<string>();
+  /** Brands with a document or file left out whole (unreadable, no brand id, or wrong as a whole): their handles are unknown. */
+  const unread = new Set<string>();
+  /** Brands with at least one document free of errors: the brands returned, as before one-pass checking. */
+  const clean = new Set<string>();
+  const entries = new Set(entrySections());
   const skipped: LoadResult['skipped'] = [];
   const reader = new FileReader();
   const fromEnv = new Set<string>();
@@ -80,15 +88,24 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
       const schema = checked || text.some((d) => d.severity === 'error') ? [] : (await loadSchemaValidator(), checkSchema(src));
       const found = [...interpolated, ...text, ...schema];
       diagnostics.push(...found);
-      if (found.some((d) => d.severity === 'error')) {
-        const id = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;
-        if (typeof id === 'string') {
-          brokenBrands.add(id);
-          skipped.push({ brandId: id, file: src.file, by: 'document' });
-        }
+      const errors = found.filter((d) => d.severity === 'error');
+      const id = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;
+      if (errors.length === 0) {
+        clean.add(id as string);
+        diagnostics.push(...(await addDocument(drafts, src, reader, sensitiveValues)));
         continue;
       }
-      diagnostics.push(...(await addDocument(drafts, src, reader, sensitiveValues)));
+      if (typeof id === 'string') {
+        brokenBrands.add(id);
+        skipped.push({ brandId: id, file: src.file, by: 'document' });
+      }
+      // The rest of the document is still checked: files, references, lint.
+      const rest = withoutInvalid(src, errors, entries);
+      if (rest === undefined) {
+        if (typeof id === 'string') unread.add(id);
+        continue;
+      }
+      diagnostics.push(...(await addDocument(drafts, rest.src, reader, sensitiveValues, rest.left)));
     }
   }
 
@@ -105,13 +122,16 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     const owner = ownerByTree(f, owned);
     if (owner === undefined) continue;
     brokenBrands.add(owner.brandId);
+    unread.add(owner.brandId);
     skipped.push({ brandId: owner.brandId, file: f.shown, by: owner.by });
   }
 
   for (const [brandId, draft] of drafts) {
     let found = lintBrand(draft, [...drafts.values()]);
-    // A handle may live in a document that failed the schema; do not call it missing.
-    if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402' && d.code !== 'RCS510');
+    // A handle may live in a document that was left out whole; do not call it missing.
+    if (unread.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402' && d.code !== 'RCS510');
+    // A resource left out for its errors may be what uses a file: "never used" cannot be told.
+    if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS507');
     diagnostics.push(...found);
   }
   // A credential's value anywhere in manifest content is refused (a brand key only where it belongs).
@@ -133,7 +153,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     secrets.add([...sensitive, ...[...(opts.credentials ?? []), ...brandKeys].map((c) => ({ name: c.label, value: c.value }))]);
     cache.save((abs) => !noisy.has(shown.get(abs) ?? abs), (text) => secrets.holds(text));
   }
-  return { brands: [...drafts.values()].map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown), skipped, sensitive };
+  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown), skipped, sensitive };
 }
 
 // Messages quote handles and names, and any of them may come from `${env:...}`

@@ -10,7 +10,7 @@ import { assembleManifestSchema } from '../kinds/manifest-schema.js';
 import { packageRoot } from '../util/paths.js';
 import type { DiagnosticCode } from './codes.js';
 import { diagAt, findNode, type PathSegments, type SourceDoc } from './source.js';
-import { didYouMean } from './suggest.js';
+import { closest, didYouMean } from './suggest.js';
 import { countLengthsInUtf16 } from './utf16-length.js';
 import { yamlLib } from './yaml-lib.js';
 import type { Diagnostic } from './types.js';
@@ -83,7 +83,7 @@ export function checkSchema(src: SourceDoc): Diagnostic[] {
   const diags: Diagnostic[] = [...numericKeys(src)];
   if (validate(src.value)) return diags;
   const seen = new Set<string>();
-  for (const err of validate.errors ?? []) {
+  for (const err of oneErrorPerProblem(validate.errors ?? [])) {
     const d = toDiagnostic(src, err);
     if (d === undefined) continue;
     const id = `${d.code}|${d.path}|${d.message}`;
@@ -94,6 +94,33 @@ export function checkSchema(src: SourceDoc): Diagnostic[] {
   // `display: 01` fails both type and enum; the type message already says how to fix it.
   const typed = new Set(diags.filter((d) => d.code === 'RCS203').map((d) => d.path));
   return diags.filter((d) => d.code !== 'RCS204' || !typed.has(d.path));
+}
+
+/**
+ * One problem, one error. A value that breaks its pattern usually breaks its
+ * length or format for the same reason (a 14-character brand id; a URL without
+ * https://): the pattern's error, which says the form, stands alone, with the
+ * length folded into it. A misspelt key is one problem, not also a required
+ * key missing: the unknown key's "did you mean" names it.
+ */
+function oneErrorPerProblem(errors: readonly ErrorObject[]): ErrorObject[] {
+  const at = (e: ErrorObject): string => `${e.instancePath}|${(e as ErrorObject & { propertyName?: string }).propertyName ?? ''}`;
+  const patterned = new Set(errors.filter((e) => e.keyword === 'pattern').map(at));
+  const lengths = new Map(errors.filter((e) => e.keyword === 'maxLength' && patterned.has(at(e))).map((e) => [at(e), e]));
+  const misspelt = new Set(
+    errors.filter((e) => e.keyword === 'additionalProperties').flatMap((e) => {
+      const near = closest(String(e.params.additionalProperty), allowedKeys(e));
+      return near === undefined ? [] : [`${e.instancePath}|${near}`];
+    }),
+  );
+  const out: ErrorObject[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'required' && misspelt.has(`${e.instancePath}|${String(e.params.missingProperty)}`)) continue;
+    if ((e.keyword === 'format' || e.keyword === 'maxLength') && patterned.has(at(e))) continue;
+    const length = e.keyword === 'pattern' ? lengths.get(at(e)) : undefined;
+    out.push(length === undefined ? e : { ...e, params: { ...e.params, tooLong: { data: length.data, limit: length.params.limit } } });
+  }
+  return out;
 }
 
 /** Decode an ajv instancePath against the data, so array indexes become numbers. */
@@ -137,7 +164,8 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
     const p = [...path, propertyName];
     const why = (err.parentSchema as { description?: string } | undefined)?.description;
     if (err.keyword === 'maxLength') return at('RCS205', p, `key "${propertyName}" is ${lengthOf(propertyName)}; the maximum is ${String(err.params.limit)}`, 'key');
-    return at('RCS207', p, `key "${propertyName}" has the wrong form${why !== undefined ? `: ${why}` : ''}`, 'key');
+    const form = `key "${propertyName}" has the wrong form${why !== undefined ? `: ${why}` : ''}`;
+    return at('RCS207', p, form + tooLong(form, err), 'key');
   }
 
   switch (err.keyword) {
@@ -174,7 +202,8 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
       return at('RCS206', path, `${describe(path)} must not be empty`);
     case 'pattern': {
       const why = (err.parentSchema as { description?: string } | undefined)?.description;
-      return at('RCS207', path, `${describe(path)} has the wrong form${why !== undefined ? `: ${why}` : ` (expected ${String(err.params.pattern)})`}`);
+      const form = `${describe(path)} has the wrong form${why !== undefined ? `: ${why}` : ` (expected ${String(err.params.pattern)})`}`;
+      return at('RCS207', path, form + tooLong(form, err));
     }
     case 'format':
       return at('RCS207', path, `${describe(path)} is not a valid ${String(err.params.format)}`);
@@ -204,6 +233,15 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
   }
 }
 
+/** The length a pattern error carries when the value is also too long (oneErrorPerProblem), as a sentence after `form`. */
+function tooLong(form: string, err: ErrorObject): string {
+  const long = err.params.tooLong as { data: unknown; limit: unknown } | undefined;
+  if (long === undefined) return '';
+  // The form's description often states the maximum already.
+  const text = `is ${lengthOf(String(long.data))}${form.includes(`max ${String(long.limit)}`) ? '' : `, and the maximum is ${String(long.limit)}`}`;
+  return form.endsWith('.') ? ` It ${text}.` : `; it ${text}`;
+}
+
 /**
  * A length in the one unit rcsctl counts, UTF-16 code units, called characters;
  * when the text holds characters that count as 2 (emoji), the message says so.
@@ -230,7 +268,7 @@ function quoteHint(src: SourceDoc, path: PathSegments, expected: string): string
 }
 
 /** The sections whose keys name entries (every kind's section but a single object's). */
-function entrySections(): string[] {
+export function entrySections(): string[] {
   return KINDS.flatMap((k) => (k.manifest?.section !== undefined && k.manifest.single !== true ? [k.manifest.section] : []));
 }
 

@@ -9,7 +9,7 @@
 // a script in test/e2e/getting-started.test.ts; section 7 needs the real service.
 // The apply that "asks before it starts" is answered `yes` on a terminal.
 
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -105,10 +105,15 @@ describe('getting started, as written', () => {
     const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: exported.RCSCTL_TOKEN as string };
 
     const section4 = commands(blocks(4)[0] as string);
-    expect(section4.map((l) => l.argv[0])).toEqual(['plan', 'apply', 'plan', 'drift']);
+    expect(section4.map((l) => l.argv[0])).toEqual(['plan', 'apply', 'plan', 'drift', 'doctor']);
     const outs: string[] = [];
     for (const line of section4) outs.push((await run(line, env)).out);
+    // `--preview` with no folder draws into preview/, as `rcsctl preview` does.
+    expect(outs[0]).toContain('Preview of BR.demo000001 (');
+    expect(existsSync(join(dir, 'preview', 'BR.demo000001', 'index.html'))).toBe(true);
     expect(outs[1]).toContain('Apply complete: the live service matches the manifests.');
+    // doctor takes the brand from the manifests given.
+    expect(outs[4]).toContain(`rcsctl doctor: ${emu.url}, brand BR.demo000001`);
     // The guide says what apply printed and that the reviews wait: they do.
     const guide = DOC.slice(DOC.indexOf('\n## 4. '), DOC.indexOf('\n## 5. '));
     const created = /`(✓ logo\.main: created \(([^)]+)\))`/.exec(guide);

@@ -38,6 +38,10 @@ const CASES: [string, string[]][] = [
   ['201-unknown-body-key', ['RCS201 8:13']],
   ['201-unknown-chatbot-key', ['RCS201 6:5']],
   ['201-unknown-top-key', ['RCS201 4:1']],
+  // One problem, one error: the misspelt key, not also the required key it was meant to be.
+  ['201-misspelt-required-key', ['RCS201 8:5']],
+  // One pass: the auto-reply with a schema error is left out, and the rest is checked (file, messagebase, reference).
+  ['201-one-pass', ['RCS303 7:17', 'RCS201 12:13', 'RCS502 15:20', 'RCS402 19:29']],
   ['202-autoreply-missing-name', ['RCS202 6:5']],
   ['202-logo-missing-path', ['RCS202 6:5']],
   ['202-menu-action-without-action', ['RCS202 8:9']],
@@ -63,6 +67,10 @@ const CASES: [string, string[]][] = [
   ['206-empty-body', ['RCS206 8:11']],
   ['206-empty-name', ['RCS206 6:11']],
   ['207-brand-id-form', ['RCS207 3:14']],
+  // Too long and of the wrong form: one error, the form's, saying the length too.
+  ['207-brand-id-14-characters', ['RCS207 3:14']],
+  // Not an https URL and not a URI at all: one error.
+  ['207-url-without-scheme', ['RCS207 11:75']],
   ['207-handle-form', ['RCS207 5:3']],
   ['207-phone-number', ['RCS207 10:86']],
   ['207-url-scheme', ['RCS207 11:74']],
@@ -106,6 +114,7 @@ const CASES: [string, string[]][] = [
   ['509-pinned-id-twice', ['RCS509 11:9']],
   ['510-link-to-other-brand', ['RCS510 19:29']],
   ['511-menu-field-of-other-type', ['RCS511 16:9']],
+  ['513-media-id-like-handle', ['RCS507 5:3', 'RCS513 10:61']],
   ['530-template-neither', ['RCS530 5:3']],
   ['531-custtmpltid-twice', ['RCS531 11:18']],
   ['532-template-button-variable', ['RCS532 10:38', 'RCS532 13:36', 'RCS532 13:82']],
@@ -133,6 +142,16 @@ describe('invalid manifest corpus', () => {
     expect(hasErrors(result.diagnostics)).toBe(true);
     const text = JSON.stringify(result.diagnostics);
     for (const secret of Object.values(ENV)) expect(text).not.toContain(secret);
+  });
+
+  it('words one problem as one error, and suggests handles left out for their errors', async () => {
+    const message = async (name: string, code: string): Promise<string | undefined> =>
+      (await loadManifests([`${name}.yaml`], { env: ENV, cwd: FIXTURES })).diagnostics.find((d) => d.code === code)?.message;
+    expect(await message('207-brand-id-14-characters', 'RCS207')).toBe('"id" has the wrong form: brandId: `BR.` followed by 10 letters or digits (max 13 characters). It is 14 characters long.');
+    expect(await message('207-url-without-scheme', 'RCS207')).toBe('"url" has the wrong form: An absolute http or https URL.');
+    expect(await message('201-misspelt-required-key', 'RCS201')).toBe('unknown key "bodyy" in "hours" (did you mean "body"?)');
+    expect(await message('201-one-pass', 'RCS402')).toBe('no auto-reply "hors" in brand BR.test000001 (did you mean "hours"?)');
+    expect(await message('513-media-id-like-handle', 'RCS513')).toBe('media "pik" is read as the id of a file already registered with the service; did you mean the file handle: { file: pic }?');
   });
 
   it('says what a length counts, and counts it in one unit', async () => {

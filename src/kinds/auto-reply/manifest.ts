@@ -5,7 +5,8 @@
 import type { Action } from '../../api/types.js';
 import type { SourceLocation } from '../../manifest/types.js';
 import type { PathSegments, SourceDoc } from '../../manifest/source.js';
-import { didYouMean } from '../../manifest/suggest.js';
+import { closest, didYouMean } from '../../manifest/suggest.js';
+import { MEDIA_FIELD } from '../../spec/media.js';
 import { KNOWN_MESSAGEBASES, messagebaseFacts } from '../../spec/messagebases.js';
 import type { KindManifest, LintContext } from '../manifest-section.js';
 import { schema } from './schema.js';
@@ -66,6 +67,11 @@ export const autoReplyManifest: KindManifest = {
         }
         if (typeof value !== 'string' && !brand.files.has(value.file) && !ctx.declared('files', value.file)) {
           ctx.diag(src, 'RCS401', [...base, 'body', field, 'file'], `no file "${value.file}" under files:${didYouMean(value.file, brand.files.keys())}`);
+        }
+        // A bare media value is a registered file's id; one that is, or nearly is, a file handle was meant as { file: … }.
+        const meant = typeof value === 'string' && MEDIA_FIELD.test(field) ? closest(value, brand.files.keys()) : undefined;
+        if (meant !== undefined) {
+          ctx.diag(src, 'RCS513', [...base, 'body', field], `media "${value as string}" is read as the id of a file already registered with the service; did you mean the file handle: { file: ${meant} }?`);
         }
       }
       (a.buttons ?? []).forEach((g, gi) => (g.suggestions ?? []).forEach((s, si) => checkSuggestion(src, s, [...base, 'buttons', gi, 'suggestions', si])));
