@@ -1,7 +1,8 @@
 // Answer shapes the public OpenAPI document gives, over real HTTP:
 // - Messagebase.brandId: "the brand the template is registered under; 'common'
 //   for a template in common use" (required in MessagebaseInfo): the common list
-//   and detail carry brandId "common".
+//   and detail carry brandId "common". MessagebaseInfo.params are ParamInfo, whose
+//   imageWidth/imageHeight is the size "an image must be registered with to send".
 // - Chatbot / ChatbotDetail type groupId, botAgencyId, approvalDate,
 //   approvalReason, webhook and botTcPage as strings and require only chatbotId
 //   and brandId; the service reference's room table types them as strings and
@@ -39,6 +40,14 @@ describe('answer shapes of the public document', () => {
     for (const m of list.body.result) expect([m.messagebaseId, m.brandId]).toEqual([m.messagebaseId, 'common']);
     const detail = await get('/messagebase/common/SCwThM00');
     expect(detail.body.result[0]).toMatchObject({ messagebaseId: 'SCwThM00', brandId: 'common' });
+  });
+
+  it("a common messagebase's detail gives its image params their size (ParamInfo imageWidth, imageHeight); a speech bubble has none", async () => {
+    const card = (await get('/messagebase/common/SCwThM00')).body.result[0];
+    expect(card.params).toEqual([{ param: 'media', type: 'file', contentType: 'maapfile', imageWidth: 900, imageHeight: 560 }]);
+    const slider = (await get('/messagebase/common/CCwMhM0200')).body.result[0];
+    expect(slider.params.map((p: { param: string }) => p.param)).toEqual(['media1', 'media2']);
+    expect((await get('/messagebase/common/SCS00000')).body.result[0].params).toEqual([]);
   });
 
   it('a room leaves out the string fields it has no value for, in the list, the bidirectional list and the detail', async () => {

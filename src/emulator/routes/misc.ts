@@ -9,7 +9,7 @@ import type { Route } from '../router.js';
 import { fail, failEmulator } from '../service-error.js';
 import type { StoredBlob } from '../store.js';
 import { asObject, requiredString } from '../validate.js';
-import type { MessagebaseFacts } from '../../spec/messagebases.js';
+import { commonImageSlots, type MessagebaseFacts } from '../../spec/messagebases.js';
 
 /** The token, layout, messagebase and file-download routes. */
 export function miscRoutes(): Route[] {
@@ -52,8 +52,9 @@ function messagebase(ctx: RequestContext): Reply {
   authenticate(ctx);
   const m = ctx.store.messagebase(ctx.params.messagebaseId as string);
   if (m === undefined) fail('invalidType', 'messagebaseId');
-  // The detail is the public document's MessagebaseInfo, which adds the policy to the list item.
-  return ok([{ ...messagebaseView(m), policyInfo: m.policyInfo }]);
+  // The detail is the public document's MessagebaseInfo, which adds the policy and the
+  // params to the list item; an image param carries the size a registered file must have.
+  return ok([{ ...messagebaseView(m), policyInfo: m.policyInfo, params: commonImageSlots(m).map((i) => ({ param: i.param, type: 'file', contentType: 'maapfile', imageWidth: i.width, imageHeight: i.height })) }]);
 }
 
 /** The brandId a common messagebase answers with. */
