@@ -50,7 +50,9 @@ export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: {
     const ctx = enrich(contextFromPlan(plan), objects, live);
     const changes = changesView(plan, ctx);
     const title = shownAs(objects, 'room').find((r) => r.shown.title !== undefined)?.shown.title ?? liveRoomName(live) ?? plan.brandId;
-    const summary = count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes');
+    // A brand that failed shows no change because nothing can be applied for it: its line says so rather than read clean.
+    const failure = plan.error !== undefined ? `${plan.error.code} (${plan.error.stage})` : plan.problems.length > 0 ? count(plan.problems.length, 'plan problem') : undefined;
+    const summary = failure !== undefined ? `failed: ${failure}; nothing can be applied for this brand` : count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes');
     const files = changesPages(plan.brandId, changes, { title, version: opts.version, ...(ctx.logo ? { logo: ctx.logo } : {}) }, opts.perPage);
     return { brandId: plan.brandId, summary, path: writeBrandFolder(dir, plan.brandId, files, opts.redaction) };
   });

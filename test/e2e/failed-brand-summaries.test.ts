@@ -90,6 +90,13 @@ describe('2 of 4 brands failed, the other 2 clean', () => {
     expect(md.stdout.split('\n')[0]).toBe('## rcsctl plan: 2 of 4 brands failed');
     expect(md.stdout).toContain('| **total** | 0 | 0 | 0 | 0 | 0 | 0 | ❌ 2 brands failed |');
 
+    // The HTML preview's index lists the failed brands as failed, not as "0 changes".
+    const preview = await run('plan', 'brands', '--preview', 'preview');
+    expect(preview.code).toBe(1);
+    const index = readFileSync(join(dir, 'preview', 'index.html'), 'utf8');
+    expect(index).toContain(`${FORBIDDEN}</a>: failed: E_API (read); nothing can be applied for this brand`);
+    expect(index).toContain(`${BROKEN}</a>: failed: E_MANIFEST (manifest); nothing can be applied for this brand`);
+
     const json = JSON.parse((await run('plan', 'brands', '--json')).stdout) as PlanFile & { summary: Record<string, number> };
     expect(json.summary).toEqual({ brands: 4, failedBrands: 2, create: 0, update: 0, delete: 0, blocked: 0, review: 0, unmanaged: 0 });
   });
