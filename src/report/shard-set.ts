@@ -25,18 +25,18 @@ export interface ShardSet<P extends Part> {
  * no shard at all (made without --shard) are merged unchecked.
  */
 export function checkShardSet<P extends Part>(parts: P[]): ShardSet<P> {
-  const stamped = parts.filter((p) => originOf(p) !== undefined);
-  if (stamped.length === 0) return { kept: parts };
+  const origins = parts.map((p) => p.report.shard).filter((o): o is ShardOrigin => o !== undefined);
+  if (origins.length === 0) return { kept: parts };
   const splits = new Map<string, number>();
-  for (const p of stamped) splits.set(splitKey(originOf(p) as ShardOrigin), (splits.get(splitKey(originOf(p) as ShardOrigin)) ?? 0) + 1);
+  for (const o of origins) splits.set(splitKey(o), (splits.get(splitKey(o)) ?? 0) + 1);
   const best = Math.max(...splits.values());
-  const reference = originOf(stamped.find((p) => splits.get(splitKey(originOf(p) as ShardOrigin)) === best) as P) as ShardOrigin;
+  const reference = origins.find((o) => splits.get(splitKey(o)) === best) as ShardOrigin;
   const { index: _, ...split } = reference;
   const gaps: ShardGaps = { split, missing: [], duplicated: [], foreign: [] };
   const kept: P[] = [];
   const byIndex = new Map<number, string[]>();
   for (const p of parts) {
-    const o = originOf(p);
+    const o = p.report.shard;
     if (o === undefined || splitKey(o) !== splitKey(reference)) {
       gaps.foreign.push(o === undefined ? { file: p.file } : { file: p.file, origin: o });
       continue;
@@ -64,10 +64,6 @@ export function describeGaps(g: ShardGaps): string {
     else parts.push(`${file} is shard ${o.index}/${o.count}, the others are shards of ${g.split.count}`);
   }
   return parts.join('; ');
-}
-
-function originOf(p: Part): ShardOrigin | undefined {
-  return p.report.shard;
 }
 
 function splitKey(o: ShardOrigin): string {
