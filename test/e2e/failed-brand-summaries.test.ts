@@ -86,6 +86,12 @@ describe('2 of 4 brands failed, the other 2 clean', () => {
     const saved = await run('plan', 'brands', '--out', 'plan.json');
     expect(lastLine(saved.stdout)).toBe("Saved the plan to plan.json. Nothing can be applied for the 2 brands that failed (above); apply the others' steps with: rcsctl apply --plan plan.json");
 
+    // A merge of the shards' plans, written to a file, says it on stdout.
+    for (const s of ['1/2', '2/2']) await run('plan', 'brands', '--shard', s, '--json', '-o', `plan-${s[0]}.json`);
+    const merged = await run('report', 'merge', 'plan-1.json', 'plan-2.json', '-o', 'merged.md', '--format', 'markdown');
+    expect(merged.code).toBe(1);
+    expect(merged.stdout.split('\n')[0]).toBe('Plan failed for 2 of 4 brands (nothing can be applied for them); the others: 0 to create, 0 to update, 0 to delete; 0 blocked, 0 need review; 0 unmanaged. (4 brands from 2 reports)');
+
     const md = await run('plan', 'brands', '--format', 'markdown');
     expect(md.stdout.split('\n')[0]).toBe('## rcsctl plan: 2 of 4 brands failed');
     expect(md.stdout).toContain('| **total** | 0 | 0 | 0 | 0 | 0 | 0 | ❌ 2 brands failed |');

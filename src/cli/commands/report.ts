@@ -13,7 +13,7 @@ import { summaryLine as driftSummaryLine } from '../../render/drift-text.js';
 import { partialText } from '../../render/partial.js';
 import { renderPlanJson } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
-import { renderPlans } from '../../render/plan-text.js';
+import { planTotals, renderPlans, totalLine } from '../../render/plan-text.js';
 import { makeStyle, type Style } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
@@ -79,7 +79,7 @@ function banner(merged: MergedReport, style: Style): string {
 
 function headline(merged: MergedReport, parts: number): string {
   const n = merged.report.brands.length;
-  const what = merged.kind === 'drift' ? driftSummaryLine(merged.report.summary, merged.report.clean) : 'Plan merged.';
+  const what = merged.kind === 'drift' ? driftSummaryLine(merged.report.summary, merged.report.clean) : totalLine(planTotals(merged.report.brands));
   return `${what} (${n} brand${n === 1 ? '' : 's'} from ${parts} report${parts === 1 ? '' : 's'})`;
 }
 
