@@ -5,6 +5,7 @@
 import type { StepResult } from '../apply/execute.js';
 import type { IdMap } from '../core/refs.js';
 import type { Unconverged } from '../apply/verify.js';
+import type { ShardOrigin } from '../plan/shard.js';
 import { errorMessage, RcsctlError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { EXIT_ERROR, EXIT_HELD, type ExitCode } from './exit-codes.js';
@@ -36,6 +37,8 @@ export interface ApplyResult {
   exitCode: ExitCode;
   summary: ApplySummary;
   brands: BrandApplyResult[];
+  /** Set on a run with `--shard i/n` (or of a sharded saved plan): which shard, of which brand list. */
+  shard?: ShardOrigin;
   error?: { code: string; message: string };
 }
 
@@ -60,11 +63,12 @@ export function applySummary(brands: BrandApplyResult[]): ApplySummary {
   return { brands: brands.length, failedBrands: brands.filter((b) => b.error !== undefined).length, steps };
 }
 
-/** The document for a run that ended with `exitCode` (or threw `err`). */
-export function applyResult(brands: BrandApplyResult[], exitCode: ExitCode, err?: unknown): ApplyResult {
+/** The document for a run that ended with `exitCode` (or threw `err`); `shard` when it ran one shard. */
+export function applyResult(brands: BrandApplyResult[], exitCode: ExitCode, err?: unknown, shard?: ShardOrigin): ApplyResult {
   const outcome: ApplyResult['outcome'] =
     err !== undefined ? 'error' : exitCode === EXIT_ERROR ? 'failed' : exitCode === EXIT_HELD ? 'held' : brands.every((b) => b.steps.length === 0) ? 'nothing-to-do' : 'applied';
   const doc: ApplyResult = { version: 1, rcsctlVersion: VERSION, outcome, exitCode: err !== undefined ? EXIT_ERROR : exitCode, summary: applySummary(brands), brands };
+  if (shard !== undefined) doc.shard = shard;
   if (err !== undefined) doc.error = { code: err instanceof RcsctlError ? err.code : 'E_INTERNAL', message: errorMessage(err) };
   return doc;
 }

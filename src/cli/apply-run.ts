@@ -10,7 +10,7 @@ import { lockDir } from '../apply/lock.js';
 import { LiveCache } from '../kinds/live-cache.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import { restoreSensitive } from '../plan/sensitive-plan.js';
-import { parseShard } from '../plan/shard.js';
+import { parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
 import { cacheDirFor } from '../util/cache-dir.js';
 import { parseDuration } from '../util/duration.js';
 import { applyResult, type BrandApplyResult } from './apply-result.js';
@@ -50,22 +50,30 @@ export async function applyCommand(ctx: CommandContext, paths: string[], opts: A
   if (format === 'text') return runApplyCommand(ctx, paths, opts);
   // Everything people read goes to stderr.
   const results: BrandApplyResult[] = [];
+  let shard: ShardOrigin | undefined;
   const human: CommandContext = { ...ctx, io: { ...ctx.io, stdout: ctx.io.stderr } };
   const write = (doc: unknown): void => void ctx.io.stdout.write(redactSecrets(JSON.stringify(doc, null, 2), ctx.io.env) + '\n');
   try {
-    const code = await runApplyCommand(human, paths, opts, (r) => results.push(r));
-    write(applyResult(results, code));
+    const code = await runApplyCommand(human, paths, opts, { brand: (r) => results.push(r), shard: (o) => (shard = o) });
+    write(applyResult(results, code, undefined, shard));
     return code;
   } catch (err) {
-    write(applyResult(results, EXIT_ERROR, err));
+    write(applyResult(results, EXIT_ERROR, err, shard));
     throw err;
   }
 }
 
-async function runApplyCommand(ctx: CommandContext, paths: string[], opts: ApplyOptions, record?: (r: BrandApplyResult) => void): Promise<ExitCode> {
+/** What `--format json` keeps of a run: each brand's result, and the shard it ran (as drift and plan reports record it). */
+interface Recorder {
+  brand(r: BrandApplyResult): void;
+  shard(o: ShardOrigin): void;
+}
+
+async function runApplyCommand(ctx: CommandContext, paths: string[], opts: ApplyOptions, record?: Recorder): Promise<ExitCode> {
   const { io } = ctx;
   // Manifests are read before connecting: bad input never reaches the network.
-  const loaded = opts.plan === undefined ? await loadBrands(ctx, paths, selectionOf(opts)) : { brands: [], failed: [] };
+  const loaded = opts.plan === undefined ? await loadBrands(ctx, paths, selectionOf(opts)) : { brands: [], failed: [], all: [] };
+  if (opts.plan === undefined && opts.shard !== undefined) record?.shard(shardOrigin(parseShard(opts.shard), loaded.all));
   const lockTimeoutMs = parseDuration(opts.lockTimeout);
   const conn = await connect(ctx, declaredBy(loaded.brands));
   // From here an interrupt is graceful: the locks are released and nothing is left half-said.
@@ -78,7 +86,7 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
     const source: ApplySource =
       opts.plan === undefined
         ? { from: 'manifests', brandIds: loaded.brands.map((b) => b.brandId), plan: async () => (await planWith(ctx, conn, loaded.brands, planOpts, loaded.failed)).outcomes }
-        : { from: 'saved', runs: (lock) => savedRuns(ctx, conn, resolve(io.cwd, opts.plan as string), opts, lock) };
+        : { from: 'saved', runs: (lock) => savedRuns(ctx, conn, resolve(io.cwd, opts.plan as string), opts, lock, record) };
     const result = await runApply(conn.client, source, {
       concurrency: ctx.globals().concurrency,
       allowDelete: opts.allowDelete,
@@ -89,7 +97,7 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
       signal: interrupts.signal,
       hintFor: brandHint(ctx),
       ...(cache !== undefined ? { cache } : {}),
-      events: applyEvents(ctx, opts, record),
+      events: applyEvents(ctx, opts, record?.brand),
     });
     cache?.save();
     return applyVerdict(ctx, result, interrupts.received ?? 'interrupt');
@@ -99,10 +107,13 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
   }
 }
 
-async function savedRuns(ctx: CommandContext, conn: Connection, path: string, opts: ApplyOptions, lock: (brandIds: string[]) => Promise<void>): Promise<BrandRun[]> {
+async function savedRuns(ctx: CommandContext, conn: Connection, path: string, opts: ApplyOptions, lock: (brandIds: string[]) => Promise<void>, record?: Recorder): Promise<BrandRun[]> {
   // Sensitive values come from the environment again, and must be what was planned.
   const { file, secrets } = restoreSensitive(readPlanFile(path, { baseUrl: conn.baseUrl }), ctx.io.env, path);
   ctx.redaction.add(secrets);
+  // A shard of a whole saved plan is split from the plan's brands; a sharded plan is its own shard.
+  const origin = opts.shard !== undefined ? shardOrigin(parseShard(opts.shard), file.brands.map((b) => b.brandId)) : file.shard;
+  if (origin !== undefined) record?.shard(origin);
   return savedPlanRuns(conn.client, file, path, {
     concurrency: ctx.globals().concurrency,
     env: ctx.io.env,
