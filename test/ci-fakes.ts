@@ -53,11 +53,11 @@ const args = process.argv.slice(2);
 const fail = (m) => { process.stderr.write('fake gh: ' + m + '\\n'); process.exit(1); };
 if (args[0] !== 'api') fail('only gh api is faked: ' + args.join(' '));
 if (!process.env.GH_TOKEN) fail('no GH_TOKEN');
-let method = 'GET', path, jq, body;
+let method = 'GET', path, jq, body, paginate = false;
 for (let i = 1; i < args.length; i++) {
   const a = args[i];
   if (a === '--method' || a === '-X') method = args[++i];
-  else if (a === '--paginate') continue;
+  else if (a === '--paginate') paginate = true;
   else if (a === '--jq' || a === '-q') jq = args[++i];
   else if (a === '-F' || a === '--field' || a === '-f' || a === '--raw-field') {
     const [k, ...v] = args[++i].split('=');
@@ -71,7 +71,8 @@ db.calls.push({ method, path, ...(body !== undefined ? { body } : {}) });
 const save = () => fs.writeFileSync(state, JSON.stringify(db));
 let m;
 if (method === 'GET' && (m = /^repos\\/[^/]+\\/[^/]+\\/issues\\/(\\d+)\\/comments$/.exec(path))) {
-  const list = db.comments.map((c) => ({ id: c.id, body: c.body, user: { login: c.author } }));
+  // Two comments a page, as GitHub's pages go: without --paginate only the first page comes back.
+  const list = db.comments.map((c) => ({ id: c.id, body: c.body, user: { login: c.author } })).slice(0, paginate ? undefined : 2);
   save();
   if (jq === undefined) { process.stdout.write(JSON.stringify(list)); process.exit(0); }
   const sel = /^\\.\\[\\] \\| select\\(\\.body \\| startswith\\("(.*)"\\)\\) \\| \\.id$/.exec(jq);
