@@ -172,9 +172,21 @@ describe('a broken file tied to no brand', () => {
     expect(out.markdown).toContain('brands/shared.yaml:1:11: RCS101');
     const cases = checkJunit(out.junit as string);
     expect(cases.map((c) => [c.classname, c.name, c.errored])).toEqual([['manifests', 'manifest', true]]);
-    // Nothing was sent: no brand has its auto-reply yet.
     const plan = await runStray('plan', 'brands', '--brand', BETA);
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain('belongs to no brand');
+  });
+
+  it('every shard stops; report merge keeps the error and exits 1', async () => {
+    for (const s of ['1/2', '2/2']) {
+      const r = await runStray('drift', 'brands', '--shard', s, '--format', 'json', '-o', `shard-${s[0]}.json`);
+      expect(r.code).toBe(1);
+      expect((JSON.parse(readFileSync(join(stray, `shard-${s[0]}.json`), 'utf8')) as DriftReport).shard).toMatchObject({ index: Number(s[0]), count: 2 });
+    }
+    const merged = await runStray('report', 'merge', 'shard-1.json', 'shard-2.json', '--format', 'json', '-o', 'merged.json');
+    expect(merged.code, merged.stderr).toBe(1);
+    expect(merged.stdout).toContain('Drift: stopped before any brand was checked: a manifest error belongs to no brand in a shard.');
+    const report = JSON.parse(readFileSync(join(stray, 'merged.json'), 'utf8')) as DriftReport;
+    expect(report).toMatchObject({ clean: false, brands: [], error: { file: 'brands/shared.yaml', line: 1, col: 11 } });
   });
 });

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { mergeReports, type MergedReport } from '../../report/merge.js';
 import { readShardReport } from '../../report/read-report.js';
+import { STOPPED_HEADLINE } from '../../render/brand-error.js';
 import { DRIFT_FORMATS, renderDrift } from '../../render/drift.js';
 import { summaryLine as driftSummaryLine } from '../../render/drift-text.js';
 import { partialText } from '../../render/partial.js';
@@ -79,17 +80,19 @@ function banner(merged: MergedReport, style: Style): string {
 
 function headline(merged: MergedReport, parts: number): string {
   const n = merged.report.brands.length;
-  const what = merged.kind === 'drift' ? driftSummaryLine(merged.report.summary, merged.report.clean) : totalLine(planTotals(merged.report.brands));
+  const what = merged.kind === 'drift' ? (merged.report.error !== undefined ? `Drift: ${STOPPED_HEADLINE} in a shard.` : driftSummaryLine(merged.report.summary, merged.report.clean)) : totalLine(planTotals(merged.report.brands));
   return `${what} (${n} brand${n === 1 ? '' : 's'} from ${parts} report${parts === 1 ? '' : 's'})`;
 }
 
 /**
- * 1 when the set is partial, or a brand failed or has problems; then, as the
+ * 1 when the set is partial, a shard stopped, or a brand failed or has problems; then, as the
  * command that made the reports: drift 2 when drifted; a plan 2 with changes
  * only under --detailed-exitcode.
  */
 function exitCode(merged: MergedReport, detailed: boolean): ExitCode {
   if (merged.report.partial !== undefined) return EXIT_ERROR;
+  // A shard stopped by a manifest error of no brand (its report's `error`).
+  if (merged.kind === 'drift' && merged.report.error !== undefined) return EXIT_ERROR;
   if (merged.report.brands.some((b) => b.problems.length > 0 || b.error !== undefined)) return EXIT_ERROR;
   if (merged.kind === 'drift') return merged.report.clean ? EXIT_OK : EXIT_CHANGES;
   return detailed && merged.report.brands.some((b) => b.steps.length > 0) ? EXIT_CHANGES : EXIT_OK;
