@@ -11,7 +11,9 @@ import { LiveCache } from '../kinds/live-cache.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import { restoreSensitive } from '../plan/sensitive-plan.js';
 import { parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
+import { RcsctlError } from '../errors.js';
 import { cacheDirFor } from '../util/cache-dir.js';
+import { shortPath } from '../util/paths.js';
 import { parseDuration } from '../util/duration.js';
 import { applyResult, type BrandApplyResult } from './apply-result.js';
 import { applyEvents, applyVerdict } from './apply-view.js';
@@ -109,7 +111,10 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
 
 async function savedRuns(ctx: CommandContext, conn: Connection, path: string, opts: ApplyOptions, lock: (brandIds: string[]) => Promise<void>, record?: Recorder): Promise<BrandRun[]> {
   // Sensitive values come from the environment again, and must be what was planned.
-  const { file, secrets } = restoreSensitive(readPlanFile(path, { baseUrl: conn.baseUrl }), ctx.io.env, path);
+  const read = readPlanFile(path, { baseUrl: conn.baseUrl });
+  // The run that wrote it stopped before planning anything (a manifest error of no brand).
+  if (read.error !== undefined) throw new RcsctlError('E_MANIFEST', `plan file ${shortPath(ctx.io.cwd, path)} holds no plan: the run that made it stopped: ${read.error.message}; fix it and plan again`);
+  const { file, secrets } = restoreSensitive(read, ctx.io.env, path);
   ctx.redaction.add(secrets);
   // A shard of a whole saved plan is split from the plan's brands; a sharded plan is its own shard.
   const origin = opts.shard !== undefined ? shardOrigin(parseShard(opts.shard), file.brands.map((b) => b.brandId)) : file.shard;

@@ -51,4 +51,6 @@ export interface PlanFile {
   shard?: ShardOrigin;
   /** Set on a merge of an incomplete shard set (`report merge --allow-partial`): what it lacks. */
   partial?: ShardGaps;
+  /** Set when the run stopped before any brand was planned (a manifest error that belongs to no brand): no brand, and apply refuses it. */
+  error?: BrandError;
 }

@@ -78,12 +78,15 @@ function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
     if (p.report.baseUrl !== first.baseUrl) throw new RcsctlError('E_MERGE', `${p.file} was planned against ${p.report.baseUrl}, ${parts[0]?.file} against ${first.baseUrl}`);
   }
   // The merge is the whole set: no part's shard is its own.
-  const { shard: _, ...whole } = first;
+  const { shard: _, error: __, ...whole } = first;
+  // A shard stopped by a manifest error of no brand: the merge is no plan to apply either.
+  const stopped = parts.find((p) => p.report.error !== undefined)?.report.error;
   return {
     ...whole,
     createdAt: parts.map((p) => p.report.createdAt).sort()[0] ?? first.createdAt,
     brands: parts.flatMap((p) => p.report.brands).sort((a, b) => a.brandId.localeCompare(b.brandId)),
     // A part that is a shortened view makes the whole one: it must stay unappliable.
     ...(parts.some((p) => p.report.shortened === true) ? { shortened: true as const } : {}),
+    ...(stopped !== undefined ? { error: stopped } : {}),
   };
 }

@@ -189,4 +189,21 @@ describe('a broken file tied to no brand', () => {
     const report = JSON.parse(readFileSync(join(stray, 'merged.json'), 'utf8')) as DriftReport;
     expect(report).toMatchObject({ clean: false, brands: [], error: { file: 'brands/shared.yaml', line: 1, col: 11 } });
   });
+
+  it('plan --out writes a plan file that holds the error and no brand; apply refuses it; report merge keeps the error', async () => {
+    for (const s of ['1/2', '2/2']) {
+      const r = await runStray('plan', 'brands', '--shard', s, '--format', 'json', '-o', `plan-${s[0]}.json`);
+      expect(r.code).toBe(1);
+      const file = JSON.parse(readFileSync(join(stray, `plan-${s[0]}.json`), 'utf8')) as PlanFile;
+      expect((JSON.parse(r.stdout) as PlanFile).error).toEqual(file.error);
+      expect(file).toMatchObject({ baseUrl: emu.url, brands: [], shard: { index: Number(s[0]), count: 2 }, error: { code: 'E_MANIFEST', file: 'brands/shared.yaml', line: 1, col: 11 } });
+    }
+    const apply = await runStray('apply', '--plan', 'plan-1.json', '--yes');
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('plan file plan-1.json holds no plan: the run that made it stopped: 1 error that belongs to no brand: brands/shared.yaml:1:11: RCS101');
+    const merged = await runStray('report', 'merge', 'plan-1.json', 'plan-2.json');
+    expect(merged.code).toBe(1);
+    expect(merged.stdout).toContain('Plan: stopped before any brand was checked: a manifest error belongs to no brand in a shard.');
+    expect(merged.stdout).toContain('brands/shared.yaml:1:11: RCS101');
+  });
 });

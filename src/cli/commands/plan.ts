@@ -3,13 +3,16 @@
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { writePlanFile } from '../../plan/plan-file.js';
+import { makePlanFile, writePlanFile } from '../../plan/plan-file.js';
+import { shardOrigin } from '../../plan/shard.js';
+import type { PlanFile } from '../../plan/types.js';
 import { isFailed, type BrandOutcome } from '../../plan/plan-brands.js';
 import { planFailed, renderPlans } from '../../render/plan-text.js';
 import { makeStyle } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
+import { ManifestsStopped } from '../load.js';
 import { reportFailures, runPlan, selectionOf, withCacheOptions } from '../plan-run.js';
 import { checkPreviewDir, previewOptions, writePlanPreview } from '../preview-option.js';
 
@@ -48,7 +51,11 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
       await checkPreviewDir(ctx, opts.preview);
-      const result = await runPlan(ctx, pathsOrCwd(paths), selectionOf(opts));
+      const result = await runPlan(ctx, pathsOrCwd(paths), selectionOf(opts)).catch(async (err: unknown) => {
+        // A manifest error of no brand stops the run; --out and the JSON view still say why (docs/ci.md).
+        if (err instanceof ManifestsStopped) await writeStopped(ctx, err, opts, format, out);
+        throw err;
+      });
       const { outcomes: plans, file } = result;
       const g = ctx.globals();
       // A saved plan holds a hash of each sensitive value, never the value.
@@ -77,6 +84,17 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
       reportFailures(ctx, plans, { shownOnStdout: format === 'text' });
       ctx.exit(planExitCode(plans, opts.detailedExitcode));
     });
+}
+
+/** The plan file of a run that stopped: no brand, the error; written to `out`, and printed for `--format json`. */
+async function writeStopped(ctx: CommandContext, err: ManifestsStopped, opts: PlanOptions, format: string, out: string | undefined): Promise<void> {
+  const shard = selectionOf(opts).shard;
+  const file: PlanFile = { ...makePlanFile([], ctx.globals().baseUrl ?? ''), error: err.error, ...(shard !== undefined ? { shard: shardOrigin(shard, err.all) } : {}) };
+  if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), file, ctx.redaction);
+  if (format === 'json') {
+    const { renderPlanJson } = await import('../../render/plan-json.js');
+    ctx.io.stdout.write(renderPlanJson(file));
+  }
 }
 
 /** 1 when any brand failed or has problems; 2 for changes under --detailed-exitcode; else 0. */

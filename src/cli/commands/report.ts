@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { mergeReports, type MergedReport } from '../../report/merge.js';
 import { readShardReport } from '../../report/read-report.js';
-import { STOPPED_HEADLINE } from '../../render/brand-error.js';
+import { brandErrorMarkdown, brandErrorText, STOPPED_HEADLINE } from '../../render/brand-error.js';
 import { DRIFT_FORMATS, renderDrift } from '../../render/drift.js';
 import { summaryLine as driftSummaryLine } from '../../render/drift-text.js';
 import { partialText } from '../../render/partial.js';
@@ -65,8 +65,13 @@ function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], st
   if (merged.kind === 'drift') return renderDrift(merged.report, format, style);
   const file = merged.report;
   if (format === 'json') return renderPlanJson(file);
-  if (format === 'markdown') return renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(file.partial !== undefined ? { partial: file.partial } : {}) });
-  const text = renderPlans(file.brands, style);
+  // A shard that stopped on a manifest error of no brand: its error opens the view.
+  const stopped = file.error;
+  if (format === 'markdown') {
+    const head = stopped !== undefined ? `${brandErrorMarkdown('manifests', stopped, STOPPED_HEADLINE).join('\n')}\n\n` : '';
+    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(file.partial !== undefined ? { partial: file.partial } : {}) });
+  }
+  const text = (stopped !== undefined ? [style.red(style.bold(`Plan: ${STOPPED_HEADLINE} in a shard.`)), ...brandErrorText(stopped, style), '', ''].join('\n') : '') + renderPlans(file.brands, style);
   const partial = banner(merged, style);
   return partial === '' ? text : `${partial}\n${text}\n${partial}`;
 }
@@ -80,7 +85,8 @@ function banner(merged: MergedReport, style: Style): string {
 
 function headline(merged: MergedReport, parts: number): string {
   const n = merged.report.brands.length;
-  const what = merged.kind === 'drift' ? (merged.report.error !== undefined ? `Drift: ${STOPPED_HEADLINE} in a shard.` : driftSummaryLine(merged.report.summary, merged.report.clean)) : totalLine(planTotals(merged.report.brands));
+  const stopped = merged.report.error !== undefined ? `${merged.kind === 'drift' ? 'Drift' : 'Plan'}: ${STOPPED_HEADLINE} in a shard.` : undefined;
+  const what = stopped ?? (merged.kind === 'drift' ? driftSummaryLine(merged.report.summary, merged.report.clean) : totalLine(planTotals(merged.report.brands)));
   return `${what} (${n} brand${n === 1 ? '' : 's'} from ${parts} report${parts === 1 ? '' : 's'})`;
 }
 
@@ -92,7 +98,7 @@ function headline(merged: MergedReport, parts: number): string {
 function exitCode(merged: MergedReport, detailed: boolean): ExitCode {
   if (merged.report.partial !== undefined) return EXIT_ERROR;
   // A shard stopped by a manifest error of no brand (its report's `error`).
-  if (merged.kind === 'drift' && merged.report.error !== undefined) return EXIT_ERROR;
+  if (merged.report.error !== undefined) return EXIT_ERROR;
   if (merged.report.brands.some((b) => b.problems.length > 0 || b.error !== undefined)) return EXIT_ERROR;
   if (merged.kind === 'drift') return merged.report.clean ? EXIT_OK : EXIT_CHANGES;
   return detailed && merged.report.brands.some((b) => b.steps.length > 0) ? EXIT_CHANGES : EXIT_OK;
