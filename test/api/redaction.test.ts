@@ -178,14 +178,15 @@ describe('redaction', () => {
     const env1 = { RCSCTL_TOKEN: BAD_TOKEN, RCSCTL_DEBUG: 'http' };
     expect(await main(['plan', '--base-url', emu.url, join(dir, 'brand.yaml')], badToken.io(env1))).toBe(1);
     expect(badToken.err).toMatch(/rcsctl debug: http GET \/api\/1\.1\/brand\/.* 401 /);
-    expect(badToken.err).toMatch(/Error: .*401 61003 Invalid token/);
+    // The text plan says the failed brand's error on stdout (once).
+    expect(badToken.all()).toMatch(/error\[E_API\] .*401 61003 Invalid token/);
     expectAbsent(badToken.all(), BAD_TOKEN);
 
     const wrongSecret = new Capture();
     const wrong = 'wrong-sec-77cc88dd';
     const env2 = { RCSCTL_CLIENT_ID: CLIENT_ID, RCSCTL_CLIENT_SECRET: wrong, RCSCTL_DEBUG: 'http' };
     expect(await main(['plan', '--base-url', emu.url, join(dir, 'brand.yaml')], wrongSecret.io(env2))).toBe(1);
-    expect(wrongSecret.err).toMatch(/401 61006 Invalid secret key/);
+    expect(wrongSecret.all()).toMatch(/401 61006 Invalid secret key/);
     expectAbsent(wrongSecret.all(), wrong);
   });
 });

@@ -55,10 +55,11 @@ describe('--sandbox with brands the seed does not know', () => {
     writeFileSync(join(dir, 'c.yaml'), manifest('BR.sandboxC01'));
     const run = await cli(['--sandbox', '--seed', 'seed.yaml', 'plan', 'c.yaml'], { cwd: dir, env: {} });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('63001');
-    expect(run.stderr).toContain('hint: the sandbox knows the brands of its seed');
+    // The text plan says the failed brand's error and hint, once, on stdout.
+    expect(run.stdout).toContain('63001');
+    expect(run.stdout).toContain('hint: the sandbox knows the brands of its seed');
     // Outside the sandbox the same code keeps the service hint.
-    expect(run.stderr).not.toContain('ask the brand representative');
+    expect(run.stdout + run.stderr).not.toContain('ask the brand representative');
   });
 });
 
