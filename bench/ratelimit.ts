@@ -31,7 +31,10 @@
 //   (bench/timeline.ts preloaded in each), and R, the bucket's first second of
 //   burst, taken out (target ≥ 0.90 for four shards);
 // - the 429 share: 429 answers ÷ all requests (target ≤ 3% for four shards);
-// - when the first and the last shard were done, and each shard's pace cuts.
+// - when the first and the last shard were done, and each shard's pace cuts;
+// - one run of the four shards without any limit: how fast the machine, at
+//   that load, lets them go at all (at 1,000 req/s on 2 busy cores, slower
+//   than the limit).
 
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -203,8 +206,8 @@ function summarise(runs: Measured[], rate: number): Row {
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /** Brands for one run of about RUN_SECONDS at `rate` (requests per brand measured on a first run). */
-function brandsFor(rate: number, perBrand: number): number {
-  return Math.max(2, Math.min(FULL_BRANDS, Math.floor((rate * RUN_SECONDS) / perBrand)));
+function brandsFor(rate: number, perBrand: number, cap = FULL_BRANDS): number {
+  return Math.max(2, Math.min(cap, Math.floor((rate * RUN_SECONDS) / perBrand)));
 }
 
 /** Requests one brand's plan makes, measured once without a limit. */
@@ -224,11 +227,11 @@ async function requestsPerBrand(work: string): Promise<number> {
   }
 }
 
-/** For each rate: the brands of a run of about RUN_SECONDS, their manifests and an emulator child, closed after `body`. */
-async function eachRate(work: string, rates: number[], body: (rate: number, brands: number, requests: number, dir: string, url: string) => Promise<void>): Promise<void> {
+/** For each rate: the brands of a run of about RUN_SECONDS (at most `cap`), their manifests and an emulator child, closed after `body`. */
+async function eachRate(work: string, rates: number[], cap: number, body: (rate: number, brands: number, requests: number, dir: string, url: string) => Promise<void>): Promise<void> {
   const perBrand = await requestsPerBrand(work);
   for (const rate of rates) {
-    const brands = brandsFor(rate, perBrand);
+    const brands = brandsFor(rate, perBrand, cap);
     const dir = join(work, `b${brands}`);
     writeManifests(dir, brands);
     const emu = await emulator(brands);
@@ -279,7 +282,9 @@ async function runShards(args: string[]): Promise<void> {
   const [l1, l5, l15] = loadavg().map((x) => x.toFixed(1));
   console.log(`ratelimit shards: ${cpus().length} cores, load average ${l1} ${l5} ${l15} at the start; ${SHARDS} processes \`plan --shard i/${SHARDS}\` at once against 1 unsharded process, alternately; medians of ${RUNS} runs each; latency ${LATENCY_MS} ms; ${PER_BRAND} auto-replies a brand; ${BIN}`);
   try {
-    await eachRate(work, rates, async (rate, brands, requests, dir, url) => {
+    // Every rate runs about RUN_SECONDS, 1,000 req/s too (580 brands, not 200): a run of 11 s is
+    // mostly the shards finding the limit and the last shard finishing alone.
+    await eachRate(work, rates, Infinity, async (rate, brands, requests, dir, url) => {
       const sharded: GroupRun[] = [];
       const single: GroupRun[] = [];
       const loads: number[] = [];
@@ -295,11 +300,15 @@ async function runShards(args: string[]): Promise<void> {
       });
       const s4 = row(sharded);
       const s1 = row(single);
+      // The same shards without any limit: how fast this machine, at this load, lets them go at all.
+      const free = await group(url, dir, 1_000_000, SHARDS);
+      const machine = (free.accepted * 1000) / free.windowMs / rate;
       const spread = sharded.map((g) => `${(g.doneMs[0] as number / 1000).toFixed(1)}–${(g.doneMs[g.doneMs.length - 1] as number / 1000).toFixed(1)} s`).join(', ');
       const verdict = `targets share ≥ ${TARGET_SHARD_SHARE.toFixed(2)} ${s4.share >= TARGET_SHARD_SHARE ? 'met' : 'MISSED'}, 429 share ≤ ${pct(TARGET_SHARD_429)} ${s4.limited <= TARGET_SHARD_429 ? 'met' : 'MISSED'}`;
       console.log(`- ${rate} req/s: ${brands} brands × ${PER_BRAND} auto-replies, ${requests} requests; load average ${loads.map((l) => l.toFixed(1)).join(' / ')} at each run's start`);
       console.log(`  ${SHARDS} shards at once: share of the limit ${s4.share.toFixed(2)}, 429 share ${pct(s4.limited)}, window ${(s4.windowMs / 1000).toFixed(1)} s; shards done at ${spread}; pace cuts per shard ${sharded.map((g) => g.paceCuts.join('/')).join(', ')}; ${verdict}`);
       console.log(`  1 process:        share of the limit ${s1.share.toFixed(2)}, 429 share ${pct(s1.limited)}, window ${(s1.windowMs / 1000).toFixed(1)} s; ${SHARDS} shards ÷ 1 process: ${(s4.share / s1.share).toFixed(2)}`);
+      console.log(`  ${SHARDS} shards, no limit: window ${(free.windowMs / 1000).toFixed(1)} s, ${((free.accepted * 1000) / free.windowMs).toFixed(0)} req/s: ${machine.toFixed(2)} × the limit is the most this machine gave them now`);
     });
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -313,7 +322,7 @@ export async function run(args: string[] = []): Promise<void> {
   const [l1, l5, l15] = loadavg().map((x) => x.toFixed(1));
   console.log(`ratelimit: ${cpus().length} cores, load average ${l1} ${l5} ${l15} at the start; whole process (bin/rcsctl.js plan); medians of ${RUNS} runs; latency ${LATENCY_MS} ms; ${PER_BRAND} auto-replies a brand`);
   try {
-    await eachRate(work, rates, async (rate, brands, requests, dir, url) => {
+    await eachRate(work, rates, FULL_BRANDS, async (rate, brands, requests, dir, url) => {
       const scaled = brands < FULL_BRANDS ? ` (scaled from ${FULL_BRANDS} so that a run takes about ${RUN_SECONDS} s)` : '';
       console.log(`- ${rate} req/s: ${brands} brands × ${PER_BRAND} auto-replies${scaled}, ${requests} requests a plan; load average ${loadavg()[0]?.toFixed(1)} at its start`);
       for (const concurrency of QUICK ? ['auto'] : ['auto', '8']) {

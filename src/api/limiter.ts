@@ -45,7 +45,7 @@ export const DEFAULT_MAX_CONCURRENCY = 32;
 const DECREASE = 0.8;
 /** The pace's slowest rate, requests a second. */
 const MIN_RATE = 1;
-/** The pace after a 429, as a share of the pace before it (*chosen*, by the shard model in test/api and bench/ratelimit.ts: 0.9 cut so little that four shards were refused every second at 40 req/s). */
+/** The pace after a 429, as a share of the pace before it or of the rate accepted (*chosen*, by the shard model in test/api and bench/ratelimit.ts: 0.9 cut so little that four shards were refused every second at 40 req/s). */
 const PACE_DECREASE = 0.7;
 /** How far below PACE_DECREASE a cut may go at random, desynchronising shards refused together. */
 const PACE_JITTER = 0.05;
@@ -61,7 +61,7 @@ const PACE_SPEEDUP_MS = 2000;
 const MAX_SPEEDUP = 4;
 /** The most waiting time one raise of the pace counts (*chosen*): time with nothing waiting is no reason to grow. */
 const GROWTH_CREDIT_MS = 200;
-/** Healthy answers since the last cut that make a 429 a new overload rather than the last one still going on (*chosen*). */
+/** Answers that make a measurement (*chosen*): of the accepted rate since the last cut, and of a new overload rather than the last one still going on. */
 const MIN_SAMPLES = 5;
 /**
  * How far the pace's schedule may fall behind the clock before the lost time
@@ -370,8 +370,8 @@ export class Limiter {
 
   /**
    * Raise the pace while requests wait on it: by PACE_GROWTH of itself a
-   * second (at least MIN_PACE_STEP), times one more for every
-   * PACE_SPEEDUP_MS since the last cut. Only time with requests waiting
+   * second (at least MIN_PACE_STEP), times the PACE_SPEEDUP_MS periods
+   * since the last cut (at least 1, at most MAX_SPEEDUP). Only time with requests waiting
    * counts: the time since the last raise, at most GROWTH_CREDIT_MS or two
    * of the pace's intervals.
    */
