@@ -282,7 +282,7 @@ async function runShards(args: string[]): Promise<void> {
   const [l1, l5, l15] = loadavg().map((x) => x.toFixed(1));
   console.log(`ratelimit shards: ${cpus().length} cores, load average ${l1} ${l5} ${l15} at the start; ${SHARDS} processes \`plan --shard i/${SHARDS}\` at once against 1 unsharded process, alternately; medians of ${RUNS} runs each; latency ${LATENCY_MS} ms; ${PER_BRAND} auto-replies a brand; ${BIN}`);
   try {
-    // Every rate runs about RUN_SECONDS, 1,000 req/s too (580 brands, not 200): a run of 11 s is
+    // Every rate runs about RUN_SECONDS, 1,000 req/s too (about 550 brands, not 200): a run of 11 s is
     // mostly the shards finding the limit and the last shard finishing alone.
     await eachRate(work, rates, Infinity, async (rate, brands, requests, dir, url) => {
       const sharded: GroupRun[] = [];
