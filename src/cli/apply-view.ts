@@ -83,9 +83,11 @@ export function applyVerdict(ctx: CommandContext, r: ApplyRunResult, signalName:
       // stdout's last line counts the failed brands: a log that shows stdout alone must not end on a clean brand's line.
       const ran = ranSteps(r.outcomes.flatMap((o) => o.results ?? []));
       io.stdout.write(style.red(`\nApply failed for ${failed.size} of ${s(all, 'brand')}; ${ran === '' ? 'no step ran' : `steps: ${ran}`}.\n`));
+      // A brand that could not be planned had its error and hint in the plan block on stdout: say it once.
+      const shown = new Set(r.runs.filter((run) => run.plan.error !== undefined).map((run) => run.plan.brandId));
       writeFailures(
         ctx,
-        [...r.failures],
+        [...r.failures].filter(([id]) => !shown.has(id)),
         `\nApply failed: ${s(r.stepsFailed, 'step')} failed, ${s(r.unconverged.length, 'resource')} not as planned${brandsFailed}. Fix the cause and run apply again: it picks up where this run stopped.`,
       );
       break;

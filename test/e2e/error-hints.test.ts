@@ -38,6 +38,17 @@ describe('error hints', () => {
     expect(json.stderr).not.toContain('brand failed');
   });
 
+  it('says a brand that could not be planned once in apply too, and still ends on the failure', async () => {
+    const r = await cli(['apply', dir, '--yes'], { emu, env: { RCSCTL_TOKEN: 'not-a-real-token-42', BRAND_KEY: 'BK.demo0000000001' } });
+    expect(r.code).toBe(1);
+    expect((r.stdout + r.stderr).split('401 61003 Invalid token')).toHaveLength(2);
+    expect(r.stdout).toContain('401 61003 Invalid token');
+    expect(r.stderr).not.toContain('Error: BR.demo000001');
+    // The verdict still reads as a failure on both streams.
+    expect(r.stdout).toContain('Apply failed for 1 of 1 brand');
+    expect(r.stderr).toContain('Apply failed: 0 steps failed');
+  });
+
   it('says where the brand key comes from when it is wrong', async () => {
     const r = await cli(['plan', dir], { emu, env: { RCSCTL_TOKEN: 'emulator-agency-token', BRAND_KEY: 'BK.wrong000000000' } });
     expect(r.code).toBe(1);
