@@ -13,6 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadSeed, type RunningEmulator } from '../../src/emulator/index.js';
 import { admin, call, form, png, useEmulator, type Answer } from './helpers.js';
+import { BASE_MESSAGE } from './messaging-helpers.js';
 
 const ROOM = '0200000001';
 const SEED = `
@@ -35,16 +36,8 @@ messaging:
     - { agencyId: ag1, agencyKey: AK.one, brands: [BR.a] }
 `;
 
-const MESSAGE = {
-  clientMsgId: 'c-1',
-  chatbotId: ROOM,
-  messagebaseId: 'SCS00000',
-  userContact: '01000000001',
-  agencyId: 'ag1',
-  agencyKey: 'AK.one',
-  brandKey: 'BK.a',
-  body: { description: 'hello' },
-};
+/** The helpers' message that passes every check, from ROOM. */
+const MESSAGE = { ...BASE_MESSAGE, chatbotId: ROOM };
 const FOOTER = '080-000-0000';
 
 let emu: RunningEmulator;
