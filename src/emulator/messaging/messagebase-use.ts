@@ -25,7 +25,7 @@ export interface UsableMessagebase {
 /**
  * The messagebase a send from `brand` may use: a common one, or a template of
  * that brand. Undefined when the id names neither; a template whose approved
- * version is not live is refused (40030).
+ * version is not live is refused (40018).
  */
 export function messagebaseForSend(store: EmulatorStore, brand: StoredBrand, id: string): UsableMessagebase | undefined {
   const common = commonMessagebase(store, id);

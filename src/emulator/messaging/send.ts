@@ -108,7 +108,7 @@ function checkReplyId(store: EmulatorStore, replyId: string, chatbotId: string, 
   if (store.now() >= grant.issuedAt + REPLY_ID_TTL_MS) failAgency('invalidReplyId');
 }
 
-/** A template's variables each have a value in the body (40031 names those left out). */
+/** A template's variables each have a value in the body (40020 names those left out). */
 function checkVariables(base: UsableMessagebase, body: Record<string, unknown>): void {
   const missing = base.variables.filter((name) => body[name] === undefined || body[name] === null);
   if (missing.length > 0) failAgency('templateVariableMissing', missing.join(', '));
