@@ -186,8 +186,10 @@ describe('apply --plan', () => {
     expect(readFileSync(out, 'utf8')).not.toContain('BK.demo0000000001');
     const without = await cli(['apply', '--plan', out], { emu, env: { RCSCTL_TOKEN: 'emulator-agency-token' } });
     expect(without.code).toBe(1);
-    expect(without.stderr).toContain('64001');
-    expect(without.stderr).toContain('hint: agency accounts must send the brand key');
+    // The plan block on stdout says it, with its hint, once (stderr only counts the failed brand).
+    expect(without.stdout).toContain('64001');
+    expect(without.stdout).toContain('hint: agency accounts must send the brand key');
+    expect((without.stdout + without.stderr).split('64001')).toHaveLength(2);
     const withKey = await cli(['apply', '--plan', out], { emu, env: { RCSCTL_TOKEN: 'emulator-agency-token', RCSCTL_BRAND_KEY_BR_demo000001: 'BK.demo0000000001' } });
     expect(withKey.stderr).toBe('');
     expect(withKey.code).toBe(0);
