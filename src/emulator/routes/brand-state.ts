@@ -2,6 +2,7 @@
 // src/emulator/module.ts): the page lives in the brand's `page` slot, not in a
 // field of the shared Brand type (docs/decisions.md, "The brand profile").
 
+import type { RegBrand } from '../../contract/wire.js';
 import { BRAND_MENUS, BRAND_STATES } from '../../spec/brand-profile.js';
 import { contentTypeOf } from '../files.js';
 import { notice } from '../messaging/notifications.js';
@@ -51,23 +52,9 @@ export interface StoredBrandPage extends BrandPageContent {
   previous?: { name: string; profileImage: StoredBrandImage | null };
 }
 
-/** A seeded brand page (docs/emulator.md, "Seed format"): any field left out takes a plain approved brand's value. */
-export interface SeedBrandPage {
-  name?: string;
-  description?: string;
-  tel?: string;
+/** A seeded brand page (docs/emulator.md, "Seed format"): the page fields a registration sends (RegBrand), any left out taking a plain approved brand's value, with its review state and images. */
+export interface SeedBrandPage extends Partial<Omit<RegBrand, 'menus' | 'templateColor' | 'bizInfoYn' | 'bizInfoTitle' | 'bizInfoContent'>> {
   menus?: Record<string, unknown>[];
-  categoryId?: string;
-  subCategoryId?: string;
-  categoryOpt?: string;
-  zipCode?: string;
-  roadAddress?: string;
-  detailAddress?: string;
-  email?: string;
-  webSiteUrl?: string;
-  initTab?: string;
-  initFeedItem?: string;
-  initFeedItems?: string[];
   approvalResult?: string;
   approvalReason?: string;
   profileImage?: SeedFile;
