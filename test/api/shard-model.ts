@@ -14,8 +14,8 @@ export interface ModelOptions {
   clients: number;
   /** The account's limit, requests a second. */
   perSecond: number;
-  /** Requests each client must have accepted. */
-  requests: number;
+  /** Requests each client must have accepted (one number for all, or one per client). */
+  requests: number | number[];
   latencyMs: number;
   /** Requests each client has ready at once (a plan's reads queue many more than are in flight). */
   ready?: number;
@@ -47,7 +47,7 @@ export async function runModel(opts: ModelOptions, limiter: (client: number) => 
   const client = async (i: number): Promise<void> => {
     await sleep(opts.startsMs?.[i] ?? 0);
     const l = limiter(i);
-    let left = opts.requests;
+    let left = typeof opts.requests === 'number' ? opts.requests : (opts.requests[i] as number);
     const worker = async (): Promise<void> => {
       while (left > 0) {
         left -= 1;
