@@ -15,14 +15,22 @@
 // against a fast one hundreds. So a 429 sets a pace instead, and the pace is
 // AIMD on a rate, the way TCP flows share a link: the service's limit is per
 // account, and CI shards on separate machines share it with nothing but 429s
-// to go by. The first 429 sets the pace to what the service accepted before
-// it (counted over busy time: a client that sent three requests and then
-// planned for a second was not refused at three a second), cut. Each later
-// 429 cuts again, once per overload: to between 0.65 and 0.7 (jittered, so
+// to go by. The first 429 sets the pace to the service's sustained rate as
+// what it accepted before says it: a service that allows bursts spent its
+// allowance first, and an allowance of one Retry-After's worth (a token
+// bucket refilled at the limit, refusing for the time one token takes) gives
+// answers ÷ (busy time + Retry-After). Busy time: a client that sent three
+// requests and then planned for a second was not refused at three a second.
+// A smaller allowance leaves the pace low and it grows; a larger one is
+// measured by the next 429. A 429 before five answers (a shard that joins an
+// account its neighbours already use) leaves nothing to measure: the pace
+// starts low and doubles every second until the next 429, as TCP's slow
+// start does. Each later 429 cuts again, once per overload: to between
+// PACE_DECREASE and PACE_DECREASE - PACE_JITTER (jittered, so
 // shards refused together do not move in step) of what was accepted since
 // the last cut, when five answers or more say it, or of the pace; to half
 // the pace when it came before five answers since the last cut (still far
-// over: a shard that joins an account other shards already use). The pace
+// over). The pace
 // grows all the time requests wait on it, by 8% a second, and faster the
 // longer no 429 came (×1 up to 2 s, ×2 at 4 s, at most ×4 from 8 s): a
 // shard whose neighbours finished takes up their share within seconds. A
@@ -45,7 +53,14 @@ export const DEFAULT_MAX_CONCURRENCY = 32;
 const DECREASE = 0.8;
 /** The pace's slowest rate, requests a second. */
 const MIN_RATE = 1;
-/** The pace after a 429, as a share of the pace before it or of the rate accepted (*chosen*, by the shard model in test/api and bench/ratelimit.ts: 0.9 cut so little that four shards were refused every second at 40 req/s). */
+/**
+ * The pace after a later 429, as a share of the pace before it or of the rate
+ * accepted (*chosen*, by the shard model in test/api and bench/ratelimit.ts:
+ * 0.9 cut so little that four shards were refused every second at 40 req/s;
+ * 0.55 took four shards at 40 req/s from 3.3–3.4% answered 429 to 2.6–3.1%,
+ * but one process lost 0.03–0.04 of the limit at 200 req/s and four shards
+ * at 200 req/s used 0.86 of it, the last shards finishing alone).
+ */
 const PACE_DECREASE = 0.7;
 /** How far below PACE_DECREASE a cut may go at random, desynchronising shards refused together. */
 const PACE_JITTER = 0.05;
@@ -132,6 +147,13 @@ export class Limiter {
   private lastRateChange = 0;
   /** When the pace was last cut (0: never). */
   private lastCut = 0;
+  /** Slow start: the pace doubles every second of waiting until the next 429 (after a first 429 with too few answers to measure). */
+  private probing = false;
+  /** Healthy answers since the first request, for the first 429's estimate. */
+  private answered = 0;
+  /** The union of the gaps so far, ms, and the end of the latest: busy time for the first 429's estimate. */
+  private gapMs = 0;
+  private gapEnd = 0;
   /** When healthy answers came in, for the accepted rate (oldest first, trimmed to the window). */
   private readonly accepted: number[] = [];
   private acceptedHead = 0;
@@ -228,7 +250,23 @@ export class Limiter {
 
   /** Leave [start, end] out of the accepted rate. */
   private addGap(start: number, end: number): void {
-    if (end > start) this.gaps.push(start, end);
+    if (end <= start) return;
+    this.gaps.push(start, end);
+    // Gaps come in order of start: the part past the latest end is new.
+    this.gapMs += Math.max(0, end - Math.max(start, this.gapEnd));
+    this.gapEnd = Math.max(this.gapEnd, end);
+  }
+
+  /**
+   * The service's sustained rate as the answers before the first 429 say it,
+   * when its burst allowance held `retryAfterMs` worth: answers ÷ (busy time
+   * + Retry-After). With no Retry-After, one second's worth.
+   */
+  private firstEstimate(now: number, retryAfterMs: number | undefined): number {
+    const start = this.firstGrant ?? now;
+    const busy = Math.max(1, now - start - this.gapMs + Math.max(0, this.gapEnd - now));
+    const allowance = retryAfterMs !== undefined && retryAfterMs > 0 ? retryAfterMs : DEFAULT_GROW_EVERY_MS;
+    return (Math.max(1, this.answered) * 1000) / (busy + allowance);
   }
 
   /**
@@ -292,6 +330,7 @@ export class Limiter {
     const now = this.now();
     if (signal === 'healthy') {
       this.accepted.push(now);
+      this.answered += 1;
       if (epoch === this.epoch) this.sinceCut += 1;
       // Requests waiting on the pace (not on the limit): the pace may be low.
       if (now >= this.holdUntil) this.growPace(now);
@@ -303,13 +342,20 @@ export class Limiter {
       if (epoch !== this.epoch) return;
       this.epoch += 1;
       const { rate: accepted, answers } = this.acceptedRate(now);
-      // What the service accepted, when enough answers since the last cut say it (always, the first
-      // time); else the pace itself, cut deep when the 429 came before five answers since the last cut.
-      const measured = this.rate === Infinity || answers >= MIN_SAMPLES;
-      const from = measured ? Math.min(this.rate, accepted) : this.rate;
-      const cut = !measured && this.sinceCut < MIN_SAMPLES ? PACE_DEEP_DECREASE : PACE_DECREASE - PACE_JITTER * this.random();
+      if (this.rate === Infinity) {
+        // The first: the sustained rate the answers so far say; slow start when they are too few to say it.
+        this.rate = Math.max(MIN_RATE, this.firstEstimate(now, retryAfterMs));
+        this.probing = this.answered < MIN_SAMPLES;
+      } else {
+        // What the service accepted, when enough answers since the last cut say it; else the pace
+        // itself, cut deep when the 429 came before five answers since the last cut.
+        const measured = answers >= MIN_SAMPLES;
+        const from = measured ? Math.min(this.rate, accepted) : this.rate;
+        const cut = !measured && this.sinceCut < MIN_SAMPLES ? PACE_DEEP_DECREASE : PACE_DECREASE - PACE_JITTER * this.random();
+        this.rate = Math.max(MIN_RATE, cut * from);
+        this.probing = false;
+      }
       this.sinceCut = 0;
-      this.rate = Math.max(MIN_RATE, cut * from);
       // The requests still in flight were sent at the old pace and will spend what the service
       // refills first: they count against the new pace, or the next requests meet an empty allowance.
       this.nextStart = Math.max(this.nextStart, now + (this.inFlight * 1000) / this.rate);
@@ -371,7 +417,8 @@ export class Limiter {
   /**
    * Raise the pace while requests wait on it: by PACE_GROWTH of itself a
    * second (at least MIN_PACE_STEP), times the PACE_SPEEDUP_MS periods
-   * since the last cut (at least 1, at most MAX_SPEEDUP). Only time with requests waiting
+   * since the last cut (at least 1, at most MAX_SPEEDUP); in slow start, twice
+   * itself a second. Only time with requests waiting
    * counts: the time since the last raise, at most GROWTH_CREDIT_MS or two
    * of the pace's intervals.
    */
@@ -380,6 +427,11 @@ export class Limiter {
     const dt = Math.min(Math.max(GROWTH_CREDIT_MS, 2000 / this.rate), now - this.lastRateChange);
     this.lastRateChange = now;
     if (dt <= 0) return;
+    if (this.probing) {
+      this.rate *= 2 ** (dt / 1000);
+      this.stats.rate = this.rate;
+      return;
+    }
     const speedup = Math.min(MAX_SPEEDUP, Math.max(1, (now - this.lastCut) / PACE_SPEEDUP_MS));
     this.rate += (Math.max(MIN_PACE_STEP, this.rate * PACE_GROWTH) * speedup * dt) / 1000;
     this.stats.rate = this.rate;

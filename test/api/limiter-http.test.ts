@@ -85,6 +85,9 @@ describe('clients of one account, nothing shared but the limit', () => {
 
   it('a 429 holds back its own request only: reads of another brand go on while it waits out Retry-After', async () => {
     const client = emu.client({ concurrency: 'auto' });
+    // A client that has been reading: the 429 then sets a pace from a hundred answers (a 429 before
+    // five would start the pace slow, as for a shard joining an account its neighbours use).
+    await Promise.all(Array.from({ length: 100 }, () => client.call(BRAND, listChatbots)));
     const earlier = (await emu.requests()).length;
     // One 429 with Retry-After 3 s for the other brand's read, then no more faults.
     await emu.admin('POST', '/faults', { seed: 1, rules: [{ path: `${OTHER_BRAND.id.replace('.', '\\.')}/chatbot`, kind: 'rate-limit', rate: 1, retryAfter: 3 }] });

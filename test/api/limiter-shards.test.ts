@@ -13,10 +13,15 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** `clients` limiters sharing `perSecond` for about `seconds` of work, started 150 ms apart. */
-async function shards(clients: number, perSecond: number, seconds: number, seed = 1): Promise<ModelResult> {
+/**
+ * `clients` limiters sharing `perSecond` for about `seconds` of work, started 150 ms apart; with
+ * `weights`, shard i holds weights[i] times an even share of the work (the benchmark splits brands
+ * by a hash of their id, so its shards do not hold the same number).
+ */
+async function shards(clients: number, perSecond: number, seconds: number, seed = 1, weights?: number[]): Promise<ModelResult> {
   vi.useFakeTimers();
-  const requests = Math.round((perSecond * seconds) / clients);
+  const even = (perSecond * seconds) / clients;
+  const requests = weights === undefined ? Math.round(even) : weights.map((w) => Math.round(w * even));
   const startsMs = Array.from({ length: clients }, (_, i) => i * 150);
   return runModel({ clients, perSecond, requests, latencyMs: 20, startsMs }, (i) => new Limiter({ mode: 'auto', max: 32 }, () => Date.now(), undefined, mulberry32(seed * 100 + i)));
 }
@@ -29,7 +34,8 @@ function median(xs: number[]): number {
 
 describe('four shards of one account, nothing shared', () => {
   for (const [perSecond, seeds] of [
-    [40, [1, 2, 3]],
+    // The model is chaotic (one jitter draw changes which shard a 429 finds): nine seeds at 40.
+    [40, [1, 2, 3, 4, 5, 6, 7, 8, 9]],
     [200, [1, 2, 3]],
     [1000, [1]],
   ] as const) {
@@ -40,10 +46,23 @@ describe('four shards of one account, nothing shared', () => {
         vi.useRealTimers();
       }
       expect(median(runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.9);
-      // Most 429s come in the first second, while the shards find the limit from nothing.
-      expect(median(runs.map(share429))).toBeLessThanOrEqual(0.05);
+      // Most 429s come in the first second, while the shards find the limit from nothing: each has
+      // requests in flight when the allowance runs out. (4.2% at 40 req/s while the first 429 set
+      // the pace from the burst's rate and a shard joining a used account halved it 429 by 429.)
+      expect(median(runs.map(share429))).toBeLessThanOrEqual(0.035);
     }, 60_000);
   }
+
+  it('shards holding 0.72 to 1.13 of an even share (as the hash split gives) still use 0.9 of the limit at 40 req/s', async () => {
+    const runs: ModelResult[] = [];
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
+      runs.push(await shards(4, 40, 30, seed, [0.72, 1.13, 0.75, 1.12]));
+      vi.useRealTimers();
+    }
+    // The shards with fewer requests finish first; the others take up their share.
+    expect(median(runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.9);
+    expect(median(runs.map(share429))).toBeLessThanOrEqual(0.035);
+  }, 60_000);
 
   it('after the first seconds, 429s stay under 3% of the requests, and every shard gets a pace', async () => {
     vi.useFakeTimers();
