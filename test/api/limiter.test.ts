@@ -146,31 +146,21 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     return l;
   }
 
-  /** A limiter after ten answers in a second and a 429 (Retry-After 1 s): a pace of 10 ÷ (1 s + 1 s), 5 a second. */
-  async function pacedAtFive(clock: { now: number }): Promise<Limiter> {
-    const l = await afterTenAnswers(clock);
-    (await l.acquire('a')).release('limited', 1000);
-    expect(l.stats.rate).toBeCloseTo(5);
-    return l;
-  }
-
-  /** A limiter after twenty answers in a second and a 429 (Retry-After 1 s): a pace of 10 a second. */
-  async function pacedAtTen(clock: { now: number }): Promise<Limiter> {
-    const l = new Limiter({ mode: 'auto', max: 32 }, () => clock.now, undefined, noJitter);
-    await answers(l, clock, 20, 50);
-    (await l.acquire('a')).release('limited', 1000);
-    expect(l.stats.rate).toBeCloseTo(10);
-    return l;
-  }
-
-  /** A limiter after 1,000 answers 1 ms each and a 429 (Retry-After 1 s): a pace of 1,000 ÷ 2 s, 500 a second, 2 ms apart, so one request can wait on it briefly. */
-  async function fastPace(clock: { now: number }, opts: { max?: number; start?: number } = {}): Promise<Limiter> {
+  /**
+   * A limiter after `n` answers of `ms` each, one at a time, and a 429 (Retry-After 1 s): a pace of
+   * n ÷ (n × ms + 1 s). Ten of 100 ms: 5 a second; twenty of 50 ms: 10; a thousand of 1 ms: 500,
+   * 2 ms apart, so one request can wait on it briefly.
+   */
+  async function paced(clock: { now: number }, n: number, ms: number, opts: { max?: number; start?: number } = {}): Promise<Limiter> {
     const l = new Limiter({ mode: 'auto', max: opts.max ?? 32, start: opts.start }, () => clock.now, undefined, noJitter);
-    await answers(l, clock, 1000, 1);
+    await answers(l, clock, n, ms);
     (await l.acquire('a')).release('limited', 1000);
-    expect(l.stats.rate).toBeCloseTo(500);
+    expect(l.stats.rate).toBeCloseTo((n * 1000) / (n * ms + 1000));
     return l;
   }
+  const pacedAtFive = (clock: { now: number }) => paced(clock, 10, 100);
+  const pacedAtTen = (clock: { now: number }) => paced(clock, 20, 50);
+  const fastPace = (clock: { now: number }, opts: { max?: number; start?: number } = {}) => paced(clock, 1000, 1, opts);
 
   /** `afterMs` on, a healthy answer while another request waits (when the pace may grow); the pace after it. */
   async function grow(l: Limiter, clock: { now: number }, afterMs: number): Promise<number> {
