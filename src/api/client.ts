@@ -33,6 +33,8 @@ export interface ClientOptions {
   concurrency?: number | 'auto';
   /** The cap of `auto`; default 32. */
   maxConcurrency?: number;
+  /** Processes sharing the account's rate limit, this one included (CI shards): `auto` starts and grows as one share of them; default 1. */
+  peers?: number;
   /** Allow plain http:// to a non-loopback host. */
   insecureHttp?: boolean;
   timeouts?: Timeouts;
@@ -78,7 +80,7 @@ export function createClient(opts: ClientOptions): RcsClient {
   const transport = createTransport({
     baseUrl: opts.baseUrl,
     ...(opts.agencyBaseUrl !== undefined ? { agencyBaseUrl: opts.agencyBaseUrl } : {}),
-    concurrency: opts.concurrency === 'auto' ? { mode: 'auto', max: opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY } : { mode: 'fixed', limit: opts.concurrency ?? DEFAULT_CONCURRENCY },
+    concurrency: opts.concurrency === 'auto' ? { mode: 'auto', max: opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, ...(opts.peers !== undefined ? { peers: opts.peers } : {}) } : { mode: 'fixed', limit: opts.concurrency ?? DEFAULT_CONCURRENCY },
     insecureHttp: opts.insecureHttp ?? false,
     timeouts: { ...DEFAULT_TIMEOUTS, ...Object.fromEntries(Object.entries(opts.timeouts ?? {}).filter(([, v]) => v !== undefined)) },
     retry: retryPolicy(opts.retry),

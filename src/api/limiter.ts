@@ -5,9 +5,13 @@
 // brand with five.
 //
 // AIMD here: start at 4; add one per window of healthy answers taken at the
-// limit; on 503 (an overload) cut to four fifths, once per overload, and
-// after it grow by at most one per Retry-After period, the service's own time
-// scale. (Netflix's concurrency-limits AIMD backs off to 0.9; TCP Reno to
+// limit (with `peers`, n processes sharing one account such as CI shards:
+// start at 4 ÷ n and add one per n windows, so that together they ramp up as
+// one process does; else a service's burst allowance runs out with n times
+// the requests in flight, and every one of them is refused); on 503 (an
+// overload) cut to four fifths, once per overload, and after it grow by at
+// most one per Retry-After period, the service's own time scale.
+// (Netflix's concurrency-limits AIMD backs off to 0.9; TCP Reno to
 // 0.5.) A Retry-After on a 503 pauses every new request until then.
 //
 // A 429 is a rate limit, and a limit on requests in flight cannot hold a rate:
@@ -43,7 +47,10 @@
 // the others go on at the pace. Requests start no closer together than the
 // pace; there is no pace until the first 429.
 /** How many requests may be in flight. */
-export type ConcurrencySetting = { mode: 'fixed'; limit: number } | { mode: 'auto'; max: number; start?: number };
+export type ConcurrencySetting =
+  | { mode: 'fixed'; limit: number }
+  /** `peers`: processes sharing the account's limits, this one included (`--shard i/n`: n); default 1. */
+  | { mode: 'auto'; max: number; start?: number; peers?: number };
 
 /** Where `auto` starts (*chosen*: low enough that a strict limit costs few 429s). */
 export const AUTO_START = 4;
@@ -125,6 +132,7 @@ export class Limiter {
   private limitNow: number;
   private readonly max: number;
   private readonly adaptive: boolean;
+  private readonly peers: number;
   private inFlight = 0;
   /** Healthy answers since the last change of the limit. */
   private healthy = 0;
@@ -182,7 +190,8 @@ export class Limiter {
   ) {
     this.adaptive = setting.mode === 'auto';
     this.max = setting.mode === 'auto' ? setting.max : setting.limit;
-    this.limitNow = setting.mode === 'auto' ? Math.min(this.max, setting.start ?? AUTO_START) : setting.limit;
+    this.peers = setting.mode === 'auto' ? Math.max(1, setting.peers ?? 1) : 1;
+    this.limitNow = setting.mode === 'auto' ? Math.min(this.max, setting.start ?? Math.max(1, Math.ceil(AUTO_START / this.peers))) : setting.limit;
     this.stats = { limit: this.limitNow, peak: this.limitNow, decreases: 0, pauses: 0, paceCuts: 0, rate: Infinity };
   }
 
@@ -381,7 +390,7 @@ export class Limiter {
       this.trace?.(`limiter: overload at ${this.at(now)}: limit ${this.limitNow}`);
     } else if (signal === 'healthy' && saturated && epoch === this.epoch && now >= this.holdUntil) {
       this.healthy += 1;
-      if (this.healthy >= this.limitNow && this.limitNow < this.max && now - this.lastChange >= this.growEveryMs) {
+      if (this.healthy >= this.limitNow * this.peers && this.limitNow < this.max && now - this.lastChange >= this.growEveryMs) {
         this.healthy = 0;
         this.lastChange = now;
         this.setLimit(this.limitNow + 1);
@@ -409,7 +418,7 @@ export class Limiter {
   /** One line of what the limiter did, for RCSCTL_DEBUG=limiter. */
   summary(): string {
     const s = this.stats;
-    const mode = this.adaptive ? `auto (cap ${this.max})` : `fixed ${this.max}`;
+    const mode = this.adaptive ? `auto (cap ${this.max}${this.peers > 1 ? `, ramping as 1 of ${this.peers} sharing the account` : ''})` : `fixed ${this.max}`;
     const pace = s.rate === Infinity ? 'none' : `${s.rate.toFixed(1)}/s`;
     return `limiter: ${mode}, limit ${s.limit} (peak ${s.peak}), pace ${pace}, ${s.paceCuts} pace cuts, ${s.decreases - s.paceCuts} limit cuts, ${s.pauses} pauses`;
   }

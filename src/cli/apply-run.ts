@@ -77,7 +77,7 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
   const loaded = opts.plan === undefined ? await loadBrands(ctx, paths, selectionOf(opts)) : { brands: [], failed: [], all: [] };
   if (opts.plan === undefined && opts.shard !== undefined) record?.shard(shardOrigin(parseShard(opts.shard), loaded.all));
   const lockTimeoutMs = parseDuration(opts.lockTimeout);
-  const conn = await connect(ctx, declaredBy(loaded.brands));
+  const conn = await connect(ctx, declaredBy(loaded.brands, opts.shard !== undefined ? parseShard(opts.shard) : undefined));
   // From here an interrupt is graceful: the locks are released and nothing is left half-said.
   const interrupts = watchInterrupts(io, INTERRUPT_GRACE_MS);
   // Verification keeps the auto-replies it vouched for as created, so the next run need not read them.

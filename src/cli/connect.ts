@@ -38,6 +38,8 @@ export function debugEnabled(env: Record<string, string | undefined>, what: 'htt
 export interface ConnectOptions {
   /** The brands the manifests declare: `--sandbox` seeds each one its seed lacks. */
   declared?: DeclaredBrand[];
+  /** Processes sharing the account's rate limit, this one included (`--shard i/n`: n): `--concurrency auto` ramps up as one share of them. */
+  peers?: number;
 }
 
 /** Connect as the global flags and environment say; throws RcsctlError naming what to set. */
@@ -82,6 +84,7 @@ export async function connect(ctx: CommandContext, connectOpts: ConnectOptions =
     credentials,
     concurrency: g.concurrencySetting?.mode === 'auto' ? 'auto' : g.concurrency,
     ...(g.concurrencySetting?.mode === 'auto' ? { maxConcurrency: g.concurrencySetting.max } : {}),
+    ...(connectOpts.peers !== undefined ? { peers: connectOpts.peers } : {}),
     insecureHttp: g.insecureHttp,
   };
   if (agencyBaseUrl !== undefined) opts.agencyBaseUrl = agencyBaseUrl;

@@ -27,8 +27,10 @@ export async function loadOrFail(ctx: CommandContext, paths: string[]): Promise<
 }
 
 /** What `connect` needs to know of the loaded brands: `--sandbox` seeds each one its seed lacks. */
-export function declaredBy(brands: DesiredBrand[]): ConnectOptions {
-  return { declared: brands.map((b) => (b.brandKey !== undefined ? { brandId: b.brandId, brandKey: b.brandKey } : { brandId: b.brandId })) };
+export function declaredBy(brands: DesiredBrand[], shard?: Shard): ConnectOptions {
+  const declared = brands.map((b) => (b.brandKey !== undefined ? { brandId: b.brandId, brandKey: b.brandKey } : { brandId: b.brandId }));
+  // The other shards of the set share the account's rate limit (docs/concurrency.md).
+  return shard === undefined ? { declared } : { declared, peers: shard.count };
 }
 
 /** The brands to work on, and those whose manifests failed (each reported on its own). */

@@ -53,7 +53,7 @@ export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?
  */
 export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandSelection & PlanWithOptions): Promise<{ outcomes: BrandOutcome[]; file: PlanFile; shard?: ShardOrigin }> {
   const loaded = await loadBrands(ctx, paths, opts);
-  const conn = await connect(ctx, declaredBy(loaded.brands));
+  const conn = await connect(ctx, declaredBy(loaded.brands, opts.shard));
   try {
     const planned = await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
     if (opts.shard === undefined) return planned;

@@ -23,7 +23,8 @@ async function shards(clients: number, perSecond: number, seconds: number, seed 
   const even = (perSecond * seconds) / clients;
   const requests = weights === undefined ? Math.round(even) : weights.map((w) => Math.round(w * even));
   const startsMs = Array.from({ length: clients }, (_, i) => i * 150);
-  return runModel({ clients, perSecond, requests, latencyMs: 20, startsMs }, (i) => new Limiter({ mode: 'auto', max: 32 }, () => Date.now(), undefined, mulberry32(seed * 100 + i)));
+  // Each knows it is one of `clients` (`--shard i/n`), as the CLI tells its limiter.
+  return runModel({ clients, perSecond, requests, latencyMs: 20, startsMs }, (i) => new Limiter({ mode: 'auto', max: 32, peers: clients }, () => Date.now(), undefined, mulberry32(seed * 100 + i)));
 }
 
 const share429 = (r: ModelResult): number => r.limited / (r.accepted + r.limited);
@@ -46,10 +47,11 @@ describe('four shards of one account, nothing shared', () => {
         vi.useRealTimers();
       }
       expect(median(runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.9);
-      // Most 429s come in the first second, while the shards find the limit from nothing: each has
-      // requests in flight when the allowance runs out. (4.2% at 40 req/s while the first 429 set
-      // the pace from the burst's rate and a shard joining a used account halved it 429 by 429.)
-      expect(median(runs.map(share429))).toBeLessThanOrEqual(0.035);
+      // The issue's target is 3%. Many 429s come in the first second, while the shards find the
+      // limit from nothing: each has requests in flight when the allowance runs out, and each
+      // ramping up on its own they had twice as many (3.2% at 40 req/s; 4.2% while the first 429
+      // set the pace from the burst's rate). Ramping as one share of four: 2.2%.
+      expect(median(runs.map(share429))).toBeLessThanOrEqual(0.028);
     }, 60_000);
   }
 
@@ -61,7 +63,8 @@ describe('four shards of one account, nothing shared', () => {
     }
     // The shards with fewer requests finish first; the others take up their share.
     expect(median(runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.9);
-    expect(median(runs.map(share429))).toBeLessThanOrEqual(0.035);
+    // 3.0% while each shard ramped up on its own.
+    expect(median(runs.map(share429))).toBeLessThanOrEqual(0.028);
   }, 60_000);
 
   it('after the first seconds, 429s stay under 3% of the requests, and every shard gets a pace', async () => {
@@ -69,7 +72,7 @@ describe('four shards of one account, nothing shared', () => {
     const limiters: Limiter[] = [];
     const marks: { accepted: number; limited: number }[] = [];
     await runModel({ clients: 4, perSecond: 40, requests: 300, latencyMs: 20, startsMs: [0, 150, 300, 450], onSecond: (c) => marks.push({ ...c }) }, (i) => {
-      const l = new Limiter({ mode: 'auto', max: 32 }, () => Date.now(), undefined, mulberry32(i + 7));
+      const l = new Limiter({ mode: 'auto', max: 32, peers: 4 }, () => Date.now(), undefined, mulberry32(i + 7));
       limiters.push(l);
       return l;
     });

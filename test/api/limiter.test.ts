@@ -61,6 +61,24 @@ describe('Limiter, auto (AIMD)', () => {
     expect(l.stats.peak).toBe(7);
   });
 
+  it('as 1 of n processes sharing the account (peers), starts at 4 ÷ n and adds one per n windows: together they ramp as one process', async () => {
+    const one = new Limiter({ mode: 'auto', max: 32 });
+    const shard = new Limiter({ mode: 'auto', max: 32, peers: 4 });
+    expect(shard.stats.limit).toBe(1);
+    expect(new Limiter({ mode: 'auto', max: 32, peers: 3 }).stats.limit).toBe(2);
+    // An explicit start wins.
+    expect(new Limiter({ mode: 'auto', max: 32, start: 6, peers: 4 }).stats.limit).toBe(6);
+    const done: string[] = [];
+    // One process goes 4 → 5 (4 answers) → … → 11 (49); a shard of 4 goes 1 → 2 (4) → 3 (12) → 4 (24) → 5 (40) → 6 (60). The
+    // last few answers of each run come with the queue empty, and do not count.
+    await Promise.all(Array.from({ length: 60 }, () => request(one, 'a', done)));
+    await Promise.all(Array.from({ length: 70 }, () => request(shard, 'a', done)));
+    expect(one.stats.limit).toBe(11);
+    expect(shard.stats.limit).toBe(6);
+    expect(shard.summary()).toMatch(/^limiter: auto \(cap 32, ramping as 1 of 4 sharing the account\), limit 6 /);
+    expect(one.summary()).toMatch(/^limiter: auto \(cap 32\), limit 11 /);
+  });
+
   it('does not grow while the load stays under the limit', async () => {
     const l = new Limiter({ mode: 'auto', max: 32 });
     const done: string[] = [];

@@ -105,6 +105,22 @@ describe('three shards of thirty brands', () => {
     expect((await run('plan', 'brands', '--brand', 'BR.nosuch0001', '--shard', '2/3')).stderr).toContain('no manifest declares brand BR.nosuch0001 (found: BR.shard00001');
   });
 
+  it('with --concurrency auto (the default), a shard of n ramps up as 1 of n sharing the account (plan, drift, apply); unsharded or fixed, as one', async () => {
+    const env = { RCSCTL_DEBUG: 'limiter' };
+    const summary = (stderr: string): string => stderr.split('\n').find((l) => l.includes('limiter: auto') || l.includes('limiter: fixed')) ?? '';
+    for (const cmd of ['plan', 'drift', 'apply']) {
+      const r = await cli([cmd, 'brands', '--shard', '2/3', '--concurrency', 'auto', ...(cmd === 'apply' ? ['--yes'] : [])], { emu, cwd: dir, env });
+      expect([0, 2], `${cmd}: ${r.stderr}`).toContain(r.code);
+      expect(summary(r.stderr), cmd).toMatch(/^rcsctl debug: limiter: auto \(cap 32, ramping as 1 of 3 sharing the account\), /);
+    }
+    const whole = await cli(['plan', 'brands', '--concurrency', 'auto'], { emu, cwd: dir, env });
+    expect(summary(whole.stderr)).toMatch(/^rcsctl debug: limiter: auto \(cap 32\), /);
+    const byDefault = await cli(['plan', 'brands', '--shard', '3/3'], { emu, cwd: dir, env });
+    expect(summary(byDefault.stderr)).toMatch(/^rcsctl debug: limiter: auto \(cap 32, ramping as 1 of 3 sharing the account\), /);
+    const fixed = await cli(['plan', 'brands', '--shard', '2/3', '--concurrency', '8'], { emu, cwd: dir, env });
+    expect(summary(fixed.stderr)).toMatch(/^rcsctl debug: limiter: fixed 8, /);
+  });
+
   it('report merge refuses overlapping shards and mixed kinds, naming the files', async () => {
     const twice = await run('report', 'merge', 'drift-1.json', 'drift-1.json');
     expect(twice.code).toBe(1);
