@@ -34,10 +34,10 @@
 // shards refused together do not move in step) of what was accepted since
 // the last cut, when five answers or more say it, or of the pace; to half
 // the pace when it came before five answers since the last cut (still far
-// over). The pace
-// grows all the time requests wait on it, by 8% a second, and faster the
-// longer no 429 came (×1 up to 2 s, ×2 at 4 s, at most ×4 from 8 s): a
-// shard whose neighbours finished takes up their share within seconds. A
+// over). The pace grows all the time requests wait on it, by 8% a second,
+// and faster the longer no 429 came (×1 up to 2 s, ×2 at 4 s, ×4 at 6 s, at
+// most ×8 from 8 s): a shard whose neighbours finished takes up their share
+// within seconds. A
 // shard sending more meets more of the 429s and is cut more often, so shards
 // converge on equal shares. The cut to 0.7 costs a service with a burst
 // allowance little (the allowance fills while the pace is below the limit
@@ -77,10 +77,16 @@ const PACE_DEEP_DECREASE = 0.5;
 const PACE_GROWTH = 0.08;
 /** The least it grows by, requests a second per second. */
 const MIN_PACE_STEP = 0.1;
-/** Growth speeds up by one more times itself every this many ms without a 429 (*chosen*): neighbours that finish leave a share to take. */
+/** Growth doubles every this many ms without a 429, after the first (*chosen*): neighbours that finish leave a share to take. */
 const PACE_SPEEDUP_MS = 2000;
-/** The fastest growth, as a multiple of PACE_GROWTH (*chosen*): faster, a pace overshoots far while a burst allowance refills, and the cuts after it go deep. */
-const MAX_SPEEDUP = 4;
+/**
+ * The fastest growth, as a multiple of PACE_GROWTH (*chosen*, by the shard
+ * model: the last shard of four, cut to a fifth of the limit just before the
+ * others finished, took 8 s to find the limit again at 4, losing a tenth of a
+ * 30 s run; faster still, a pace overshoots far while a burst allowance
+ * refills, and the cuts after it go deep).
+ */
+const MAX_SPEEDUP = 8;
 /** The most waiting time one raise of the pace counts (*chosen*): time with nothing waiting is no reason to grow. */
 const GROWTH_CREDIT_MS = 200;
 /** Answers that make a measurement (*chosen*): of the accepted rate since the last cut, and of a new overload rather than the last one still going on. */
@@ -441,7 +447,7 @@ export class Limiter {
       this.stats.rate = this.rate;
       return;
     }
-    const speedup = Math.min(MAX_SPEEDUP, Math.max(1, (now - this.lastCut) / PACE_SPEEDUP_MS));
+    const speedup = Math.min(MAX_SPEEDUP, 2 ** Math.max(0, (now - this.lastCut - PACE_SPEEDUP_MS) / PACE_SPEEDUP_MS));
     this.rate += (Math.max(MIN_PACE_STEP, this.rate * PACE_GROWTH) * speedup * dt) / 1000;
     this.stats.rate = this.rate;
   }

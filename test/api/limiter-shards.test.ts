@@ -40,29 +40,34 @@ describe('four shards of one account, nothing shared', () => {
     [200, [1, 2, 3]],
     [1000, [1]],
   ] as const) {
-    it(`at ${perSecond} req/s they use at least 0.9 of the limit together, with few 429s (median of ${seeds.length} seeds)`, async () => {
+    it(`at ${perSecond} req/s they use at least 0.95 of the limit together, with few 429s (median of ${seeds.length} seeds)`, async () => {
       const runs: ModelResult[] = [];
       for (const seed of seeds) {
         runs.push(await shards(4, perSecond, 30, seed));
         vi.useRealTimers();
       }
-      expect(median(runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.9);
+      // 0.9 is the issue's target; the model gives 0.96–1.0. At 40 req/s it gave 0.93 while the pace's
+      // growth sped up to four times at most, and 0.92 with the shards' shared ramp as well: the last
+      // shard, alone, took 8 s to find the limit again.
+      expect(median(runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.95);
       // The issue's target is 3%. Many 429s come in the first second, while the shards find the
       // limit from nothing: each has requests in flight when the allowance runs out, and each
       // ramping up on its own they had twice as many (3.2% at 40 req/s; 4.2% while the first 429
-      // set the pace from the burst's rate). Ramping as one share of four: 2.2%.
+      // set the pace from the burst's rate). Ramping as one share of four: 2.2%; with the
+      // pace's faster growth that takes up a finished shard's share, 2.5%.
       expect(median(runs.map(share429))).toBeLessThanOrEqual(0.028);
     }, 60_000);
   }
 
-  it('shards holding 0.72 to 1.13 of an even share (as the hash split gives) still use 0.9 of the limit at 40 req/s', async () => {
+  it('shards holding 0.72 to 1.13 of an even share (as the hash split gives) still use 0.95 of the limit at 40 req/s', async () => {
     const runs: ModelResult[] = [];
     for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
       runs.push(await shards(4, 40, 30, seed, [0.72, 1.13, 0.75, 1.12]));
       vi.useRealTimers();
     }
     // The shards with fewer requests finish first; the others take up their share.
-    expect(median(runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.9);
+    // 0.92 with the slower growth, 0.97 now.
+    expect(median(runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.95);
     // 3.0% while each shard ramped up on its own.
     expect(median(runs.map(share429))).toBeLessThanOrEqual(0.028);
   }, 60_000);

@@ -377,9 +377,9 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     // 100 ms later, with a request waiting: 8% of 500 a second for 0.1 s.
     const raised = await grow(l, clock, 100);
     expect(raised).toBeCloseTo(500 * (1 + 0.08 * 0.1), 6);
-    // Ten seconds with nothing waiting count as 200 ms only (sped up four times, the most, 10 s after the cut).
+    // Ten seconds with nothing waiting count as 200 ms only (sped up eight times, the most, 10 s after the cut).
     const later = await grow(l, clock, 10_000);
-    const speedup = 4;
+    const speedup = 8;
     expect(later).toBeCloseTo(raised * (1 + 0.08 * speedup * 0.2), 6);
     // A healthy answer with nothing waiting does not raise it.
     clock.now += 500;
@@ -406,12 +406,12 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     l.close();
   });
 
-  it('grows faster the longer no 429 came: as fast up to 2 s after the last cut, twice 4 s after, four times 8 s after and no faster later', async () => {
+  it('grows faster the longer no 429 came: as fast up to 2 s after the last cut, then doubling every 2 s (twice at 4 s, four times at 6 s) to eight times from 8 s, and no faster later', async () => {
     const clock = { now: 0 };
     const l = await fastPace(clock);
     const cutAt = clock.now;
     const speedups: number[] = [];
-    for (const at of [1000, 4000, 8000, 20_000]) {
+    for (const at of [1000, 4000, 6000, 8000, 20_000]) {
       await grow(l, clock, cutAt + at - 100 - clock.now);
       clock.now -= 2;
       const before = l.stats.rate;
@@ -421,7 +421,8 @@ describe('Limiter, auto: the pace a 429 sets', () => {
     expect(speedups[0]).toBeCloseTo(1, 3);
     expect(speedups[1]).toBeCloseTo(2, 3);
     expect(speedups[2]).toBeCloseTo(4, 3);
-    expect(speedups[3]).toBeCloseTo(4, 3);
+    expect(speedups[3]).toBeCloseTo(8, 3);
+    expect(speedups[4]).toBeCloseTo(8, 3);
     l.close();
   });
 });
