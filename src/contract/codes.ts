@@ -129,6 +129,7 @@ export const AGENCY_ERRORS = {
   templateNotApproved: { http: 400, code: '40018', message: 'template is not approved (%s)' },
   unknownMessagebase: { http: 400, code: '40019', message: 'unknown messagebaseId' },
   templateVariableMissing: { http: 400, code: '40020', message: 'template variable without a value (%s)' },
+  advertisingBodyRefused: { http: 400, code: '40021', message: 'messagebase does not allow advertising text in the body (%s starts with "(광고)")' },
   // A request the interface cannot read: the management checks, renumbered (AGENCY_EQUIVALENTS).
   invalidRequest: { http: 400, code: '41000', message: 'Invalid request (%s)' },
   missingBody: { http: 400, code: '41001', message: 'Missing Body data' },

@@ -31,6 +31,7 @@ brands:
       - { chatbotId: "0200000000", subTitle: Neither, display: "00" }
 messagebases:
   - { messagebaseId: INFO0001, tmpltName: Informational only, productCode: chat, bodyFields: [description], policyInfo: { adHeaderAllowed: false } }
+  - { messagebaseId: NOADTEXT, tmpltName: No advertising text, productCode: chat, bodyFields: [title1, description], policyInfo: { adBodyAllowed: false } }
 messaging:
   agencies:
     - { agencyId: ag1, agencyKey: AK.one, brands: [BR.a] }
@@ -214,6 +215,24 @@ describe('messagebases that refuse advertising (policyInfo.adHeaderAllowed false
     }
     expect(policies).toMatchObject({ INFO0001: false, SCS00000: true, SCwThM00: true, CCwMhM0200: true });
     expect(Object.values(policies).every((v) => typeof v === 'boolean')).toBe(true);
+  });
+
+  it('refuses a body that starts with "(광고)" on a messagebase with adBodyAllowed false: 40021, naming the field, whatever the header', async () => {
+    // The public document: adBodyAllowed false fails a send whose body starts with "(광고)".
+    const a = await send({ ...MESSAGE, messagebaseId: 'NOADTEXT', body: { description: '(광고) Autumn sale' } });
+    expect(expect4xxxx(a, 400)).toBe('40021');
+    expect(a.body.message).toContain('description');
+    const b = await send({ ...MESSAGE, messagebaseId: 'NOADTEXT', header: '1', footer: FOOTER, body: { title1: '  (광고)Sale', description: 'Ten percent off' } });
+    expect(expect4xxxx(b, 400)).toBe('40021');
+    expect(b.body.message).toContain('title1');
+  });
+
+  it('sends the label anywhere but at the start, and any body on a messagebase that allows advertising text', async () => {
+    expect((await send({ ...MESSAGE, messagebaseId: 'NOADTEXT', body: { description: 'Ten percent off (광고)' } })).status).toBe(200);
+    expect((await send({ ...MESSAGE, messagebaseId: 'NOADTEXT', body: { description: 'Opening hours' } })).status).toBe(200);
+    // INFO0001 refuses the header only; the common messagebases allow both.
+    expect((await send({ ...MESSAGE, messagebaseId: 'INFO0001', body: { description: '(광고) Autumn sale' } })).status).toBe(200);
+    expect((await send({ ...MESSAGE, header: '1', footer: FOOTER, body: { description: '(광고) Autumn sale' } })).status).toBe(200);
   });
 
   it('names a seed messagebase policy field of the wrong type', () => {

@@ -16,6 +16,8 @@ export interface UsableMessagebase {
   productCode: string;
   /** policyInfo.adHeaderAllowed: false refuses header "1". */
   adHeaderAllowed: boolean;
+  /** policyInfo.adBodyAllowed: false refuses a body that starts with the advertising label, "(광고)". */
+  adBodyAllowed: boolean;
   /** The `{{name}}` variables a send must give in its body (templates only). */
   variables: string[];
   /** The images it takes, with the size each must have. */
@@ -53,7 +55,7 @@ export function imageFits(base: UsableMessagebase, size: { width: number; height
 function commonMessagebase(store: EmulatorStore, id: string): UsableMessagebase | undefined {
   const m = store.messagebase(id);
   if (m === undefined) return undefined;
-  return { messagebaseId: m.messagebaseId, productCode: m.productCode, adHeaderAllowed: m.policyInfo.adHeaderAllowed, variables: [], images: commonImageSlots(m) };
+  return { messagebaseId: m.messagebaseId, productCode: m.productCode, adHeaderAllowed: m.policyInfo.adHeaderAllowed, adBodyAllowed: m.policyInfo.adBodyAllowed, variables: [], images: commonImageSlots(m) };
 }
 
 /** The template's live (approved) content: itself in 승인, the approved version kept while a modification is reviewed. */
@@ -66,6 +68,7 @@ function approvedTemplate(store: EmulatorStore, t: StoredTemplate): UsableMessag
     messagebaseId: t.messagebaseId,
     productCode: form?.productCode ?? 'tmplt',
     adHeaderAllowed: form?.policyInfo.adHeaderAllowed ?? true,
+    adBodyAllowed: form?.policyInfo.adBodyAllowed ?? true,
     variables: [...new Set(stringsIn([live.formattedString, live.body, live.buttons]).flatMap(variablesIn))],
     images: formImages(form),
   };

@@ -23,7 +23,19 @@ export function checkSendingRoom(room: StoredChatbot): void {
   if (!ON_BRAND_HOME.includes(room.display)) failAgency('roomNotOnBrandHome', room.display);
 }
 
-/** An advertising message (header "1") on a messagebase whose policy refuses it: 40017. */
-export function checkAdvertising(header: string, base: { adHeaderAllowed: boolean }): void {
+/** The label that marks a message's text as advertising. */
+export const ADVERTISING_LABEL = '(광고)';
+
+/**
+ * Advertising on a messagebase whose policy refuses it: header "1" when
+ * adHeaderAllowed is false (40017); a body field whose text starts with the
+ * advertising label, leading blanks aside, when adBodyAllowed is false (40021,
+ * naming the field), whatever the header says.
+ */
+export function checkAdvertising(header: string, body: Record<string, unknown>, base: { adHeaderAllowed: boolean; adBodyAllowed: boolean }): void {
   if (header === '1' && !base.adHeaderAllowed) failAgency('advertisingRefused');
+  if (base.adBodyAllowed) return;
+  for (const [field, value] of Object.entries(body)) {
+    if (typeof value === 'string' && value.trimStart().startsWith(ADVERTISING_LABEL)) failAgency('advertisingBodyRefused', field);
+  }
 }

@@ -73,7 +73,7 @@ async function send(ctx: RequestContext, accept: (msg: SentMessage) => void): Pr
   const senders = store.messaging.messagebaseSenders.get(messagebaseId);
   if (senders !== undefined && !senders.has(chatbotId)) failAgency('restrictedMessagebase');
   if (productCode !== undefined && productCode !== facts.productCode) failAgency('productCodeMismatch');
-  checkAdvertising(header, facts);
+  checkAdvertising(header, body, facts);
   if (header === '1' && (footer === undefined || footer.trim() === '')) failAgency('headerWithoutFooter');
   if (replyId !== undefined) checkReplyId(store, replyId, chatbotId, userContact);
   if (chipList.length > 0 && !isBidirectional(room)) failAgency('chipListOutsideBidirectional');
