@@ -11,7 +11,8 @@ import { loadSeed, type RunningEmulator } from '../../src/emulator/index.js';
 import { withDeclaredBrands } from '../../src/emulator/seed-brands.js';
 import { parseShard, shardOf } from '../../src/plan/shard.js';
 import { defaultSeedPath } from '../../src/util/paths.js';
-import { BRAND, cli, clientFor, emulator, EXAMPLE, TOKEN } from '../e2e/helpers.js';
+import { main } from '../../src/cli/main.js';
+import { BRAND, Capture, cli, clientFor, emulator, EXAMPLE, TOKEN } from '../e2e/helpers.js';
 import { get, metric, postWebhook, startFor, waitIdle, waitState, WEBHOOK_TOKEN, useControllerSuite } from './helpers.js';
 
 const OTHERS = ['BR.shard00001', 'BR.shard00002', 'BR.shard00003', 'BR.shard00004'];
@@ -42,6 +43,21 @@ describe('rcsctl controller options', () => {
       for (const id of ids) expect(ci.stdout).toContain(id);
     }
     expect(served.sort()).toEqual(all);
+  });
+
+  it('--shard i/n: the replica\'s limiter ramps up as 1 of n sharing the account (its RCSCTL_DEBUG=limiter summary, on stop)', async () => {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const stop = new AbortController();
+    const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: WEBHOOK_TOKEN, RCSCTL_DEBUG: 'limiter', RCSCTL_LOCK_DIR: join(tmp, 'locks'), HOME: tmp };
+    const done = main(['controller', EXAMPLE, tmp, '--shard', '2/2', '--listen', '127.0.0.1:0', '--no-cache'], { stdout, stderr, env, cwd: tmp, signal: stop.signal });
+    let ended = false;
+    void done.finally(() => (ended = true));
+    while (!ended && !/"event":"pass"/.test(stdout.text)) await new Promise((r) => setTimeout(r, 20));
+    expect(ended, stderr.text).toBe(false);
+    stop.abort();
+    expect(await done, stderr.text).toBe(0);
+    expect(stderr.text).toMatch(/^rcsctl debug: limiter: auto \(cap 32, ramping as 1 of 2 sharing the account\), /m);
   });
 
   it('--review-warning: reviews waiting longer count in rcsctl_reviews_waiting_late; text log lines', async () => {

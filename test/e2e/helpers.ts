@@ -20,7 +20,7 @@ export const EXAMPLE = join(ROOT, 'examples', 'brand');
 export const BRAND = 'BR.demo000001';
 export const TOKEN = 'emulator-master-token';
 
-class Capture extends Writable {
+export class Capture extends Writable {
   text = '';
   override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
     this.text += chunk.toString();

@@ -71,7 +71,8 @@ export function registerController(program: Command, ctx: CommandContext): void 
     ctx.redaction.add([{ name: 'RCSCTL_WEBHOOK_TOKEN', value: webhookToken }]);
     const credentials = credentialsInPlay(ctx);
     const cacheDir = cacheDirFor(flags, io.env, io.cwd);
-    const conn = await connect(ctx);
+    // Replicas of a shard set share the account's rate limit, as CI shards do.
+    const conn = await connect(ctx, flags.shard !== undefined ? { peers: parseShard(flags.shard).count } : {});
     try {
       const controller = await startController({
         paths: pathsOrCwd(paths),
