@@ -9,6 +9,7 @@ import { INTERRUPT_GRACE_MS } from '../apply/execute.js';
 import { lockDir } from '../apply/lock.js';
 import { LiveCache } from '../kinds/live-cache.js';
 import { readPlanFile } from '../plan/plan-file.js';
+import type { PlanFile } from '../plan/types.js';
 import { restoreSensitive } from '../plan/sensitive-plan.js';
 import { parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
 import { RcsctlError } from '../errors.js';
@@ -28,6 +29,8 @@ import { redactSecrets } from './redact.js';
 /** The flags of `rcsctl apply`. */
 export interface ApplyOptions {
   plan?: string;
+  /** With `plan`: the plan an approver reviewed; a step the saved plan holds and it does not refuses the run. */
+  reviewed?: string;
   allowDelete: boolean;
   allowReview: boolean;
   cancelReview: boolean;
@@ -114,6 +117,7 @@ async function savedRuns(ctx: CommandContext, conn: Connection, path: string, op
   const read = readPlanFile(path, { baseUrl: conn.baseUrl });
   // The run that wrote it stopped before planning anything (a manifest error of no brand).
   if (read.error !== undefined) throw new RcsctlError('E_MANIFEST', `plan file ${shortPath(ctx.io.cwd, path)} holds no plan: the run that made it stopped: ${read.error.message}; fix it and plan again`);
+  if (opts.reviewed !== undefined) withinReviewed(ctx, read, path, resolve(ctx.io.cwd, opts.reviewed), conn.baseUrl);
   const { file, secrets } = restoreSensitive(read, ctx.io.env, path);
   ctx.redaction.add(secrets);
   // A shard of a whole saved plan is split from the plan's brands; a sharded plan is its own shard.
@@ -127,4 +131,23 @@ async function savedRuns(ctx: CommandContext, conn: Connection, path: string, op
     lock,
     hintFor: brandHint(ctx),
   });
+}
+
+/**
+ * `--reviewed`: refuse, before anything is sent, a saved plan holding a step
+ * (by brand and step id) that the reviewed plan does not. A plan made again
+ * after another apply (a pipeline that waited its turn) may only hold less
+ * than what the approver saw.
+ */
+function withinReviewed(ctx: CommandContext, plan: PlanFile, path: string, reviewedPath: string, baseUrl: string): void {
+  const reviewed = readPlanFile(reviewedPath, { baseUrl });
+  const seen = new Set(reviewed.brands.flatMap((b) => b.steps.map((s) => `${b.brandId} ${s.id}`)));
+  const unseen = plan.brands.flatMap((b) => b.steps.map((s) => `${b.brandId} ${s.id}`)).filter((s) => !seen.has(s));
+  if (unseen.length === 0) return;
+  const cwd = ctx.io.cwd;
+  throw new RcsctlError(
+    'E_PLAN_UNREVIEWED',
+    `plan file ${shortPath(cwd, path)} holds ${unseen.length === 1 ? 'a step' : `${unseen.length} steps`} that the reviewed plan ${shortPath(cwd, reviewedPath)} does not; nothing was sent. Plan again for review:\n  ${unseen.join('\n  ')}`,
+    { unreviewed: unseen },
+  );
 }

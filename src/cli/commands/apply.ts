@@ -17,6 +17,7 @@ export function registerApply(program: Command, ctx: CommandContext): void {
     .description('make the live service match the manifests (or run a saved plan)')
     .argument('[paths...]', 'manifest files or directories (default: .; not with --plan)')
     .option('--plan <file>', 'apply exactly the steps of a saved plan (rcsctl plan --out)')
+    .option('--reviewed <file>', 'with --plan: refuse the plan (exit 1, nothing sent) if it holds a step, by brand and step id, that this reviewed plan does not')
     .option('--allow-delete', 'run delete steps (saved plans may hold them without this flag)', false)
     .option('--allow-review', 'run steps that send a room, logo or template to operator review', false)
     .option('--cancel-review', 'change what waits for review by withdrawing the review first (needs --allow-delete too)', false)
@@ -34,6 +35,7 @@ export function registerApply(program: Command, ctx: CommandContext): void {
   withCacheOptions(cmd)
     .addHelpText('after', '\nExit codes: 0 the live service matches; 1 error (nothing sent for bad input, or a step failed);\n3 finished, but some steps were blocked by a state or held by a gate;\n130 interrupted (SIGINT, SIGTERM). See docs/apply.md and docs/exit-codes.md.')
     .action(async (paths: string[], opts: ApplyOptions) => {
+      if (opts.reviewed !== undefined && opts.plan === undefined) throw new RcsctlError('E_USAGE', '--reviewed bounds a saved plan: give --plan FILE too (the plan made now) and --reviewed FILE (the plan the approver saw)');
       if (opts.plan !== undefined && paths.length > 0) throw new RcsctlError('E_USAGE', 'give manifest paths or --plan FILE, not both');
       if (opts.plan !== undefined && (opts.target ?? []).length > 0) throw new RcsctlError('E_USAGE', '--target works on manifests, not with --plan: a saved plan runs exactly its steps (make it with plan --target)');
       if (opts.plan !== undefined && opts.dedupe) throw new RcsctlError('E_USAGE', '--dedupe works on manifests, not with --plan: a saved plan runs exactly its steps');
