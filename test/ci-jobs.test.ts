@@ -5,8 +5,9 @@
 // faked (gh on PATH; GitLab's notes API on 127.0.0.1, reached with curl).
 // Each case's exit codes, job by job, must be the ones docs/ci.md's tables
 // promise: clean, changes under review, drift on a schedule, one brand
-// failing, one shard missing, a push to main, and an apply that waited
-// behind another. A second pipeline edits the recipe's own marked comment.
+// failing, one shard missing, a push to main, an apply that waited behind
+// another, and an apply whose new plan holds a step nobody reviewed. A second
+// pipeline edits the recipe's own marked comment.
 
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { loadSeed, startEmulator, type RunningEmulator } from '../src/emulator/i
 import { withDeclaredBrands } from '../src/emulator/seed-brands.js';
 import { shardOf } from '../src/plan/shard.js';
 import { defaultSeedPath } from '../src/util/paths.js';
+import { createClient } from '../src/api/index.js';
 import { cli, ROOT, TOKEN } from './e2e/helpers.js';
 import { GhComments, GitlabNotes, makeBin } from './ci-fakes.js';
 import { readWorkflow, runWorkflow, type JobResult } from './ci-github.js';
@@ -261,6 +263,28 @@ for (const recipe of RECIPES) {
         const after = await cli(['plan', join(second, 'brands'), '--detailed-exitcode'], { emu: fresh });
         expect(after.code, after.stdout).toBe(0);
       } finally {
+        await fresh.close();
+      }
+    }, 240_000);
+
+    it('push to main, then a step nobody reviewed: the apply refuses it and sends nothing for that brand', async () => {
+      const fresh = await service(true);
+      const client = createClient({ baseUrl: fresh.url, credentials: { token: TOKEN } });
+      try {
+        const pushed = repo('changed');
+        const work = mkdtempSync(join(root, 'push-unreviewed-'));
+        const planned = await runner.run(fresh, pushed, 'push', { only: [recipe.planJob], work });
+        // After the review, someone deletes the third brand's auto-reply: the apply's new plan would create it again.
+        const third = IDS[2] as string;
+        let id: string | undefined;
+        for await (const item of client.autoReplies.list({ id: third })) if (item.autoReplyMsgName === 'Hi') id = item.autoReplyMsgId;
+        await client.autoReplies.delete({ id: third }, id as string);
+        expectRow('a step nobody reviewed', await runner.run(fresh, pushed, 'push', { only: [recipe.applyJob], prior: planned, work }));
+        // It was not created again.
+        const after = await cli(['plan', join(pushed, 'brands'), '--brand', third, '--detailed-exitcode'], { emu: fresh });
+        expect(after.code, after.stdout).toBe(2);
+      } finally {
+        await client.close();
         await fresh.close();
       }
     }, 240_000);
