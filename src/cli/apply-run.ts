@@ -2,6 +2,7 @@
 // (src/apply/apply-run.ts) and show the run (apply-view.ts), as text or as the
 // JSON result document.
 
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { savedPlanRuns, type BrandRun } from '../apply/apply-brands.js';
 import { runApply, type ApplySource } from '../apply/apply-run.js';
@@ -11,7 +12,7 @@ import { LiveCache } from '../kinds/live-cache.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import type { PlanFile } from '../plan/types.js';
 import { restoreSensitive } from '../plan/sensitive-plan.js';
-import { parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
+import { parseShard, shardOrigin, type Shard, type ShardOrigin } from '../plan/shard.js';
 import { RcsctlError } from '../errors.js';
 import { cacheDirFor } from '../util/cache-dir.js';
 import { shortPath } from '../util/paths.js';
@@ -80,7 +81,8 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
   const loaded = opts.plan === undefined ? await loadBrands(ctx, paths, selectionOf(opts)) : { brands: [], failed: [], all: [] };
   if (opts.plan === undefined && opts.shard !== undefined) record?.shard(shardOrigin(parseShard(opts.shard), loaded.all));
   const lockTimeoutMs = parseDuration(opts.lockTimeout);
-  const conn = await connect(ctx, declaredBy(loaded.brands, opts.shard !== undefined ? parseShard(opts.shard) : undefined));
+  const shard = opts.shard !== undefined ? parseShard(opts.shard) : opts.plan !== undefined ? savedShard(resolve(io.cwd, opts.plan)) : undefined;
+  const conn = await connect(ctx, declaredBy(loaded.brands, shard));
   // From here an interrupt is graceful: the locks are released and nothing is left half-said.
   const interrupts = watchInterrupts(io, INTERRUPT_GRACE_MS);
   // Verification keeps the auto-replies it vouched for as created, so the next run need not read them.
@@ -150,4 +152,18 @@ function withinReviewed(ctx: CommandContext, plan: PlanFile, path: string, revie
     `plan file ${shortPath(cwd, path)} holds ${unseen.length === 1 ? 'a step' : `${unseen.length} steps`} that the reviewed plan ${shortPath(cwd, reviewedPath)} does not; nothing was sent. Plan again for review:\n  ${unseen.join('\n  ')}`,
     { unreviewed: unseen },
   );
+}
+
+/**
+ * The shard a saved plan was made for (`plan --shard i/n --out`), read ahead
+ * of the checked read so that the connection knows its peers; undefined for
+ * a whole plan, and for a file the checked read will refuse.
+ */
+function savedShard(path: string): Shard | undefined {
+  try {
+    const shard = (JSON.parse(readFileSync(path, 'utf8')) as { shard?: { index?: unknown; count?: unknown } } | null)?.shard;
+    return typeof shard?.index === 'number' && typeof shard.count === 'number' ? { index: shard.index, count: shard.count } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -105,7 +105,7 @@ describe('three shards of thirty brands', () => {
     expect((await run('plan', 'brands', '--brand', 'BR.nosuch0001', '--shard', '2/3')).stderr).toContain('no manifest declares brand BR.nosuch0001 (found: BR.shard00001');
   });
 
-  it('with --concurrency auto (the default), a shard of n ramps up as 1 of n sharing the account (plan, drift, apply); unsharded or fixed, as one', async () => {
+  it('with --concurrency auto (the default), a shard of n ramps up as 1 of n sharing the account (plan, drift, apply, apply of a shard\'s saved plan); unsharded or fixed, as one', async () => {
     const env = { RCSCTL_DEBUG: 'limiter' };
     const summary = (stderr: string): string => stderr.split('\n').find((l) => l.includes('limiter: auto') || l.includes('limiter: fixed')) ?? '';
     for (const cmd of ['plan', 'drift', 'apply']) {
@@ -113,6 +113,11 @@ describe('three shards of thirty brands', () => {
       expect([0, 2], `${cmd}: ${r.stderr}`).toContain(r.code);
       expect(summary(r.stderr), cmd).toMatch(/^rcsctl debug: limiter: auto \(cap 32, ramping as 1 of 3 sharing the account\), /);
     }
+    // A saved plan of a shard carries it: its apply ramps up as 1 of 3 too.
+    expect([0, 2]).toContain((await cli(['plan', 'brands', '--shard', '1/3', '--out', 'saved-1.json'], { emu, cwd: dir })).code);
+    const saved = await cli(['apply', '--plan', 'saved-1.json', '--yes'], { emu, cwd: dir, env });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(summary(saved.stderr)).toMatch(/^rcsctl debug: limiter: auto \(cap 32, ramping as 1 of 3 sharing the account\), /);
     const whole = await cli(['plan', 'brands', '--concurrency', 'auto'], { emu, cwd: dir, env });
     expect(summary(whole.stderr)).toMatch(/^rcsctl debug: limiter: auto \(cap 32\), /);
     const byDefault = await cli(['plan', 'brands', '--shard', '3/3'], { emu, cwd: dir, env });
