@@ -114,6 +114,14 @@ describe('user events', () => {
     expect(events()).toEqual([]);
   });
 
+  it('refuses a room not shown on the brand home (display 10 or 00): it cannot receive RCS messages', async () => {
+    await admin(emu, 'POST', 'messaging/room', { chatbotId: '0200000010', moMsgWebhookUrl: `${rx.url}/mo/` });
+    const a = await play({ eventType: 'newUser', chatbotId: '0200000010', userContact: '01000000001' });
+    expect([a.status, a.body.error.code]).toEqual([409, '60409']);
+    expect(a.body.error.message).toContain('room 0200000010 is not shown on the brand home (display 10) and cannot receive RCS messages');
+    expect(events()).toEqual([]);
+  });
+
   it('refuses a room without moMsgWebhookUrl, and a paused menu', async () => {
     await admin(emu, 'POST', 'messaging/room', { chatbotId: '0200000002', moMsgWebhookUrl: null });
     expect((await play({ eventType: 'newUser', ...WHO })).body.error.message).toContain('has no moMsgWebhookUrl');

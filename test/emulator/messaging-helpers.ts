@@ -5,7 +5,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { admin, call, useEmulator, type Answer } from './helpers.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 
-/** Two brands: BR.a with a one-way room and a bidirectional room with a menu, BR.b with one room. */
+/** Two brands: BR.a with a one-way room, a bidirectional room with a menu and a bidirectional room not shown on the brand home, BR.b with one room. */
 export const MESSAGING_SEED = `
 clock: "2026-11-21T10:00:00.000+09"
 accounts:
@@ -23,6 +23,7 @@ brands:
           - { type: reply, title: Hours, ordNo: 1, autoReplyMsgId: ARM-hours }
           - { type: reply, title: Chat, ordNo: 2 }
           - { type: action, title: Call, ordNo: 3, actionType: dialerAction, action: { dialerAction: { dialPhoneNumber: { phoneNumber: "0200000002" } } } }
+      - { chatbotId: "0200000010", subTitle: Hidden, botAgencyId: ag1, display: "10" }
     autoReplies:
       - { autoReplyMsgId: ARM-hours, autoReplyMsgName: Hours, messagebaseId: SCS00000, body: { description: "9 to 5" } }
     logos:

@@ -9,6 +9,7 @@ import { failEmulator } from '../service-error.js';
 import type { EmulatorStore, StoredBrand, StoredChatbot } from '../store.js';
 import { DEFAULT_CARRIER, joinUrl, type SentMessage } from './model.js';
 import { findRoom, isBidirectional } from './rooms.js';
+import { ON_BRAND_HOME } from './send-rules.js';
 
 /** The fixed greeting of a newUser event (*chosen*: the reference only says "a fixed greeting"). */
 export const NEW_USER_GREETING = '대화방에 입장하였습니다';
@@ -35,7 +36,7 @@ export interface PlayedEvent {
   menuItem?: PersistentMenuItem;
 }
 
-/** Build the event an admin body describes (60400 for a bad body, 60404 unknown objects, 60409 a room that cannot take it). */
+/** Build the event an admin body describes (60400 for a bad body, 60404 unknown objects, 60409 a room that cannot take it: one-way, not shown on the brand home, without a webhook). */
 export function playEvent(store: EmulatorStore, body: Record<string, unknown>): PlayedEvent {
   const eventType = body.eventType;
   if (eventType !== 'newUser' && eventType !== 'message' && eventType !== 'response') failEmulator('badAdminRequest', 'eventType must be one of newUser, message, response');
@@ -47,6 +48,8 @@ export function playEvent(store: EmulatorStore, body: Record<string, unknown>): 
   const { brand, room } = found;
   const moUrl = store.messaging.moWebhooks.get(chatbotId);
   if (!isBidirectional(room)) failEmulator('invalidTransition', `room ${chatbotId} is not bidirectional`);
+  // The reference: a room not shown on the brand home cannot receive RCS messages, a handset's included.
+  if (!ON_BRAND_HOME.includes(room.display)) failEmulator('invalidTransition', `room ${chatbotId} is not shown on the brand home (display ${room.display}) and cannot receive RCS messages`);
   if (moUrl === undefined) failEmulator('invalidTransition', `room ${chatbotId} has no moMsgWebhookUrl (seed messaging.rooms or POST /_emulator/messaging/room)`);
 
   const now = store.now();
