@@ -79,10 +79,10 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
   const { io } = ctx;
   // Manifests are read before connecting: bad input never reaches the network.
   const loaded = opts.plan === undefined ? await loadBrands(ctx, paths, selectionOf(opts)) : { brands: [], failed: [], all: [] };
-  if (opts.plan === undefined && opts.shard !== undefined) record?.shard(shardOrigin(parseShard(opts.shard), loaded.all));
+  const asked = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
+  if (opts.plan === undefined && asked !== undefined) record?.shard(shardOrigin(asked, loaded.all));
   const lockTimeoutMs = parseDuration(opts.lockTimeout);
-  const shard = opts.shard !== undefined ? parseShard(opts.shard) : opts.plan !== undefined ? savedShard(resolve(io.cwd, opts.plan)) : undefined;
-  const conn = await connect(ctx, declaredBy(loaded.brands, shard));
+  const conn = await connect(ctx, declaredBy(loaded.brands, asked ?? (opts.plan !== undefined ? savedShard(resolve(io.cwd, opts.plan)) : undefined)));
   // From here an interrupt is graceful: the locks are released and nothing is left half-said.
   const interrupts = watchInterrupts(io, INTERRUPT_GRACE_MS);
   // Verification keeps the auto-replies it vouched for as created, so the next run need not read them.

@@ -71,8 +71,9 @@ export function registerController(program: Command, ctx: CommandContext): void 
     ctx.redaction.add([{ name: 'RCSCTL_WEBHOOK_TOKEN', value: webhookToken }]);
     const credentials = credentialsInPlay(ctx);
     const cacheDir = cacheDirFor(flags, io.env, io.cwd);
+    const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
     // Replicas of a shard set share the account's rate limit, as CI shards do.
-    const conn = await connect(ctx, flags.shard !== undefined ? { peers: parseShard(flags.shard).count } : {});
+    const conn = await connect(ctx, shard !== undefined ? { peers: shard.count } : {});
     try {
       const controller = await startController({
         paths: pathsOrCwd(paths),
@@ -86,7 +87,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
         mode,
         allowReview: flags.allowReview,
         allowDelete: flags.allowDelete,
-        ...(flags.shard !== undefined ? { shard: parseShard(flags.shard) } : {}),
+        ...(shard !== undefined ? { shard } : {}),
         ...(flags.shardPeers !== undefined ? { shardPeers: flags.shardPeers } : {}),
         concurrency: ctx.globals().concurrency,
         intervalMs: parseDuration(flags.interval, { option: '--interval', maxMs: DAY_MS }),
