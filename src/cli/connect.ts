@@ -92,7 +92,8 @@ export async function connect(ctx: CommandContext, connectOpts: ConnectOptions =
     // Already redacted by the client; scrubbed once more here with what the CLI knows.
     opts.debug = (line) => ctx.io.stderr.write(`rcsctl debug: ${redactSecrets(line, env, extraSecrets)}\n`);
   }
-  if (debugEnabled(env, 'limiter')) opts.limiterDebug = (line) => ctx.io.stderr.write(`rcsctl debug: ${line}\n`);
+  // Numbers and states only today, but every writer goes through the redaction.
+  if (debugEnabled(env, 'limiter')) opts.limiterDebug = (line) => ctx.io.stderr.write(`rcsctl debug: ${redactSecrets(line, env, extraSecrets)}\n`);
   let client: RcsClient;
   try {
     client = createClient(opts);
