@@ -14,6 +14,7 @@ import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFil
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RcsctlError } from '../errors.js';
+import { lockEndpoint } from './lock-key.js';
 import { currentBootId, processStartMs, processStartTicks } from './process-identity.js';
 
 /** Who holds a lock: what the lock file says. */
@@ -74,10 +75,10 @@ export function lockDir(env: Record<string, string | undefined>): string {
   return dir !== undefined && dir !== '' ? dir : join(tmpdir(), 'rcsctl-locks');
 }
 
-/** The lock file of one brand on one service: readable brand id, hashed base URL. */
+/** The lock file of one brand on one service: readable brand id, hashed normalised endpoint (lock-key.ts), so every spelling of one base URL takes one lock. */
 export function lockPath(dir: string, baseUrl: string, brandId: string): string {
   const safe = brandId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64);
-  const service = createHash('sha256').update(baseUrl).digest('hex').slice(0, 12);
+  const service = createHash('sha256').update(lockEndpoint(baseUrl)).digest('hex').slice(0, 12);
   return join(dir, `${safe}-${service}.lock`);
 }
 

@@ -55,6 +55,19 @@ describe('one machine: the per-brand lock', () => {
     expect(names()).toEqual(['Same 1', 'Same 2', 'Same 3', 'Same 4', 'Same 5', 'Same 6']);
   });
 
+  it('takes one lock for every spelling of the base URL (trailing slash, upper case, doubled slash): the second is refused (issue 35)', async () => {
+    const m = manifests('spelled', 'Spelled', 6);
+    const spelled = (url: string): Promise<CliRun> => cli(['apply', m, '--yes'], { emu, env: { RCSCTL_LOCK_DIR: lockDir('spelled'), RCSCTL_BASE_URL: url } });
+    const port = new URL(emu.url).port;
+    for (const other of [`http://127.0.0.1:${port}/`, `HTTP://127.0.0.1:${port}//`]) {
+      await admin(emu, 'POST', 'reset');
+      const [a, b] = await Promise.all([spelled(emu.url), spelled(other)]);
+      expect([a.code, b.code].sort()).toEqual([0, 1]);
+      expect((a.code === 1 ? a : b).stderr).toContain(`brand ${BRAND} is locked by rcsctl apply`);
+      expect(names()).toEqual(['Spelled 1', 'Spelled 2', 'Spelled 3', 'Spelled 4', 'Spelled 5', 'Spelled 6']);
+    }
+  });
+
   it('with --lock-timeout the second waits for the first and then finds nothing to do', async () => {
     const m = manifests('same-wait', 'Wait', 4);
     const [a, b] = await Promise.all([apply(m, lockDir('wait'), ['--lock-timeout', '30s']), apply(m, lockDir('wait'), ['--lock-timeout', '30s'])]);
