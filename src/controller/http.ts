@@ -35,19 +35,57 @@ export interface WebhookGuard {
   maxBodyBytes: number;
 }
 
-/** Parse `--allow-from` CIDRs into a list; throws E_USAGE naming the bad one. */
+/** An address, then optionally `/` and a prefix length in plain decimal (no sign, no leading zero). */
+const CIDR = /^([0-9A-Fa-f:.]+)(?:\/(0|[1-9][0-9]{0,2}))?$/;
+
+/**
+ * Parse `--allow-from` CIDRs into a list; throws E_USAGE naming the bad one.
+ * Only well-formed prefixes are taken: `10.0.0.0/` is not `/0`, and a sign,
+ * a second slash or a zone never reach node's BlockList (which asserts).
+ */
 export function allowList(cidrs: string[]): BlockList | undefined {
   if (cidrs.length === 0) return undefined;
   const list = new BlockList();
   for (const cidr of cidrs) {
-    const [addr = '', prefixText] = cidr.trim().split('/');
+    const m = CIDR.exec(cidr.trim());
+    const addr = m?.[1] ?? '';
     const type = isIP(addr);
     const max = type === 6 ? 128 : 32;
-    const prefix = prefixText === undefined ? max : Number(prefixText);
-    if (type === 0 || !Number.isInteger(prefix) || prefix < 0 || prefix > max) throw new RcsctlError('E_USAGE', `--allow-from must be an address or CIDR like 10.0.0.0/8 or ::1/128, not "${cidr}"`);
+    const prefix = m?.[2] === undefined ? max : Number(m[2]);
+    if (m === null || type === 0 || prefix > max) throw new RcsctlError('E_USAGE', `--allow-from must be an address or CIDR like 10.0.0.0/8 or ::1/128, not "${cidr}"`);
     list.addSubnet(addr, prefix, type === 6 ? 'ipv6' : 'ipv4');
   }
   return list;
+}
+
+/** What a request's target asks for: a route of ours, or a path no well-formed request has. */
+export type Target = { path: string; brandId?: string } | { malformed: string };
+
+/**
+ * Route on the raw request target, never a normalised one: `/webhook/../status`,
+ * `/webhook/%2e%2e/status` and `//status` are malformed, not the status page
+ * (URL parsing would resolve the dots and read `//status` as a host), and a
+ * broken percent escape is the client's error, not ours.
+ */
+export function targetOf(raw: string): Target {
+  const path = raw.split('?')[0] ?? '';
+  if (!path.startsWith('/')) return { malformed: 'the path must start with /' };
+  if (path === '/') return { path };
+  const segments = path.slice(1).split('/');
+  const decoded: string[] = [];
+  for (const seg of segments) {
+    let d: string;
+    try {
+      d = decodeURIComponent(seg);
+    } catch {
+      return { malformed: 'a broken percent escape' };
+    }
+    if (d === '' || d === '.' || d === '..') return { malformed: 'an empty or dot segment' };
+    if (/[\/\\\u0000-\u001f\u007f]/.test(d)) return { malformed: 'an encoded slash or control character' };
+    decoded.push(d);
+  }
+  if (decoded.length === 2 && decoded[0] === 'status' && segments[0] === 'status') return { path: '/status/', brandId: decoded[1] };
+  return { path };
 }
 
 /** The HTTP server (not yet listening). */
@@ -69,8 +107,9 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
   server.headersTimeout = 5_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://controller');
-    const path = url.pathname;
+    const target = targetOf(req.url ?? '/');
+    if ('malformed' in target) return send(res, 400, { error: `malformed path: ${target.malformed}` }, { connection: 'close' });
+    const path = target.path;
     if (path === '/webhook') {
       if (req.method !== 'POST') return send(res, 405, { error: 'POST only' }, { allow: 'POST' });
       return webhook(req, res);
@@ -85,8 +124,8 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
       return;
     }
     if (path === '/status') return send(res, 200, hooks.status());
-    if (path.startsWith('/status/')) {
-      const brand = hooks.brand(decodeURIComponent(path.slice('/status/'.length)));
+    if (target.brandId !== undefined) {
+      const brand = hooks.brand(target.brandId);
       return brand !== undefined ? send(res, 200, brand) : send(res, 404, { error: 'no such brand here' });
     }
     if (path === '/') {

@@ -4,3 +4,4 @@ export { startController, type ControllerOptions, type RunningController } from 
 export { BRAND_STATES, type BrandState, type PassCounts } from './state.js';
 export type { BrandStatus, ControllerStatus } from './status.js';
 export type { LogFormat } from './log.js';
+export { allowList } from './http.js';

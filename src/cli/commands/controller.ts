@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { startController } from '../../controller/index.js';
+import { allowList, startController } from '../../controller/index.js';
 import { RcsctlError } from '../../errors.js';
 import { parseShard } from '../../plan/shard.js';
 import { cacheDirFor } from '../../util/cache-dir.js';
@@ -67,6 +67,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
     const listen = /^(.+):(\d{1,5})$/.exec(flags.listen);
     if (listen === null || Number(listen[2]) > 65535) throw new RcsctlError('E_USAGE', `--listen must be HOST:PORT like 127.0.0.1:9464, not "${flags.listen}"`);
     if (mode === 'observe' && (flags.allowReview || flags.allowDelete)) throw new RcsctlError('E_USAGE', '--allow-review and --allow-delete mean something only with --mode apply');
+    allowList(flags.allowFrom ?? []);
     const webhookToken = tokenOf(ctx, flags.webhookTokenFile);
     ctx.redaction.add([{ name: 'RCSCTL_WEBHOOK_TOKEN', value: webhookToken }]);
     const credentials = credentialsInPlay(ctx);
