@@ -1,0 +1,114 @@
+// The controller's book of brands: each brand's status as /status shows it,
+// the state its last pass settled in, and the last pass's plan and findings.
+// Every change of a brand's state goes through here, so the log line and the
+// metrics always follow it.
+
+import type { Log } from './log.js';
+import type { ControllerMetrics } from './metrics.js';
+import type { BrandState, Classified } from './state.js';
+import type { BrandStatus } from './status.js';
+
+interface BrandEntry {
+  status: BrandStatus;
+  /** The last pass's plan and findings, for /status/BRANDID. */
+  detail?: Record<string, unknown>;
+  /** The state before the pass now running. */
+  settled: BrandState;
+  lateReviews: number;
+}
+
+/** An error a pass met, as /status shows it. */
+export interface PassError {
+  code: string;
+  message: string;
+}
+
+/** Every brand the controller serves, by id. */
+export class BrandBook {
+  private readonly entries = new Map<string, BrandEntry>();
+
+  constructor(
+    private readonly log: Log,
+    private readonly metrics: ControllerMetrics,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Keep exactly the brands `ids`: new ones start `reconciling`; the ones gone are forgotten and returned. */
+  retain(ids: ReadonlySet<string>): string[] {
+    const gone = [...this.entries.keys()].filter((id) => !ids.has(id));
+    for (const id of gone) {
+      this.entries.delete(id);
+      this.metrics.forget(id);
+      this.log('info', 'brand.removed', { brand: id });
+    }
+    for (const id of ids) {
+      if (!this.entries.has(id)) this.entries.set(id, { status: { brandId: id, state: 'reconciling', pendingReasons: [], passes: 0 }, settled: 'reconciling', lateReviews: 0 });
+    }
+    return gone;
+  }
+
+  /** A pass of `brandId` begins; false when the brand is not (or no longer) served. */
+  begin(brandId: string): boolean {
+    const entry = this.entries.get(brandId);
+    if (entry === undefined) return false;
+    entry.status.state = 'reconciling';
+    this.metrics.setState(brandId, 'reconciling', entry.lateReviews);
+    return true;
+  }
+
+  /** A pass ended without a verdict (a lock another run holds, a shutdown): the brand keeps the state it had. */
+  resume(brandId: string): void {
+    const entry = this.entries.get(brandId);
+    if (entry === undefined) return;
+    entry.status.state = entry.settled;
+    this.metrics.setState(brandId, entry.settled, entry.lateReviews);
+  }
+
+  /** Record a pass's verdict (`tookMs` absent: no pass ran, as for a broken manifest). */
+  settle(brandId: string, c: Classified, error: PassError | undefined, detail: Record<string, unknown> | undefined, tookMs?: number): void {
+    const entry = this.entries.get(brandId);
+    if (entry === undefined) return;
+    const now = new Date().toISOString();
+    const s = entry.status;
+    if (entry.settled !== c.state) this.log(c.state === 'failed' ? 'error' : 'info', 'brand.state', { brand: brandId, from: entry.settled, to: c.state, reasons: c.reasons.slice(0, 20) });
+    entry.settled = c.state;
+    entry.lateReviews = c.counts.lateReviews;
+    s.state = c.state;
+    s.pendingReasons = c.reasons;
+    s.counts = c.counts;
+    s.lastPassAt = now;
+    if (tookMs !== undefined) s.passes++;
+    if (tookMs !== undefined) s.lastPassDurationMs = tookMs;
+    s.lastPassOutcome = error !== undefined && c.state !== 'failed' ? 'error' : c.state;
+    if (error !== undefined) s.lastError = { ...error, at: now };
+    if (detail !== undefined) entry.detail = detail;
+    this.metrics.setState(brandId, c.state, c.counts.lateReviews);
+  }
+
+  /** Put `reason` first among the brand's pending reasons, replacing one that starts with `kind`; true when it was not there yet. */
+  note(brandId: string, reason: string, kind: string): boolean {
+    const entry = this.entries.get(brandId);
+    if (entry === undefined || entry.status.pendingReasons[0] === reason) return false;
+    entry.status.pendingReasons = [reason, ...entry.status.pendingReasons.filter((r) => !r.startsWith(kind))];
+    return true;
+  }
+
+  /** Every brand's status, by id. */
+  list(): BrandStatus[] {
+    return [...this.entries.values()].map((b) => ({ ...b.status })).sort((a, b) => a.brandId.localeCompare(b.brandId));
+  }
+
+  /** One brand's status with its last plan and findings, as /status/BRANDID gives it. */
+  view(brandId: string): (BrandStatus & Record<string, unknown>) | undefined {
+    const b = this.entries.get(brandId);
+    return b === undefined ? undefined : { ...b.status, ...(b.detail ?? {}) };
+  }
+}
+
+/** Counts of a pass that planned nothing (it failed first). */
+export function emptyCounts(): Classified['counts'] {
+  return { steps: 0, blocked: 0, review: 0, findings: 0, waitingReview: 0, lateReviews: 0 };
+}

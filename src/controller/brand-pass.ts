@@ -1,0 +1,172 @@
+// One pass of one brand: in observe mode, plan and report drift; in apply
+// mode, run the same apply as `rcsctl apply` (applyBrand: its gates, per-brand
+// lock, verification and interference check), then read what it left. The
+// verdict goes to the brand book; a pass never throws.
+
+import type { RcsClient } from '../api/index.js';
+import { applyBrand } from '../apply/apply-run.js';
+import { readHolder, lockPath } from '../apply/lock.js';
+import { errorMessage, RcsctlError } from '../errors.js';
+import type { LiveCache } from '../kinds/live-cache.js';
+import type { DesiredBrand } from '../manifest/types.js';
+import { planEachBrand, type BrandOutcome } from '../plan/plan-brands.js';
+import { buildDrift } from '../report/build-drift.js';
+import { emptyCounts, type BrandBook, type PassError } from './brand-book.js';
+import type { Log } from './log.js';
+import type { ControllerMetrics } from './metrics.js';
+import { classify, type Classified } from './state.js';
+
+const DAY_MS = 86_400_000;
+
+/** How passes run: the controller's settings that concern one brand's pass. */
+export interface PassSettings {
+  mode: 'observe' | 'apply';
+  concurrency: number;
+  reviewWarningMs: number;
+  allowReview: boolean;
+  allowDelete: boolean;
+  /** The lock directory, and the service's base URL that names the lock files. */
+  lockDir: string;
+  baseUrl: string;
+  /** How soon a brand whose lock another run holds is tried again. */
+  lockRetryMs: number;
+}
+
+/** What a pass needs from the rest of the controller. */
+export interface PassDeps {
+  client: RcsClient;
+  book: BrandBook;
+  log: Log;
+  metrics: ControllerMetrics;
+  /** The shutdown: no step starts once it is aborted. */
+  signal: AbortSignal;
+  /** Ask for another pass of a brand (a lock's retry). */
+  markDirty: (brandId: string) => void;
+  cache?: LiveCache;
+}
+
+interface PassOutcome {
+  classified: Classified;
+  error?: PassError;
+  detail?: Record<string, unknown>;
+  applied?: string;
+}
+
+/** Runs brands' passes, and remembers whether the last one found the service unreachable. */
+export class BrandPasses {
+  /** The last pass that ended met a network error. */
+  serviceDown = false;
+  private readonly lockRetries = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly settings: PassSettings,
+    private readonly deps: PassDeps,
+  ) {}
+
+  /** One pass of `brandId` towards `want`: never throws. */
+  async run(brandId: string, want: DesiredBrand): Promise<void> {
+    const { book, log, metrics, signal } = this.deps;
+    if (signal.aborted || !book.begin(brandId)) return;
+    const started = performance.now();
+    let result = 'error';
+    try {
+      const c = this.settings.mode === 'apply' ? await this.apply(brandId, want) : await this.observe(want);
+      if (c === undefined) {
+        // Waiting for another run's lock: the brand keeps its state until its turn.
+        book.resume(brandId);
+        result = 'locked';
+        return;
+      }
+      this.serviceDown = c.error?.code === 'E_NETWORK';
+      book.settle(brandId, c.classified, c.error, c.detail, Math.round(performance.now() - started));
+      result = c.classified.state;
+      log('info', 'pass', { brand: brandId, mode: this.settings.mode, state: c.classified.state, ms: Math.round(performance.now() - started), counts: c.classified.counts, ...(c.applied !== undefined ? { applied: c.applied } : {}) });
+    } catch (err) {
+      if (signal.aborted) {
+        // Stopped by the shutdown after its steps in flight: the next start resyncs it.
+        book.resume(brandId);
+        log('info', 'pass.stopped', { brand: brandId });
+        return;
+      }
+      const message = errorMessage(err);
+      const code = err instanceof RcsctlError ? err.code : 'E_INTERNAL';
+      this.serviceDown = code === 'E_NETWORK';
+      book.settle(brandId, { state: 'failed', reasons: [message], counts: emptyCounts() }, { code, message }, undefined, Math.round(performance.now() - started));
+      log('error', 'pass.error', { brand: brandId, code, message });
+    } finally {
+      metrics.pass(brandId, result, (performance.now() - started) / 1000);
+      this.deps.cache?.save();
+    }
+  }
+
+  /** Forget the lock retries not yet due (the controller is stopping). */
+  stop(): void {
+    for (const t of this.lockRetries) clearTimeout(t);
+    this.lockRetries.clear();
+  }
+
+  /** Plan the brand (or take the plan an apply made) and classify it with its drift. */
+  private async observe(want: DesiredBrand, planned?: BrandOutcome[]): Promise<PassOutcome> {
+    const { concurrency, reviewWarningMs } = this.settings;
+    const cache = this.deps.cache;
+    const outcomes = planned ?? (await planEachBrand(this.deps.client, [want], { concurrency, ...(cache !== undefined ? { cache } : {}) }));
+    const now = new Date();
+    const report = buildDrift(outcomes, now, { reviewWarningDays: Math.max(0, Math.floor(reviewWarningMs / DAY_MS)) });
+    const outcome = outcomes[0]!;
+    const drift = report.brands[0];
+    const classified = classify(outcome, drift, now, reviewWarningMs);
+    const detail = {
+      steps: outcome.plan.steps.map((s) => ({ address: s.address, op: s.op, gate: s.gate })),
+      findings: (drift?.resources ?? []).flatMap((r) => r.findings.map((f) => ({ code: f.code, severity: f.severity, address: f.address, message: f.message }))),
+    };
+    const error = outcome.plan.error !== undefined ? { code: outcome.plan.error.code, message: outcome.plan.error.message } : undefined;
+    return { classified, detail, ...(error !== undefined ? { error } : {}) };
+  }
+
+  /** Apply the brand; undefined when another run holds its lock (a retry is scheduled). */
+  private async apply(brandId: string, want: DesiredBrand): Promise<PassOutcome | undefined> {
+    const s = this.settings;
+    const cache = this.deps.cache;
+    let run;
+    try {
+      run = await applyBrand(this.deps.client, want, {
+        concurrency: s.concurrency,
+        allowDelete: s.allowDelete,
+        allowReview: s.allowReview,
+        // Never wait on a slot: a brand another run holds is tried again later, and the others go on.
+        lock: { dir: s.lockDir, timeoutMs: 0, baseUrl: s.baseUrl, command: 'controller' },
+        signal: this.deps.signal,
+        ...(cache !== undefined ? { cache } : {}),
+      });
+    } catch (err) {
+      if (err instanceof RcsctlError && err.code === 'E_LOCKED') {
+        this.waitForLock(brandId);
+        return undefined;
+      }
+      throw err;
+    }
+    if (run.status === 'nothing') return this.observe(want, run.planned);
+    if (run.status === 'interrupted') throw new RcsctlError('E_INTERRUPTED', 'the controller is shutting down: the pass stopped after the steps in flight');
+    const ran = run.outcomes.flatMap((o) => ('results' in o && o.results !== undefined ? o.results : []));
+    const applied = ['done', 'failed', 'blocked', 'held', 'skipped'].map((st) => `${ran.filter((r) => r.status === st).length} ${st}`).join(', ');
+    this.deps.log('info', 'apply', { brand: brandId, status: run.status, steps: applied });
+    if (run.status === 'failed') {
+      const reasons = [...[...run.failures.values()].map((e) => `${e.code}: ${e.message}`), ...run.unconverged.map((u) => u.message)];
+      return { classified: { state: 'failed', reasons, counts: emptyCounts() }, error: { code: [...run.failures.values()][0]?.code ?? 'E_UNCONVERGED', message: reasons[0] ?? 'apply failed' }, applied };
+    }
+    // What the apply left (held or blocked steps, reviews it started): read once more.
+    return { ...(await this.observe(want)), applied };
+  }
+
+  /** Another run holds the brand's lock: say who, and try again after lockRetryMs. */
+  private waitForLock(brandId: string): void {
+    const holder = readHolder(lockPath(this.settings.lockDir, this.settings.baseUrl, brandId));
+    const who = holder !== undefined ? `rcsctl ${holder.command} (pid ${holder.pid} on ${holder.host})` : 'another rcsctl run';
+    if (this.deps.book.note(brandId, `waiting for the brand's lock, held by ${who}`, 'waiting for the brand')) this.deps.log('info', 'brand.locked', { brand: brandId, holder: who });
+    const t = setTimeout(() => {
+      this.lockRetries.delete(t);
+      this.deps.markDirty(brandId);
+    }, this.settings.lockRetryMs);
+    this.lockRetries.add(t);
+  }
+}

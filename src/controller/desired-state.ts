@@ -1,0 +1,106 @@
+// The controller's desired state, kept current: the manifests under its paths
+// read at start, again when a file under them changes (a git checkout a
+// sidecar keeps current), and before every periodic resync. Reads run one at
+// a time, so an older read never lands after a newer one; the brand book
+// follows each read (new brands join, gone ones leave, broken ones fail).
+
+import type { Redactor } from '../api/redact.js';
+import { errorMessage } from '../errors.js';
+import type { Credential } from '../manifest/sensitive.js';
+import type { Shard } from '../plan/shard.js';
+import type { Redaction } from '../util/redaction.js';
+import { emptyCounts, type BrandBook } from './brand-book.js';
+import type { Log } from './log.js';
+import { loadDesired, watchPaths, type DesiredSet, type PathWatch } from './manifests.js';
+
+/** Where the manifests are and how they are read. */
+export interface DesiredSettings {
+  paths: string[];
+  env: Record<string, string | undefined>;
+  cwd: string;
+  shard?: Shard;
+  credentials?: Credential[];
+  cacheDir?: string;
+  /** Quiet time after a manifest change before re-reading. */
+  watchDebounceMs: number;
+}
+
+/** What reading the manifests touches beyond itself. */
+export interface DesiredDeps {
+  book: BrandBook;
+  log: Log;
+  /** The log's redactor and the run's redaction learn the manifests' sensitive values. */
+  redactor: Redactor;
+  redaction: Redaction;
+  /** A brand left the manifests: drop its pending pass. */
+  forget: (brandId: string) => void;
+  /** Ask for a pass of a brand whose manifests changed. */
+  markDirty: (brandId: string) => void;
+}
+
+/** The manifests as last read, and the watch that reads them again. */
+export class DesiredState {
+  /** The last read. */
+  current: DesiredSet = { brands: new Map(), broken: new Map(), orphanErrors: [], files: new Map(), sensitive: [] };
+  private reloading: Promise<void> = Promise.resolve();
+  private watcher: PathWatch | undefined;
+
+  constructor(
+    private readonly settings: DesiredSettings,
+    private readonly deps: DesiredDeps,
+  ) {}
+
+  /** Read the manifests again (after any read in progress). */
+  reload(): Promise<void> {
+    this.reloading = this.reloading.catch(() => undefined).then(() => this.read());
+    return this.reloading;
+  }
+
+  /** Watch the paths: a change re-reads them and marks the brands its files touch. */
+  watch(): void {
+    const s = this.settings;
+    this.watcher = watchPaths(s.paths, s.cwd, s.watchDebounceMs, (files) => this.changed(files), (err) => this.deps.log('warn', 'watch.error', { message: err.message }));
+  }
+
+  /**
+   * Before a periodic resync: follow the paths' links again and re-read
+   * (cheap with the parse cache), so whatever the file system's events missed
+   * is no older than --interval. Never throws; an error is logged.
+   */
+  async refresh(): Promise<void> {
+    this.watcher?.refresh();
+    await this.reload().catch((err: unknown) => this.deps.log('error', 'manifest.error', { message: errorMessage(err) }));
+  }
+
+  close(): void {
+    this.watcher?.close();
+  }
+
+  private async read(): Promise<void> {
+    const s = this.settings;
+    const { book, log, redactor, redaction } = this.deps;
+    const opts = { env: s.env, cwd: s.cwd, ...(s.credentials !== undefined ? { credentials: s.credentials } : {}), ...(s.cacheDir !== undefined ? { cacheDir: s.cacheDir } : {}) };
+    const next = await loadDesired(s.paths, opts, s.shard, this.current.files);
+    for (const v of next.sensitive) redactor.add(v.value);
+    redaction.add(next.sensitive);
+    for (const e of next.orphanErrors) log('error', 'manifest.error', { message: e });
+    for (const [brandId, message] of next.broken) log('error', 'manifest.error', { brand: brandId, message });
+    this.current = next;
+    for (const id of book.retain(new Set([...next.brands.keys(), ...next.broken.keys()]))) this.deps.forget(id);
+    for (const [id, broken] of next.broken) book.settle(id, { state: 'failed', reasons: [broken], counts: emptyCounts() }, { code: 'E_MANIFEST', message: broken }, undefined);
+  }
+
+  /** Files changed under the paths (none named: anything may have): re-read, and mark the brands they touch and the new ones. */
+  private changed(files: string[]): void {
+    const before = this.current;
+    void this.reload()
+      .then(() => {
+        const now = this.current;
+        const touched = (id: string): boolean => files.length === 0 || [...(now.files.get(id) ?? []), ...(before.files.get(id) ?? [])].some((f) => files.includes(f)) || !before.brands.has(id);
+        const dirty = [...now.brands.keys()].filter(touched);
+        this.deps.log('info', 'manifests.changed', { files: files.length, brands: dirty.length });
+        for (const id of dirty) this.deps.markDirty(id);
+      })
+      .catch((err: unknown) => this.deps.log('error', 'manifest.error', { message: errorMessage(err) }));
+  }
+}
