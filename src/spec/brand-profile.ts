@@ -38,6 +38,13 @@ export const BRAND_RESUBMITTABLE = ['저장', '반려'] as const;
 /** States in which a brand review is pending and can be withdrawn. */
 export const BRAND_PENDING = ['승인대기', '승인대기(수정)'] as const;
 
+/**
+ * The fields chosen at the brand's first approval that no modification may
+ * change (a different value is `64337`; docs/decisions.md, "Fields fixed at
+ * the first approval").
+ */
+export const BRAND_FIXED_AFTER_APPROVAL = ['initTab'] as const;
+
 /** The fields whose change sends a running brand back to operator review. */
 export const BRAND_REVIEWED_FIELDS = ['name', 'profileImage'] as const;
 

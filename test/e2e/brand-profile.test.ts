@@ -102,6 +102,23 @@ describe('brand profile end to end', () => {
     expect(page()?.previous?.name).toBe('Coffee Co');
   });
 
+  it('initTab is fixed at the first approval: plan and apply block the step with the reason, and nothing is sent', async () => {
+    emu = await emulator(SEED);
+    expect((await cli(['apply', manifest(), '--yes', '--allow-review'], { emu })).code).toBe(0);
+    await review('complete');
+    expect(page()).toMatchObject({ initTab: 'FEED', approvalResult: '승인' });
+    writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace('keywords: coffee', 'keywords: espresso\n  initTab: INFO'));
+    const reason = 'initTab is chosen at the brand\'s first approval and the service refuses any change afterwards (64337); leave it out of the manifest or write the live value (initTab: "FEED")';
+    const plan = await cli(['plan', manifest()], { emu });
+    expect(plan.stdout).toContain(`  ! brandProfile.home "Coffee Co" (${BRAND})  will be updated`);
+    expect(plan.stdout).toContain(`blocked (승인): ${reason}`);
+    const applied = await cli(['apply', manifest(), '--yes', '--allow-review'], { emu });
+    expect(applied.stdout + applied.stderr).not.toContain('64337 Brand Creation Property Value Error');
+    expect(applied.stdout).toContain(reason);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(3);
+    expect(page()).toMatchObject({ initTab: 'FEED', categoryOpt: 'coffee' });
+  });
+
   it('export writes the profile and its images; a plan of the export is empty', async () => {
     emu = await emulator(SEED);
     expect((await cli(['apply', manifest(), '--yes', '--allow-review'], { emu })).code).toBe(0);

@@ -4,7 +4,7 @@
 // view and modification (/agency/{agencyId}/brand), as the public OpenAPI
 // document gives them (docs/decisions.md, "The brand profile").
 
-import { BRAND_LENGTH, BRAND_MODIFIABLE, BRAND_RESUBMITTABLE } from '../../spec/brand-profile.js';
+import { BRAND_FIXED_AFTER_APPROVAL, BRAND_LENGTH, BRAND_MODIFIABLE, BRAND_RESUBMITTABLE } from '../../spec/brand-profile.js';
 import { authenticate, authorizeBrand } from '../auth.js';
 import { ok, paged, type Reply, type RequestContext } from '../http-types.js';
 import type { MultipartBody } from '../multipart.js';
@@ -209,7 +209,7 @@ async function modify(ctx: RequestContext, found: { account: StoredAccount; bran
   const o = regBrandPart(form, false);
   const next = o === undefined ? undefined : pageFields(o, { initTab: page.initTab, templateColor: brand.templateColor });
   // The document: the home's first tab is chosen at the first approval only.
-  if (next !== undefined && next.content.initTab !== page.initTab) fail('brandPropertyValue');
+  if (next !== undefined && BRAND_FIXED_AFTER_APPROVAL.some((f) => next.content[f] !== page[f])) fail('brandPropertyValue');
   const profile = profilePart(ctx.store, form) ?? page.profileImage;
   const background = backgroundPart(ctx.store, form);
   const before = JSON.stringify(comparable(page, brand.templateColor));

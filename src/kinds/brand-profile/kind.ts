@@ -6,7 +6,7 @@
 
 import type { BrandDetail, BrandMenuItem, RegBrand } from '../../contract/wire.js';
 import { stepFile, type FieldChange, type Gate, type StepFile } from '../../core/step.js';
-import { BRAND_MENUS, BRAND_MODIFIABLE } from '../../spec/brand-profile.js';
+import { BRAND_FIXED_AFTER_APPROVAL, BRAND_MENUS, BRAND_MODIFIABLE } from '../../spec/brand-profile.js';
 import { compact } from '../../util/compact.js';
 import type { KindPlanning, MatchResult, Previewable } from '../resource-kind.js';
 import { PROFILE_KEY, type DesiredHomeButton, type DesiredProfile } from './types.js';
@@ -133,8 +133,10 @@ export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandPr
   liveRefs: () => [],
 };
 
-/** The review gate, naming the changed fields that send the brand to review; blocked while a review is pending. */
+/** The review gate, naming the changed fields that send the brand to review; blocked while a review is pending or when a field fixed at the first approval changes. */
 function updateGate(state: string, changes: FieldChange[]): Gate {
+  const fixed = fixedGate(state, changes);
+  if (fixed !== undefined) return fixed;
   if (!(BRAND_MODIFIABLE as readonly string[]).includes(state)) {
     const how = CANCELLABLE.includes(state) ? '; rerun with --cancel-review to withdraw the pending modification first' : '';
     return { type: 'blocked', state, reason: `the brand is under review (${state}); the service accepts changes only in ${BRAND_MODIFIABLE.join(', ')}${how}` };
@@ -146,7 +148,27 @@ function updateGate(state: string, changes: FieldChange[]): Gate {
   return { type: 'review', review: `the brand goes back to operator review (${state} → 승인대기(수정))${also}`, fields: reviewed };
 }
 
+/**
+ * Blocked when a field the brand chose at its first approval would change: a
+ * brand rcsctl may modify has been approved (the modification route takes
+ * approved brands only), and the service refuses any other value (64337).
+ */
+function fixedGate(state: string, changes: FieldChange[]): Gate | undefined {
+  const fixed = changes.filter((c) => (BRAND_FIXED_AFTER_APPROVAL as readonly string[]).includes(topField(c.path)));
+  if (fixed.length === 0) return undefined;
+  const names = fixed.map((c) => c.path).join(', ');
+  const live = fixed.map((c) => `${c.path}: ${JSON.stringify(c.before)}`).join(', ');
+  const one = fixed.length === 1;
+  return {
+    type: 'blocked',
+    state,
+    reason: `${names} ${one ? 'is' : 'are'} chosen at the brand's first approval and the service refuses any change afterwards (64337); leave ${one ? 'it' : 'them'} out of the manifest or write the live value (${live})`,
+  };
+}
+
 function cancelGate(l: LiveProfile, changes: FieldChange[]): Gate {
+  const fixed = fixedGate(l.status, changes);
+  if (fixed !== undefined) return fixed;
   const gate = updateGate('승인', changes);
   const review = gate.type === 'review' ? gate.review : 'nothing goes back to review: the changes apply at once';
   return { type: 'review', review, ...(gate.type === 'review' && gate.fields !== undefined ? { fields: gate.fields } : {}), withdraws: `the pending modification (${l.status}) is withdrawn first (→ 승인, the approved name and profile image), which gives up its place in the queue` };
