@@ -2,6 +2,7 @@
 // a seed through a small PRNG (mulberry32), one draw per matching rule per
 // request, so the same seed and the same request sequence give the same faults.
 
+import { RE2JS } from '@bufbuild/re2';
 import { failEmulator } from './service-error.js';
 
 /** Kinds of fault (docs/emulator.md, Faults). */
@@ -10,7 +11,7 @@ export type FaultKind = 'latency' | 'error' | 'rate-limit' | 'reset' | 'drop-aft
 /** One rule as posted to /_emulator/faults. */
 export interface FaultRule {
   method?: string;
-  /** A regular expression matched against the path. */
+  /** An RE2 regular expression matched against the path (linear time: no backreference, no lookaround). */
   path?: string;
   kind: FaultKind;
   /** Probability in [0, 1]. */
@@ -39,7 +40,7 @@ const KINDS: readonly FaultKind[] = ['latency', 'error', 'rate-limit', 'reset', 
 
 /** The active rules and their PRNG. */
 export class FaultPlan {
-  private rules: (FaultRule & { re?: RegExp })[] = [];
+  private rules: (FaultRule & { re?: RE2JS })[] = [];
   private rand: () => number = () => 1;
   private seed = 0;
 
@@ -79,13 +80,13 @@ export class FaultPlan {
   }
 }
 
-function parseRule(raw: unknown, i: number): FaultRule & { re?: RegExp } {
+function parseRule(raw: unknown, i: number): FaultRule & { re?: RE2JS } {
   const bad = (why: string): never => failEmulator('badAdminRequest', `rules[${i}]: ${why}`);
   if (typeof raw !== 'object' || raw === null) bad('must be an object');
   const r = raw as Record<string, unknown>;
   if (!KINDS.includes(r.kind as FaultKind)) bad(`kind must be one of ${KINDS.join(', ')}`);
   if (typeof r.rate !== 'number' || r.rate < 0 || r.rate > 1) bad('rate must be a number from 0 to 1');
-  const rule: FaultRule & { re?: RegExp } = { kind: r.kind as FaultKind, rate: r.rate as number };
+  const rule: FaultRule & { re?: RE2JS } = { kind: r.kind as FaultKind, rate: r.rate as number };
   if (r.method !== undefined) {
     if (typeof r.method !== 'string') bad('method must be a string');
     rule.method = (r.method as string).toUpperCase();
@@ -93,10 +94,12 @@ function parseRule(raw: unknown, i: number): FaultRule & { re?: RegExp } {
   if (r.path !== undefined) {
     if (typeof r.path !== 'string') bad('path must be a string');
     if ((r.path as string).length > MAX_PATH_PATTERN) bad(`path must be at most ${MAX_PATH_PATTERN} characters`);
+    // RE2, not RegExp: a pattern like ^/(a+)+$ would backtrack for seconds on
+    // one request and stall every other request the emulator serves.
     try {
-      rule.re = new RegExp(r.path as string);
-    } catch {
-      bad('path is not a valid regular expression');
+      rule.re = RE2JS.compile(r.path as string);
+    } catch (err) {
+      bad(`path is not a valid RE2 regular expression (${err instanceof Error ? err.message : String(err)})`);
     }
     rule.path = r.path as string;
   }
