@@ -40,8 +40,8 @@ export const BRAND_PENDING = ['승인대기', '승인대기(수정)'] as const;
 
 /**
  * The fields chosen at the brand's first approval that no modification may
- * change (a different value is `64337`; docs/decisions.md, "Fields fixed at
- * the first approval").
+ * change (a different value is `64337`;
+ * docs/decisions.md, "Fields fixed at the first approval").
  */
 export const BRAND_FIXED_AFTER_APPROVAL = ['initTab'] as const;
 
