@@ -68,14 +68,25 @@ export interface CommandShape {
 }
 
 /**
+ * The whole program as a run defines it (global options and every command),
+ * for what reads the definitions without running them: the command shapes
+ * below and the tests of the completion scripts.
+ */
+export async function definedProgram(): Promise<Command> {
+  const program = new Command('rcsctl');
+  const ctx: CommandContext = { io: { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: '.' }, globals: () => readGlobals(program, ctx.io), exit: () => undefined, redaction: new Redaction() };
+  defineGlobals(program, ctx.io);
+  for (const register of await Promise.all(Object.values(COMMANDS).map((load) => load()))) register(program, ctx);
+  return program;
+}
+
+/**
  * Every command rcsctl defines, subcommands as their own entries, read from the
  * commander definitions themselves: a test that must cover every command and
  * every format (test/e2e/no-secret-written.test.ts) cannot miss a new one.
  */
 export async function commandShapes(): Promise<CommandShape[]> {
-  const program = new Command('rcsctl');
-  const ctx: CommandContext = { io: { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: '.' }, globals: () => readGlobals(program, ctx.io), exit: () => undefined, redaction: new Redaction() };
-  for (const register of await Promise.all(Object.values(COMMANDS).map((load) => load()))) register(program, ctx);
+  const program = await definedProgram();
   const out: CommandShape[] = [];
   const walk = (cmd: Command, path: string[]): void => {
     if (cmd.commands.length === 0) {
@@ -106,27 +117,7 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
       exitCode = code;
     },
   };
-  program
-    .description('Configuration as code for RCS business-messaging brands.')
-    .version(VERSION, '-V, --version', 'print the rcsctl version')
-    .option('--base-url <url>', 'service base URL (env: RCSCTL_BASE_URL)')
-    .option('--agency-base-url <url>', 'agency messaging base URL (env: RCSCTL_AGENCY_BASE_URL; default: the base URL)')
-    .option('--token-file <file>', 'read the access token from this file')
-    .option('--concurrency <n>', 'requests in flight at once, every brand together: auto (adaptive: finds the service\'s rate limit) or a fixed number from 1 to 64', 'auto')
-    .option('--max-concurrency <n>', 'the most requests in flight that --concurrency auto may reach (default 32)')
-    .option('--no-color', 'no colour in output (NO_COLOR is honoured too)')
-    .option('--sandbox', 'run against an in-process emulator; nothing leaves the machine', false)
-    .option('--seed <file>', 'with --sandbox: the emulator seed (default: the example brand)')
-    .option('--insecure-http', 'allow plain http:// to a non-loopback host', false)
-    .option('--verbose', 'show every diagnostic, follow-on YAML errors included, and every step an interrupted apply never started', false)
-    .showHelpAfterError('(run rcsctl --help for usage)')
-    .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true })
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-    });
+  defineGlobals(program, io);
 
   const registers = await Promise.all(commandsFor(argv).map((name) => (COMMANDS[name] as () => Promise<Register>)()));
   for (const register of registers) register(program, ctx);
@@ -149,6 +140,58 @@ export function renderError(err: unknown, env: Record<string, string | undefined
   const text = err instanceof RcsctlError ? `Error: ${err.message}` : `Error: ${errorMessage(err)}`;
   const hint = hintFor(err, opts);
   return redactSecrets(hint === undefined ? text : `${text}\n  hint: ${hint}`, env);
+}
+
+/** The program's description, version, global options, help and output: everything but the commands. */
+function defineGlobals(program: Command, io: CliIO): void {
+  program
+    .description('Configuration as code for RCS business-messaging brands.')
+    .version(VERSION, '-V, --version', 'print the rcsctl version')
+    .option('--base-url <url>', 'service base URL (env: RCSCTL_BASE_URL)')
+    .option('--agency-base-url <url>', 'agency messaging base URL (env: RCSCTL_AGENCY_BASE_URL; default: the base URL)')
+    .option('--token-file <file>', 'read the access token from this file')
+    .option('--concurrency <n>', 'requests in flight at once, every brand together: auto (adaptive: finds the service\'s rate limit) or a fixed number from 1 to 64', 'auto')
+    .option('--max-concurrency <n>', 'the most requests in flight that --concurrency auto may reach (default 32)')
+    .option('--no-color', 'no colour in output (NO_COLOR is honoured too)')
+    .option('--sandbox', 'run against an in-process emulator; nothing leaves the machine', false)
+    .option('--seed <file>', 'the emulator seed, for --sandbox and rcsctl emulator (default: the example brand)')
+    .option('--insecure-http', 'allow plain http:// to a non-loopback host', false)
+    .option('--verbose', 'show every diagnostic, follow-on YAML errors included, and every step an interrupted apply never started', false)
+    .addHelpText('after', environmentHelp())
+    .showHelpAfterError('(run rcsctl --help for usage)')
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true })
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+}
+
+/**
+ * Every environment variable rcsctl reads, for `rcsctl --help`
+ * (docs/configuration.md says more of each). test/e2e/help.test.ts checks
+ * that each RCSCTL_ name the sources read is here.
+ */
+export const ENVIRONMENT: readonly (readonly [string, string])[] = [
+  ['RCSCTL_BASE_URL', 'the service base URL (--base-url wins)'],
+  ['RCSCTL_AGENCY_BASE_URL', 'the agency messaging base URL (--agency-base-url wins)'],
+  ['RCSCTL_TOKEN', 'a ready access token'],
+  ['RCSCTL_CLIENT_ID', 'with RCSCTL_CLIENT_SECRET: exchanged for an access token'],
+  ['RCSCTL_CLIENT_SECRET', 'the client secret of RCSCTL_CLIENT_ID'],
+  ['RCSCTL_BRAND_KEY_<brand>', 'an agency brand key for saved plans (brand id with _ for . and -)'],
+  ['RCSCTL_PERSON_ID', 'the account that reads and changes a brand profile page (export --account wins)'],
+  ['RCSCTL_WEBHOOK_TOKEN', 'the bearer token the controller\'s /webhook requires'],
+  ['RCSCTL_SENSITIVE_VARS', 'which ${env:NAME} variables are secrets (globs, comma-separated)'],
+  ['RCSCTL_CACHE_DIR', 'where the live-state cache lives (else $XDG_CACHE_HOME/rcsctl, ~/.cache/rcsctl)'],
+  ['RCSCTL_LOCK_DIR', 'where the per-brand apply locks live'],
+  ['RCSCTL_DEBUG', 'http, limiter or all: trace requests or the concurrency to stderr'],
+  ['NO_COLOR', 'no colour in output'],
+];
+
+function environmentHelp(): string {
+  const width = Math.max(...ENVIRONMENT.map(([name]) => name.length));
+  return ['', 'Environment (docs/configuration.md):', ...ENVIRONMENT.map(([name, what]) => `  ${name.padEnd(width)}  ${what}`)].join('\n');
 }
 
 function readGlobals(program: Command, io: CliIO): GlobalOptions {

@@ -90,3 +90,9 @@ export type * from './file/index.js';
 export type * from './logo/index.js';
 export type * from './persistent-menu/index.js';
 export type * from './template/index.js';
+
+/** What `--allow-review` lets through, from the kinds that declare what they send to review: `a logo, room, template, brand name or profile image`. */
+export function reviewedThings(): string {
+  const things = registry.map((k) => k.reviewed).filter((r): r is string => r !== undefined);
+  return things.length === 0 ? 'anything' : `a ${things.join(', ')}`;
+}

@@ -332,6 +332,12 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
    * the fields the plan expected are compared, since the service fills the rest.
    */
   readonly partialFields?: boolean;
+  /**
+   * What of it goes to operator review, in help's words (`room`, `brand name or
+   * profile image`): set by every kind whose gates can answer `review`
+   * (`--allow-review`'s help lists them).
+   */
+  readonly reviewed?: string;
   /** The operation that brings a missing object into being: `upload` shows no field changes. Default `create`. */
   readonly createOp?: 'create' | 'upload';
   /** False when apply cannot check the result by reading it back (content-addressed files). Default true. */

@@ -8,6 +8,7 @@ import { APPLY_FORMATS, applyCommand, type ApplyOptions } from '../apply-run.js'
 import type { CommandContext } from '../context.js';
 import { formatOption, formatValue, pathsOrCwd } from '../options.js';
 import { withCacheOptions } from '../plan-run.js';
+import { reviewedThings } from '../../kinds/index.js';
 
 /** Register `rcsctl apply`. */
 export function registerApply(program: Command, ctx: CommandContext): void {
@@ -19,7 +20,7 @@ export function registerApply(program: Command, ctx: CommandContext): void {
     .option('--plan <file>', 'apply exactly the steps of a saved plan (rcsctl plan --out)')
     .option('--reviewed <file>', 'with --plan: refuse the plan (exit 1, nothing sent) if it holds a step, by brand and step id, that this reviewed plan does not')
     .option('--allow-delete', 'run delete steps (saved plans may hold them without this flag)', false)
-    .option('--allow-review', 'run steps that send a room, logo or template to operator review', false)
+    .option('--allow-review', `run steps that send ${reviewedThings()} to operator review`, false)
     .option('--cancel-review', 'change what waits for review by withdrawing the review first (needs --allow-delete too)', false)
     .option('-y, --yes', 'do not ask for confirmation', false)
     .option('--auto-approve', 'the same as --yes (as in terraform)')

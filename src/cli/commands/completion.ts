@@ -1,8 +1,9 @@
 // `rcsctl completion bash|zsh|fish`: a shell completion script, generated from
-// the commander program itself so that every command and option it knows is
-// completed, and nothing it does not know.
+// the commander program itself: each command (and subcommand) is completed
+// with its own options, the values each option takes (its choices, a file, a
+// directory, or nothing to offer), and its arguments; nothing it does not know.
 
-import type { Command, Option } from 'commander';
+import { Argument, type Command, type Option } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -11,28 +12,41 @@ import { EXIT_OK } from '../exit-codes.js';
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
-/** One command as completion sees it. */
-interface CommandSpec {
-  name: string;
-  description: string;
-  options: OptionSpec[];
-}
+/** What a value (of an option or an argument) completes to. */
+export type ValueSpec = { kind: 'choices'; choices: string[] } | { kind: 'path' } | { kind: 'dir' } | { kind: 'none' };
 
 /** One option as completion sees it. */
-interface OptionSpec {
+export interface OptionSpec {
   long?: string;
   short?: string;
   description: string;
-  takesValue: boolean;
-  choices: string[];
+  /** What its value completes to; undefined for a flag that takes none. */
+  value?: ValueSpec;
+  /** The value may be left out (`--preview [dir]`): the next word is not taken for it. */
+  optionalValue: boolean;
+  /** Accepted but not offered (an alias such as `--output`). */
+  hidden: boolean;
+}
+
+/** One command as completion sees it: `path` is its words (`report merge`). */
+export interface CommandSpec {
+  path: string[];
+  description: string;
+  options: OptionSpec[];
+  commands: CommandSpec[];
+  /** What its arguments complete to; undefined when it takes none. */
+  args?: ValueSpec;
 }
 
 /** Register `rcsctl completion`. */
 export function registerCompletion(program: Command, ctx: CommandContext): void {
+  const shell = new Argument('<shell>', `one of: ${SHELLS.join(', ')}`);
+  // Listed for completion; checked in the action, whose message says what it writes.
+  shell.argChoices = [...SHELLS];
   program
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
-    .argument('<shell>', `one of: ${SHELLS.join(', ')}`)
+    .addArgument(shell)
     .addHelpText(
       'after',
       [
@@ -52,17 +66,29 @@ export function registerCompletion(program: Command, ctx: CommandContext): void 
     });
 }
 
+/** The program's commands as completion sees them (the root's path is empty); its global options are `root.options`. */
+export function completionTree(program: Command): CommandSpec {
+  const walk = (cmd: Command, path: string[]): CommandSpec => {
+    const options = [...cmd.options.filter((o) => o.long !== '--version').map(optionSpec), HELP];
+    const spec: CommandSpec = { path, description: cmd.description(), options, commands: cmd.commands.map((c) => walk(c, [...path, c.name()])) };
+    const args = cmd.registeredArguments.map(argumentValue);
+    // Every argument of rcsctl's commands completes alike (paths, files); the first one stands for them.
+    if (args[0] !== undefined) spec.args = args[0];
+    return spec;
+  };
+  return walk(program, []);
+}
+
 /** The completion script for `shell`, describing `program`. */
 export function completionScript(shell: Shell, program: Command): string {
-  const globals = program.options.map(optionSpec).filter((o) => o.long !== '--version');
-  const commands = program.commands.map((c) => ({ name: c.name(), description: c.description(), options: c.options.map(optionSpec) }));
+  const root = completionTree(program);
   switch (shell) {
     case 'bash':
-      return bashScript(program.name(), commands, globals);
+      return bashScript(program.name(), root);
     case 'zsh':
-      return zshScript(program.name(), commands, globals);
+      return zshScript(program.name(), root);
     case 'fish':
-      return fishScript(program.name(), commands, globals);
+      return fishScript(program.name(), root);
     default: {
       const never: never = shell;
       throw new Error(`unknown shell ${String(never)}`);
@@ -70,61 +96,116 @@ export function completionScript(shell: Shell, program: Command): string {
   }
 }
 
+/** Commander's own `-h, --help`, on every command. */
+const HELP: OptionSpec = { long: '--help', short: '-h', description: 'display help for command', optionalValue: false, hidden: false };
+
 function optionSpec(o: Option): OptionSpec {
-  const spec: OptionSpec = {
-    description: o.description,
-    takesValue: o.required || o.optional,
-    choices: o.argChoices ?? [],
-  };
+  const spec: OptionSpec = { description: o.description, optionalValue: o.optional, hidden: o.hidden };
+  if (o.required || o.optional) spec.value = valueSpec(/[<[]([^>\]]+)[>\]]/.exec(o.flags)?.[1] ?? '', o.argChoices);
   if (o.long !== undefined) spec.long = o.long;
   if (o.short !== undefined) spec.short = o.short;
   return spec;
 }
 
-function flags(options: OptionSpec[]): string[] {
-  return options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined));
+function argumentValue(a: Argument): ValueSpec {
+  return valueSpec(a.name(), a.argChoices);
 }
 
-/** Single-quoted for POSIX shells. */
+/** A value's completion, from its choices or else its name (`<file>`, `[dir]`, `<paths...>`; `<id>` offers nothing). */
+function valueSpec(name: string, choices: readonly string[] | undefined): ValueSpec {
+  if (choices !== undefined && choices.length > 0) return { kind: 'choices', choices: [...choices] };
+  if (/dir/.test(name)) return { kind: 'dir' };
+  if (/file|path/.test(name)) return { kind: 'path' };
+  return { kind: 'none' };
+}
+
+/** Every command of the tree, the root first. */
+function allCommands(root: CommandSpec): CommandSpec[] {
+  return [root, ...root.commands.flatMap(allCommands)];
+}
+
+/** The options a command accepts: its own, then the globals it does not define itself. */
+function accepted(c: CommandSpec, root: CommandSpec): OptionSpec[] {
+  if (c === root) return c.options;
+  const own = new Set(c.options.flatMap(flags));
+  return [...c.options, ...root.options.filter((g) => !flags(g).some((f) => own.has(f)))];
+}
+
+function flags(o: OptionSpec): string[] {
+  return [o.long, o.short].filter((f): f is string => f !== undefined);
+}
+
+/** Single-quoted for POSIX shells (and fish, whose quoting agrees for text without backslashes). */
 function sq(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function bashScript(name: string, commands: CommandSpec[], globals: OptionSpec[]): string {
+/** A command's path as one word: `report/merge`; the root is ``. */
+function key(c: CommandSpec): string {
+  return c.path.join('/');
+}
+
+function bashValue(v: ValueSpec): string {
+  switch (v.kind) {
+    case 'choices':
+      return `COMPREPLY=( $(compgen -W ${sq(v.choices.join(' '))} -- "$cur") )`;
+    case 'path':
+      return 'COMPREPLY=( $(compgen -f -- "$cur") )';
+    case 'dir':
+      return 'COMPREPLY=( $(compgen -d -- "$cur") )';
+    case 'none':
+      return 'COMPREPLY=()';
+    default: {
+      const never: never = v;
+      throw new Error(`unknown value ${String(never)}`);
+    }
+  }
+}
+
+function bashScript(name: string, root: CommandSpec): string {
   const fn = `_${name}_completion`;
-  const valueFlags = [...globals, ...commands.flatMap((c) => c.options)].filter((o) => o.takesValue);
-  const fileFlags = flags(valueFlags.filter((o) => o.choices.length === 0));
+  const commands = allCommands(root);
   const lines = [
     `# bash completion for ${name}; generated by \`${name} completion bash\`.`,
     `${fn}() {`,
-    '  local cur prev cmd i',
+    '  local cur prev path word i skip=0',
     '  cur="${COMP_WORDS[COMP_CWORD]}"',
     '  prev="${COMP_WORDS[COMP_CWORD-1]}"',
-    '  cmd=""',
+    '  path=""',
+    // Find the command path, stepping over each option's value.
     '  for ((i = 1; i < COMP_CWORD; i++)); do',
-    '    case "${COMP_WORDS[i]}" in',
-    `      ${commands.map((c) => c.name).join('|')}) cmd="\${COMP_WORDS[i]}"; break ;;`,
-    '    esac',
-    '  done',
-    '  case "$prev" in',
+    '    word="${COMP_WORDS[i]}"',
+    '    if ((skip)); then skip=0; continue; fi',
+    '    case "$path:$word" in',
   ];
-  for (const o of valueFlags.filter((v) => v.choices.length > 0)) {
-    lines.push(`    ${flags([o]).join('|')}) COMPREPLY=( $(compgen -W ${sq(o.choices.join(' '))} -- "$cur") ); return ;;`);
+  // A command's own options first: they win over a global option of the same name.
+  const takesValue = (o: OptionSpec): boolean => o.value !== undefined && !o.optionalValue;
+  for (const c of commands.filter((x) => x !== root)) {
+    const takes = c.options.filter(takesValue).flatMap(flags);
+    if (takes.length > 0) lines.push(`      ${takes.map((f) => `${key(c)}:${f}`).join('|')}) skip=1 ;;`);
   }
-  if (fileFlags.length > 0) lines.push(`    ${[...new Set(fileFlags)].join('|')}) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;`);
+  const globalTakes = root.options.filter(takesValue).flatMap(flags);
+  if (globalTakes.length > 0) lines.push(`      ${globalTakes.map((f) => `*:${f}`).join('|')}) skip=1 ;;`);
+  lines.push('      *:-*) ;;');
+  for (const c of commands.filter((x) => x !== root)) lines.push(`      ${c.path.slice(0, -1).join('/')}:${c.path.at(-1)}) path=${key(c)} ;;`);
+  lines.push('    esac', '  done');
+  lines.push('  case "$path:$prev" in');
+  for (const c of [...commands.filter((x) => x !== root), root]) {
+    for (const o of c.options) {
+      if (o.value === undefined || o.optionalValue) continue;
+      lines.push(`    ${flags(o).map((f) => `${c === root ? '*' : key(c)}:${f}`).join('|')}) ${bashValue(o.value)}; return ;;`);
+    }
+  }
   lines.push('  esac');
-  lines.push(`  local global_opts=${sq(flags(globals).join(' '))}`);
-  lines.push('  case "$cmd" in');
-  lines.push(`    "") COMPREPLY=( $(compgen -W ${sq(commands.map((c) => c.name).join(' '))}" $global_opts" -- "$cur") ); return ;;`);
+  lines.push('  case "$path" in');
   for (const c of commands) {
-    lines.push(`    ${c.name}) local opts=${sq(flags(c.options).join(' '))} ;;`);
+    const offered = accepted(c, root).filter((o) => !o.hidden).flatMap(flags);
+    const words = c.commands.map((s) => s.path.at(-1) as string);
+    const rest = words.length > 0 ? bashValue({ kind: 'choices', choices: words }) : c.args !== undefined ? bashValue(c.args) : 'COMPREPLY=()';
+    lines.push(`    ${sq(key(c))})`);
+    lines.push(`      if [[ "$cur" == -* ]]; then COMPREPLY=( $(compgen -W ${sq(offered.join(' '))} -- "$cur") ); else ${rest}; fi ;;`);
   }
   lines.push('  esac');
-  lines.push('  if [[ "$cur" == -* ]]; then');
-  lines.push('    COMPREPLY=( $(compgen -W "$opts $global_opts" -- "$cur") )');
-  lines.push('  else');
-  lines.push('    COMPREPLY=( $(compgen -f -- "$cur") )');
-  lines.push('  fi');
   lines.push('}');
   lines.push(`complete -o filenames -F ${fn} ${name}`);
   return lines.join('\n') + '\n';
@@ -135,61 +216,128 @@ function zshDesc(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/'/g, `'\\''`).replace(/\[/g, '\\[').replace(/\]/g, '\\]').replace(/:/g, '\\:');
 }
 
+function zshAction(v: ValueSpec): string {
+  switch (v.kind) {
+    case 'choices':
+      return `(${v.choices.join(' ')})`;
+    case 'path':
+      return '_files';
+    case 'dir':
+      return '_files -/';
+    case 'none':
+      return ' ';
+    default: {
+      const never: never = v;
+      throw new Error(`unknown value ${String(never)}`);
+    }
+  }
+}
+
 function zshOption(o: OptionSpec): string[] {
-  const value = o.takesValue ? (o.choices.length > 0 ? `:value:(${o.choices.join(' ')})` : ':value:_files') : '';
-  return [o.long, o.short].filter((f): f is string => f !== undefined).map((f) => `'${f}[${zshDesc(o.description)}]${value}'`);
+  const value = o.value === undefined ? '' : `${o.optionalValue ? '::' : ':'}value:${zshAction(o.value)}`;
+  return flags(o).map((f) => `'${f}[${zshDesc(o.description)}]${value}'`);
 }
 
-function zshScript(name: string, commands: CommandSpec[], globals: OptionSpec[]): string {
+/** zsh function name of a command: `_rcsctl_report_merge`. */
+function zshFn(name: string, c: CommandSpec): string {
+  return ['', name, ...c.path].join('_').replace(/-/g, '_');
+}
+
+function zshScript(name: string, root: CommandSpec): string {
+  const lines = [`#compdef ${name}`, `# zsh completion for ${name}; generated by \`${name} completion zsh\`.`];
+  for (const c of allCommands(root)) {
+    const specs = accepted(c, root).filter((o) => !o.hidden).flatMap(zshOption);
+    lines.push(`${zshFn(name, c)}() {`);
+    if (c.commands.length > 0) {
+      lines.push('  local curcontext="$curcontext" state line ret=1', '  typeset -A opt_args');
+      lines.push(`  _arguments -C ${specs.join(' ')} '1: :->command' '*:: :->rest' && ret=0`);
+      lines.push('  case $state in');
+      lines.push('    command)');
+      lines.push('      local -a commands');
+      lines.push(`      commands=(${c.commands.map((s) => `'${s.path.at(-1)}:${zshDesc(s.description)}'`).join(' ')})`);
+      lines.push(`      _describe -t commands '${[name, ...c.path].join(' ')} command' commands && ret=0`);
+      lines.push('      ;;');
+      lines.push('    rest)');
+      lines.push('      case $words[1] in');
+      for (const s of c.commands) lines.push(`        ${s.path.at(-1)}) ${zshFn(name, s)} && ret=0 ;;`);
+      lines.push('      esac');
+      lines.push('      ;;');
+      lines.push('  esac');
+      lines.push('  return ret');
+    } else {
+      const args = c.args !== undefined ? ` '*:${c.args.kind === 'choices' ? 'choice' : c.args.kind}:${zshAction(c.args)}'` : '';
+      lines.push(`  _arguments -s ${specs.join(' ')}${args}`);
+    }
+    lines.push('}');
+  }
+  // Autoloaded from $fpath (the file is then the body of _rcsctl): complete now; sourced: register.
+  lines.push(`if [ "$funcstack[1]" = "${zshFn(name, root)}" ]; then`, `  ${zshFn(name, root)} "$@"`, 'else', `  compdef ${zshFn(name, root)} ${name}`, 'fi');
+  return lines.join('\n') + '\n';
+}
+
+function fishScript(name: string, root: CommandSpec): string {
+  const helper = `__${name}_path`;
+  const commands = allCommands(root);
   const lines = [
-    `#compdef ${name}`,
-    `# zsh completion for ${name}; generated by \`${name} completion zsh\`.`,
-    `_${name}() {`,
-    '  local -a commands',
-    '  commands=(',
-    ...commands.map((c) => `    '${c.name}:${zshDesc(c.description)}'`),
-    '  )',
-    '  local -a globals',
-    '  globals=(',
-    ...globals.flatMap(zshOption).map((s) => `    ${s}`),
-    '  )',
-    '  if (( CURRENT == 2 )); then',
-    `    _describe -t commands '${name} command' commands`,
-    '    _arguments -s $globals',
-    '    return',
-    '  fi',
-    '  case "${words[2]}" in',
+    `# fish completion for ${name}; generated by \`${name} completion fish\`.`,
+    `# ${helper} prints the command being completed (report/merge), stepping over option values.`,
+    `function ${helper}`,
+    '    set -l words (commandline -opc)',
+    '    set -e words[1]',
+    "    set -l path ''",
+    '    set -l skip 0',
+    '    for word in $words',
+    '        if test $skip = 1',
+    '            set skip 0',
+    '            continue',
+    '        end',
+    '        switch "$path:$word"',
   ];
-  for (const c of commands) {
-    lines.push(`    ${c.name})`);
-    lines.push(`      _arguments -s $globals ${c.options.flatMap(zshOption).join(' ')} '*:file:_files'`);
-    lines.push('      ;;');
+  const takesValue = (o: OptionSpec): boolean => o.value !== undefined && !o.optionalValue;
+  for (const c of [...commands.filter((x) => x !== root), root]) {
+    const takes = c.options.filter(takesValue).flatMap(flags);
+    if (takes.length > 0) lines.push(`            case ${takes.map((f) => sq(`${c === root ? '*' : key(c)}:${f}`)).join(' ')}`, '                set skip 1');
   }
-  lines.push('  esac');
-  lines.push('}');
-  lines.push(`compdef _${name} ${name}`);
+  lines.push("            case '*:-*'");
+  for (const c of commands.filter((x) => x !== root)) {
+    lines.push(`            case ${sq(`${c.path.slice(0, -1).join('/')}:${c.path.at(-1)}`)}`, `                set path ${sq(key(c))}`);
+  }
+  lines.push('        end', '    end', '    echo $path', 'end', `complete -c ${name} -f`);
+  const when = (c: CommandSpec): string => `test (${helper}) = ${sq(key(c))}`;
+  for (const c of commands) {
+    const cond = `-n ${sq(when(c))}`;
+    for (const s of c.commands) lines.push(`complete -c ${name} ${cond} -a ${sq(s.path.at(-1) as string)} -d ${sq(s.description)}`);
+    for (const o of accepted(c, root)) {
+      if (o.hidden) continue;
+      const parts = [`complete -c ${name}`, cond];
+      if (o.long !== undefined) parts.push(`-l ${o.long.replace(/^--/, '')}`);
+      if (o.short !== undefined) parts.push(`-s ${o.short.replace(/^-/, '')}`);
+      // An optional value is not taken from the next word (as commander parses it): the option stands alone.
+      if (o.value !== undefined && !o.optionalValue) parts.push(fishValue(o.value));
+      parts.push(`-d ${sq(o.description)}`);
+      lines.push(parts.join(' '));
+    }
+    if (c.commands.length === 0 && c.args !== undefined) {
+      const v = c.args;
+      lines.push(`complete -c ${name} ${cond} ${v.kind === 'choices' ? `-a ${sq(v.choices.join(' '))}` : v.kind === 'path' ? '-F' : v.kind === 'dir' ? "-a '(__fish_complete_directories)'" : ''}`.trimEnd());
+    }
+  }
   return lines.join('\n') + '\n';
 }
 
-function fishScript(name: string, commands: CommandSpec[], globals: OptionSpec[]): string {
-  const names = commands.map((c) => c.name).join(' ');
-  const fishOption = (o: OptionSpec, condition: string): string => {
-    const parts = [`complete -c ${name}`];
-    if (condition !== '') parts.push(`-n ${sq(condition)}`);
-    if (o.long !== undefined) parts.push(`-l ${o.long.replace(/^--/, '')}`);
-    if (o.short !== undefined) parts.push(`-s ${o.short.replace(/^-/, '')}`);
-    if (o.takesValue) parts.push(o.choices.length > 0 ? `-x -a ${sq(o.choices.join(' '))}` : '-r -F');
-    parts.push(`-d ${sq(o.description)}`);
-    return parts.join(' ');
-  };
-  const lines = [`# fish completion for ${name}; generated by \`${name} completion fish\`.`, `complete -c ${name} -f`];
-  for (const c of commands) {
-    lines.push(`complete -c ${name} -n ${sq(`not __fish_seen_subcommand_from ${names}`)} -a ${c.name} -d ${sq(c.description)}`);
+function fishValue(v: ValueSpec): string {
+  switch (v.kind) {
+    case 'choices':
+      return `-x -a ${sq(v.choices.join(' '))}`;
+    case 'path':
+      return '-r -F';
+    case 'dir':
+      return "-x -a '(__fish_complete_directories)'";
+    case 'none':
+      return '-x';
+    default: {
+      const never: never = v;
+      throw new Error(`unknown value ${String(never)}`);
+    }
   }
-  for (const o of globals) lines.push(fishOption(o, ''));
-  for (const c of commands) {
-    for (const o of c.options) lines.push(fishOption(o, `__fish_seen_subcommand_from ${c.name}`));
-    lines.push(`complete -c ${name} -n ${sq(`__fish_seen_subcommand_from ${c.name}`)} -F`);
-  }
-  return lines.join('\n') + '\n';
 }

@@ -16,6 +16,7 @@ import { EXIT_OK } from '../exit-codes.js';
 import { untilStopped } from '../interrupt.js';
 import { pathsOrCwd } from '../options.js';
 import { withCacheOptions } from '../plan-run.js';
+import { reviewedThings } from '../../kinds/index.js';
 import { credentialsInPlay } from '../secrets.js';
 
 interface ControllerFlags {
@@ -38,20 +39,23 @@ interface ControllerFlags {
 const DAY_MS = 86_400_000;
 
 const LOG_FORMATS = ['json', 'text'] as const;
+const MODES = ['observe', 'apply'] as const;
 
 /** Register `rcsctl controller`. */
 export function registerController(program: Command, ctx: CommandContext): void {
   const logFormat = new Option('--log-format <format>', 'json (one object a line) or text').default('json');
   // Listed for help and completion (as formatOption does); checked in the action.
   logFormat.argChoices = [...LOG_FORMATS];
+  const modeOption = new Option('--mode <mode>', 'observe (plan and report drift) or apply (also apply, as rcsctl apply does)').default('observe');
+  modeOption.argChoices = [...MODES];
   const cmd = program
     .command('controller')
     .description('keep the brands converged: resync on start and every --interval, and whenever the service notifies a change (docs/controller.md)')
     .argument('[paths...]', 'manifest files or directories, watched for changes (default: .)')
     .option('--listen <host:port>', 'where to serve /webhook, /status, /metrics, /healthz and /readyz', '127.0.0.1:9464')
-    .option('--mode <mode>', 'observe (plan and report drift) or apply (also apply, as rcsctl apply does)', 'observe')
+    .addOption(modeOption)
     .option('--interval <duration>', 'full resync of every brand this often', '10m')
-    .option('--allow-review', 'apply mode: run steps that send a room, logo or template to operator review', false)
+    .option('--allow-review', `apply mode: run steps that send ${reviewedThings()} to operator review`, false)
     .option('--allow-delete', 'apply mode: run delete steps', false)
     .option('--shard <i/n>', 'serve only the brands of shard i of n (split by brand id, as CI shards are)')
     .option('--shard-peers <url-template>', 'with --shard: forward a notification for another shard\'s brand to that shard\'s replica, {shard} its 1-based index (http://rcsctl-controller-{shard}.rcsctl-controller-shards:9464/webhook)')
@@ -62,7 +66,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
     .addOption(logFormat);
   withCacheOptions(cmd).action(async (paths: string[], flags: ControllerFlags) => {
     const { io } = ctx;
-    const mode = oneOf(flags.mode, ['observe', 'apply'] as const, '--mode');
+    const mode = oneOf(flags.mode, MODES, '--mode');
     const logFormat = oneOf(flags.logFormat, LOG_FORMATS, '--log-format');
     const listen = /^(.+):(\d{1,5})$/.exec(flags.listen);
     if (listen === null || Number(listen[2]) > 65535) throw new RcsctlError('E_USAGE', `--listen must be HOST:PORT like 127.0.0.1:9464, not "${flags.listen}"`);

@@ -21,16 +21,15 @@ export function registerEmulator(program: Command, ctx: CommandContext): void {
     .description('run a local emulator of the service (admin API under /_emulator/)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: any free port)', '0')
-    .option('--seed <file>', 'seed YAML (default: examples/emulator-seed.yaml)')
     .option('--latency <ms>', 'delay added to every service response', '0')
     .option('--rate-limit <n>', 'answer 429 with Retry-After beyond n requests a second per account (0: no limit)', '0')
     .option('--brands-from <paths...>', 'also seed every brand these manifests declare, with a representative role for the master account')
-    .action(async (opts: { host: string; port: string; seed?: string; latency: string; rateLimit: string; brandsFrom?: string[] }, cmd: Command) => {
+    .action(async (opts: { host: string; port: string; latency: string; rateLimit: string; brandsFrom?: string[] }, cmd: Command) => {
       const port = wholeNumber(opts.port, '--port', 65535);
       const latencyMs = wholeNumber(opts.latency, '--latency', 600_000);
       const rateLimit = wholeNumber(opts.rateLimit, '--rate-limit', 1_000_000);
-      // `--seed` may also land on the global option of the same name.
-      const seedPath = opts.seed ?? cmd.parent?.opts<{ seed?: string }>().seed;
+      // `--seed` is the global option (one option for --sandbox and for this command, listed once in help).
+      const seedPath = cmd.parent?.opts<{ seed?: string }>().seed;
       const { io } = ctx;
       const base = loadSeed(resolve(io.cwd, seedPath ?? defaultSeedPath()));
       const declared = opts.brandsFrom !== undefined ? declaredBy(await loadOrFail(ctx, opts.brandsFrom)).declared ?? [] : [];

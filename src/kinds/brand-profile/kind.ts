@@ -34,6 +34,7 @@ export type LiveProfile = BrandDetail & { personId: string };
 export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandProfile'> & Previewable<DesiredProfile> = {
   name: 'brandProfile',
   label: 'brand profile',
+  reviewed: 'brand name or profile image',
   plural: 'brand profiles',
   reportsUnmanaged: false,
   handset: 'home',

@@ -18,6 +18,7 @@ type ChatbotFields = Partial<Record<(typeof FIELDS)[number], string | number>>;
 export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatbot'> & Previewable<DesiredChatbot> = {
   name: 'chatbot',
   label: 'room',
+  reviewed: 'room',
   handset: 'room',
   shown: (c) => ({
     handset: 'room',

@@ -16,6 +16,7 @@ export const LOGO_MODIFIABLE = ['저장', '반려', '반려(수정)', '승인'];
 export const logoPlanning: KindPlanning<DesiredLogo, Logo, 'logo'> & Previewable<DesiredLogo> = {
   name: 'logo',
   label: 'logo',
+  reviewed: 'logo',
   handset: 'profile',
   shown: (d) => ({ handset: 'profile', name: d.name, file: d.file }),
   drawing: { colour: ['#f6e3ef', '#6b1f4d'] },

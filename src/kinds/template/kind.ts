@@ -25,6 +25,7 @@ export type TemplateRequest =
 export const templatePlanning: KindPlanning<DesiredTemplate, TemplateDetail, 'template'> = {
   name: 'template',
   label: 'template',
+  reviewed: 'template',
   drawing: {
     colour: ['#e8eaf6', '#283593'],
     // A template holds its images itself (`value: {path}`), so each is drawn as an image of its path, labelled by its param.
