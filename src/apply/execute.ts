@@ -6,6 +6,7 @@
 import type { BrandRef, RcsClient } from '../api/index.js';
 import { errorMessage } from '../errors.js';
 import type { BrandPlan, Step } from '../plan/types.js';
+import { wordsFor } from '../kinds/index.js';
 import { runStep, type HandlerEnv } from './handlers.js';
 import { absenceCheck } from './recheck.js';
 import type { IdMap } from '../core/refs.js';
@@ -64,7 +65,7 @@ export function holdReason(step: Step, opts: GateOptions): { status: 'blocked' |
   if (step.gate.type === 'review' && step.gate.withdraws !== undefined && !opts.allowDelete && !opts.fromSavedPlan) {
     return { status: 'held', message: `held: ${step.gate.withdraws}; like a delete, this runs only with --allow-delete (and --allow-review), or from a saved plan` };
   }
-  if (step.op === 'delete' && !opts.allowDelete && !opts.fromSavedPlan) {
+  if (step.op === 'delete' && step.declared !== true && !opts.allowDelete && !opts.fromSavedPlan) {
     return { status: 'held', message: 'held: deletes run only with --allow-delete, or from a saved plan that holds them' };
   }
   return undefined;
@@ -149,6 +150,8 @@ async function boundedAfterInterrupt(step: Step, running: Promise<StepResult>, s
 }
 
 function doneMessage(step: Step, id: string | undefined): string {
+  const words = wordsFor(step);
+  if (words !== undefined) return words.done;
   const suffix = id !== undefined && step.op !== 'link' ? ` (${id})` : '';
   switch (step.op) {
     case 'upload':
@@ -159,8 +162,6 @@ function doneMessage(step: Step, id: string | undefined): string {
       return 'updated';
     case 'link':
       return 'linked';
-    case 'menu-replace':
-      return step.method === 'DELETE' ? 'menu removed' : step.method === 'POST' ? 'menu created' : 'menu replaced';
     case 'delete':
       return 'deleted';
     default: {

@@ -93,7 +93,7 @@ export async function verifyApplied(
 ): Promise<VerifyReport> {
   const checks: Check[] = stepsToVerify(plan, results).map((step) => ({
     step,
-    id: step.liveId ?? ids.get(tokenOf(step)) ?? (step.op === 'menu-replace' ? step.chatbotId : undefined),
+    id: step.liveId ?? ids.get(tokenOf(step)),
   }));
   const lists = given ?? (await readTouchedLists(client, brand, new Set(checks.map((c) => c.step.kind))));
   // The entries of each list by id, for the kinds whose list was read.

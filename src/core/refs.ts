@@ -31,7 +31,12 @@ function walk(value: unknown, ids: IdMap): unknown {
 
 /** The token (`autoReply:hours`) of the resource a step acts on, from its address. */
 export function tokenOf(step: Pick<Step, 'kind' | 'address'>): string {
-  return `${step.kind}:${step.address.slice(step.kind.length + 1)}`;
+  return `${step.kind}:${keyOf(step)}`;
+}
+
+/** The key in a step's address (`persistentMenu.0212345678` → `0212345678`): a handle, or the service id where identity is one. */
+export function keyOf(step: Pick<Step, 'kind' | 'address'>): string {
+  return step.address.slice(step.kind.length + 1);
 }
 
 /**

@@ -108,22 +108,29 @@ export interface LinkStep extends StepBase {
   request: unknown;
 }
 
-/** Delete a live resource (only kinds named in `prune:`). */
+/**
+ * Delete a live resource: one no manifest names, of a kind named in `prune:`,
+ * or one the manifests themselves remove (`declared`).
+ */
 export interface DeleteStep extends StepBase {
   op: 'delete';
   liveId: string;
+  /**
+   * The manifests ask for the removal themselves (a room's menu declared
+   * empty): not a prune, so it runs without --allow-delete, the plan shows
+   * what goes, and drift calls it a difference rather than a prune.
+   */
+  declared?: true;
 }
 
-/** Replace, create or delete the persistent menu of a room. */
-export interface MenuReplaceStep extends StepBase {
-  op: 'menu-replace';
-  chatbotId: string;
-  method: 'POST' | 'PUT' | 'DELETE';
-  request: unknown;
-}
-
-/** One step of a plan. */
-export type Step = UploadStep | CreateStep | UpdateStep | LinkStep | DeleteStep | MenuReplaceStep;
+/**
+ * One step of a plan. The operations are the ones every kind shares: create,
+ * update and delete, the upload of a content-addressed file, and the link
+ * step that finishes a create split out of a reference cycle. How one kind
+ * sends them (a room's menu replaced whole, a profile as multipart) lives in
+ * its handlers, never in a variant of its own here.
+ */
+export type Step = UploadStep | CreateStep | UpdateStep | LinkStep | DeleteStep;
 
 /** A live resource that no manifest names and whose kind is not pruned. */
 export interface Unmanaged {

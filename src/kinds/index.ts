@@ -11,7 +11,7 @@ import { chatbotKind } from './chatbot/index.js';
 import { fileKind } from './file/index.js';
 import { logoKind } from './logo/index.js';
 import { persistentMenuKind } from './persistent-menu/index.js';
-import type { AnyKind } from './resource-kind.js';
+import { isWorded, type AnyKind } from './resource-kind.js';
 import { templateKind } from './template/index.js';
 
 /** The kinds rcsctl ships, in dependency order: what others point at comes first. */
@@ -73,6 +73,13 @@ export function kindsInManifestOrder(): AnyKind[] {
   return [...registry].sort((a, b) => manifestOrder(a) - manifestOrder(b));
 }
 
+/** The words the step's kind has for its operation (`menu will be replaced`), when it has its own. */
+export function wordsFor(step: { kind: string; op: string }): { plan: string; done: string } | undefined {
+  const kind = registry.find((k) => k.name === step.kind);
+  if (kind === undefined || !isWorded(kind)) return undefined;
+  return (kind.words as Partial<Record<string, { plan: string; done: string }>>)[step.op];
+}
+
 /** The kind named `name`; throws on an unknown name (a plan file from elsewhere). */
 export function kindByName(name: string): AnyKind {
   const kind = registry.find((k) => k.name === name);
@@ -81,8 +88,8 @@ export function kindByName(name: string): AnyKind {
 }
 
 export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind, templateKind };
-export type { AnyKind, Exportable, KindPlanning, Previewable, ResourceKind, Stateful } from './resource-kind.js';
-export { handsetOf, isExportable, isPreviewable, isStateful } from './resource-kind.js';
+export type { AnyKind, Exportable, KindPlanning, Previewable, ResourceKind, Stateful, Worded } from './resource-kind.js';
+export { handsetOf, isExportable, isPreviewable, isStateful, isWorded } from './resource-kind.js';
 export type * from './agency-file/index.js';
 export type * from './auto-reply/index.js';
 export type * from './chatbot/index.js';

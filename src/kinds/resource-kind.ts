@@ -473,6 +473,23 @@ export interface Exportable<L> {
   readonly exporter: KindExporter<L>;
 }
 
+/** The operations a kind may give its own words (the others are the kind's own only in name: an upload, a link step). */
+export type WordedOp = 'create' | 'update' | 'delete';
+
+/**
+ * A kind whose steps read better in words of its own than "will be created"
+ * (a room's menu "will be replaced", "removed"): the plan, the preview and
+ * apply's report use them for the operations it names.
+ */
+export interface Worded {
+  readonly words: Readonly<Partial<Record<WordedOp, { readonly plan: string; readonly done: string }>>>;
+}
+
+/** Whether `kind` has words of its own for its steps. */
+export function isWorded<K extends AnyKind>(kind: K): kind is K & Worded {
+  return typeof (kind as Partial<Worded>).words === 'object';
+}
+
 /** Whether `kind` is drawn by the preview. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function isPreviewable<K extends AnyKind>(kind: K): kind is K & Previewable<any> {

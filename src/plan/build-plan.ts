@@ -113,7 +113,7 @@ function stepSeed(kind: AnyKind, key: string, op: Step['op'], name: string, gate
   return { id: `${address}:${op}`, kind: kind.name, address, name, gate, changes, dependsOn: [], produces: `${kind.name}:${key}` };
 }
 
-/** Step ids name the operation the kind chose (`persistentMenu.0212345678:menu-replace`). */
+/** Step ids name the operation the kind chose (a menu's update step is a create on a room without one: `persistentMenu.0212345678:create`). */
 function withOpId(step: Step): Step {
   step.id = `${step.address}:${step.op}`;
   return step;
@@ -166,10 +166,8 @@ function holdDependants(steps: Step[]): Step[] {
 }
 
 /**
- * What a listed step does to its resource, as its marker shows it: an upload,
- * a create and a menu that does not exist yet are creates (+); a menu removed
- * is a delete (-); a replaced menu, an update and the reply links added after
- * a create are updates (~).
+ * What a listed step does to its resource, as its marker shows it: an upload
+ * is a create (+), and the reply links added after a create an update (~).
  */
 export function changeOf(step: Step): 'create' | 'update' | 'delete' {
   switch (step.op) {
@@ -179,8 +177,6 @@ export function changeOf(step: Step): 'create' | 'update' | 'delete' {
     case 'update':
     case 'link':
       return 'update';
-    case 'menu-replace':
-      return step.method === 'POST' ? 'create' : step.method === 'DELETE' ? 'delete' : 'update';
     case 'delete':
       return 'delete';
     default: {

@@ -11,7 +11,7 @@ import { Heap } from '../util/heap.js';
 import type { Step } from './types.js';
 
 /** Rank of each operation within one kind: what must exist before it is changed. */
-const OP_RANK: Record<Step['op'], number> = { upload: 0, create: 1, update: 2, link: 3, 'menu-replace': 4, delete: 5 };
+const OP_RANK: Record<Step['op'], number> = { upload: 0, create: 1, update: 2, link: 3, delete: 4 };
 
 /** Extra inputs the order needs beyond the steps themselves. */
 export interface OrderInputs {
@@ -45,8 +45,9 @@ function linkDependencies(steps: Step[], extra: OrderInputs): void {
   const producers = new Map<string, Step>();
   for (const s of steps) if (s.produces !== undefined && s.op !== 'link' && s.op !== 'delete') producers.set(s.produces, s);
   const byLiveRef = new Map<string, Step[]>();
+  // Every step that rewrites a live object drops the references it held, a
+  // delete the manifests ask for (an emptied menu) as well; a prune has none listed.
   for (const s of steps) {
-    if (s.op === 'delete') continue;
     for (const ref of extra.liveRefs.get(s.id) ?? []) {
       const list = byLiveRef.get(ref) ?? [];
       list.push(s);

@@ -35,8 +35,8 @@ export interface PlanSummary {
   unmanaged: number;
 }
 
-/** Current plan file format version; apply refuses any other. */
-export const PLAN_FILE_VERSION = 1;
+/** Current plan file format version; apply refuses any other. 2: a menu's steps are create, update and delete (issue 40), no `menu-replace`. */
+export const PLAN_FILE_VERSION = 2;
 
 /** The saved plan (`plan --out`). Holds no secret. */
 export interface PlanFile {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { formatValue } from '../core/refs.js';
-import { KINDS } from '../kinds/index.js';
+import { KINDS, wordsFor } from '../kinds/index.js';
 import { handsetOf, type Shown } from '../kinds/resource-kind.js';
 import type { BrandPlan, FieldChange, Step } from '../plan/types.js';
 import { dataUri } from './brand.js';
@@ -88,7 +88,7 @@ export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] 
     // The final form: the last step's that states one. A link step states none (its
     // create's expected form already holds the links), and reading it as "nothing"
     // drew a create in a reply cycle as "Will be deleted".
-    const after = main.op === 'delete' ? undefined : [...steps].reverse().find((s) => s.expected !== undefined)?.expected;
+    const after = main.op === 'delete' && main.declared !== true ? undefined : [...steps].reverse().find((s) => s.expected !== undefined)?.expected;
     const draw = (value: unknown): MessageView | RoomView | undefined => {
       if (value === undefined || value === null) return undefined;
       return shownAs(main.kind) === 'message' ? messageView(asRawMessage(address, value), resolvers) : roomWithMenu(address, value, main, ctx, resolvers);
@@ -96,7 +96,8 @@ export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] 
     const view: ChangeView = { address, op: main.op, heading: heading(main), changes: steps.flatMap((s) => s.changes) };
     const gate = gateText(main);
     if (gate !== undefined) view.gate = gate;
-    const b = main.op === 'create' ? undefined : draw(before);
+    // A create has no live form, unless its object lives inside another (a menu created on a live room).
+    const b = draw(before);
     const a = draw(after);
     if (b !== undefined) view.before = b;
     if (a !== undefined) view.after = a;
@@ -121,18 +122,7 @@ function roomWithMenu(address: string, value: unknown, step: Step, ctx: ChangesC
 }
 
 function heading(step: Step): string {
-  const what =
-    step.op === 'menu-replace'
-      ? step.method === 'DELETE'
-        ? 'menu will be removed'
-        : step.method === 'POST'
-          ? 'menu will be created'
-          : 'menu will be replaced'
-      : step.op === 'create'
-        ? 'will be created'
-        : step.op === 'delete'
-          ? 'will be deleted'
-          : 'will be updated';
+  const what = wordsFor(step)?.plan ?? (step.op === 'create' ? 'will be created' : step.op === 'delete' ? 'will be deleted' : 'will be updated');
   return `${step.address} “${step.name}” ${what}`;
 }
 

@@ -11,7 +11,7 @@ import { partialMarkdown } from './partial.js';
 import { stepUpload, uploadLine } from './change.js';
 import { diffLines, MARKDOWN_BUDGET } from './drift-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
-import { describe, MARKERS, markerOf, planTotals, summaryLine } from './plan-text.js';
+import { describe, MARKERS, markerOf, planTotals, showsChanges, summaryLine } from './plan-text.js';
 import { makeStyle } from './style.js';
 import { reviewText } from '../core/step.js';
 
@@ -83,7 +83,7 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
     const diff: string[] = [];
     for (const step of p.steps) {
       const upload = stepUpload(step);
-      if ((step.changes.length === 0 && upload === undefined) || step.op === 'delete') continue;
+      if ((step.changes.length === 0 && upload === undefined) || !showsChanges(step)) continue;
       diff.push(`# ${step.address} (${step.op})`, ...(upload !== undefined ? [fence(uploadLine(upload))] : []), ...step.changes.flatMap(diffLines).map(fence));
     }
     if (diff.length > 0) lines.push('', `<details><summary>Field changes</summary>`, '', '```diff', ...diff, '```', '', '</details>');

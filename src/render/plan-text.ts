@@ -7,6 +7,7 @@ import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js
 import { brandErrorText, failedHeadline } from './brand-error.js';
 import type { Style } from './style.js';
 import { reviewText } from '../core/step.js';
+import { wordsFor } from '../kinds/index.js';
 
 /** Markers: create, update, delete, blocked, needs review. */
 export const MARKERS = { create: '+', update: '~', delete: '-', blocked: '!', review: '⚑', unmanaged: '?' } as const;
@@ -124,12 +125,19 @@ export function renderStep(step: Step, style: Style): string[] {
   }
   const upload = stepUpload(step);
   if (upload !== undefined) lines.push(style.green(`      ${uploadLine(upload)}`));
-  if (step.op !== 'delete') for (const c of step.changes) lines.push(renderChange(c, style));
+  if (showsChanges(step)) for (const c of step.changes) lines.push(renderChange(c, style));
   return lines;
+}
+
+/** Whether a step's field changes are shown: not for a prune, whose changes are everything the object held. */
+export function showsChanges(step: Step): boolean {
+  return step.op !== 'delete' || step.declared === true;
 }
 
 /** What a step will do, in words: `will be created`, `menu will be replaced`. */
 export function describe(step: Step): string {
+  const words = wordsFor(step);
+  if (words !== undefined) return words.plan;
   switch (step.op) {
     case 'upload':
       return 'will be uploaded';
@@ -139,8 +147,6 @@ export function describe(step: Step): string {
       return 'will be updated';
     case 'link':
       return 'will get its reply links (after the auto-replies it links to exist)';
-    case 'menu-replace':
-      return step.method === 'DELETE' ? 'menu will be removed' : step.method === 'POST' ? 'menu will be created' : 'menu will be replaced';
     case 'delete':
       return 'will be deleted';
     default: {

@@ -145,17 +145,24 @@ function stepFinding(step: Step): Finding | undefined {
       : step.gate.type === 'review'
         ? ` Applying it needs --allow-review: ${reviewText(step.gate)}.`
         : '';
+  if (step.op === 'delete' && step.declared === true) {
+    return finding(
+      'DRIFT_CHANGED',
+      'warning',
+      step.address,
+      `"${step.name}" exists live and the manifests remove it`,
+      `Live and the manifest differ, and either may be the side that changed: run rcsctl apply to make live match the manifest, or change the manifest to match live (each change shows the live value first).${gateNote}`,
+      { changes: step.changes, ...gate },
+    );
+  }
   switch (step.op) {
-    case 'update':
-    case 'menu-replace': {
+    case 'update': {
       const n = step.changes.length;
       return finding(
         'DRIFT_CHANGED',
         'warning',
         step.address,
-        step.op === 'menu-replace' && step.method !== 'PUT'
-          ? `the live menu of room ${step.chatbotId} differs from the manifest (${step.method === 'POST' ? 'no menu live' : 'the manifest removes it'})`
-          : `"${step.name}" differs from the manifest in ${n} field${n === 1 ? '' : 's'}`,
+        `"${step.name}" differs from the manifest in ${n} field${n === 1 ? '' : 's'}`,
         `Live and the manifest differ, and either may be the side that changed: run rcsctl apply to make live match the manifest, or change the manifest to match live (each change shows the live value first).${gateNote}`,
         { changes: step.changes, ...gate },
       );

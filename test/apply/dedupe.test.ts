@@ -112,8 +112,8 @@ describe('the steps that clear them', () => {
     expect(steps.map((s) => [s.id, s.dependsOn])).toEqual([
       ['autoReply.A1:update', []],
       ['autoReply.U1:update', []],
-      ['persistentMenu.0212345678:menu-replace', []],
-      ['autoReply.A2:delete', ['autoReply.A1:update', 'autoReply.U1:update', 'persistentMenu.0212345678:menu-replace']],
+      ['persistentMenu.0212345678:update', []],
+      ['autoReply.A2:delete', ['autoReply.A1:update', 'autoReply.U1:update', 'persistentMenu.0212345678:update']],
       ['autoReply.A3:delete', []],
     ]);
     expect(steps[0]).toMatchObject({ op: 'update', liveId: 'A1', request: { chipList: [{ reply: { autoReplyMsgId: 'B1' } }, { reply: { autoReplyMsgId: 'A1' } }] } });
@@ -131,9 +131,8 @@ describe('the steps that clear them', () => {
       },
     });
     expect(steps[2]).toMatchObject({
-      op: 'menu-replace',
-      method: 'PUT',
-      chatbotId: '0212345678',
+      op: 'update',
+      liveId: '0212345678',
       request: { persistentMenu: { menu: [{ type: 'reply', title: 'One', ordNo: 1, autoReplyMsgId: 'B1' }, { type: 'reply', title: 'Two', ordNo: 2, autoReplyMsgId: 'A1' }] } },
     });
   });

@@ -72,6 +72,29 @@ describe('apply', () => {
     expect(again.stdout).toContain('Nothing to apply');
   });
 
+  it('a menu the manifest declares empty is removed without --allow-delete: the manifest asks for it, it is no prune', async () => {
+    expect((await applyAll()).code).toBe(0);
+    edit(`    persistentMenu:
+      - { type: reply, title: Opening hours, autoReply: hours }
+      - { type: reply, title: "Today's menu", autoReply: menu }
+      - { type: reply, title: Find us, autoReply: location }
+      - type: action
+        title: Call us
+        actionType: dialerAction
+        action: { dialerAction: { dialPhoneNumber: { phoneNumber: "0212345678" } } }
+`, '    persistentMenu: []\n');
+    const drift = await cli(['drift', manifest(), '--format', 'json'], { emu });
+    const resources = (JSON.parse(drift.stdout) as { brands: { resources: { address: string; findings: { code: string }[] }[] }[] }).brands[0]?.resources ?? [];
+    expect(resources.find((r) => r.address === 'persistentMenu.0212345678')?.findings.map((f) => f.code)).toEqual(['DRIFT_CHANGED']);
+    const planned = await planExit();
+    expect(planned.stdout).toContain('- persistentMenu.0212345678 "Coffee Co menu"  menu will be removed');
+    const r = await cli(['apply', manifest(), '--yes'], { emu });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/persistentMenu\.0212345678: menu removed/);
+    expect(brand().chatbots.get('0212345678')?.menu ?? []).toEqual([]);
+    expect((await planExit()).code).toBe(0);
+  });
+
   it('refuses to run without --yes when there is no terminal, and sends nothing', async () => {
     const r = await cli(['apply', manifest(), '--allow-review'], { emu });
     expect(r.code).toBe(1);
@@ -225,10 +248,13 @@ describe('apply --plan', () => {
     expect((await cli(['plan', manifest(), '--out', out], { emu })).code).toBe(0);
     const plan = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
 
-    writeFileSync(join(dir, 'v2.json'), JSON.stringify({ ...plan, version: 2 }));
-    const v = await cli(['apply', '--plan', join(dir, 'v2.json')], { emu });
+    // Version 1 (a menu's steps were `menu-replace`) is refused, as is one from a later rcsctl.
+    writeFileSync(join(dir, 'v1.json'), JSON.stringify({ ...plan, version: 1 }));
+    const v = await cli(['apply', '--plan', join(dir, 'v1.json')], { emu });
     expect(v.code).toBe(1);
-    expect(v.stderr).toContain('has format version 2; this rcsctl reads version 1 only');
+    expect(v.stderr).toContain('has format version 1; this rcsctl reads version 2 only');
+    writeFileSync(join(dir, 'v3.json'), JSON.stringify({ ...plan, version: 3 }));
+    expect((await cli(['apply', '--plan', join(dir, 'v3.json')], { emu })).stderr).toContain('has format version 3; this rcsctl reads version 2 only');
 
     writeFileSync(join(dir, 'other.json'), JSON.stringify({ ...plan, baseUrl: 'https://rcs.example.com' }));
     const o = await cli(['apply', '--plan', join(dir, 'other.json')], { emu });

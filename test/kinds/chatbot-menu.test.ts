@@ -89,16 +89,19 @@ describe('persistent menu', () => {
     const step = persistentMenuKind.createStep(menu([{ type: 'reply', title: 'News', autoReply: 'news' }]), mctx, {
       id: 'x', kind: 'persistentMenu', address: 'persistentMenu.0212345678', name: 'n', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'persistentMenu:0212345678',
     });
-    expect(step).toMatchObject({ op: 'menu-replace', method: 'POST', request: { persistentMenu: { menu: [{ type: 'reply', title: 'News', ordNo: 1, autoReplyMsgId: '<ref:autoReply:news>' }] } } });
+    expect(step).toMatchObject({ op: 'create', request: { persistentMenu: { menu: [{ type: 'reply', title: 'News', ordNo: 1, autoReplyMsgId: '<ref:autoReply:news>' }] } } });
   });
 
-  it('chooses POST, PUT or DELETE from the live and desired menus', () => {
+  it('creates a menu on a room without one, replaces one the room has, and deletes one declared empty', () => {
     const seed = { id: 'x', kind: 'persistentMenu' as const, address: 'persistentMenu.0212345678', name: 'n', gate: { type: 'none' as const }, changes: [], dependsOn: [], produces: 'p' };
     const withMenu = liveChatbot('0212345678', { persistentMenu: [{ type: 'feed', title: 'F', ordNo: 1 }] });
     const item = { type: 'feed' as const, title: 'G' };
-    expect(persistentMenuKind.updateStep(menu([item]), withMenu, mctx, seed)).toMatchObject({ method: 'PUT' });
-    expect(persistentMenuKind.updateStep(menu([]), withMenu, mctx, seed)).toMatchObject({ method: 'DELETE', request: null });
-    expect(persistentMenuKind.updateStep(menu([item]), liveChatbot('0212345678'), mctx, seed)).toMatchObject({ method: 'POST' });
+    expect(persistentMenuKind.updateStep(menu([item]), withMenu, mctx, seed)).toMatchObject({ op: 'update', liveId: '0212345678', request: { persistentMenu: { menu: [{ type: 'feed', title: 'G', ordNo: 1 }] } } });
+    const removal = persistentMenuKind.updateStep(menu([]), withMenu, mctx, seed);
+    expect(removal).toEqual({ ...seed, op: 'delete', liveId: '0212345678', declared: true });
+    const created = persistentMenuKind.updateStep(menu([item]), liveChatbot('0212345678'), mctx, seed);
+    expect(created).toMatchObject({ op: 'create', request: { persistentMenu: { menu: [{ type: 'feed', title: 'G', ordNo: 1 }] } } });
+    expect(created).not.toHaveProperty('liveId');
     expect(persistentMenuKind.createStep(menu([]), mctx, seed)).toBeUndefined();
   });
 

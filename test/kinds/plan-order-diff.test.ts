@@ -20,7 +20,7 @@ describe('plan order', () => {
       chatbots: [desiredChatbot('0212345678', { persistentMenu: [{ type: 'reply', title: 'Card', autoReply: 'card' }] })],
     });
     const plan = buildPlan(brand, liveBrand({ chatbots: [liveChatbot('0212345678')] }));
-    expect(ids(plan.steps)).toEqual([`file.${hero.uploadName}:upload`, 'autoReply.card:create', 'persistentMenu.0212345678:menu-replace']);
+    expect(ids(plan.steps)).toEqual([`file.${hero.uploadName}:upload`, 'autoReply.card:create', 'persistentMenu.0212345678:create']);
     expect(plan.steps[1]?.dependsOn).toEqual([`file.${hero.uploadName}:upload`]);
     expect(plan.steps[2]?.dependsOn).toContain('autoReply.card:create');
   });
@@ -75,8 +75,8 @@ describe('plan order', () => {
       ],
     });
     const plan = buildPlan(brand, live);
-    expect(ids(plan.steps)).toEqual(['autoReply.home:update', 'persistentMenu.0212345678:menu-replace', 'autoReply.ARM-OLD:delete']);
-    expect(plan.steps[2]?.dependsOn).toEqual(['autoReply.home:update', 'persistentMenu.0212345678:menu-replace']);
+    expect(ids(plan.steps)).toEqual(['autoReply.home:update', 'persistentMenu.0212345678:update', 'autoReply.ARM-OLD:delete']);
+    expect(plan.steps[2]?.dependsOn).toEqual(['autoReply.home:update', 'persistentMenu.0212345678:update']);
     expect(plan.steps[2]?.gate).toEqual({ type: 'destructive' });
     expect(Object.keys(plan.fingerprints).sort()).toEqual(['autoReply.ARM-OLD', 'autoReply.home', 'persistentMenu.0212345678']);
   });
@@ -96,7 +96,7 @@ describe('plan order', () => {
     // Managing the menu without the link frees it.
     const managed = desiredBrand({ prune: ['autoReplies'], chatbots: [desiredChatbot('0212345678', { persistentMenu: [] })] });
     expect(buildPlan(managed, live).steps.map((s) => [s.id, s.gate.type])).toEqual([
-      ['persistentMenu.0212345678:menu-replace', 'none'],
+      ['persistentMenu.0212345678:delete', 'none'],
       ['autoReply.ARM-FREE:delete', 'destructive'],
       ['autoReply.ARM-OLD:delete', 'destructive'],
     ]);
@@ -115,7 +115,7 @@ describe('plan order', () => {
     // The room update turns rcsReply to "1", which the menu needs; it is blocked by review.
     const brand = desiredBrand({ chatbots: [desiredChatbot('0212345678', { rcsReply: '1', persistentMenu: [{ type: 'feed', title: 'News' }] })] });
     const plan = buildPlan(brand, liveBrand({ chatbots: [liveChatbot('0212345678', { approvalResult: '검수시작', rcsReply: '0' })] }));
-    expect(ids(plan.steps)).toEqual(['chatbot.0212345678:update', 'persistentMenu.0212345678:menu-replace']);
+    expect(ids(plan.steps)).toEqual(['chatbot.0212345678:update', 'persistentMenu.0212345678:create']);
     expect(plan.steps[0]?.gate).toMatchObject({ type: 'blocked', state: '검수시작' });
     expect(plan.steps[1]?.dependsOn).toEqual(['chatbot.0212345678:update']);
     expect(plan.steps[1]?.gate).toMatchObject({ type: 'blocked', state: 'waiting', reason: expect.stringContaining('chatbot.0212345678') });
@@ -125,7 +125,7 @@ describe('plan order', () => {
     const brand = desiredBrand({ chatbots: [desiredChatbot('0212345678', { subDescr: 'New', persistentMenu: [{ type: 'feed', title: 'News' }] })] });
     const plan = buildPlan(brand, liveBrand({ chatbots: [liveChatbot('0212345678', { approvalResult: '검수시작' })] }));
     expect(plan.steps[0]?.gate).toMatchObject({ type: 'blocked', state: '검수시작' });
-    expect(plan.steps[1]).toMatchObject({ id: 'persistentMenu.0212345678:menu-replace', dependsOn: [], gate: { type: 'none' } });
+    expect(plan.steps[1]).toMatchObject({ id: 'persistentMenu.0212345678:create', dependsOn: [], gate: { type: 'none' } });
   });
 
   it('gives the same order whatever order the manifests list things in', () => {

@@ -1,21 +1,25 @@
 // The persistent menu kind: part of its room (read, re-read and exported with
 // it), planned and applied on its own.
 //   kind.ts      identity, normalisation, the menu request, gates (pure)
-//   service.ts   the replace handler and its codes
+//   service.ts   the create, replace and delete handlers and their codes
 //   manifest.ts  the menu item definition and lint rules;  schema.ts  its fragment
 
 import type { ChatbotDetail } from '../../api/types.js';
 import { rereadChatbot } from '../chatbot/service.js';
-import type { Previewable, ResourceKind } from '../resource-kind.js';
-import { persistentMenuPlanning, type DesiredMenu } from './kind.js';
+import type { Previewable, ResourceKind, Worded } from '../resource-kind.js';
+import { hasMenu, persistentMenuPlanning, type DesiredMenu } from './kind.js';
 import { menuManifest } from './manifest.js';
 import { MENU_CODES, menuHandlers } from './service.js';
 
 /** The persistent menu kind. */
-export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> = {
+export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded = {
   ...persistentMenuPlanning,
   manifest: menuManifest,
-  reread: rereadChatbot,
+  // A room without a menu has no menu to find: a create is then still to do, a delete done.
+  reread: async (client, brand, id) => {
+    const room = await rereadChatbot(client, brand, id);
+    return room !== undefined && hasMenu(room.live) ? room : undefined;
+  },
   codes: MENU_CODES,
   handlers: menuHandlers,
 };

@@ -7,7 +7,7 @@ import { compact } from '../../util/compact.js';
 import type { DesiredChatbot, DesiredMenuItem } from '../chatbot/types.js';
 import { matchById } from '../match.js';
 import { drawnReply } from '../auto-reply/kind.js';
-import type { KindPlanning, PlanContext, Previewable } from '../resource-kind.js';
+import type { KindPlanning, PlanContext, Previewable, Worded } from '../resource-kind.js';
 
 /** A room's menu, desired: only rooms whose manifest has `persistentMenu`. */
 export interface DesiredMenu {
@@ -20,7 +20,7 @@ export interface DesiredMenu {
 }
 
 /** The persistent menu kind's pure part. */
-export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> = {
+export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded = {
   name: 'persistentMenu',
   label: 'persistent menu',
   handset: 'menu',
@@ -53,14 +53,21 @@ export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'p
   }),
   normaliseDesired: (d, ctx) => ({ items: toItems(d, ctx).map((i) => itemFields(i)) }),
 
+  // A menu is created on a room that has none, replaced whole on one that has
+  // one, and deleted when the manifest declares it empty; its id is its room's.
   createStep(d, ctx, seed) {
     if (d.items.length === 0) return undefined;
-    return { ...seed, op: 'menu-replace', chatbotId: d.chatbotId, method: 'POST', request: menuRequest(d, ctx) };
+    return { ...seed, op: 'create', request: menuRequest(d, ctx) };
   },
   updateStep(d, l, ctx, seed) {
-    const hadMenu = (l.persistentMenu ?? []).length > 0;
-    const method = d.items.length === 0 ? 'DELETE' : hadMenu ? 'PUT' : 'POST';
-    return { ...seed, op: 'menu-replace', chatbotId: d.chatbotId, liveId: l.chatbotId, method, request: method === 'DELETE' ? null : menuRequest(d, ctx) };
+    if (d.items.length === 0) return { ...seed, op: 'delete', liveId: l.chatbotId, declared: true };
+    if (!hasMenu(l)) return { ...seed, op: 'create', request: menuRequest(d, ctx) };
+    return { ...seed, op: 'update', liveId: l.chatbotId, request: menuRequest(d, ctx) };
+  },
+  words: {
+    create: { plan: 'menu will be created', done: 'menu created' },
+    update: { plan: 'menu will be replaced', done: 'menu replaced' },
+    delete: { plan: 'menu will be removed', done: 'menu removed' },
   },
 
   gates: {
@@ -83,9 +90,14 @@ export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'p
         const moved = i.autoReplyMsgId === undefined ? undefined : to.get(`autoReply:${i.autoReplyMsgId}`);
         return { ...item, ordNo: i.ordNo, ...(moved !== undefined ? { autoReplyMsgId: moved } : {}) };
       });
-    return { ...seed, op: 'menu-replace', chatbotId: l.chatbotId, liveId: l.chatbotId, method: 'PUT', request: { persistentMenu: { menu } } };
+    return { ...seed, op: 'update', liveId: l.chatbotId, request: { persistentMenu: { menu } } };
   },
 };
+
+/** Whether the room has a menu live: a room without one has nothing to replace or delete. */
+export function hasMenu(l: ChatbotDetail): boolean {
+  return (l.persistentMenu ?? []).length > 0;
+}
 
 function liveRefs(l: ChatbotDetail): string[] {
   return (l.persistentMenu ?? []).filter((i) => i.autoReplyMsgId !== undefined).map((i) => `autoReply:${i.autoReplyMsgId}`);
