@@ -14,6 +14,7 @@ import { isFailed, planEachBrand, type BrandOutcome, type PlanBrandsOptions, typ
 import { applyEachBrand, runsOf, unappliable, type ApplyBrandsOptions, type BrandApplyOutcome, type BrandRun } from './apply-brands.js';
 import { deleteDuplicates, duplicatesOf, type BrandDuplicates, type DedupeOutcome } from './dedupe.js';
 import type { GateOptions } from './execute.js';
+import type { LockBackend } from './lock-backend.js';
 import { acquireBrandLocks, releaseAll, type BrandLock, type LockOptions } from './lock.js';
 import type { Unconverged } from './verify.js';
 
@@ -43,8 +44,13 @@ export interface ApplyRunEvents {
 /** How to run. */
 export interface ApplyRunOptions extends Omit<GateOptions, 'fromSavedPlan'> {
   concurrency: number;
-  /** The per-brand locks (`lockDir(env)`, how long to wait, the service's base URL, the command named in the lock file). */
-  lock: LockOptions;
+  /**
+   * The per-brand locks (`lockDir(env)`, how long to wait, the service's base
+   * URL, the command named in the lock file); with `backend`, the locks are
+   * taken there instead of in `dir` (lock-backend.ts), and a run whose backend
+   * loses its locks (`backend.lost`) stops as an interrupt does.
+   */
+  lock: LockOptions & { backend?: LockBackend };
   /** First delete the newer of identical live copies of managed names (manifests only; deletes need `allowDelete`). */
   dedupe?: boolean;
   /** Aborted by an interrupt or a shutdown: no brand and no step starts after it. */
@@ -96,9 +102,12 @@ export interface ApplyRunResult {
 export async function runApply(client: RcsClient, source: ApplySource, opts: ApplyRunOptions): Promise<ApplyRunResult> {
   const ev = opts.events ?? {};
   const locks: BrandLock[] = [];
+  const backend = opts.lock.backend;
   const lock = async (brandIds: string[]): Promise<void> => {
-    locks.push(...(await acquireBrandLocks(brandIds, opts.lock)));
+    locks.push(...(await (backend !== undefined ? backend.acquire(brandIds, opts.lock) : acquireBrandLocks(brandIds, opts.lock))));
   };
+  // Locks that went with a lost database connection protect nothing: no step starts after that.
+  const signal = backend !== undefined ? AbortSignal.any([backend.lost, ...(opts.signal !== undefined ? [opts.signal] : [])]) : opts.signal;
   const result: ApplyRunResult = { status: 'nothing', runs: [], planned: [], outcomes: [], failures: new Map(), stepsFailed: 0, stepsHeld: 0, unconverged: [], interrupted: [] };
   try {
     if (source.from === 'saved') {
@@ -120,14 +129,14 @@ export async function runApply(client: RcsClient, source: ApplySource, opts: App
     const total = runs.reduce((n, r) => n + r.plan.steps.length, 0);
     if (total === 0 && result.failures.size === 0) return result;
     if (total > 0 && source.from === 'manifests') await ev.confirm?.(runs.filter((r) => r.plan.steps.length > 0).map((r) => r.plan.brandId), 'apply these changes to');
-    if (opts.signal?.aborted === true) return { ...result, status: 'interrupted', before: true };
+    if (signal?.aborted === true) return { ...result, status: 'interrupted', before: true };
 
     result.outcomes = await applyEachBrand(client, total > 0 ? runs : [], {
       concurrency: opts.concurrency,
       allowDelete: opts.allowDelete,
       allowReview: opts.allowReview,
       fromSavedPlan: source.from === 'saved',
-      ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+      ...(signal !== undefined ? { signal } : {}),
       ...(opts.hintFor !== undefined ? { hintFor: opts.hintFor } : {}),
       ...(ev.reporterFor !== undefined ? { reporterFor: ev.reporterFor } : {}),
       ...(opts.cache !== undefined ? { cache: opts.cache } : {}),
@@ -141,6 +150,7 @@ export async function runApply(client: RcsClient, source: ApplySource, opts: App
     return result;
   } finally {
     releaseAll(locks);
+    await backend?.flush();
   }
 }
 

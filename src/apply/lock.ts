@@ -30,6 +30,20 @@ export interface LockHolder {
   procStart?: string;
   /** The boot the holder runs in (Linux); absent as procStart is. */
   bootId?: string;
+  /** The CI system the holder runs in (GitHub Actions, GitLab CI, CI), absent outside CI. */
+  ci?: string;
+  /** The controller's shard (`i/n`). */
+  shard?: string;
+  /** A controller's webhook URL, where a standby forwards notifications (leases only). */
+  url?: string;
+}
+
+/** Who is asking, beyond the command: shown to whoever is refused. */
+export interface HolderExtras {
+  /** The CI system the process runs in (ciOf in lock-backend.ts), absent outside CI. */
+  ci?: string;
+  /** The controller's shard (`i/n`). */
+  shard?: string;
 }
 
 /** A lock held by this process; release it exactly once. */
@@ -39,7 +53,7 @@ export interface BrandLock {
 }
 
 /** Where and how long to wait. */
-export interface LockOptions {
+export interface LockOptions extends HolderExtras {
   /** Directory of the lock files (default: RCSCTL_LOCK_DIR, else <tmpdir>/rcsctl-locks). */
   dir: string;
   /** How long to wait for a held lock before giving up, in ms (0: do not wait). */
@@ -112,7 +126,15 @@ function thisProcess(brandId: string, opts: LockOptions): LockHolder {
     command: opts.command,
     ...(procStart !== undefined ? { procStart } : {}),
     ...(bootId !== undefined ? { bootId } : {}),
+    ...(opts.ci !== undefined ? { ci: opts.ci } : {}),
+    ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
   };
+}
+
+/** A holder in words: `rcsctl apply in GitHub Actions (pid 42 on runner-3, started …, 5s ago)`. */
+export function describeHolder(h: LockHolder): string {
+  const what = `rcsctl ${h.command}${h.shard !== undefined ? ` of shard ${h.shard}` : ''}${h.ci !== undefined ? ` in ${h.ci}` : ''}`;
+  return `${what} (pid ${h.pid} on ${h.host}, started ${h.startedAt}, ${ago(h.startedAt)})`;
 }
 
 /** Take the lock of one brand, waiting up to `timeoutMs` for a live holder. */
@@ -182,6 +204,7 @@ function parseHolder(bytes: Buffer): LockHolder | undefined {
     if (typeof v.pid !== 'number' || typeof v.host !== 'string' || typeof v.startedAt !== 'string') return undefined;
     if (v.procStart !== undefined && typeof v.procStart !== 'string') return undefined;
     if (v.bootId !== undefined && typeof v.bootId !== 'string') return undefined;
+    for (const k of ['ci', 'shard', 'url'] as const) if (v[k] !== undefined && typeof v[k] !== 'string') return undefined;
     return v as LockHolder;
   } catch {
     return undefined;
@@ -319,7 +342,7 @@ function lockedError(brandId: string, path: string, seen: Seen, timeoutMs: numbe
   const who =
     holder === undefined
       ? `a lock file it cannot read (${formatDuration(Math.max(0, ageMs(seen)))} old; one is taken over once it is ${formatDuration(UNREADABLE_LOCK_TAKEOVER_MS)} old)`
-      : `rcsctl ${holder.command} (pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}, ${ago(holder.startedAt)})`;
+      : describeHolder(holder);
   const waited = timeoutMs > 0 ? ` after waiting ${formatDuration(timeoutMs)}` : '';
   return new RcsctlError(
     'E_LOCKED',

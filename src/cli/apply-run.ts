@@ -7,7 +7,6 @@ import { resolve } from 'node:path';
 import { savedPlanRuns, type BrandRun } from '../apply/apply-brands.js';
 import { runApply, type ApplySource } from '../apply/apply-run.js';
 import { INTERRUPT_GRACE_MS } from '../apply/execute.js';
-import { lockDir } from '../apply/lock.js';
 import { LiveCache } from '../kinds/live-cache.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import type { PlanFile } from '../plan/types.js';
@@ -17,6 +16,7 @@ import { RcsctlError } from '../errors.js';
 import { cacheDirFor } from '../util/cache-dir.js';
 import { shortPath } from '../util/paths.js';
 import { parseDuration } from '../util/duration.js';
+import type { LockBackend } from '../apply/lock-backend.js';
 import { applyResult, type BrandApplyResult } from './apply-result.js';
 import { applyEvents, applyVerdict } from './apply-view.js';
 import { connect, type Connection } from './connect.js';
@@ -24,6 +24,7 @@ import type { CommandContext } from './context.js';
 import { EXIT_ERROR, type ExitCode } from './exit-codes.js';
 import { watchInterrupts } from './interrupt.js';
 import { declaredBy, loadBrands } from './load.js';
+import { holderExtras, lockUrlOf, openLockBackend } from './lock-backend.js';
 import { brandHint, planWith, selectionOf } from './plan-run.js';
 import { redactSecrets } from './redact.js';
 
@@ -43,6 +44,7 @@ export interface ApplyOptions {
   target?: string[];
   shard?: string;
   lockTimeout: string;
+  lockUrl?: string;
   dedupe: boolean;
   cacheDir?: string;
   cache: boolean;
@@ -82,13 +84,16 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
   const asked = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
   if (opts.plan === undefined && asked !== undefined) record?.shard(shardOrigin(asked, loaded.all));
   const lockTimeoutMs = parseDuration(opts.lockTimeout);
+  const lockUrl = lockUrlOf(ctx, opts.lockUrl);
   const conn = await connect(ctx, declaredBy(loaded.brands, asked ?? (opts.plan !== undefined ? savedShard(resolve(io.cwd, opts.plan)) : undefined)));
   // From here an interrupt is graceful: the locks are released and nothing is left half-said.
   const interrupts = watchInterrupts(io, INTERRUPT_GRACE_MS);
   // Verification keeps the auto-replies it vouched for as created, so the next run need not read them.
   const cacheDir = cacheDirFor(opts, io.env, io.cwd);
   const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl, ctx.redaction) : undefined;
+  let backend: LockBackend | undefined;
   try {
+    backend = await openLockBackend(ctx, lockUrl, 'apply');
     const planOpts = { cancelReview: opts.cancelReview, target: opts.target ?? [], cache: opts.cache, ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) };
     const source: ApplySource =
       opts.plan === undefined
@@ -98,8 +103,8 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
       concurrency: ctx.globals().concurrency,
       allowDelete: opts.allowDelete,
       allowReview: opts.allowReview,
-      // One apply per brand at a time on this machine (docs/concurrency.md), taken before the live state is read.
-      lock: { dir: lockDir(io.env), timeoutMs: lockTimeoutMs, baseUrl: conn.baseUrl, command: 'apply' },
+      // One writer per brand (docs/concurrency.md): on this machine, or on every machine that shares the lock URL; taken before the live state is read.
+      lock: { dir: backend.where, timeoutMs: lockTimeoutMs, baseUrl: conn.baseUrl, command: 'apply', ...holderExtras(ctx), backend },
       dedupe: opts.dedupe,
       signal: interrupts.signal,
       hintFor: brandHint(ctx),
@@ -107,9 +112,13 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
       events: applyEvents(ctx, opts, record?.brand),
     });
     cache?.save();
-    return applyVerdict(ctx, result, interrupts.received ?? 'interrupt');
+    const code = applyVerdict(ctx, result, interrupts.received ?? 'interrupt');
+    if (!backend.lost.aborted) return code;
+    io.stderr.write(`Error: ${(backend.lost.reason as Error).message}; the run stopped after the steps in flight (the next apply converges).\n`);
+    return EXIT_ERROR;
   } finally {
     interrupts.dispose();
+    await backend?.close();
     await conn.close();
   }
 }

@@ -31,7 +31,8 @@ export function registerApply(program: Command, ctx: CommandContext): void {
       (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .option('--shard <i/n>', 'apply only the brands of shard i of n (split by brand id; see docs/ci.md)')
-    .option('--lock-timeout <duration>', 'wait this long for another rcsctl apply of the same brand on this machine (0, 30s, 5m)', '0s')
+    .option('--lock-timeout <duration>', 'wait this long for another rcsctl apply or controller holding the same brand (0, 30s, 5m)', '0s')
+    .option('--lock-url <url>', 'take the brand locks in this PostgreSQL database (postgres://USER:PASSWORD@HOST:5432/DB), shared by every machine, instead of lock files on this one (env: RCSCTL_LOCK_URL; docs/concurrency.md)')
     .option('--dedupe', 'first clear live copies sharing a managed name: keep one, re-point links to it, delete the others (needs --allow-delete)', false);
   withCacheOptions(cmd)
     .addHelpText('after', '\nExit codes: 0 the live service matches; 1 error (nothing sent for bad input, or a step failed);\n3 finished, but some steps were blocked by a state or held by a gate;\n130 interrupted (SIGINT, SIGTERM). See docs/apply.md and docs/exit-codes.md.')
