@@ -12,8 +12,8 @@
 // flags and shares the controller's volume. The controller's args are parsed against the CLI's own option
 // definitions, and then run: each workload's command line starts a real
 // controller against the emulator. The PrometheusRule's metric names are
-// read off that controller's /metrics. `kubectl kustomize` and
-// `systemd-analyze verify` run too, only where those tools exist.
+// read off that controller's /metrics. `kubectl kustomize` runs too where
+// kubectl exists; without it that test is skipped, loudly.
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -29,9 +29,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { EXAMPLE, ROOT, TOKEN, emulator } from '../e2e/helpers.js';
 import { get, waitFor } from '../controller/helpers.js';
-import { checkArgs, controllerOptions, kubeletExpand, startCli, typeCheck, type CliOption } from './helpers.js';
+import { checkArgs, controllerOptions, hasTool, kubeletExpand, startCli, toolPresent, typeCheck, type CliOption } from './helpers.js';
 
 const DIR = join(ROOT, 'examples', 'controller');
+const KUBECTL = hasTool('kubectl', ['version', '--client']);
 type Obj = Record<string, any>;
 
 /** Every object of every YAML file in examples/controller/, with its file. */
@@ -203,16 +204,15 @@ describe('examples/controller: the Kubernetes objects', () => {
     }
   });
 
-  it('kubectl kustomize builds the kustomization (where kubectl exists)', () => {
+  it('the kustomization lists files that exist', () => {
     const kustomization = ofKind('Kustomization')[0]!;
+    expect((kustomization.resources as string[]).length).toBeGreaterThan(0);
     for (const r of kustomization.resources as string[]) expect(readdirSync(DIR), `resource ${r}`).toContain(r);
-    let kubectl = true;
-    try {
-      execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    } catch {
-      kubectl = false;
-    }
-    if (!kubectl) return;
+  });
+
+  // kubectl is not installed by CI: Debian's kubernetes-client is 1.20, whose kustomize is too old to be a check.
+  toolPresent('kubectl', KUBECTL, 'the kustomization was not built by kubectl kustomize (install kubectl to check it)');
+  it.skipIf(!KUBECTL)('kubectl kustomize builds the kustomization', () => {
     const built = parseAllDocuments(execFileSync('kubectl', ['kustomize', DIR], { encoding: 'utf8' })).map((d) => d.toJS() as Obj);
     expect(built.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(['Deployment/rcsctl-controller', 'PrometheusRule/rcsctl-controller', 'Secret/rcsctl-controller', 'Service/rcsctl-controller']);
   });

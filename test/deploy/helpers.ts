@@ -3,7 +3,11 @@
 // systemd ExecStart) as the real CLI, and ask the CLI which options
 // `rcsctl controller` has.
 
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { it } from 'vitest';
 import { Command } from 'commander';
 import ts from 'typescript';
 import { registerController } from '../../src/cli/commands/controller.js';
@@ -144,4 +148,35 @@ export function typeCheck(objects: { label: string; type: string; from: string; 
     const line = d.file !== undefined && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1;
     return `${labels[line] ?? '(imports)'}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
   });
+}
+
+/** Whether `tool` runs here (`tool ...versionArgs` exits 0). */
+export function hasTool(tool: string, versionArgs: string[] = ['--version']): boolean {
+  try {
+    execFileSync(tool, versionArgs, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A test that says, loudly, when `tool` is missing and the tests that need it
+ * are skipped, and fails when CI is set and `.ci/run` installs the tool (as
+ * root, as .ci/run does): a missing tool there is a broken CI, not a skip.
+ * `why` says what is then left unchecked, and how to get the tool.
+ */
+export function toolPresent(tool: string, present: boolean, why: string): void {
+  it(`${tool} is there to be run${ciInstalls(tool) ? ' (CI installs it: .ci/run)' : ''}`, () => {
+    if (present) return;
+    console.warn(`\n*** SKIPPED: ${tool} is not installed: ${why} ***\n`);
+    if (process.env.CI !== undefined && ciInstalls(tool) && process.getuid?.() === 0) throw new Error(`${tool} is missing although CI runs as root and .ci/run installs it`);
+  });
+}
+
+/** Whether .ci/run installs `tool` (its package names it on an apt-get install line). */
+function ciInstalls(tool: string): boolean {
+  const run = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+  const packages: Record<string, string> = { 'systemd-analyze': 'systemd' };
+  return run.split('\n').some((line) => line.includes('apt-get install') && line.split(/\s+/).includes(packages[tool] ?? tool));
 }

@@ -1,22 +1,38 @@
 // The summary counts match what a plan lists: every step line is counted once
 // as a create, update or delete, and each +, ~ and - marker is counted under
 // its own word (blocked ! and review ⚑ steps are counted by what they would do).
-// Checked over every golden plan of the plan cases.
+// Checked over every golden plan of the plan cases. Every brand either has a
+// summary line or says its plan failed, so a reworded summary fails here
+// instead of leaving every case with nothing to check; and what was checked is
+// counted.
 
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const CASES = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'plan-cases');
+const SUMMARY = /^Plan: (\d+) to create, (\d+) to update, (\d+) to delete; (\d+) blocked, (\d+) needs? review/m;
+/** A brand that could not be planned says so instead of a summary (`Plan failed: 1 problem`, `Brand BR.x: failed: …`). */
+const FAILED = /^Plan failed: |^Brand [^\n]*: failed: /m;
 
 describe('summary counts match the listed steps', () => {
   const cases = readdirSync(CASES).filter((c) => existsSync(join(CASES, c, 'plan.txt')));
+  const checked: string[] = [];
+  const failed: string[] = [];
   it.each(cases)('%s', (name) => {
     const text = readFileSync(join(CASES, name, 'plan.txt'), 'utf8');
-    for (const brand of text.split(/^(?=Brand )/m).filter((b) => b.startsWith('Brand '))) {
-      const summary = /^Plan: (\d+) to create, (\d+) to update, (\d+) to delete; (\d+) blocked, (\d+) needs? review/m.exec(brand);
-      if (summary === null) continue; // a brand that could not be planned has no summary
+    const brands = text.split(/^(?=Brand )/m).filter((b) => b.startsWith('Brand '));
+    // A case with no brand at all stopped before planning: its plan.txt is an error.
+    if (brands.length === 0) expect(text).toMatch(/error/i);
+    for (const brand of brands) {
+      const summary = SUMMARY.exec(brand);
+      if (summary === null) {
+        expect(brand, `${name}: a brand with no summary line must say its plan failed`).toMatch(FAILED);
+        failed.push(name);
+        continue;
+      }
+      checked.push(name);
       const [create, update, del, blocked, review] = summary.slice(1).map(Number) as [number, number, number, number, number];
       const marker = (m: string): number => brand.split('\n').filter((l) => l.startsWith(`  ${m} `)).length;
       expect(marker('+') + marker('~') + marker('-') + marker('!') + marker('⚑'), 'every listed step is counted once').toBe(create + update + del);
@@ -27,5 +43,12 @@ describe('summary counts match the listed steps', () => {
       expect(marker('-')).toBeLessThanOrEqual(del);
       if (blocked + review === 0) expect([marker('+'), marker('~'), marker('-')]).toEqual([create, update, del]);
     }
+  });
+
+  // Counted after every case ran: nearly every case has a summary to check (60 of 66 when this was written; the others are cases of a plan error).
+  afterAll(() => {
+    console.log(`summary counts: ${checked.length} brand summaries checked in ${new Set(checked).size} of ${cases.length} cases; ${failed.length} brands failed to plan`);
+    expect(new Set(checked).size).toBeGreaterThanOrEqual(cases.length - 8);
+    expect(failed.length).toBeLessThanOrEqual(8);
   });
 });
