@@ -43,5 +43,7 @@ export async function writePlanPreview(ctx: CommandContext, dir: string, plans: 
   const { writeChangePreviews } = await import('../preview/index.js');
   const written = writeChangePreviews(resolve(ctx.io.cwd, dir), plans, { version: VERSION, redaction: ctx.redaction });
   for (const w of written) notes.push(`Preview of ${w.brandId} (${w.summary}): ${shortPath(ctx.io.cwd, w.path)}\n`);
+  // Without a folder the site lands in the working directory, beside the manifests a user commits.
+  if (dir === DEFAULT_PREVIEW_DIR) notes.push(`The preview was written to ${DEFAULT_PREVIEW_DIR}/ in the working directory (${resolve(ctx.io.cwd, dir)}); keep it out of git: add ${DEFAULT_PREVIEW_DIR}/ to .gitignore.\n`);
   return join(dir, 'index.html');
 }

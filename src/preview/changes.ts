@@ -161,10 +161,13 @@ function changeLine(c: FieldChange): string {
   return `~ ${esc(c.path)}: <span class="del">${show(c.before)}</span> → <span class="add">${show(c.after)}</span>`;
 }
 
-/** What a before/after page needs besides the changes: the room's name and logo, and rcsctl's version. */
+/** What a before/after page needs besides the changes: the brand's name (the page's title), the room's name and logo the handsets show, and rcsctl's version. */
 export interface ChangesPageContext {
   logo?: ImageView;
+  /** The brand's name, or its id when none is known. */
   title: string;
+  /** The name the handsets show at their top (a room's); the title when none. */
+  roomName?: string;
   version: string;
 }
 
@@ -179,7 +182,7 @@ function changeSection(c: ChangeView, base: Omit<DrawOptions, 'side' | 'changed'
 
 /** A page of `changes`: `href` says where each change is drawn, `where` what the header says about this page (and its pager). */
 function changesHtml(brandId: string, changes: readonly ChangeView[], ctx: ChangesPageContext, href: DrawOptions['href'], where: string): string {
-  const base = { roomName: ctx.title, href, ...(ctx.logo === undefined ? {} : { logo: ctx.logo }) };
+  const base = { roomName: ctx.roomName ?? ctx.title, href, ...(ctx.logo === undefined ? {} : { logo: ctx.logo }) };
   const toc = changes.length === 0 ? '' : `<nav class="toc" aria-label="Changes"><h2>Changes</h2><ul>${changes.map((c) => `<li><a href="${esc(href(changeAnchor(c.address)) ?? '')}">${esc(c.address)}</a></li>`).join('')}</ul></nav>`;
   const empty = changes.length === 0 ? '<p>No auto-reply or menu changes in this plan.</p>' : '';
   const body = `<a class="skip" href="#main">Skip to the changes</a>
@@ -189,7 +192,7 @@ ${toc}
 <main id="main">${empty}${changes.map((c) => changeSection(c, base)).join('\n')}</main>
 </div>
 <footer>Made by rcsctl ${esc(ctx.version)} from a plan. Nothing on this page loads from the network.</footer>`;
-  return page(`${ctx.title} (${brandId}): proposed changes`, body);
+  return page(`${titled(ctx.title, brandId)}: proposed changes`, body);
 }
 
 const LIVE_LEFT = 'live on the left, proposed on the right, changed parts outlined';
@@ -220,7 +223,7 @@ export function* changesPages(brandId: string, changes: ChangeView[], ctx: Chang
 <header class="top"><h1>${esc(ctx.title)}: proposed changes</h1><p>Brand ${esc(brandId)} · ${total} on ${count(chunks.length, 'page')} · ${LIVE_LEFT}</p></header>
 <main id="main" style="padding:1.5rem"><h2>Changes, ${perPage} a page</h2><ol class="pages">${list}</ol></main>
 <footer>Made by rcsctl ${esc(ctx.version)} from a plan. Nothing on this page loads from the network.</footer>`;
-  yield { file: 'index.html', html: page(`${ctx.title} (${brandId}): proposed changes`, indexBody) };
+  yield { file: 'index.html', html: page(`${titled(ctx.title, brandId)}: proposed changes`, indexBody) };
   for (let i = 0; i < chunks.length; i++) {
     const here = files[i] as string;
     const where = `<p>Brand ${esc(brandId)} · changes ${range(i)} of ${changes.length} · page ${i + 1} of ${chunks.length} · ${LIVE_LEFT}</p>${pagerNav(paged, i, 'Every page')}`;
@@ -255,4 +258,9 @@ export function contextFromPlan(plan: BrandPlan): ChangesContext {
     if (shownAs(s.kind) === 'room') rooms.set(keyOf(s), s.name);
   }
   return { images: imagesFromPlan(plan), names, rooms };
+}
+
+/** A page's title: the brand's name and id, or the id alone when the name is not known. */
+function titled(title: string, brandId: string): string {
+  return title === brandId ? brandId : `${title} (${brandId})`;
 }

@@ -49,20 +49,22 @@ export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: {
     const objects = desired === undefined ? [] : shownObjects(desired);
     const ctx = enrich(contextFromPlan(plan), objects, live);
     const changes = changesView(plan, ctx);
-    const title = shownAs(objects, 'room').find((r) => r.shown.title !== undefined)?.shown.title ?? liveRoomName(live) ?? plan.brandId;
+    // The brand's name (its home page, declared or live), never a room's: a brand has many rooms.
+    const title = shownAs(objects, 'home')[0]?.shown.name ?? liveHandsetName(live, 'home') ?? plan.brandId;
+    const roomName = shownAs(objects, 'room').find((r) => r.shown.title !== undefined)?.shown.title ?? liveHandsetName(live, 'room');
     // A brand that failed shows no change because nothing can be applied for it: its line says so rather than read clean.
     const failure = plan.error !== undefined ? `${plan.error.code} (${plan.error.stage})` : plan.problems.length > 0 ? count(plan.problems.length, 'plan problem') : undefined;
     const summary = failure !== undefined ? `failed: ${failure}; nothing can be applied for this brand` : count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes');
-    const files = changesPages(plan.brandId, changes, { title, version: opts.version, ...(ctx.logo ? { logo: ctx.logo } : {}) }, opts.perPage);
+    const files = changesPages(plan.brandId, changes, { title, ...(roomName !== undefined ? { roomName } : {}), version: opts.version, ...(ctx.logo ? { logo: ctx.logo } : {}) }, opts.perPage);
     return { brandId: plan.brandId, summary, path: writeBrandFolder(dir, plan.brandId, files, opts.redaction) };
   });
   writeSiteIndex(dir, indexPage('rcsctl plan: proposed changes', pages, opts.version), opts.redaction);
   return pages;
 }
 
-/** The name of the first live room, for a title when the manifests name none. */
-function liveRoomName(live: LiveBrand | undefined): string | undefined {
-  const kind = KINDS.find((k) => handsetOf(k) === 'room');
+/** The name of the first live object a handset shows as `handset` (the brand's home: its name), for a title when the manifests name none. */
+function liveHandsetName(live: LiveBrand | undefined, handset: 'home' | 'room'): string | undefined {
+  const kind = KINDS.find((k) => handsetOf(k) === handset);
   return live === undefined || kind === undefined ? undefined : (kind.live(live).map((l) => kind.liveName(l))[0] as string | undefined);
 }
 

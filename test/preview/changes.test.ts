@@ -10,9 +10,14 @@ import { parse, type HTMLElement } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { PlanFile } from '../../src/plan/types.js';
-import { changesPage, changesView, contextFromPlan } from '../../src/preview/index.js';
+import { changesPage, changesView, contextFromPlan, writeChangePreviews, type PlanToPreview } from '../../src/preview/index.js';
+import { loadManifests } from '../../src/manifest/index.js';
+import type { DesiredBrand } from '../../src/manifest/types.js';
+import type { LiveBrand } from '../../src/core/live.js';
+import { Redaction } from '../../src/util/redaction.js';
 import { changedOn } from '../../src/preview/changes.js';
-import { cli, ROOT } from '../e2e/helpers.js';
+import { cli, clientFor, ROOT } from '../e2e/helpers.js';
+import { readLive } from '../../src/plan/read-live.js';
 import { useEmulator } from '../emulator/helpers.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'preview');
@@ -93,7 +98,12 @@ describe('rcsctl plan --preview', () => {
     const r = await cli(['plan', CHANGED, '--preview'], { emu, cwd: out });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('\nPreview of BR.demo000001 (2 auto-reply and menu changes): preview/BR.demo000001/index.html\n');
+    // It says that the folder is in the working directory, and to keep it out of git.
+    expect(r.stdout).toContain(`\nThe preview was written to preview/ in the working directory (${join(out, 'preview')}); keep it out of git: add preview/ to .gitignore.\n`);
     expect(readFileSync(join(out, 'preview', 'index.html'), 'utf8')).toContain('BR.demo000001');
+    // A folder given is where the user asked: no such note.
+    const named = await cli(['plan', CHANGED, '--preview', 'elsewhere'], { emu, cwd: out });
+    expect(named.stdout).not.toContain('working directory');
   });
 
   it('refuses a --preview folder that holds manifests (plan --preview shop reads shop as the folder), before reading anything', async () => {
@@ -120,6 +130,38 @@ describe('rcsctl plan --preview', () => {
     ]);
     const md = await cli(['show', join(out, 'plan.json'), '--format', 'markdown', '--preview', join(out, 'shown'), '--preview-url', 'https://ci.example/p'], { env: {} });
     expect(md.stdout).toContain('(https://ci.example/p)');
+  });
+});
+
+describe('the page title', () => {
+  it('names the brand, never a room: its declared name, else its live name, else its id; the handsets keep the room name', async () => {
+    // The fixture declares no brand profile, and the live brand has no page: the id, not the room's name.
+    expect(doc.querySelector('title')?.text).toBe('BR.demo000001: proposed changes');
+    expect(doc.querySelector('h1')?.text).toBe('BR.demo000001: proposed changes');
+    const roomName = doc.querySelector('.side.after .room-name')?.text;
+    expect(roomName).toBeDefined();
+    expect(doc.querySelector('title')?.text).not.toContain(roomName as string);
+
+    const r = await cli(['plan', CHANGED, '--json'], { emu, env: {} });
+    const plan = (JSON.parse(r.stdout) as PlanFile).brands[0];
+    if (plan === undefined) throw new Error('no brand');
+    const loaded = await loadManifests([CHANGED], { env: {}, cwd: ROOT });
+    const desired = loaded.brands[0];
+    if (desired === undefined) throw new Error('no desired brand');
+    const home = (await loadManifests([join(FIXTURE, 'home')], { env: {}, cwd: ROOT })).brands[0];
+    const titles = (plans: PlanToPreview[]): string[] => {
+      const dir = join(out, `titles-${Math.random().toString(36).slice(2)}`);
+      writeChangePreviews(dir, plans, { version: '0', redaction: new Redaction() });
+      return plans.map((p) => html(readFileSync(join(dir, p.plan.brandId, 'index.html'), 'utf8')).querySelector('title')?.text ?? '');
+    };
+    const read = await readLive(clientFor(emu), { id: plan.brandId }, { concurrency: 2 });
+    const live = { ...read, brandProfile: { page: { brandId: plan.brandId, name: 'Coffee Co Live', status: '승인' } } } as unknown as LiveBrand;
+    // Neither: the id (the live brand here has rooms, whose names the title must not take).
+    expect(titles([{ plan, desired, live: read }])).toEqual(['BR.demo000001: proposed changes']);
+    // Declared: the manifest's brandProfile.name.
+    expect(titles([{ plan, desired: { ...desired, brandProfile: home?.brandProfile } as DesiredBrand, live }])).toEqual(['커피 코 Coffee Co (BR.demo000001): proposed changes']);
+    // Not declared: the live page's name.
+    expect(titles([{ plan, desired, live }])).toEqual(['Coffee Co Live (BR.demo000001): proposed changes']);
   });
 });
 
