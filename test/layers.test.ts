@@ -135,11 +135,6 @@ describe('generic stages name no kind', () => {
       why: "the stem of an image's local name when nothing of its live name is left (`file.png`), not the kind",
     },
     {
-      path: 'src/doctor/checks.ts',
-      line: /autoReplies|logos|visit\('(autoReply|chatbot|logo)'/,
-      why: "the doctor's first checks, of the built-in kinds' answers (the list envelope read on the auto-reply list, states and dates across auto-replies, rooms and logos), written before a kind could bring its own (ResourceKind.doctor): a new kind adds its checks there",
-    },
-    {
       path: 'src/manifest/schema-check.ts',
       line: /path\.includes\('persistentMenu'\)/,
       why: "a room's `persistentMenu:` key in the manifest (a field of the chatbots section, read to word a schema error), not the kind",

@@ -6,12 +6,10 @@
 
 import type { Inspector, RawAnswer } from '../api/inspect.js';
 import type { BrandRef } from '../api/transport.js';
-import { mediaForm } from '../spec/media.js';
-import { MESSAGEBASE_ALIASES } from '../spec/messagebases.js';
-import { SERVICE_POSTBACK } from '../spec/postback.js';
 import { ERRORS, SUCCESS_CODE } from '../contract/codes.js';
 import type { DoctorCheck } from '../core/doctor-check.js';
-import { KINDS } from '../kinds/index.js';
+import { KINDS, isSurveyed, type AnyKind } from '../kinds/index.js';
+import type { DoctorSurvey } from '../kinds/resource-kind.js';
 
 export type { CheckStatus, DoctorCheck } from '../core/doctor-check.js';
 
@@ -25,58 +23,67 @@ export interface DoctorReport {
 }
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}$/;
-const MEDIA = /^(media|subMedia)\d*$/;
-const KNOWN_STATES = {
-  autoReply: ['등록완료', '저장', '처리중'],
-  chatbot: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '검수완료(수정)', '승인대기(수정)'],
-  logo: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '승인대기(수정)', '검수시작(수정)', '반려(수정)', '검수완료(수정)'],
-} as const;
-/** How many auto-reply details doctor reads at most (it only needs examples). */
-const MAX_DETAILS = 50;
+/** How many details of a surveyed kind doctor reads for its unset fields (it only needs examples). */
+const MAX_SURVEY_DETAILS = 5;
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const resultOf = (a: RawAnswer): Rec[] => (isRec(a.body) && Array.isArray(a.body.result) ? a.body.result.filter(isRec) : []);
 const said = (a: RawAnswer): string => (a.error !== undefined ? `HTTP ${a.error.httpStatus} ${a.error.code} ${a.error.message}`.replace(/\s+/g, ' ').trim() : `HTTP ${a.status}`);
 
-/** Run every check against `inspect` for `brand`. */
+/** What doctor read of one surveyed kind: its list, and the items its unset fields are looked at in. */
+interface Surveyed {
+  kind: AnyKind & { survey: DoctorSurvey };
+  items: Rec[];
+  unsetIn: Rec[];
+}
+
+/**
+ * Run every check against `inspect` for `brand`: the service-wide ones (the
+ * token, the brand's room list answering, its envelope and paging), the ones
+ * across the kinds that bring a survey (dates, states, unset fields), then
+ * each kind's own.
+ */
 export async function runDoctor(inspect: Inspector, baseUrl: string, brand: BrandRef): Promise<DoctorReport> {
   const checks: DoctorCheck[] = [];
   const base = `/api/1.1/brand/${encodeURIComponent(brand.id)}`;
 
   checks.push(await tokenCheck(inspect));
 
+  // Every brand has a room list: whether it answers says whether the account may act on the brand.
   const rooms = await inspect.get(`${base}/chatbot`, { query: { offset: 0, limit: 1000 }, brand });
   checks.push(brandCheck(rooms, brand));
   if (rooms.error !== undefined) return finish(baseUrl, brand, checks);
-
-  const autoReplies = await inspect.get(`${base}/autoreplymsg`, { query: { offset: 0, limit: 1000 }, brand });
-  checks.push(envelopeCheck(autoReplies));
+  checks.push(envelopeCheck(rooms));
   const quirk = await inspect.get(`${base}/chatbot`, { query: { offset: 1, limit: 2 }, brand });
   checks.push(prevQuirkCheck(quirk));
-  const logos = await inspect.get(`${base}/logo`, { query: { offset: 0, limit: 1000 }, brand });
 
-  const details: Rec[] = [];
-  for (const item of resultOf(autoReplies).slice(0, MAX_DETAILS)) {
-    const d = await inspect.get(`${base}/autoreplymsg/${encodeURIComponent(String(item.autoReplyMsgId))}`, { brand });
-    details.push(...resultOf(d));
-  }
-  const roomDetails: Rec[] = [];
-  for (const item of resultOf(rooms).slice(0, 5)) {
-    const d = await inspect.get(`${base}/chatbot/${encodeURIComponent(String(item.chatbotId))}`, { brand });
-    roomDetails.push(...resultOf(d));
-  }
-
-  checks.push(timestampCheck([...resultOf(autoReplies), ...resultOf(rooms), ...resultOf(logos)]));
-  checks.push(aliasCheck(resultOf(autoReplies)));
-  checks.push(postbackCheck(details));
-  checks.push(mediaCheck(details));
-  checks.push(statesCheck(resultOf(autoReplies), resultOf(rooms), resultOf(logos)));
-  checks.push(unsetCheck(roomDetails, resultOf(logos)));
+  const surveyed = await survey(inspect, brand, base);
+  checks.push(timestampCheck(surveyed));
+  checks.push(statesCheck(surveyed));
+  checks.push(unsetCheck(surveyed));
   // Each kind's checks of its own routes, in registry order.
   for (const kind of KINDS) if (kind.doctor !== undefined) checks.push(...(await kind.doctor({ inspect, brand, base })));
   return finish(baseUrl, brand, checks);
 }
+
+/** Read each surveyed kind's list, and the first details where its unset fields are looked at there. */
+async function survey(inspect: Inspector, brand: BrandRef, base: string): Promise<Surveyed[]> {
+  const out: Surveyed[] = [];
+  for (const kind of KINDS) {
+    if (!isSurveyed(kind)) continue;
+    const items = resultOf(await inspect.get(`${base}${kind.survey.list}`, { query: { offset: 0, limit: 1000 }, brand }));
+    const detail = kind.survey.unset?.detail;
+    const unsetIn: Rec[] = [];
+    if (detail === undefined) unsetIn.push(...items);
+    else for (const item of items.slice(0, MAX_SURVEY_DETAILS)) unsetIn.push(...resultOf(await inspect.get(`${base}${detail(item)}`, { brand })));
+    out.push({ kind, items, unsetIn });
+  }
+  return out;
+}
+
+/** Several objects of a kind, for the checks' words (`auto-replies`, `rooms`). */
+const pluralOf = (kind: AnyKind): string => kind.plural ?? `${kind.label}s`;
 
 function finish(baseUrl: string, brand: BrandRef, checks: DoctorCheck[]): DoctorReport {
   return { baseUrl, brandId: brand.id, checks, ok: checks.every((c) => c.status !== 'differs') };
@@ -160,121 +167,65 @@ function prevQuirkCheck(a: RawAnswer): DoctorCheck {
   return links.prev === null ? { ...common, status: 'ok', said: 'links.prev is null' } : { ...common, status: 'differs', said: `links.prev is ${JSON.stringify(links.prev)}` };
 }
 
-function timestampCheck(items: Rec[]): DoctorCheck {
+function formsSaid(seen: Set<string>): string {
+  return seen.size === 0 ? 'not seen' : [...seen].join(' and ');
+}
+
+function timestampCheck(surveyed: Surveyed[]): DoctorCheck {
   const common = {
     id: 'timestamps',
     title: 'timestamp format',
     assumed: 'timestamps look like 2026-11-21T10:00:00.000+09 (milliseconds, hour-only zone)',
     doc: 'service reference, Common response envelope (timestamps)',
   };
-  const values = items.flatMap((i) => ['registerDate', 'updateDate', 'approvalDate'].map((k) => i[k]).filter((v): v is string => typeof v === 'string' && v !== ''));
-  if (values.length === 0) return { ...common, status: 'skipped', said: 'no auto-reply, room or logo to read a date from' };
+  const values = surveyed.flatMap((s) => s.items).flatMap((i) => ['registerDate', 'updateDate', 'approvalDate'].map((k) => i[k]).filter((v): v is string => typeof v === 'string' && v !== ''));
+  if (values.length === 0) return { ...common, status: 'skipped', said: `no ${surveyed.map((s) => s.kind.label).join(', ')} to read a date from` };
   const odd = values.filter((v) => !TIME.test(v));
   return odd.length === 0 ? { ...common, status: 'ok', said: `${values.length} dates, all in that form (e.g. ${values[0]})` } : { ...common, status: 'differs', said: `${odd.length} of ${values.length} dates differ, e.g. ${odd[0]}` };
 }
 
-function aliasCheck(items: Rec[]): DoctorCheck {
-  const common = {
-    id: 'messagebase-aliases',
-    title: 'messagebase aliases',
-    assumed: `the service stores ${Object.entries(MESSAGEBASE_ALIASES).map(([a, b]) => `${a} as ${b}`).join(' and ')}; medium sliders CCwMhM0200..0600 as themselves`,
-    doc: 'public OpenAPI document, RegAutoReplyMsgInfo.messagebaseId',
-  };
-  const aliased = items.filter((i) => typeof i.messagebaseId === 'string' && MESSAGEBASE_ALIASES[i.messagebaseId] !== undefined);
-  if (items.length === 0) return { ...common, status: 'skipped', said: 'the brand has no auto-reply to look at (doctor never creates one)' };
-  if (aliased.length === 0) return { ...common, status: 'ok', said: `no auto-reply is stored under an id rcsctl expects to be mapped (${items.length} looked at)` };
-  return { ...common, status: 'differs', said: `${aliased.length} auto-replies are stored under an unmapped alias, e.g. ${String(aliased[0]?.autoReplyMsgId)} as ${String(aliased[0]?.messagebaseId)}` };
-}
-
-function suggestionsOf(d: Rec): Rec[] {
-  const out: Rec[] = [];
-  const visit = (s: unknown) => {
-    if (!isRec(s)) return;
-    for (const k of ['action', 'reply']) if (isRec(s[k])) out.push(s[k]);
-  };
-  if (Array.isArray(d.buttons)) for (const g of d.buttons) if (isRec(g) && Array.isArray(g.suggestions)) g.suggestions.forEach(visit);
-  if (Array.isArray(d.chipList)) d.chipList.forEach(visit);
-  return out;
-}
-
-function postbackCheck(details: Rec[]): DoctorCheck {
-  const common = {
-    id: 'postback-fill',
-    title: 'postback fill on read',
-    assumed: 'every suggestion read back carries postback.data; data left empty is filled as postbackId=<id>;;',
-    doc: 'service reference, Button and action structures (postback.data)',
-  };
-  const all = details.flatMap(suggestionsOf);
-  if (all.length === 0) return { ...common, status: 'skipped', said: 'no auto-reply with buttons or chips to look at' };
-  const missing = all.filter((s) => !isRec(s.postback) || typeof s.postback.data !== 'string' || s.postback.data === '');
-  const filled = all.filter((s) => isRec(s.postback) && typeof s.postback.data === 'string' && SERVICE_POSTBACK.test(s.postback.data)).length;
-  if (missing.length > 0) return { ...common, status: 'differs', said: `${missing.length} of ${all.length} suggestions came back without postback data` };
-  return { ...common, status: 'ok', said: `${all.length} suggestions, ${filled} with data filled in by the service` };
-}
-
-function mediaCheck(details: Rec[]): DoctorCheck {
-  const common = {
-    id: 'media-form',
-    title: 'how answers name an uploaded image',
-    assumed: 'a media body field reads back as the bare fileId rcsctl sent (the maapfile://<fileId> form is read as the same file)',
-    doc: 'service reference, Auto-reply file; public OpenAPI document, AutoReplyMsgInfo.body',
-  };
-  const values = details.flatMap((d) => (isRec(d.body) ? Object.entries(d.body).filter(([k, v]) => MEDIA.test(k) && typeof v === 'string' && v !== '').map(([, v]) => v as string) : []));
-  if (values.length === 0) return { ...common, status: 'skipped', said: 'no auto-reply with an image to look at' };
-  const forms = new Set(values.map((v) => (/^[a-z]+:\/\//i.test(v) && mediaForm(v) !== 'maapfile' ? 'other' : mediaForm(v))));
-  const example = values.find((v) => mediaForm(v) !== 'fileId') ?? values[0];
-  if (forms.size === 1 && forms.has('fileId')) return { ...common, status: 'ok', said: `${values.length} media fields, all bare fileIds (e.g. ${values[0]})` };
-  return { ...common, status: 'differs', said: `media fields come back as ${[...forms].join(' and ')} (e.g. ${example})${forms.has('other') ? '' : '; rcsctl reads this form as the same file'}` };
-}
-
-function statesCheck(autoReplies: Rec[], rooms: Rec[], logos: Rec[]): DoctorCheck {
+function statesCheck(surveyed: Surveyed[]): DoctorCheck {
+  const known = surveyed.filter((s) => s.kind.survey.states !== undefined);
   const common = {
     id: 'states',
     title: 'states seen',
-    assumed: `auto-replies: ${KNOWN_STATES.autoReply.join(', ')}; rooms: ${KNOWN_STATES.chatbot.join(', ')}; logos: also 검수시작(수정), 반려(수정)`,
+    assumed: known.map((s) => `${pluralOf(s.kind)}: ${(s.kind.survey.states ?? []).join(', ')}`).join('; '),
     doc: 'service reference, States and transitions; public OpenAPI document, BrandLogo.approvalResult',
   };
   const seen: string[] = [];
   const unknown: string[] = [];
-  const visit = (kind: keyof typeof KNOWN_STATES, items: Rec[]) => {
+  for (const { kind, items } of known) {
     for (const i of items) {
-      const s = String(i.approvalResult);
-      if (!seen.includes(`${kind} ${s}`)) seen.push(`${kind} ${s}`);
-      if (!(KNOWN_STATES[kind] as readonly string[]).includes(s) && !unknown.includes(`${kind} ${s}`)) unknown.push(`${kind} ${s}`);
+      const s = `${kind.label} ${String(i.approvalResult)}`;
+      if (!seen.includes(s)) seen.push(s);
+      if (!(kind.survey.states ?? []).includes(String(i.approvalResult)) && !unknown.includes(s)) unknown.push(s);
     }
-  };
-  visit('autoReply', autoReplies);
-  visit('chatbot', rooms);
-  visit('logo', logos);
+  }
   if (seen.length === 0) return { ...common, status: 'skipped', said: 'nothing to read a state from' };
   return unknown.length === 0 ? { ...common, status: 'ok', said: `seen: ${seen.join(', ')}` } : { ...common, status: 'differs', said: `not known to rcsctl: ${unknown.join(', ')} (seen: ${seen.join(', ')})` };
 }
 
-function formsSaid(seen: Set<string>): string {
-  return seen.size === 0 ? 'not seen' : [...seen].join(' and ');
-}
-
-function unsetCheck(rooms: Rec[], logos: Rec[]): DoctorCheck {
+function unsetCheck(surveyed: Surveyed[]): DoctorCheck {
+  const looked = surveyed.filter((s) => s.kind.survey.unset !== undefined);
+  const how = { absent: 'is left out', null: 'is null with the key present' } as const;
   const common = {
     id: 'unset-fields',
     title: 'fields without a value',
-    assumed: 'a room field without a value is left out, a logo field is null with the key present (rcsctl reads absent, null and "" alike)',
+    assumed: `${looked.map((s) => `a ${s.kind.label} field without a value ${how[s.kind.survey.unset?.form ?? 'absent']}`).join(', ')} (rcsctl reads absent, null and "" alike)`,
     doc: 'public OpenAPI document: Chatbot and ChatbotDetail (only chatbotId and brandId required), the brand messagebase detail example; BrandLogo',
   };
-  const fields = { room: ['groupId', 'botAgencyId', 'approvalReason', 'approvalDate', 'webhook', 'botTcPage', 'subDescr'], logo: ['description', 'approvalReason', 'approvalDate'] };
-  const forms = { room: new Set<string>(), logo: new Set<string>() };
-  const note = (items: Rec[], names: string[], seen: Set<string>) => {
-    for (const i of items)
-      for (const f of names) {
+  const forms = looked.map((s) => {
+    const seen = new Set<string>();
+    for (const i of s.unsetIn)
+      for (const f of s.kind.survey.unset?.fields ?? []) {
         if (!(f in i)) seen.add('absent');
         else if (i[f] === null) seen.add('null');
         else if (i[f] === '') seen.add('""');
       }
-  };
-  note(rooms, fields.room, forms.room);
-  note(logos, fields.logo, forms.logo);
-  if (forms.room.size + forms.logo.size === 0) return { ...common, status: 'skipped', said: 'every field looked at has a value' };
-  const said = `unset room fields are ${formsSaid(forms.room)}, logo fields ${formsSaid(forms.logo)}`;
-  const expected = (seen: Set<string>, form: string) => seen.size === 0 || (seen.size === 1 && seen.has(form));
-  return expected(forms.room, 'absent') && expected(forms.logo, 'null') ? { ...common, status: 'ok', said } : { ...common, status: 'differs', said: `${said}; rcsctl reads them as null` };
+    return { kind: s.kind, form: s.kind.survey.unset?.form ?? 'absent', seen };
+  });
+  if (forms.every((f) => f.seen.size === 0)) return { ...common, status: 'skipped', said: 'every field looked at has a value' };
+  const saidText = `unset ${forms.map((f) => `${f.kind.label} fields are ${formsSaid(f.seen)}`).join(', ')}`;
+  const expected = forms.every((f) => f.seen.size === 0 || (f.seen.size === 1 && f.seen.has(f.form)));
+  return expected ? { ...common, status: 'ok', said: saidText } : { ...common, status: 'differs', said: `${saidText}; rcsctl reads them as null` };
 }

@@ -473,6 +473,34 @@ export interface Exportable<L> {
   readonly exporter: KindExporter<L>;
 }
 
+/**
+ * What doctor's checks across kinds read of a kind: its live list (the dates
+ * in it, the states it shows) and how the service leaves its fields that have
+ * no value. A kind's checks of its own routes are its `doctor`.
+ */
+export interface DoctorSurvey {
+  /** Its list route under the brand's path (`/logo`), read once with limit 1000. */
+  readonly list: string;
+  /** The states (approvalResult) rcsctl knows for it. */
+  readonly states?: readonly string[];
+  /**
+   * Fields that may have no value, and how the service leaves them: the key
+   * absent, or null. Read from the list, or from the first few details when
+   * `detail` gives the route of one listed item.
+   */
+  readonly unset?: { readonly fields: readonly string[]; readonly form: 'absent' | 'null'; detail?(item: Readonly<Record<string, unknown>>): string };
+}
+
+/** A kind doctor's checks across kinds look at. */
+export interface Surveyed {
+  readonly survey: DoctorSurvey;
+}
+
+/** Whether doctor's checks across kinds read `kind`. */
+export function isSurveyed<K extends AnyKind>(kind: K): kind is K & Surveyed {
+  return typeof (kind as Partial<Surveyed>).survey === 'object';
+}
+
 /** The operations a kind may give its own words (the others are the kind's own only in name: an upload, a link step). */
 export type WordedOp = 'create' | 'update' | 'delete';
 

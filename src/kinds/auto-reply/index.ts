@@ -4,11 +4,13 @@
 //   service.ts   reading, re-reading, apply handlers and their codes
 //   findings.ts  drift findings about its registration state
 //   export.ts    live auto-replies back to `autoReplies:`
+//   doctor.ts    its doctor checks: aliases, postback fill, image ids
 //   manifest.ts  the `autoReplies:` section: builder and lint rules
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { AutoReplyDetail } from '../../api/types.js';
-import type { Exportable, Previewable, ResourceKind, Stateful } from '../resource-kind.js';
+import type { Exportable, Previewable, ResourceKind, Stateful, Surveyed } from '../resource-kind.js';
+import { autoReplyDoctor } from './doctor.js';
 import { unknownMessagebases } from './common.js';
 import { autoReplyExporter } from './export.js';
 import { AUTO_REPLY_FINDING_CODES, autoReplyFindings } from './findings.js';
@@ -24,7 +26,7 @@ declare module '../../core/live.js' {
 }
 
 /** The auto-reply kind. */
-export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'autoReply'> & Previewable<DesiredAutoReply> & Stateful<AutoReplyDetail> & Exportable<AutoReplyDetail> = {
+export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'autoReply'> & Previewable<DesiredAutoReply> & Stateful<AutoReplyDetail> & Exportable<AutoReplyDetail> & Surveyed = {
   ...autoReplyPlanning,
   manifest: autoReplyManifest,
   liveProblems: unknownMessagebases,
@@ -39,6 +41,8 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'aut
   findingCodes: AUTO_REPLY_FINDING_CODES,
   findings: (address, l) => autoReplyFindings(address, l),
   exporter: autoReplyExporter,
+  survey: { list: '/autoreplymsg', states: ['등록완료', '저장', '처리중'] },
+  doctor: autoReplyDoctor,
 };
 
 export { normaliseButtons, normaliseSuggestions, toRequest } from './kind.js';

@@ -7,7 +7,7 @@
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { ChatbotDetail } from '../../api/types.js';
-import type { Exportable, Previewable, ResourceKind, Stateful } from '../resource-kind.js';
+import type { Exportable, Previewable, ResourceKind, Stateful, Surveyed } from '../resource-kind.js';
 import { chatbotExporter } from './export.js';
 import { CHATBOT_FINDING_CODES, chatbotFindings } from './findings.js';
 import { chatbotPlanning } from './kind.js';
@@ -22,7 +22,7 @@ declare module '../../core/live.js' {
 }
 
 /** The chatbot kind. */
-export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail, 'chatbot'> & Previewable<DesiredChatbot> & Stateful<ChatbotDetail> & Exportable<ChatbotDetail> = {
+export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail, 'chatbot'> & Previewable<DesiredChatbot> & Stateful<ChatbotDetail> & Exportable<ChatbotDetail> & Surveyed = {
   ...chatbotPlanning,
   manifest: chatbotManifest,
   read: chatbotReader,
@@ -34,6 +34,12 @@ export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail, 'chatbot'>
   findingCodes: CHATBOT_FINDING_CODES,
   findings: (address, l, env) => chatbotFindings(address, l, env.now, env.opts),
   exporter: chatbotExporter,
+  survey: {
+    list: '/chatbot',
+    states: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '검수완료(수정)', '승인대기(수정)'],
+    // A room's unset fields are looked at in its detail: the list leaves more out.
+    unset: { fields: ['groupId', 'botAgencyId', 'approvalReason', 'approvalDate', 'webhook', 'botTcPage', 'subDescr'], form: 'absent', detail: (item) => `/chatbot/${encodeURIComponent(String(item.chatbotId))}` },
+  },
 };
 
 export { CHATBOT_UPDATABLE } from './kind.js';

@@ -7,7 +7,7 @@
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { Logo } from '../../api/types.js';
-import type { Exportable, Previewable, ResourceKind, Stateful } from '../resource-kind.js';
+import type { Exportable, Previewable, ResourceKind, Stateful, Surveyed } from '../resource-kind.js';
 import { logoExporter } from './export.js';
 import { LOGO_FINDING_CODES, logoFindings } from './findings.js';
 import { logoPlanning } from './kind.js';
@@ -22,7 +22,7 @@ declare module '../../core/live.js' {
 }
 
 /** The logo kind. */
-export const logoKind: ResourceKind<DesiredLogo, Logo, 'logo'> & Previewable<DesiredLogo> & Stateful<Logo> & Exportable<Logo> = {
+export const logoKind: ResourceKind<DesiredLogo, Logo, 'logo'> & Previewable<DesiredLogo> & Stateful<Logo> & Exportable<Logo> & Surveyed = {
   ...logoPlanning,
   manifest: logoManifest,
   read: logoReader,
@@ -36,6 +36,11 @@ export const logoKind: ResourceKind<DesiredLogo, Logo, 'logo'> & Previewable<Des
   findingCodes: LOGO_FINDING_CODES,
   findings: (address, l, env) => logoFindings(address, l, env.managed, env.now, env.opts),
   exporter: logoExporter,
+  survey: {
+    list: '/logo',
+    states: ['저장', '승인대기', '검수시작', '승인', '반려', '검수완료', '승인대기(수정)', '검수시작(수정)', '반려(수정)', '검수완료(수정)'],
+    unset: { fields: ['description', 'approvalReason', 'approvalDate'], form: 'null' },
+  },
 };
 
 export { LOGO_MODIFIABLE } from './kind.js';
