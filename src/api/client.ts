@@ -6,7 +6,7 @@ import { createTokenSource, type Credentials } from './credentials.js';
 import { inspector, type Inspector } from './inspect.js';
 import { buildModules, type ApiModules } from './modules.js';
 import { unwrapped } from './envelope.js';
-import { createRedactor } from './redact.js';
+import { Redaction } from '../util/redaction.js';
 import { results } from './envelope.js';
 import type { HttpMethod } from './errors.js';
 import { API_PREFIX, brandPath, listAll } from './resource.js';
@@ -76,7 +76,8 @@ const tokenResponse = obj({ accessToken: str, expiresIn: any, userId: opt(str), 
  * is plain http to a non-loopback host without `insecureHttp`.
  */
 export function createClient(opts: ClientOptions): RcsClient {
-  const redactor = createRedactor();
+  // The client's own secrets (src/util/redaction.ts): they live in its closures, never on an object it returns.
+  const redactor = new Redaction();
   const transport = createTransport({
     baseUrl: opts.baseUrl,
     ...(opts.agencyBaseUrl !== undefined ? { agencyBaseUrl: opts.agencyBaseUrl } : {}),

@@ -5,7 +5,7 @@
 // 50 requests after expiry costs one /token call, not 50.
 
 import type { TokenResponse } from '../contract/wire.js';
-import type { Redactor } from './redact.js';
+import type { Redaction } from '../util/redaction.js';
 
 /** Credentials given to the client: a ready token, or a client id and secret. */
 export type Credentials = { token: string } | { clientId: string; clientSecret: string };
@@ -31,14 +31,14 @@ export type TokenExchange = (clientId: string, clientSecret: string) => Promise<
 const RENEW_BEFORE_MS = 60_000;
 
 /** The token source for `credentials`; every secret it sees goes into `redactor`. */
-export function createTokenSource(credentials: Credentials, exchange: TokenExchange, redactor: Redactor, now: () => number = Date.now): TokenSource {
+export function createTokenSource(credentials: Credentials, exchange: TokenExchange, redactor: Redaction, now: () => number = Date.now): TokenSource {
   if ('token' in credentials) {
     const token = credentials.token;
-    redactor.add(token);
+    redactor.add([{ name: 'the token', value: token }]);
     return { current: () => Promise.resolve(token), expired: () => false };
   }
   const { clientId, clientSecret } = credentials;
-  redactor.add(clientSecret);
+  redactor.add([{ name: 'the client secret', value: clientSecret }]);
   let token: string | undefined;
   // undefined: expiry unknown (or already past by our clock when issued, i.e.
   // the clocks disagree); then we rely on 61004 alone.
@@ -48,7 +48,7 @@ export function createTokenSource(credentials: Credentials, exchange: TokenExcha
   const renew = (): Promise<string> => {
     inflight ??= exchange(clientId, clientSecret)
       .then((res) => {
-        redactor.add(res.accessToken);
+        redactor.add([{ name: 'an issued token', value: res.accessToken }]);
         token = res.accessToken;
         const issuedAt = now();
         const expiresAt = expiryMs(res.expiresIn, issuedAt);

@@ -10,7 +10,7 @@ import { USER_AGENT } from '../version.js';
 import { ERRORS } from '../contract/codes.js';
 import { ApiTransportError, OutcomeUnknownError, RcsApiError, ResponseShapeError, type HttpMethod, type OperationLabel, type RequestSite } from './errors.js';
 import { parseEndpoint, type Endpoint } from './endpoint.js';
-import type { Redactor } from './redact.js';
+import type { Redaction } from '../util/redaction.js';
 import { RETRYABLE_STATUS, retryAfterMs, withRetries, type AttemptResult, type RetryPolicy } from './retry.js';
 import type { TokenSource } from './credentials.js';
 import { Limiter, type ConcurrencySetting, type Signal } from './limiter.js';
@@ -96,7 +96,7 @@ export interface TransportOptions {
   insecureHttp: boolean;
   timeouts: Required<Timeouts>;
   retry: RetryPolicy;
-  redactor: Redactor;
+  redactor: Redaction;
   debug?: (line: string) => void;
   /** Trace sink for RCSCTL_DEBUG=limiter: the limiter's decisions, and a summary when closed. */
   limiterDebug?: (line: string) => void;
@@ -203,7 +203,7 @@ export function createTransport(opts: TransportOptions): Transport {
   };
   let tokens: TokenSource | undefined;
   const trace = (line: string): void => {
-    if (opts.debug !== undefined) opts.debug(opts.redactor.apply(line));
+    if (opts.debug !== undefined) opts.debug(opts.redactor.text(line));
   };
 
   /** The parts of a request fixed across its attempts. */
@@ -218,7 +218,7 @@ export function createTransport(opts: TransportOptions): Transport {
     renewed: boolean;
   }
 
-  const redact = (s: string): string => opts.redactor.apply(s);
+  const redact = (s: string): string => opts.redactor.text(s);
 
   /** Headers and body of one attempt (a multipart body is built afresh each time). */
   function encode(req: ApiRequest, token: string | undefined): { headers: Record<string, string>; body: string | FormData | undefined } {

@@ -11,7 +11,7 @@ import type { ApplyReporter, StepResult } from '../apply/execute.js';
 import type { Step } from '../plan/types.js';
 import type { CliIO } from './context.js';
 import { lineTicker, LINE_MODE_MIN_TOTAL } from './progress.js';
-import { escapeUnsafe, rawStream } from './safe-output.js';
+import { escapeUnsafe, drawingStream } from './safe-output.js';
 import type { Style } from '../render/style.js';
 
 /** A reporter plus a promise that settles when its display is finished. */
@@ -26,7 +26,7 @@ export function makeApplyView(io: CliIO, style: Style, brandId: string, steps: S
   // A terminal that reports no width (some pseudo-terminals) cannot host a live task list.
   const interactive = io.stdout.isTTY === true && io.env.CI === undefined && (io.stdout.columns ?? 0) >= 40;
   if (!interactive) return plainView(io, style, steps.length, verbose);
-  const rows = (rawStream(io.stdout) as { rows?: number }).rows;
+  const rows = (drawingStream(io.stdout) as { rows?: number }).rows;
   return listrView(io, brandId, steps, steps.length > collapseAfter(rows));
 }
 
@@ -145,7 +145,7 @@ function listrView(io: CliIO, brandId: string, steps: Step[], collapse: boolean)
     });
   }
   // The task list draws with cursor controls, so it writes beneath the terminal guard; its titles are escaped above.
-  const processOutput = new ProcessOutput(rawStream(io.stdout) as WriteStream, rawStream(io.stderr) as WriteStream);
+  const processOutput = new ProcessOutput(drawingStream(io.stdout) as WriteStream, drawingStream(io.stderr) as WriteStream);
   const list = new Listr(tasks, {
     concurrent: true,
     exitOnError: false,

@@ -26,7 +26,6 @@ import { watchInterrupts } from './interrupt.js';
 import { declaredBy, loadBrands } from './load.js';
 import { holderExtras, lockUrlOf, openLockBackend } from './lock-backend.js';
 import { brandHint, planWith, selectionOf } from './plan-run.js';
-import { redactSecrets } from './redact.js';
 
 /** The flags of `rcsctl apply`. */
 export interface ApplyOptions {
@@ -60,7 +59,7 @@ export async function applyCommand(ctx: CommandContext, paths: string[], opts: A
   const results: BrandApplyResult[] = [];
   let shard: ShardOrigin | undefined;
   const human: CommandContext = { ...ctx, io: { ...ctx.io, stdout: ctx.io.stderr } };
-  const write = (doc: unknown): void => void ctx.io.stdout.write(redactSecrets(JSON.stringify(doc, null, 2), ctx.io.env) + '\n');
+  const write = (doc: unknown): void => void ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   try {
     const code = await runApplyCommand(human, paths, opts, { brand: (r) => results.push(r), shard: (o) => (shard = o) });
     write(applyResult(results, code, undefined, shard));

@@ -16,7 +16,7 @@ import type { CommandContext } from './context.js';
 import { EXIT_ERROR, EXIT_HELD, EXIT_INTERRUPTED, EXIT_OK, type ExitCode } from './exit-codes.js';
 import { renderInterrupted } from './interrupt.js';
 import { writeFailures } from './failures.js';
-import { rawStream } from './safe-output.js';
+import { drawingStream } from './safe-output.js';
 
 /** The run's events as the terminal shows them; `record` gets each applied brand's result (`--format json`). */
 export function applyEvents(ctx: CommandContext, opts: { yes: boolean }, record?: (r: BrandApplyResult) => void): ApplyRunEvents {
@@ -107,7 +107,7 @@ async function confirm(ctx: CommandContext, brandIds: string[], what: string): P
     throw new RcsctlError('E_CONFIRM', 'refusing to apply without confirmation: there is no terminal to ask on. Review the plan above and run again with --yes, or save it with `rcsctl plan --out FILE` and run `rcsctl apply --plan FILE`.');
   }
   // readline edits the line with cursor controls: it writes beneath the terminal guard.
-  const rl = createInterface({ input: io.stdin, output: rawStream(io.stderr) });
+  const rl = createInterface({ input: io.stdin, output: drawingStream(io.stderr) });
   try {
     const question = what.charAt(0).toUpperCase() + what.slice(1);
     const answer = await rl.question(`\n${question} ${brandIds.join(', ')}? Only 'yes' will be accepted: `);

@@ -11,7 +11,6 @@ import { RcsctlError } from '../errors.js';
 import { defaultSeedPath } from '../util/paths.js';
 import type { DeclaredBrand } from '../emulator/seed-brands.js';
 import type { CommandContext } from './context.js';
-import { redactSecrets } from './redact.js';
 
 export type { RunningEmulator };
 
@@ -46,7 +45,6 @@ export interface ConnectOptions {
 export async function connect(ctx: CommandContext, connectOpts: ConnectOptions = {}): Promise<Connection> {
   const g = ctx.globals();
   const env = ctx.io.env;
-  const extraSecrets: string[] = [];
 
   let sandbox: RunningEmulator | undefined;
   let baseUrl: string;
@@ -66,7 +64,7 @@ export async function connect(ctx: CommandContext, connectOpts: ConnectOptions =
     agencyBaseUrl = emu.url;
     credentials = { token: ready.token };
   } else {
-    credentials = await credentialsFrom(ctx, extraSecrets);
+    credentials = await credentialsFrom(ctx);
     if (g.baseUrl === undefined) {
       throw new RcsctlError('E_CONFIG', 'no service address: set RCSCTL_BASE_URL or pass --base-url URL (or use --sandbox for a local emulator)');
     }
@@ -89,11 +87,11 @@ export async function connect(ctx: CommandContext, connectOpts: ConnectOptions =
   };
   if (agencyBaseUrl !== undefined) opts.agencyBaseUrl = agencyBaseUrl;
   if (debugEnabled(env, 'http')) {
-    // Already redacted by the client; scrubbed once more here with what the CLI knows.
-    opts.debug = (line) => ctx.io.stderr.write(`rcsctl debug: ${redactSecrets(line, env, extraSecrets)}\n`);
+    // Already redacted by the client; stderr redacts once more with everything the run knows.
+    opts.debug = (line) => ctx.io.stderr.write(`rcsctl debug: ${line}\n`);
   }
-  // Numbers and states only today, but every writer goes through the redaction.
-  if (debugEnabled(env, 'limiter')) opts.limiterDebug = (line) => ctx.io.stderr.write(`rcsctl debug: ${redactSecrets(line, env, extraSecrets)}\n`);
+  // Numbers and states only today; stderr redacts it as every writer is.
+  if (debugEnabled(env, 'limiter')) opts.limiterDebug = (line) => ctx.io.stderr.write(`rcsctl debug: ${line}\n`);
   let client: RcsClient;
   try {
     client = createClient(opts);
@@ -128,7 +126,7 @@ function ambientSettings(ctx: CommandContext): string[] {
  * Credentials in order of precedence: --token-file, RCSCTL_TOKEN, then
  * RCSCTL_CLIENT_ID with RCSCTL_CLIENT_SECRET. Undefined when none is given.
  */
-async function credentialsFrom(ctx: CommandContext, secrets: string[]): Promise<Credentials | undefined> {
+async function credentialsFrom(ctx: CommandContext): Promise<Credentials | undefined> {
   const g = ctx.globals();
   const env = ctx.io.env;
   if (g.tokenFile !== undefined) {
@@ -142,7 +140,7 @@ async function credentialsFrom(ctx: CommandContext, secrets: string[]): Promise<
     }
     const token = text.trim();
     if (token === '') throw new RcsctlError('E_CONFIG', `--token-file ${g.tokenFile} is empty; it should hold the access token`);
-    secrets.push(token);
+    ctx.redaction.add([{ name: 'the --token-file content', value: token }]);
     return { token };
   }
   const token = env.RCSCTL_TOKEN?.trim();

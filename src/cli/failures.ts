@@ -7,14 +7,13 @@ import type { FailedBrand } from '../plan/plan-brands.js';
 import { makeStyle } from '../render/style.js';
 import type { CommandContext } from './context.js';
 import { EXIT_ERROR, EXIT_OK, type ExitCode } from './exit-codes.js';
-import { redactSecrets } from './redact.js';
 
-/** `Error: <brand>: <code> (<stage>): <message>` and its hint per failure, then `tail`, on stderr, scrubbed of secrets. */
+/** `Error: <brand>: <code> (<stage>): <message>` and its hint per failure, then `tail`, on stderr (which redacts them, as every writer is). */
 export function writeFailures(ctx: CommandContext, failures: readonly (readonly [string, BrandError])[], tail: string | undefined): void {
   const style = makeStyle(ctx.globals().color);
   const lines = failures.flatMap(([id, e]) => [`Error: ${id}: ${brandErrorLine(e)}`, ...(e.hint !== undefined ? [`  hint: ${e.hint}`] : [])]);
   if (tail !== undefined) lines.push(tail);
-  if (lines.length > 0) ctx.io.stderr.write(redactSecrets(style.red(lines.join('\n')) + '\n', ctx.io.env));
+  if (lines.length > 0) ctx.io.stderr.write(style.red(lines.join('\n')) + '\n');
 }
 
 /**

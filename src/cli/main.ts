@@ -7,7 +7,6 @@ import { VERSION } from '../version.js';
 import type { CliIO, CommandContext, GlobalOptions } from './context.js';
 import { EXIT_ERROR, EXIT_OK, type ExitCode } from './exit-codes.js';
 import { hintFor } from './hints.js';
-import { redactSecrets } from './redact.js';
 import { credentialsFromEnv } from '../manifest/sensitive.js';
 import { SafeStream } from './safe-output.js';
 import { Redaction } from '../util/redaction.js';
@@ -139,7 +138,10 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
 export function renderError(err: unknown, env: Record<string, string | undefined>, opts: { sandbox?: boolean } = {}): string {
   const text = err instanceof RcsctlError ? `Error: ${err.message}` : `Error: ${errorMessage(err)}`;
   const hint = hintFor(err, opts);
-  return redactSecrets(hint === undefined ? text : `${text}\n  hint: ${hint}`, env);
+  // The run's streams redact too; this text is also used outside them (tests, the library).
+  const redaction = new Redaction();
+  redaction.add(credentialsFromEnv(env).map((c) => ({ name: c.label, value: c.value })));
+  return redaction.text(hint === undefined ? text : `${text}\n  hint: ${hint}`);
 }
 
 /** The program's description, version, global options, help and output: everything but the commands. */

@@ -3,7 +3,7 @@
 // long run is never silent and a log holds no cursor controls.
 
 import type { CliIO } from './context.js';
-import { escapeUnsafe, rawStream } from './safe-output.js';
+import { escapeUnsafe, drawingStream } from './safe-output.js';
 
 /** A progress callback and a way to clear its line. */
 export interface Progress {
@@ -46,7 +46,7 @@ function liveProgress(io: CliIO): Progress {
   let last = 0;
   let shown = false;
   // A live line is drawn with \r and erase-line, beneath the terminal guard; the label is escaped instead.
-  const out = rawStream(io.stderr);
+  const out = drawingStream(io.stderr);
   return {
     update(label, done, total) {
       const now = Date.now();

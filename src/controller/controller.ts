@@ -16,7 +16,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { RcsClient } from '../api/index.js';
-import { createRedactor } from '../api/redact.js';
 import { lockDir as defaultLockDir } from '../apply/lock.js';
 import { RcsctlError } from '../errors.js';
 import { LiveCache } from '../kinds/live-cache.js';
@@ -113,7 +112,6 @@ export async function startController(options: ControllerOptions): Promise<Runni
 class Controller implements RunningController {
   url = '';
   private readonly mode: 'observe' | 'apply';
-  private readonly redactor = createRedactor();
   private readonly redaction: Redaction;
   private readonly log: Log;
   private readonly metrics = new ControllerMetrics();
@@ -137,11 +135,14 @@ class Controller implements RunningController {
     this.mode = options.mode ?? 'observe';
     const concurrency = options.concurrency ?? 8;
     const peers = options.shardPeers !== undefined ? peerUrls(options.shardPeers, options.shard) : undefined;
-    for (const s of [options.webhookToken, ...(options.secrets ?? []), ...(options.credentials ?? []).map((c) => c.value)]) this.redactor.add(s);
-    this.log = makeLog(options.logOut ?? process.stdout, options.logFormat ?? 'json', this.redactor);
-    // The one redaction (src/util/redaction.ts): the live cache seals what it knows; the log stream, when it is the CLI's, redacts by it too.
+    // The one redaction (src/util/redaction.ts): the log, every body served and the live cache's seals.
     this.redaction = options.redaction ?? new Redaction();
-    this.redaction.add([...(options.credentials ?? []).map((c) => ({ name: c.label, value: c.value })), { name: 'RCSCTL_WEBHOOK_TOKEN', value: options.webhookToken }]);
+    this.redaction.add([
+      ...(options.credentials ?? []).map((c) => ({ name: c.label, value: c.value })),
+      { name: 'RCSCTL_WEBHOOK_TOKEN', value: options.webhookToken },
+      ...(options.secrets ?? []).map((value) => ({ name: 'a secret', value })),
+    ]);
+    this.log = makeLog(options.logOut ?? process.stdout, options.logFormat ?? 'json', this.redaction);
     this.cache = options.cacheDir !== undefined ? new LiveCache(options.cacheDir, options.baseUrl, this.redaction) : undefined;
     const { log, metrics } = this;
     const markDirty = (brandId: string): void => this.markDirty(brandId);
@@ -157,7 +158,7 @@ class Controller implements RunningController {
         ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
         watchDebounceMs: options.watchDebounceMs ?? 300,
       },
-      { book: this.book, log, redactor: this.redactor, redaction: this.redaction, forget: (id) => this.queue.forget(id), markDirty },
+      { book: this.book, log, redaction: this.redaction, forget: (id) => this.queue.forget(id), markDirty },
     );
     this.passes = new BrandPasses(
       {

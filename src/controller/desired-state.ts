@@ -4,7 +4,6 @@
 // a time, so an older read never lands after a newer one; the brand book
 // follows each read (new brands join, gone ones leave, broken ones fail).
 
-import type { Redactor } from '../api/redact.js';
 import { errorMessage } from '../errors.js';
 import type { Credential } from '../manifest/sensitive.js';
 import type { Shard } from '../plan/shard.js';
@@ -29,8 +28,7 @@ export interface DesiredSettings {
 export interface DesiredDeps {
   book: BrandBook;
   log: Log;
-  /** The log's redactor and the run's redaction learn the manifests' sensitive values. */
-  redactor: Redactor;
+  /** The run's redaction (the log's too) learns the manifests' sensitive values. */
   redaction: Redaction;
   /** A brand left the manifests: drop its pending pass. */
   forget: (brandId: string) => void;
@@ -78,10 +76,9 @@ export class DesiredState {
 
   private async read(): Promise<void> {
     const s = this.settings;
-    const { book, log, redactor, redaction } = this.deps;
+    const { book, log, redaction } = this.deps;
     const opts = { env: s.env, cwd: s.cwd, ...(s.credentials !== undefined ? { credentials: s.credentials } : {}), ...(s.cacheDir !== undefined ? { cacheDir: s.cacheDir } : {}) };
     const next = await loadDesired(s.paths, opts, s.shard, this.current.files);
-    for (const v of next.sensitive) redactor.add(v.value);
     redaction.add(next.sensitive);
     for (const e of next.orphanErrors) log('error', 'manifest.error', { message: e });
     for (const [brandId, message] of next.broken) log('error', 'manifest.error', { brand: brandId, message });

@@ -1,11 +1,11 @@
 // One line per event on the given stream: JSON (`--log-format json`, the
 // default) or `time level event key=value` text. Every line goes through the
-// client's redactor with every secret the controller knows (the service token,
-// the webhook token, brand keys, sensitive manifest values), and any Bearer
-// credential, so no secret reaches a log.
+// run's one redaction (src/util/redaction.ts) with every secret the controller
+// knows (the service token, the webhook token, brand keys, sensitive manifest
+// values), and any Bearer credential, so no secret reaches a log.
 
 import type { Writable } from 'node:stream';
-import type { Redactor } from '../api/redact.js';
+import type { Redaction } from '../util/redaction.js';
 
 /** How lines are written. */
 export type LogFormat = 'json' | 'text';
@@ -13,8 +13,8 @@ export type LogFormat = 'json' | 'text';
 /** Writes one event per line. */
 export type Log = (level: 'info' | 'warn' | 'error', event: string, fields?: Record<string, unknown>) => void;
 
-/** A logger on `out` in `format`, scrubbed by `redactor`. */
-export function makeLog(out: Writable, format: LogFormat, redactor: Redactor, now: () => Date = () => new Date()): Log {
+/** A logger on `out` in `format`, scrubbed by `redaction`. */
+export function makeLog(out: Writable, format: LogFormat, redaction: Redaction, now: () => Date = () => new Date()): Log {
   return (level, event, fields = {}) => {
     const time = now().toISOString();
     const line =
@@ -23,6 +23,6 @@ export function makeLog(out: Writable, format: LogFormat, redactor: Redactor, no
         : `${time} ${level} ${event}${Object.entries(fields)
             .map(([k, v]) => ` ${k}=${typeof v === 'string' ? (/[\s"=]/.test(v) ? JSON.stringify(v) : v) : JSON.stringify(v)}`)
             .join('')}`;
-    out.write(redactor.apply(line) + '\n');
+    out.write(redaction.text(line) + '\n');
   };
 }

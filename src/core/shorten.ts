@@ -5,6 +5,7 @@
 // (`plan --out`) keeps every value whole, since apply sends it.
 
 import { createHash } from 'node:crypto';
+import { SENSITIVE } from '../util/redaction.js';
 
 /** A string of more characters than this is shown shortened, in every view and every format. */
 export const SHOWN_WHOLE = 300;
@@ -30,15 +31,21 @@ export function isLong(text: string): boolean {
   return text.length > SHOWN_WHOLE;
 }
 
-/** The parts of a long text as shown: its start and end (sensitive values hidden), its length and the first 12 hex digits of its sha256. */
+/**
+ * The parts of a long text as shown: its start and end, its length and the
+ * first 12 hex digits of its sha256, all of the text with its sensitive values
+ * already replaced by `(sensitive)`. A hash or a length of the real text would
+ * let anyone holding the rest of the manifest test guesses of a short secret
+ * (a 6-digit PIN falls in seconds); of the text as shown, they say nothing of it.
+ */
 export function shortParts(text: string): { head: string; tail: string; length: number; hash: string } {
   let shown = text;
-  for (const h of hidden) if (shown.includes(h)) shown = shown.split(h).join('(sensitive)');
+  for (const h of hidden) if (shown.includes(h)) shown = shown.split(h).join(SENSITIVE);
   let end = HEAD;
   if (isHighSurrogate(shown.charCodeAt(end - 1))) end--;
   let start = Math.max(end, shown.length - TAIL);
   if (isLowSurrogate(shown.charCodeAt(start))) start++;
-  return { head: shown.slice(0, end), tail: shown.slice(start), length: text.length, hash: createHash('sha256').update(text).digest('hex').slice(0, 12) };
+  return { head: shown.slice(0, end), tail: shown.slice(start), length: shown.length, hash: createHash('sha256').update(shown).digest('hex').slice(0, 12) };
 }
 
 /** The note after a shortened text: `(3,145,728 characters, sha256 9f86d081e2a4)`. */

@@ -153,14 +153,15 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     secrets.add([...sensitive, ...[...(opts.credentials ?? []), ...brandKeys].map((c) => ({ name: c.label, value: c.value }))]);
     cache.save((abs) => !noisy.has(shown.get(abs) ?? abs), (text) => secrets.holds(text));
   }
-  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, fromEnv))), files: files.map((f) => f.shown), skipped, sensitive };
+  const envValues = new Redaction();
+  envValues.add([...fromEnv].map((value) => ({ name: 'a value from the environment', value })));
+  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, envValues))), files: files.map((f) => f.shown), skipped, sensitive };
 }
 
 // Messages quote handles and names, and any of them may come from `${env:...}`
 // (a brand key, in the worst case): values from the environment never reach a message.
-function scrub(d: Diagnostic, secrets: Set<string>): Diagnostic {
-  let message = d.message;
-  for (const s of secrets) if (s.length >= 4) message = message.split(s).join('[redacted]');
+function scrub(d: Diagnostic, envValues: Redaction): Diagnostic {
+  const message = envValues.text(d.message);
   return message === d.message ? d : { ...d, message };
 }
 

@@ -1,11 +1,15 @@
 // The one redaction every writer goes through. A run's secrets (credentials in
 // play, and values interpolated from sensitive variables) are collected in one
-// `Redaction`; the terminal (src/cli/safe-output.ts) and every file rcsctl
-// writes (src/util/output-file.ts) pass their text through `text`, which finds
-// each secret however a format escaped it (JSON, HTML, XML, Markdown, Mermaid,
-// DOT, a URL) and prints `(sensitive)` instead. Files that must keep a value
-// usable (the saved plan, the live cache) hold `<sensitive:NAME:sha256>` in
-// its place (`sealStrings`), restored only from a value the run knows again.
+// `Redaction`; the terminal (src/cli/safe-output.ts, the task list and the live
+// progress line included) and every file rcsctl writes (src/util/output-file.ts)
+// pass their text through `text`, which finds each secret however a format
+// escaped it (JSON, HTML, XML, Markdown, Mermaid, DOT, a URL) and prints
+// `(sensitive)` instead, as it does for any `Bearer <credential>`. The API
+// client (its trace and its errors), the controller's log and the diagnostics
+// use the same class with the secrets they hold: one marker, one set of rules.
+// Files that must keep a value usable (the saved plan, the live cache) hold
+// `<sensitive:NAME:sha256>` in its place (`sealStrings`), restored only from a
+// value the run knows again.
 
 import { createHash } from 'node:crypto';
 
@@ -57,14 +61,14 @@ export class Redaction {
     return this.known.map(({ name, value }) => ({ name, value }));
   }
 
-  /** `text` with every secret, in any escaping, replaced by `(sensitive)`. */
+  /** `text` with every secret, in any escaping, and every Bearer credential replaced by `(sensitive)`. */
   text(text: string): string {
     let out = text;
     for (const k of this.known) {
       if (k.probe !== '' && !out.includes(k.probe)) continue;
       out = k.pattern === undefined ? out.split(k.value).join(SENSITIVE) : out.replace(k.pattern, SENSITIVE);
     }
-    return out;
+    return /bearer/i.test(out) ? out.replace(BEARER, `$1${SENSITIVE}`) : out;
   }
 
   /** Whether `text` holds a secret in any escaping. */
@@ -72,6 +76,14 @@ export class Redaction {
     return this.text(text) !== text;
   }
 }
+
+/**
+ * A credential after `Bearer` (an Authorization header echoed in an error or a
+ * trace), even one the run was never told: a run of token characters with at
+ * least one digit or punctuation mark, so prose ("a valid bearer token is
+ * required") is left alone.
+ */
+const BEARER = /\b(Bearer\s+)(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]+/gi;
 
 /** Characters no format rcsctl writes escapes. */
 const PLAIN = /^[A-Za-z0-9]$/;

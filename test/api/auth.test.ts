@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RcsApiError } from '../../src/api/index.js';
-import { createRedactor } from '../../src/api/redact.js';
+import { Redaction } from '../../src/util/redaction.js';
 import { DEFAULT_RETRY } from '../../src/api/retry.js';
 import { createTransport, DEFAULT_TIMEOUTS } from '../../src/api/transport.js';
 import { AGENCY_TOKEN, BRAND, CLIENT_ID, CLIENT_SECRET, collect, rejection, startTestEmulator, STRANGER_TOKEN, testSeed, type TestEmulator } from './helpers.js';
@@ -98,7 +98,7 @@ describe('authentication errors', () => {
       insecureHttp: false,
       timeouts: DEFAULT_TIMEOUTS,
       retry: DEFAULT_RETRY,
-      redactor: createRedactor(),
+      redactor: new Redaction(),
     });
     try {
       const err = apiError(await rejection(transport.send({ method: 'GET', path: `/api/1.1/brand/${BRAND.id}/autoreplymsg`, auth: false })));

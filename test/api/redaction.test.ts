@@ -148,7 +148,7 @@ describe('redaction', () => {
     try {
       const env = { RCSCTL_TOKEN: BAD_TOKEN, RCSCTL_DEBUG: 'http' };
       const cap = await failingRun(env, { baseUrl: server.url }, (c) => c.client.chatbots.get(BRAND, '1'));
-      expect(cap.err).toMatch(/Invalid token: Bearer \[redacted\]/);
+      expect(cap.err).toMatch(/Invalid token: Bearer \(sensitive\)/);
       expectAbsent(cap.all(), BAD_TOKEN);
 
       // Straight from the client (no CLI scrubbing): the secret it holds is redacted too.

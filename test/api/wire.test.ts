@@ -5,7 +5,7 @@
 import busboy from 'busboy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, RcsApiError, ResponseShapeError } from '../../src/api/index.js';
-import { createRedactor } from '../../src/api/redact.js';
+import { Redaction } from '../../src/util/redaction.js';
 import { formatViolation } from '../../src/contract/check.js';
 import { DEFAULT_RETRY } from '../../src/api/retry.js';
 import { createTransport, DEFAULT_TIMEOUTS } from '../../src/api/transport.js';
@@ -173,7 +173,7 @@ describe('request errors from the emulator', () => {
   });
 
   it('maps 64202 (bad paging), 64303 (a body not declared JSON), 64301 (no body) and 64305 (no certificate), which the client itself never provokes', async () => {
-    const transport = createTransport({ baseUrl: emu.url, concurrency: 2, insecureHttp: false, timeouts: DEFAULT_TIMEOUTS, retry: DEFAULT_RETRY, redactor: createRedactor() });
+    const transport = createTransport({ baseUrl: emu.url, concurrency: 2, insecureHttp: false, timeouts: DEFAULT_TIMEOUTS, retry: DEFAULT_RETRY, redactor: new Redaction() });
     transport.setTokenSource({ current: () => Promise.resolve(MASTER_TOKEN), expired: () => false });
     try {
       const paging = await rejection(transport.send({ method: 'GET', path: `/api/1.1/brand/${BRAND.id}/autoreplymsg`, query: { offset: 0, limit: 5000 } }));

@@ -12,8 +12,16 @@
 //
 // Export is the one exemption, and only for what it writes of the live brand
 // after the canary was applied (docs/configuration.md, "Secrets in manifests").
+//
+// The same commands run again on a pseudo-terminal, as processes, because a
+// terminal changes what is drawn (apply's task list, the live progress line)
+// and how. The terminal is util-linux `script` rather than python3's pty
+// module: `script` is in every Debian-based image (bsdutils is essential
+// there), node's slim images carry no python3, and it needs no code of ours
+// to copy the terminal's bytes out. Missing, the test says so, and fails in CI.
 
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -362,4 +370,78 @@ describe('no secret in any byte written', () => {
     expect(leaks('warm plan', warm.stdout + warm.stderr)).toEqual([]);
     expect(filesUnder(cacheDir).flatMap((f) => leaks(relative(work, f.path), f.text))).toEqual([]);
   });
+});
+
+/** Where util-linux `script` is, if anywhere. */
+const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
+
+/** `argv` run as `rcsctl` on a 160×60 pseudo-terminal: its exit code and every byte it drew (stdout and stderr share the terminal). */
+function onTerminal(argv: string[]): Promise<{ code: number | string; text: string }> {
+  const quote = (a: string): string => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = `stty cols 160 rows 60; exec ${quote(process.execPath)} ${quote(join(ROOT, 'bin', 'rcsctl.js'))} ${argv.map(quote).join(' ')}`;
+  // A person at a terminal: no CI variable (it would turn the task list into plain lines).
+  const { CI: _ci, ...inherited } = process.env;
+  const childEnv = { ...inherited, ...env(cacheDir), RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, TERM: 'xterm-256color', HOME: work };
+  return new Promise((resolve) => {
+    const child = execFile(SCRIPT as string, ['-qec', command, '/dev/null'], { cwd: work, env: childEnv, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
+      const e = err as (Error & { code?: number | string; killed?: boolean }) | null;
+      resolve({ code: e === null ? 0 : e.killed === true ? 'killed' : (e.code ?? 'error'), text: stdout });
+    });
+    child.stdin?.end();
+  });
+}
+
+describe('no secret on a terminal', () => {
+  const missing = SCRIPT === undefined;
+  if (missing) console.warn('\n!!! SKIPPED: no util-linux `script` here: the no-secret test did not run rcsctl on a pseudo-terminal !!!\n');
+  it('fails in CI when `script` is missing', () => {
+    if (process.env.CI !== undefined) expect(SCRIPT, 'util-linux `script` is required in CI').toBeDefined();
+  });
+
+  it.skipIf(missing)("every command on a pseudo-terminal, apply's task list with failing steps included", async () => {
+    const shapes = await commandShapes();
+    cacheDir = join(work, 'caches', 'terminal');
+    const drawn: { argv: string[]; code: number | string; text: string }[] = [];
+    const draw = async (argv: string[]): Promise<string> => {
+      const r = await onTerminal(argv);
+      drawn.push({ argv, ...r });
+      return r.text;
+    };
+    // Apply first, from the seed, with every auto-reply creation failing: the task list names each failed step.
+    await admin(emu, 'POST', 'reset');
+    await admin(emu, 'POST', 'faults', { seed: 1, rules: [{ kind: 'error', rate: 1, status: 500, method: 'POST', path: '/autoreplymsg$' }] });
+    const failing = await draw(['apply', manifests, '--yes', '--allow-review', '--allow-delete']);
+    await admin(emu, 'DELETE', 'faults');
+    // The terminal got the live task list (listr2's cursor moves), not plain lines, and it names the failures.
+    expect(failing).toContain('Applying to');
+    expect(failing).toMatch(/\u001b\[\d*G/);
+    expect(failing).toMatch(/auto-reply "Welcome \(sensitive\)" failed/);
+    await draw(['apply', manifests, '--yes', '--allow-review', '--allow-delete']);
+    // Every other command in its default format, in this order (show reads plan's file, report merge drift's);
+    // the emulator and the controller run until stopped and draw nothing a terminal changes: the piped runs above cover them.
+    const ABOVE = ['emulator', 'controller', 'apply'];
+    const saved = out('tty-plan.json');
+    const shard = out('tty-drift.json');
+    const ARGS: Record<string, string[][]> = {
+      validate: [['validate', manifests]],
+      brands: [['brands', manifests]],
+      preview: [['preview', manifests, '-o', out('tty-preview')]],
+      graph: [['graph', manifests]],
+      plan: [['plan', manifests, '--out', saved]],
+      show: [['show', saved]],
+      export: [['export', '--brand', BRAND, '-o', out('tty-export')]],
+      doctor: [['doctor', '--brand', BRAND]],
+      completion: [['completion', 'bash']],
+      drift: [['drift', manifests], ['drift', manifests, '--format', 'json', '-o', shard]],
+      'report merge': [['report', 'merge', shard]],
+    };
+    const names = shapes.map((sh) => sh.path.join(' ')).filter((name) => !ABOVE.includes(name));
+    expect(names.filter((name) => ARGS[name] === undefined)).toEqual([]);
+    for (const argvs of Object.values(ARGS)) for (const argv of argvs) await draw(argv);
+
+    const found = drawn.flatMap((d) => leaks(`${d.argv.join(' ')} (terminal)`, d.text));
+    expect(found).toEqual([]);
+    // The runs did run: not all of them refused at once.
+    expect(drawn.filter((d) => d.code === 0).length).toBeGreaterThan(5);
+  }, 600_000);
 });

@@ -3,6 +3,7 @@
 // value), and values from sensitive-looking variables never appear in any
 // output or file: every byte of stdout, stderr and the saved plan is checked.
 
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,6 +118,28 @@ describe('values of sensitive variables', () => {
     const again = await cli(['apply', m, '--yes'], { emu, env });
     expect(again.code).toBe(0);
     expect(everything([text, json, md, changed, unset, applied, again])).not.toContain(VALUE);
+  });
+
+  it('a long value holding a secret: views note the length and hash of the text as shown, so no view tests a guess', async () => {
+    // A 6-digit PIN in a long description: the note after the cut must not be a function of the PIN.
+    const long = `${'Door code for the back entrance. '.repeat(10)}PIN \${env:DOOR_PIN}, then push.`;
+    const m = manifest('pin', long);
+    const notes = async (pin: string): Promise<string[]> => {
+      const found: string[] = [];
+      for (const format of ['text', 'json', 'markdown']) {
+        const r = await cli(['plan', m, '--format', format], { emu, env: { DOOR_PIN: pin, RCSCTL_SENSITIVE_VARS: '*PIN*' } });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).not.toContain(pin);
+        found.push(...(r.stdout.match(/\(\d[\d,]* characters, sha256 [0-9a-f]{12}\)/g) ?? []));
+      }
+      return found;
+    };
+    const first = await notes('482915');
+    expect(first.length).toBeGreaterThanOrEqual(3);
+    // Another PIN, the same views: nothing in them depends on the PIN.
+    expect(await notes('731046')).toEqual(first);
+    const shown = long.replace('${env:DOOR_PIN}', '(sensitive)');
+    expect(first[0]).toBe(`(${shown.length} characters, sha256 ${createHash('sha256').update(shown).digest('hex').slice(0, 12)})`);
   });
 
   it('which variables are sensitive is configurable (RCSCTL_SENSITIVE_VARS)', async () => {

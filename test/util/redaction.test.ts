@@ -3,6 +3,7 @@
 // never holds a secret yet serves a warm run.
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -47,6 +48,29 @@ describe('Redaction.text', () => {
     expect(redaction.text('Mk9pqW & Vq3zzJ plainValue4')).toBe('Mk9pqW & Vq3zzJ plainValue4');
     expect(redaction.text('a plainValue42 b plainValue42')).toBe(`a ${SENSITIVE} b ${SENSITIVE}`);
     expect(redaction.holds('x plainValue42')).toBe(true);
+  });
+});
+
+describe('one redactor', () => {
+  it('also hides any Bearer credential, and leaves prose about bearer tokens alone', () => {
+    const r = new Redaction();
+    expect(r.text('authorization: Bearer eyJhbGciOi.x-y_z')).toBe(`authorization: Bearer ${SENSITIVE}`);
+    expect(r.text('curl -H "Authorization: bearer tok-3f9a"')).toBe(`curl -H "Authorization: bearer ${SENSITIVE}"`);
+    expect(r.text('wrong bearer token; a valid Bearer token is required')).toBe('wrong bearer token; a valid Bearer token is required');
+  });
+
+  it('is the only one: no other module in src prints a marker of its own or replaces secrets by hand', () => {
+    const root = join(import.meta.dirname, '..', '..', 'src');
+    const offenders: string[] = [];
+    for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) {
+      if (!e.isFile() || !e.name.endsWith('.ts')) continue;
+      const path = join(e.parentPath, e.name);
+      const where = relative(root, path);
+      if (where === join('util', 'redaction.ts')) continue;
+      const text = readFileSync(path, 'utf8');
+      if (/\[redacted\]|'\(sensitive\)'|createRedactor|redactSecrets/.test(text)) offenders.push(where);
+    }
+    expect(offenders).toEqual([]);
   });
 });
 
