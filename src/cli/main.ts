@@ -187,6 +187,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['RCSCTL_SENSITIVE_VARS', 'which ${env:NAME} variables are secrets (globs, comma-separated)'],
   ['RCSCTL_CACHE_DIR', 'where the live-state cache lives (else $XDG_CACHE_HOME/rcsctl, ~/.cache/rcsctl)'],
   ['RCSCTL_LOCK_DIR', 'where the per-brand apply locks live'],
+  ['RCSCTL_LOCK_URL', 'a postgres:// URL: take the apply locks in PostgreSQL, across machines (--lock-url wins)'],
   ['RCSCTL_DEBUG', 'http, limiter or all: trace requests or the concurrency to stderr'],
   ['NO_COLOR', 'no colour in output'],
 ];
