@@ -7,8 +7,8 @@
 // never a credential.
 
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { request } from 'undici';
 import { Document, isMap, isScalar, visit } from 'yaml';
 import { RcsctlError } from '../errors.js';
@@ -70,9 +70,38 @@ export function flowSmallMaps(node: Parameters<typeof visit>[0]): void {
   });
 }
 
+/** Where the manifest schema sits inside an installed rcsctl package. */
+const INSTALLED_SCHEMA = ['node_modules', 'rcsctl', 'schemas', 'manifest.schema.json'];
+
+/**
+ * The modeline's schema for a manifest written into `dir`, as it must still
+ * read once the manifest is committed and checked out elsewhere
+ * (docs/decisions.md, "The exported manifest's $schema"): the rcsctl package
+ * installed in the repository the manifest lands in (the nearest
+ * `node_modules/rcsctl` above `dir`, by its own path, never where a link
+ * resolves to), else the schema's published address (its `$id`). Never a path
+ * to wherever this rcsctl runs from.
+ */
+export function schemaReference(dir: string): string {
+  for (let at = resolve(dir); ; ) {
+    if (existsSync(join(at, ...INSTALLED_SCHEMA))) return relative(dir, join(at, ...INSTALLED_SCHEMA)).split(sep).join('/');
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  return publishedSchemaUrl();
+}
+
+/** The manifest schema's `$id`: the address it is published at. */
+function publishedSchemaUrl(): string {
+  const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', 'manifest.schema.json'), 'utf8')) as { $id?: unknown };
+  if (typeof schema.$id !== 'string') throw new Error('rcsctl: schemas/manifest.schema.json has no $id');
+  return schema.$id;
+}
+
 /** The YAML text: the `$schema` modeline, a header comment, then the document. */
 export function renderManifest(manifest: Record<string, unknown>, dir: string, header: string[]): string {
-  const schema = relative(dir, join(packageRoot(), 'schemas', 'manifest.schema.json')).split(sep).join('/');
+  const schema = schemaReference(dir);
   const doc = new Document(manifest);
   flowSmallMaps(doc);
   const lines = [`# yaml-language-server: $schema=${schema}`, '#', ...header.map((h) => (h === '' ? '#' : `# ${h}`))];

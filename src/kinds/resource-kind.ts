@@ -68,6 +68,8 @@ export interface ReadEnv {
   concurrency: number;
   /** The manifests' view of the brand, when reading for a plan (export reads without one). */
   desired?: DesiredBrand;
+  /** The account (the service's personId) reads that name one act as when the manifests name none (`export --account`). */
+  account?: string;
   /** Details whose list `updateDate` is unchanged are taken from here. */
   cache?: LiveCache;
   /** The sections read so far: every kind named in `read.after` is there. */

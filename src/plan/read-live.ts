@@ -20,6 +20,8 @@ export interface ReadLiveOptions {
   concurrency: number;
   /** The manifests' brand: kinds the service cannot list (agency files) read what it names. */
   desired?: DesiredBrand;
+  /** The account reads that name one act as when the manifests name none (`export --account`). */
+  account?: string;
   /** Details whose list `updateDate` is unchanged are taken from here. */
   cache?: LiveCache;
   /**
@@ -45,6 +47,7 @@ export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiv
     concurrency: opts.concurrency,
     live: sections,
     ...(opts.desired !== undefined ? { desired: opts.desired } : {}),
+    ...(opts.account !== undefined ? { account: opts.account } : {}),
     ...(opts.cache !== undefined ? { cache: opts.cache } : {}),
   };
   const readers = KINDS.filter((k): k is AnyKind & Required<Pick<AnyKind, 'read' | 'liveSection'>> => k.read !== undefined && k.liveSection !== undefined);

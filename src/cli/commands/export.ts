@@ -35,6 +35,7 @@ interface ExportFlags {
   resource?: string;
   into?: string;
   handle?: string;
+  account?: string;
 }
 
 /** Register `rcsctl export`. */
@@ -47,6 +48,7 @@ export function registerExport(program: Command, ctx: CommandContext): void {
   outOption(cmd, 'dir', 'directory to write brand.yaml and images/ into (default: ./<brand id>)');
   cmd
     .option('--brand-key-env <name>', 'agency accounts: read the brand key from this environment variable, and write key: "${env:NAME}"')
+    .option('--account <id>', 'the account (personId) to read the brand profile page as (default: RCSCTL_PERSON_ID); written as brandProfile.account')
     .option('--force', 'overwrite an existing brand.yaml', false)
     .option('--resource <address>', 'adopt one live resource (autoReply.<id or name>, logo.<fileId or name>, chatbot.<chatbotId>) into the manifest --into names')
     .option('--into <file>', 'with --resource: the existing manifest file to add it to (its images go under images/ beside it)')
@@ -57,6 +59,7 @@ export function registerExport(program: Command, ctx: CommandContext): void {
         return;
       }
       if (flags.handle !== undefined) throw new RcsctlError('E_USAGE', '--handle goes with --resource and --into');
+      if (flags.account !== undefined && flags.account.trim() === '') throw new RcsctlError('E_USAGE', '--account needs an account id (the personId the brand profile page is read as)');
       if ((paths ?? []).length > 0) throw new RcsctlError('E_USAGE', `export takes no paths unless adopting with --resource and --into (got ${(paths ?? []).join(' ')})`);
       if (flags.brand === undefined) throw new RcsctlError('E_USAGE', 'export needs --brand ID (or --resource ADDRESS --into FILE to adopt one resource)');
       const brand = flags.brand;
@@ -72,11 +75,14 @@ export function registerExport(program: Command, ctx: CommandContext): void {
       }
       const g = ctx.globals();
       const dir = resolve(io.cwd, outValue(flags) ?? brand);
+      const fromEnv = io.env.RCSCTL_PERSON_ID;
+      const account = flags.account ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined);
       const conn = await connect(ctx, { declared: [key !== undefined ? { brandId: brand, brandKey: key } : { brandId: brand }] });
       const progress = makeProgress(io);
       try {
         const live = await readLive(conn.client, key !== undefined ? { id: brand, key } : { id: brand }, {
           concurrency: g.concurrency,
+          ...(account !== undefined ? { account } : {}),
           onProgress: (done, total) => progress.update(brand, done, total),
         });
         progress.done();
@@ -104,8 +110,8 @@ export function registerExport(program: Command, ctx: CommandContext): void {
 /** `export --resource ADDRESS --into FILE [paths...]`: adopt one live resource into an existing manifest. */
 async function adoptCommand(ctx: CommandContext, paths: string[], flags: ExportFlags): Promise<void> {
   if (flags.resource === undefined || flags.into === undefined) throw new RcsctlError('E_USAGE', '--resource and --into go together: rcsctl export --resource ADDRESS --into FILE');
-  if (outValue(flags) !== undefined || flags.force || flags.brandKeyEnv !== undefined) {
-    throw new RcsctlError('E_USAGE', '--out, --force and --brand-key-env are for a whole-brand export; --into writes into the manifest, whose brand key it uses');
+  if (outValue(flags) !== undefined || flags.force || flags.brandKeyEnv !== undefined || flags.account !== undefined) {
+    throw new RcsctlError('E_USAGE', '--out, --force, --brand-key-env and --account are for a whole-brand export; --into writes into the manifest, whose brand key (and brandProfile.account) it uses');
   }
   const { io } = ctx;
   const into = resolve(io.cwd, flags.into);

@@ -31,10 +31,10 @@ export interface LiveProfileSection {
 // The account each brand was read as in this process, so a re-read asks as the same one.
 const readAs = new Map<string, string>();
 
-/** The account to act as: the manifest's, else RCSCTL_PERSON_ID. */
-function accountFor(desired: DesiredProfile | undefined): string | undefined {
+/** The account to act as: the manifest's, else the run's (`export --account`), else RCSCTL_PERSON_ID. */
+function accountFor(desired: DesiredProfile | undefined, account?: string): string | undefined {
   const fromEnv = process.env[PERSON_ENV];
-  return desired?.account ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined);
+  return desired?.account ?? account ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined);
 }
 
 // One category list per client, that is per run: every brand shares it.
@@ -50,13 +50,15 @@ export function categoriesOf(client: RcsClient): Promise<BrandCategory[]> {
   return c;
 }
 
-/** Reads the page when the manifests declare a profile (or, for export, when RCSCTL_PERSON_ID names the account). */
+/** Reads the page when the manifests declare a profile (or, for export, when --account or RCSCTL_PERSON_ID names the account). */
 export const profileReader: ListReader<LiveProfileSection | undefined> = {
   async list(env) {
     const declared = env.desired?.brandProfile?.get(PROFILE_KEY);
     if (env.desired !== undefined && declared === undefined) return undefined;
-    const personId = accountFor(declared);
-    if (personId === undefined) return { page: null, categories: [], unread: `no account to read the brand page as: set brandProfile.account or ${PERSON_ENV}` };
+    const personId = accountFor(declared, env.account);
+    // Export reads no manifest: its own flag names the account.
+    const how = env.desired === undefined ? `pass --account ID or set ${PERSON_ENV}` : `set brandProfile.account or ${PERSON_ENV}`;
+    if (personId === undefined) return { page: null, categories: [], unread: `no account to read the brand page as: ${how}` };
     const [page, categories] = await Promise.all([readPage(env.client, env.brand, personId), declared === undefined ? Promise.resolve([]) : categoriesOf(env.client)]);
     return { page, categories };
   },
