@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ts from 'typescript';
 import { BUILTIN_KINDS } from '../src/kinds/index.js';
 import { ROOT } from './e2e/helpers.js';
 
@@ -120,7 +121,7 @@ describe('generic stages name no kind', () => {
   const literal = new RegExp(
     `(['"\`])(${names.join('|')})(\\1|\\.)|<ref:(${names.join('|')}):|\\b(brand|desired|live)\\??\\.(${sections.join('|')})\\b|(['"\`])(${sections.join('|')})\\7|\\b(${words.join('|')})\\b`,
   );
-  const dirs = ['src/plan', 'src/apply', 'src/report', 'src/render', 'src/graph', 'src/preview', 'src/manifest', 'src/cli', 'src/cli/commands', 'src/export', 'src/doctor'];
+  const dirs = ['src/plan', 'src/apply', 'src/report', 'src/render', 'src/graph', 'src/preview', 'src/manifest', 'src/cli', 'src/cli/commands', 'src/export', 'src/doctor', 'src/controller'];
   const generic = dirs.flatMap((d) => readdirSync(join(ROOT, d)).filter((f) => f.endsWith('.ts') && !f.endsWith('.generated.ts')).map((f) => `${d}/${f}`));
   // Lines that match and are not a kind: each with the reason.
   const allowed: { path: string; line: RegExp; why: string }[] = [
@@ -165,5 +166,57 @@ describe('generic stages name no kind', () => {
     }
     expect(literal.test("label: 'auto-reply'")).toBe(false);
     expect(literal.test('return { files: loaded.files }')).toBe(false);
+  });
+});
+
+describe('the shared nouns (src/core) hold no closed union of kind-specific variants', () => {
+  // A string literal in a type of src/core is a member of a closed union every
+  // stage switches on (`op: 'create'`, `type: 'blocked'`). One that is a kind's
+  // word (`'menu-replace'`, `'autoReply'`, `'profile'`) is one kind's mechanics
+  // in the shared vocabulary: it belongs in the kind's handlers or its
+  // capabilities (issue 40). The words of the kinds: their names, labels and
+  // sections, split into words (`persistentMenu` → persistent, menu).
+  const split = (s: string): string[] =>
+    s
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 0);
+  const kindWords = new Set(
+    BUILTIN_KINDS.flatMap((k) => [k.name, k.label, (k as { plural?: string }).plural, k.manifest?.section, k.liveSection].filter((x): x is string => x !== undefined).flatMap(split)),
+  );
+  // Plurals of the kinds' words are their words too (`rooms`, `files`).
+  const kindWord = (w: string): boolean => [w, w.replace(/s$/, ''), w.replace(/es$/, '')].some((x) => kindWords.has(x));
+
+  /** The string literals of every type written in `text` (union members, discriminants, record keys). */
+  function typeLiterals(text: string): string[] {
+    const source = ts.createSourceFile('core.ts', text, ts.ScriptTarget.Latest, true);
+    const out: string[] = [];
+    const visit = (node: ts.Node): void => {
+      if (ts.isLiteralTypeNode(node) && ts.isStringLiteral(node.literal)) out.push(node.literal.text);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return out;
+  }
+  const kindSpecific = (literals: string[]): string[] => literals.filter((l) => split(l).some(kindWord));
+  const core = readdirSync(join(ROOT, 'src/core')).filter((f) => f.endsWith('.ts'));
+
+  it.each(core)('src/core/%s', (file) => {
+    expect(kindSpecific(typeLiterals(readFileSync(join(ROOT, 'src/core', file), 'utf8')))).toEqual([]);
+  });
+
+  it("a step's operations are the ones every kind shares", () => {
+    // upload: any kind whose object is a content-addressed file; link: the second half of any create its kind splits out of a reference cycle (splitLinks).
+    const text = readFileSync(join(ROOT, 'src/core/step.ts'), 'utf8');
+    const ops = [...text.matchAll(/^\s*op: ('[^']*'(?:\s*\|\s*'[^']*')*);/gm)].flatMap((m) => typeLiterals(`type T = ${m[1]};`));
+    expect(ops.sort()).toEqual(['create', 'delete', 'link', 'update', 'upload']);
+  });
+
+  it('the check catches each form it is for', () => {
+    expect(kindSpecific(typeLiterals("interface S { op: 'menu-replace'; method: 'POST' | 'PUT' }"))).toEqual(['menu-replace']);
+    expect(kindSpecific(typeLiterals("type Handset = 'message' | 'room' | 'profile' | 'home';"))).toEqual(['room', 'profile']);
+    expect(kindSpecific(typeLiterals("type K = Record<'autoReply' | 'logos' | 'rooms', number>;"))).toEqual(['autoReply', 'logos', 'rooms']);
+    expect(kindSpecific(typeLiterals("type G = { type: 'none' } | { type: 'blocked'; state: string };"))).toEqual([]);
   });
 });

@@ -540,3 +540,10 @@ export interface BrandCategory {
   subCategories: { subCategoryId: string; subCategoryName?: string }[];
   updateDate?: ServiceTime;
 }
+
+/**
+ * The types of the notifications the service sends (the `type` of a
+ * notification's body): those the public OpenAPI document lists, and the
+ * reference's `agencyKey`, as the service spells them.
+ */
+export const NOTIFICATION_TYPES = ['brand', 'chatbot', 'template', 'messagebaseform', 'format', 'autoreplymsg', 'logo', 'agencykey', 'contract', 'formatbr'] as const;

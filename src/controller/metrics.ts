@@ -3,10 +3,11 @@
 // has its own registry, so two in one process (tests, a program) never mix.
 
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { NOTIFICATION_TYPES } from '../contract/wire.js';
 import { BRAND_STATES, type BrandState } from './state.js';
 
-/** The notification types the public OpenAPI document lists (and the reference's `agencyKey`); others count as `other`. */
-const KNOWN_TYPES = new Set(['brand', 'chatbot', 'template', 'messagebaseform', 'format', 'autoreplymsg', 'logo', 'agencykey', 'contract', 'formatbr']);
+/** The notification types the service sends; others count as `other`. */
+const KNOWN_TYPES = new Set<string>(NOTIFICATION_TYPES);
 const KNOWN_METHODS = new Set(['created', 'modified', 'rejected', 'deleted', 'unknown']);
 
 /** What became of a notification for another shard's brand. */
