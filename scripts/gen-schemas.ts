@@ -2,7 +2,7 @@
 // files cannot drift from the kinds (test/schemas.test.ts checks they are
 // current):
 //   schemas/manifest.schema.json      assembled from the kinds' fragments
-//   schemas/plan.schema.json          the kind enum
+//   schemas/plan.schema.json          the kind and finding code enums
 //   schemas/drift-report.schema.json  the kind and finding code enums
 // Run: npm run build && node dist/scripts/gen-schemas.js
 
@@ -24,6 +24,9 @@ export function renderSchemas(): Record<string, string> {
 
   const plan = read('plan.schema.json');
   defs(plan).kind = { ...(defs(plan).kind as Json), enum: kinds };
+  // A plan's findings are the state findings drift reports, with the same codes.
+  const planFinding = defs(plan).finding as { properties: Json };
+  planFinding.properties.code = { ...(planFinding.properties.code as Json), enum: codes };
 
   const drift = read('drift-report.schema.json');
   const resource = defs(drift).resource as { properties: Json };

@@ -7,6 +7,7 @@ import { buildPlan } from './build-plan.js';
 import type { LiveCache } from '../kinds/live-cache.js';
 import type { PlanOptions } from '../kinds/resource-kind.js';
 import { readLive } from './read-live.js';
+import { stateFindings } from './state-findings.js';
 import type { BrandPlan, LiveBrand } from './types.js';
 import { toBrandError, type BrandDeclaration, type BrandError, type HintFor } from './brand-error.js';
 
@@ -50,6 +51,8 @@ export interface PlanBrandsOptions {
   /** Advice added to a failed brand's error. */
   hintFor?: HintFor;
   onProgress?: (brandId: string, done: number, total: number) => void;
+  /** The clock the state findings are taken at (default: now). */
+  now?: Date;
 }
 
 /** Read the live state of every brand (concurrently) and plan each; the first failure rejects. */
@@ -82,6 +85,7 @@ async function planOne(client: RcsClient, desired: DesiredBrand, opts: PlanBrand
     ...(opts.onProgress ? { onProgress: (done: number, total: number) => opts.onProgress?.(desired.brandId, done, total) } : {}),
   });
   const plan = buildPlan(desired, live, opts.plan ?? {});
+  plan.findings = stateFindings(desired, live, opts.now ?? new Date()).flatMap((r) => r.findings);
   plan.declaredAt = { file: desired.source.file, line: desired.source.line };
   return { desired, live, plan };
 }

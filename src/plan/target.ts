@@ -59,6 +59,7 @@ export function targetPlan(plan: BrandPlan, targets: string[]): BrandPlan {
     ...plan,
     steps,
     unmanaged: plan.unmanaged.filter((u) => targets.some((t) => matchesTarget(`${u.kind}.${u.id}`, t))),
+    ...(plan.findings !== undefined ? { findings: plan.findings.filter((f) => targets.some((t) => matchesTarget(f.address, t))) } : {}),
     fingerprints: pick(plan.fingerprints),
     snapshots: pick(plan.snapshots),
   };

@@ -2,6 +2,7 @@
 // Steps are a tagged union on `op`; the applier dispatches on it. The step
 // nouns live in src/core/step.ts and are re-exported here.
 
+import type { Finding } from '../core/finding.js';
 import type { LiveSnapshot, PlanProblem, Step, Unmanaged } from '../core/step.js';
 import type { BrandError } from './brand-error.js';
 import type { ShardGaps, ShardOrigin } from './shard.js';
@@ -15,6 +16,12 @@ export interface BrandPlan {
   steps: Step[];
   unmanaged: Unmanaged[];
   problems: PlanProblem[];
+  /**
+   * The live resources' state findings (rejected, waiting for review, expiring),
+   * the ones drift reports, shown beside the steps: a plan with no step can
+   * still hold a rejected resource. Absent in plans of older versions.
+   */
+  findings?: Finding[];
   /** Set when the brand could not be read or planned; the plan then has no steps. */
   error?: BrandError;
   /** Fingerprint (hash of the snapshot) of every live resource a step touches, by address. */

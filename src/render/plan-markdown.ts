@@ -11,11 +11,14 @@ import { partialMarkdown } from './partial.js';
 import { stepUpload, uploadLine } from './change.js';
 import { diffLines, MARKDOWN_BUDGET } from './drift-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
-import { describe, MARKERS, markerOf, planTotals, showsChanges, summaryLine } from './plan-text.js';
+import { describe, MARKERS, markerOf, needsAttention, planTotals, showsChanges, summaryLine } from './plan-text.js';
 import { makeStyle } from './style.js';
 import { reviewText } from '../core/step.js';
 
 const plain = makeStyle(false);
+
+/** How each severity opens its line. */
+const SEVERITY_ICON = { error: '❌', warning: '⚠️', info: 'ℹ️' } as const;
 
 /** Render the plans of every brand as GitHub-flavoured Markdown, at most about `budget` characters. */
 export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number; previewLink?: string; graph?: boolean; partial?: ShardGaps }): string {
@@ -65,8 +68,10 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
     return lines;
   }
   lines.push(`**${summaryLine(summarise(p))}**`, '');
+  const findings = p.findings ?? [];
+  const attention = new Set(findings.filter(needsAttention).map((f) => f.address)).size;
   if (p.steps.length === 0) {
-    lines.push('No changes. The live brand matches the manifests.');
+    lines.push(attention > 0 ? `⚠️ No changes to apply, but ${attention} live resource${attention === 1 ? ' needs' : 's need'} attention (below).` : 'No changes. The live brand matches the manifests.');
   } else {
     lines.push('| | Resource | Name | Action | Gate |', '|---|---|---|---|---|');
     for (const step of p.steps) {
@@ -89,6 +94,10 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
     if (diff.length > 0) lines.push('', `<details><summary>Field changes</summary>`, '', '```diff', ...diff, '```', '', '</details>');
     // Mermaid renders in a GitHub comment: the steps, numbered, and what waits for what.
     if (graph) lines.push('', '<details><summary>Order of the steps (graph)</summary>', '', '```mermaid', ...renderMermaid([planGraph(p)]).trimEnd().split('\n').map(fence), '```', '', '</details>');
+  }
+  if (findings.length > 0) {
+    lines.push('', '**Live state** (as `rcsctl drift` reports it):', '');
+    for (const f of findings) lines.push(`- ${SEVERITY_ICON[f.severity]} \`${cell(f.address)}\` **${f.code}** (${f.severity}): ${inline(f.message)} ${inline(f.action)} ([help](${f.help}))`);
   }
   if (p.unmanaged.length > 0) {
     lines.push('', `<details><summary>${p.unmanaged.length} unmanaged (live, not in the manifests)</summary>`, '');

@@ -8,6 +8,7 @@ import { brandErrorText, failedHeadline } from './brand-error.js';
 import type { Style } from './style.js';
 import { reviewText } from '../core/step.js';
 import { wordsFor } from '../kinds/index.js';
+import type { Finding } from '../core/finding.js';
 
 /** Markers: create, update, delete, blocked, needs review. */
 export const MARKERS = { create: '+', update: '~', delete: '-', blocked: '!', review: '⚑', unmanaged: '?' } as const;
@@ -29,9 +30,13 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
     lines.push(style.red(`Plan failed: ${plan.problems.length} problem${plural(plan.problems.length)}; nothing can be applied for this brand.`));
     return lines.join('\n') + '\n';
   }
+  const findings = plan.findings ?? [];
+  const attention = new Set(findings.filter(needsAttention).map((f) => f.address)).size;
   if (plan.steps.length === 0) {
     lines.push('');
-    lines.push(style.green('  No changes. The live brand matches the manifests.'));
+    // "No changes" never reads as all well while a live resource needs a person.
+    if (attention > 0) lines.push(style.yellow(`  No changes to apply, but ${attention} live resource${attention === 1 ? ' needs' : 's need'} attention (below).`));
+    else lines.push(style.green('  No changes. The live brand matches the manifests.'));
   } else {
     lines.push('');
     for (const step of plan.steps) lines.push(...renderStep(step, style), '');
@@ -44,6 +49,7 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
   } else if (plan.steps.length === 0) {
     lines.push('');
   }
+  if (findings.length > 0) lines.push(...renderFindings(findings, style), '');
   lines.push(summaryLine(summarise(plan)));
   return lines.join('\n') + '\n';
 }
@@ -168,6 +174,23 @@ export function markerOf(step: Step, style: Style): { marker: string; paint: (s:
     case 'update':
       return { marker: MARKERS.update, paint: style.yellow };
   }
+}
+
+/** True for a finding a person must act on (error or warning; info is worth knowing only). */
+export function needsAttention(f: Finding): boolean {
+  return f.severity === 'error' || f.severity === 'warning';
+}
+
+/** The live state findings, as drift reports them, each with what to do and where it is explained. */
+export function renderFindings(findings: Finding[], style: Style): string[] {
+  const lines = ['  Live state (as rcsctl drift reports it):'];
+  for (const f of findings) {
+    const paint = f.severity === 'error' ? style.red : f.severity === 'warning' ? style.yellow : style.cyan;
+    lines.push(`    ${style.bold(f.address)} ${paint(`${f.severity} ${f.code}`)}: ${f.message}`);
+    lines.push(`      what to do: ${f.action}`);
+    lines.push(style.dim(`      see ${f.help}`));
+  }
+  return lines;
 }
 
 /** One field change, indented and coloured: `~ body.title: "Old" → "New"`. */

@@ -6,8 +6,8 @@
 import { finding, helpLink } from '../core/finding.js';
 import { matchesTarget } from '../plan/target.js';
 import { KINDS } from '../kinds/index.js';
-import { isStateful } from '../kinds/resource-kind.js';
 import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
+import { stateFindings } from '../plan/state-findings.js';
 import type { Step } from '../plan/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ReportSummary, type ResourceDrift } from './types.js';
@@ -109,10 +109,8 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions, target
     }
   }
 
-  for (const { resource, live: l } of entries.values()) {
-    if (l === undefined) continue;
-    resource.findings.push(...stateFindings(resource, l, now, opts));
-  }
+  // The same state findings plan shows (src/plan/state-findings.ts).
+  for (const r of stateFindings(desired, live, now, opts)) entries.get(r.address)?.resource.findings.push(...r.findings);
 
   // With --target, only the targeted resources are reported.
   const resources = [...entries.values()].map((e) => e.resource).filter((r) => targets.length === 0 || targets.some((t) => matchesTarget(r.address, t)));
@@ -193,11 +191,6 @@ function stepFinding(step: Step): Finding | undefined {
       throw new Error(`unknown step ${JSON.stringify(never)}`);
     }
   }
-}
-
-function stateFindings(r: ResourceDrift, l: unknown, now: Date, opts: DriftOptions): Finding[] {
-  const kind = KINDS.find((k) => k.name === r.kind);
-  return kind !== undefined && isStateful(kind) ? kind.findings(r.address, l, { managed: r.status === 'managed', now, opts }) : [];
 }
 
 function summarise(resources: ResourceDrift[]): DriftSummary {
