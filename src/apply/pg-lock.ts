@@ -62,6 +62,7 @@ interface Held {
 }
 
 /** Connect to the lock database and make sure the holders' table exists. E_LOCK when the database cannot be reached (the URL shown without its password). */
+// long: the closure is the backend object: its methods share one connection, the keys it holds and its heartbeat, and each is a short function inside it.
 export async function openPgLockBackend(opts: PgLockOptions): Promise<PgLockBackend> {
   const where = redactedLockUrl(opts.url);
   const timeoutMs = opts.timeoutMs ?? 10_000;

@@ -52,6 +52,7 @@ const KINDS: readonly string[] = [...OWN_KINDS, ...MODULE_KINDS.keys()].sort();
 const ACTIONS: readonly ReviewAction[] = ['start', 'approve', 'reject', 'complete'];
 
 /** The admin routes. */
+// long: the table of the admin routes, one short handler each: read whole, it is the admin API's index.
 export function adminRoutes(state: AdminState): Route[] {
   const r = (method: string, path: string, handler: Handler): Route => ({ method, pattern: `/_emulator/${path}`, handler });
   return [

@@ -17,6 +17,7 @@ import { messagingFromSeed } from './messaging/model.js';
 const SEED_USER = 'seed';
 
 /** A new store holding exactly what the seed describes. */
+// long: one pass over the seed's sections, a few lines each, in the store's order; the older families' sections move out to their route modules as the brand page's did (docs/architecture.md).
 export function storeFromSeed(seed: Seed): EmulatorStore {
   const store = new EmulatorStore();
   store.brandStates = ROUTE_MODULES.flatMap((m) => (m.state !== undefined ? [m.state] : []));

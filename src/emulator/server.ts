@@ -63,6 +63,7 @@ export interface EmulatorServer {
 class ClientGone extends Error {}
 
 /** Create (but do not start) the emulator's HTTP server. */
+// long: the server and its two inner steps (handle, run) share the routers, the admin state and the sockets; the steps are short functions of their own inside it.
 export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
   const messaging = new Messaging(settings.store);
   const state: AdminState = { store: settings.store, faults: new FaultPlan(), rateLimit: new RateLimit(settings.rateLimit ?? 0), log: [], seed: settings.seed, onReset: () => messaging.reset() };

@@ -34,6 +34,7 @@ export interface LoadOptions {
 }
 
 /** Load every manifest under `paths` (files, or directories read recursively). */
+// long: one pass (find, read, build the brands, then ownership, credentials and the cache) over drafts and diagnostics it keeps together; each step is a helper it calls.
 export async function loadManifests(paths: string[], opts: LoadOptions): Promise<LoadResult> {
   const diagnostics: Diagnostic[] = [];
   const files: FoundFile[] = [];
