@@ -5,7 +5,8 @@
 
 import type { RcsClient } from '../api/index.js';
 import { applyBrand } from '../apply/apply-run.js';
-import { readHolder, lockPath } from '../apply/lock.js';
+import type { LockBackend } from '../apply/lock-backend.js';
+import { describeHolder, type LockHolder } from '../apply/lock.js';
 import { errorMessage, RcsctlError } from '../errors.js';
 import type { LiveCache } from '../kinds/live-cache.js';
 import type { DesiredBrand } from '../manifest/types.js';
@@ -30,6 +31,12 @@ export interface PassSettings {
   baseUrl: string;
   /** How soon a brand whose lock another run holds is tried again. */
   lockRetryMs: number;
+  /** The shard this replica serves (`i/n`), named in its locks. */
+  shard?: string;
+  /** With a lock URL: the backend the brand locks are taken in now (the leader lease's connection). */
+  lockBackend?: () => LockBackend | undefined;
+  /** With a lock URL: aborted when this replica stops leading; its passes stop after their steps in flight. */
+  leaseSignal?: () => AbortSignal;
 }
 
 /** What a pass needs from the rest of the controller. */
@@ -127,6 +134,10 @@ export class BrandPasses {
   private async apply(brandId: string, want: DesiredBrand): Promise<PassOutcome | undefined> {
     const s = this.settings;
     const cache = this.deps.cache;
+    const backend = s.lockBackend?.();
+    const lease = s.leaseSignal?.();
+    if (s.lockBackend !== undefined && (backend === undefined || lease?.aborted === true)) return undefined;
+    const signal = lease !== undefined ? AbortSignal.any([this.deps.signal, lease]) : this.deps.signal;
     let run;
     try {
       run = await applyBrand(this.deps.client, want, {
@@ -134,16 +145,23 @@ export class BrandPasses {
         allowDelete: s.allowDelete,
         allowReview: s.allowReview,
         // Never wait on a slot: a brand another run holds is tried again later, and the others go on.
-        lock: { dir: s.lockDir, timeoutMs: 0, baseUrl: s.baseUrl, command: 'controller' },
-        signal: this.deps.signal,
+        lock: { dir: s.lockDir, timeoutMs: 0, baseUrl: s.baseUrl, command: 'controller', ...(s.shard !== undefined ? { shard: s.shard } : {}), ...(backend !== undefined ? { backend } : {}) },
+        signal,
         ...(cache !== undefined ? { cache } : {}),
       });
     } catch (err) {
       if (err instanceof RcsctlError && err.code === 'E_LOCKED') {
-        this.waitForLock(brandId);
+        this.waitForLock(brandId, err.details.holder as LockHolder | undefined);
         return undefined;
       }
+      // The lease went with its connection while the locks were taken: the new leader resyncs the brand.
+      if (err instanceof RcsctlError && err.code === 'E_LOCK_LOST') return undefined;
       throw err;
+    }
+    // No longer the leader: the pass stopped after its steps in flight, and the new leader resyncs the brand.
+    if (run.status === 'interrupted' && !this.deps.signal.aborted) {
+      this.deps.log('warn', 'pass.stopped', { brand: brandId, reason: 'this replica lost the leader lease' });
+      return undefined;
     }
     if (run.status === 'nothing') return this.observe(want, run.planned);
     if (run.status === 'interrupted') throw new RcsctlError('E_INTERRUPTED', 'the controller is shutting down: the pass stopped after the steps in flight');
@@ -159,9 +177,8 @@ export class BrandPasses {
   }
 
   /** Another run holds the brand's lock: say who, and try again after lockRetryMs. */
-  private waitForLock(brandId: string): void {
-    const holder = readHolder(lockPath(this.settings.lockDir, this.settings.baseUrl, brandId));
-    const who = holder !== undefined ? `rcsctl ${holder.command} (pid ${holder.pid} on ${holder.host})` : 'another rcsctl run';
+  private waitForLock(brandId: string, holder: LockHolder | undefined): void {
+    const who = holder !== undefined ? describeHolder(holder).replace(/, started .*\)$/, ')') : 'another rcsctl run';
     if (this.deps.book.note(brandId, `waiting for the brand's lock, held by ${who}`, 'waiting for the brand')) this.deps.log('info', 'brand.locked', { brand: brandId, holder: who });
     const t = setTimeout(() => {
       this.lockRetries.delete(t);

@@ -14,8 +14,10 @@
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import type { Writable } from 'node:stream';
 import type { RcsClient } from '../api/index.js';
+import { lockUrlSecrets } from '../apply/lock-backend.js';
 import { lockDir as defaultLockDir } from '../apply/lock.js';
 import { RcsctlError } from '../errors.js';
 import { LiveCache } from '../kinds/live-cache.js';
@@ -29,7 +31,10 @@ import { DEFAULT_MAX_BODY_BYTES, makeServer } from './http.js';
 import { makeLog, type Log, type LogFormat } from './log.js';
 import { ControllerMetrics } from './metrics.js';
 import { NotificationRouter } from './notification-router.js';
+import type { Notification } from './notifications.js';
 import { makeForwarder, peerUrls, type Forwarder } from './peers.js';
+import { Leadership } from './leader.js';
+import { forwardToLeader, STANDBY_VIA } from './leader-forward.js';
 import { DirtyQueue } from './queue.js';
 import type { ControllerStatus } from './status.js';
 
@@ -88,6 +93,16 @@ export interface ControllerOptions {
   lockRetryMs?: number;
   /** Quiet time after a manifest change before re-reading (default 300 ms). */
   watchDebounceMs?: number;
+  /**
+   * A postgres:// lock URL (leader.ts): the brand locks are taken there, shared
+   * with every `rcsctl apply --lock-url` of the same URL, and the replicas of a
+   * shard elect a leader there; the others stand by.
+   */
+  lockUrl?: string;
+  /** With `lockUrl`: this replica's webhook URL, recorded with its lease so that standbys forward to it (default: the listening address's /webhook). */
+  advertiseUrl?: string;
+  /** With `lockUrl`: how often a standby tries the lease (default 3 s). */
+  leasePollMs?: number;
 }
 
 /** A running controller. */
@@ -125,6 +140,10 @@ class Controller implements RunningController {
   private readonly forwarder: Forwarder | undefined;
   private readonly router: NotificationRouter;
   private server: Server | undefined;
+  /** Leader, standby or sole (leader.ts); made once the listening address is known. */
+  leadership: Leadership | undefined;
+  /** A standby's forwards to its leader in flight. */
+  private readonly toLeader = new Set<Promise<void>>();
   private interval: NodeJS.Timeout | undefined;
   private lastResyncAt: string | undefined;
   private firstPassStarted = false;
@@ -141,6 +160,8 @@ class Controller implements RunningController {
       ...(options.credentials ?? []).map((c) => ({ name: c.label, value: c.value })),
       { name: 'RCSCTL_WEBHOOK_TOKEN', value: options.webhookToken },
       ...(options.secrets ?? []).map((value) => ({ name: 'a secret', value })),
+      // The lock URL carries the database password.
+      ...(options.lockUrl !== undefined ? lockUrlSecrets(options.lockUrl) : []),
     ]);
     this.log = makeLog(options.logOut ?? process.stdout, options.logFormat ?? 'json', this.redaction);
     this.cache = options.cacheDir !== undefined ? new LiveCache(options.cacheDir, options.baseUrl, this.redaction) : undefined;
@@ -170,6 +191,8 @@ class Controller implements RunningController {
         lockDir: options.lockDir ?? defaultLockDir(env),
         baseUrl: options.baseUrl,
         lockRetryMs: options.lockRetryMs ?? 2000,
+        ...(options.shard !== undefined ? { shard: shardLabel(options.shard) } : {}),
+        ...(options.lockUrl !== undefined ? { lockBackend: () => this.leadership?.lockBackend, leaseSignal: () => this.leadership!.signal } : {}),
       },
       { client: options.client, book: this.book, log, metrics, signal: this.shutdown.signal, markDirty, ...(this.cache !== undefined ? { cache: this.cache } : {}) },
     );
@@ -195,9 +218,22 @@ class Controller implements RunningController {
       throw new RcsctlError('E_NO_BRAND', `the manifests in ${options.paths.join(', ')} declare no brand${options.shard !== undefined ? ` in shard ${shardLabel(options.shard)}` : ''}${why}`);
     }
     this.url = await this.listen();
+    const leadership = new Leadership({
+      baseUrl: options.baseUrl,
+      // Listening on every address (0.0.0.0, ::): the host name stands for it.
+      advertiseUrl: options.advertiseUrl ?? `${this.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, `http://${hostname()}`)}/webhook`,
+      log,
+      onLead: () => this.resyncAll(),
+      ...(options.lockUrl !== undefined ? { lockUrl: options.lockUrl } : {}),
+      ...(options.shard !== undefined ? { shard: shardLabel(options.shard) } : {}),
+      ...(options.leasePollMs !== undefined ? { pollMs: options.leasePollMs } : {}),
+    });
+    this.leadership = leadership;
     log('info', 'started', { url: this.url, mode: this.mode, brands: desired.brands.size, failed: desired.broken.size, ...(options.shard !== undefined ? { shard: shardLabel(options.shard) } : {}) });
     this.desired.watch();
-    this.resyncAll();
+    // A leader resyncs as it comes to lead (onLead); a standby sends nothing until then.
+    await leadership.start();
+    if (leadership.view().state === 'sole') this.resyncAll();
     this.interval = setInterval(() => void this.periodicResync(), options.intervalMs ?? 600_000);
   }
 
@@ -210,6 +246,7 @@ class Controller implements RunningController {
       startedAt: this.startedAt,
       ...(this.lastResyncAt !== undefined ? { lastResyncAt: this.lastResyncAt } : {}),
       queueDepth: this.queue.depth,
+      ...(this.leadership !== undefined ? { leadership: this.leadership.view() } : {}),
       brands: this.book.list(),
     };
   }
@@ -221,7 +258,10 @@ class Controller implements RunningController {
   }
 
   private ready(): boolean {
-    return this.firstPassStarted && !this.passes.serviceDown && !this.shutdown.signal.aborted;
+    // A standby is ready (it takes webhooks and forwards them) once it knows its place.
+    const place = this.leadership?.view();
+    if (place === undefined || !place.known) return false;
+    return (this.firstPassStarted || place.state === 'standby') && !this.passes.serviceDown && !this.shutdown.signal.aborted;
   }
 
   private markDirty(brandId: string): void {
@@ -233,7 +273,8 @@ class Controller implements RunningController {
   private async pass(brandId: string): Promise<void> {
     this.metrics.queueDepth(this.queue.depth);
     const want = this.desired.current.brands.get(brandId);
-    if (want !== undefined) await this.passes.run(brandId, want);
+    // A standby sends nothing: the leader runs the brand, and this replica resyncs every brand when it comes to lead.
+    if (want !== undefined && this.leadership?.isLeading === true) await this.passes.run(brandId, want);
     this.metrics.queueDepth(this.queue.depth);
   }
 
@@ -247,14 +288,25 @@ class Controller implements RunningController {
   /** Every --interval: the manifests again, then every brand. */
   private async periodicResync(): Promise<void> {
     await this.desired.refresh();
-    if (!this.shutdown.signal.aborted) this.resyncAll();
+    if (!this.shutdown.signal.aborted && this.leadership?.isLeading === true) this.resyncAll();
+  }
+
+  /** Route a webhook's notifications; a standby also passes them to its leader (never one a standby passed on: no loop). */
+  private notified(list: Notification[], forwarded: boolean, via: string | undefined): void {
+    this.router.notified(list, forwarded);
+    const leaderUrl = this.leadership?.leaderUrl;
+    if (leaderUrl === undefined || via === STANDBY_VIA) return;
+    const mine = list.filter((n) => n.brandId === undefined || this.desired.current.brands.has(n.brandId));
+    if (mine.length === 0) return;
+    const p: Promise<void> = forwardToLeader(leaderUrl, mine, { token: this.options.webhookToken, log: this.log }).finally(() => this.toLeader.delete(p));
+    this.toLeader.add(p);
   }
 
   /** Serve the HTTP face; its URL. */
   private async listen(): Promise<string> {
     const { options } = this;
     const server = makeServer(
-      { status: () => this.status(), brand: (id) => this.book.view(id), ready: () => this.ready(), notified: (list, forwarded) => this.router.notified(list, forwarded) },
+      { status: () => this.status(), brand: (id) => this.book.view(id), ready: () => this.ready(), notified: (list, forwarded, via) => this.notified(list, forwarded, via) },
       { token: options.webhookToken, allowFrom: options.allowFrom ?? [], maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES },
       this.metrics,
       this.log,
@@ -287,6 +339,9 @@ class Controller implements RunningController {
     clearTimeout(timer);
     if (timedOut) log('warn', 'stopping.timeout', { running: [...queue.active], timeoutMs });
     await this.forwarder?.close();
+    await Promise.all([...this.toLeader]);
+    // The lease, and with it every brand lock, ends with the connection.
+    await this.leadership?.close();
     this.cache?.save();
     const server = this.server;
     if (server !== undefined) {

@@ -23,8 +23,8 @@ export interface HttpHooks {
   status(): ControllerStatus;
   brand(brandId: string): (BrandStatus & Record<string, unknown>) | undefined;
   ready(): boolean;
-  /** `forwarded`: another replica passed these on (FORWARDED_HEADER); never forward them again. */
-  notified(notifications: Notification[], forwarded: boolean): void;
+  /** `forwarded`: another replica passed these on (FORWARDED_HEADER, whose value is `via`); never forward them again. */
+  notified(notifications: Notification[], forwarded: boolean, via?: string): void;
 }
 
 /** How the webhook is guarded. */
@@ -163,7 +163,8 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
     if ('error' in result) return malformed(res, from, 400, result.error);
     // Answer first: the work happens later, on the queue.
     send(res, 200, { accepted: result.notifications.length });
-    hooks.notified(result.notifications, req.headers[FORWARDED_HEADER] !== undefined);
+    const via = req.headers[FORWARDED_HEADER];
+    hooks.notified(result.notifications, via !== undefined, typeof via === 'string' ? via : undefined);
   }
 
   function malformed(res: ServerResponse, from: string, status: number, why: string): void {

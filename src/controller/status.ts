@@ -2,6 +2,7 @@
 // pass's time, duration, outcome and counts, the pending reasons and the last
 // error. Plain data; the controller keeps it current.
 
+import type { LeadershipView } from './leader.js';
 import type { BrandState, PassCounts } from './state.js';
 
 /** One brand, as GET /status lists it. */
@@ -31,5 +32,7 @@ export interface ControllerStatus {
   /** When the last full resync began. */
   lastResyncAt?: string;
   queueDepth: number;
+  /** Leader, standby, sole (no lock URL) or unknown, and the shard's leader (leader.ts). */
+  leadership?: LeadershipView;
   brands: BrandStatus[];
 }

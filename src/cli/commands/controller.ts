@@ -17,6 +17,7 @@ import { untilStopped } from '../interrupt.js';
 import { pathsOrCwd } from '../options.js';
 import { withCacheOptions } from '../plan-run.js';
 import { reviewedThings } from '../../kinds/index.js';
+import { lockUrlOf } from '../lock-backend.js';
 import { credentialsInPlay } from '../secrets.js';
 
 interface ControllerFlags {
@@ -34,6 +35,8 @@ interface ControllerFlags {
   logFormat: string;
   cacheDir?: string;
   cache: boolean;
+  lockUrl?: string;
+  advertiseUrl?: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -63,6 +66,8 @@ export function registerController(program: Command, ctx: CommandContext): void 
     .option('--allow-from <cidr>', 'only these source addresses may post to /webhook (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--shutdown-timeout <duration>', 'on SIGTERM or SIGINT, wait this long for the passes in flight', '30s')
     .option('--review-warning <duration>', 'a review waiting longer counts in rcsctl_reviews_waiting_late', '14d')
+    .option('--lock-url <url>', 'take the brand locks, and elect one leader per shard among the replicas, in this PostgreSQL database (postgres://USER:PASSWORD@HOST:5432/DB), shared with every rcsctl apply given the same URL (env: RCSCTL_LOCK_URL; docs/controller.md)')
+    .option('--advertise-url <url>', 'with --lock-url: this replica\'s webhook URL, where standbys forward notifications while it leads (env: RCSCTL_ADVERTISE_URL; default: http://LISTEN/webhook)')
     .addOption(logFormat);
   withCacheOptions(cmd).action(async (paths: string[], flags: ControllerFlags) => {
     const { io } = ctx;
@@ -77,6 +82,8 @@ export function registerController(program: Command, ctx: CommandContext): void 
     const credentials = credentialsInPlay(ctx);
     const cacheDir = cacheDirFor(flags, io.env, io.cwd);
     const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
+    const lockUrl = lockUrlOf(ctx, flags.lockUrl);
+    const advertiseUrl = advertiseUrlOf(flags.advertiseUrl ?? io.env.RCSCTL_ADVERTISE_URL);
     // Replicas of a shard set share the account's rate limit, as CI shards do.
     const conn = await connect(ctx, shard !== undefined ? { peers: shard.count } : {});
     try {
@@ -104,6 +111,8 @@ export function registerController(program: Command, ctx: CommandContext): void 
         credentials,
         redaction: ctx.redaction,
         ...(cacheDir !== undefined ? { cacheDir } : {}),
+        ...(lockUrl !== undefined ? { lockUrl } : {}),
+        ...(advertiseUrl !== undefined ? { advertiseUrl } : {}),
       });
       await untilStopped(ctx.io);
       await controller.close();
@@ -125,6 +134,18 @@ function tokenOf(ctx: CommandContext, file: string | undefined): string {
   }
   if (token.length < 8) throw new RcsctlError('E_CONFIG', 'the controller needs a webhook token of at least 8 characters: set RCSCTL_WEBHOOK_TOKEN or pass --webhook-token-file FILE');
   return token;
+}
+
+function advertiseUrlOf(url: string | undefined): string | undefined {
+  if (url === undefined || url.trim() === '') return undefined;
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    throw new RcsctlError('E_USAGE', `--advertise-url must be this replica's webhook URL, like http://10.0.3.7:9464/webhook, not "${url}"`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new RcsctlError('E_USAGE', `--advertise-url must be an http or https URL, not "${url}"`);
+  return u.href;
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
