@@ -45,7 +45,8 @@
 // every few seconds.
 // The refused request alone waits out its Retry-After (src/api/retry.ts);
 // the others go on at the pace. Requests start no closer together than the
-// pace; there is no pace until the first 429.
+// pace; there is no pace until the first 429. A fixed limit gets the pace
+// too: the number in flight is a ceiling, not a promise (issue 35).
 /** How many requests may be in flight. */
 export type ConcurrencySetting =
   | { mode: 'fixed'; limit: number }
@@ -131,6 +132,8 @@ export interface LimiterStats {
 
 interface Waiter {
   grant: (slot: Slot) => void;
+  /** When it asked. */
+  since: number;
 }
 
 /** The limiter. */
@@ -219,7 +222,7 @@ export class Limiter {
         this.queues.set(key, queue);
         this.ring.push(key);
       }
-      queue.push({ grant });
+      queue.push({ grant, since: this.now() });
       this.dispatch();
     });
   }
@@ -250,7 +253,7 @@ export class Limiter {
       if (queue.length > 0) this.ring.push(key);
       else this.queues.delete(key);
       this.inFlight += 1;
-      waiter.grant(this.slot());
+      waiter.grant(this.slot(now > waiter.since));
     }
   }
 
@@ -322,7 +325,8 @@ export class Limiter {
     return { rate: (Math.max(1, answers) * 1000) / span, answers };
   }
 
-  private slot(): Slot {
+  /** `waited`: the request was not granted at once (on the pace or the limit). */
+  private slot(waited: boolean): Slot {
     const epoch = this.epoch;
     // At the limit when granted: only then does a healthy answer say the limit could be higher.
     const saturated = this.inFlight >= this.limitNow;
@@ -332,23 +336,25 @@ export class Limiter {
         if (released) return;
         released = true;
         this.inFlight -= 1;
-        this.observe(signal, epoch, saturated, retryAfterMs);
+        this.observe(signal, epoch, saturated, retryAfterMs, waited);
         this.dispatch();
         if (this.inFlight === 0 && this.ring.length === 0) this.idleSince ??= this.now();
       },
     };
   }
 
-  private observe(signal: Signal, epoch: number, saturated: boolean, retryAfterMs: number | undefined): void {
-    // A fixed limit behaves as it always has: each request waits out its own Retry-After.
-    if (!this.adaptive) return;
+  private observe(signal: Signal, epoch: number, saturated: boolean, retryAfterMs: number | undefined, waited: boolean): void {
+    // A fixed limit is a ceiling, not a promise: a 429 sets the pace as in
+    // `auto` (issue 35: four shards at a fixed 8 against one account's limit
+    // had 81% answered 429), but the limit in flight never moves.
+    if (!this.adaptive && signal !== 'healthy' && signal !== 'limited') return;
     const now = this.now();
     if (signal === 'healthy') {
       this.accepted.push(now);
       this.answered += 1;
       if (epoch === this.epoch) this.sinceCut += 1;
       // Requests waiting on the pace (not on the limit): the pace may be low.
-      if (now >= this.holdUntil) this.growPace(now);
+      if (now >= this.holdUntil) this.growPace(now, waited);
     }
     if (signal === 'limited') {
       // A rate limit is met by the pace, not by the limit in flight: the limit
@@ -373,7 +379,11 @@ export class Limiter {
       this.sinceCut = 0;
       // The requests still in flight were sent at the old pace and will spend what the service
       // refills first: they count against the new pace, or the next requests meet an empty allowance.
-      this.nextStart = Math.max(this.nextStart, now + (this.inFlight * 1000) / this.rate);
+      // In slow start the pace is a guess, not a measure of the service: the
+      // service's own Retry-After bounds that wait (a random 429 with eight in
+      // flight stalled a run for 8 s at the pace of 1/s).
+      const spend = (this.inFlight * 1000) / this.rate;
+      this.nextStart = Math.max(this.nextStart, now + (this.probing ? Math.min(spend, retryAfterMs ?? DEFAULT_GROW_EVERY_MS) : spend));
       this.stats.rate = this.rate;
       this.stats.decreases += 1;
       this.stats.paceCuts += 1;
@@ -383,6 +393,7 @@ export class Limiter {
       // The refused request waits out its own Retry-After (src/api/retry.ts); the others go on at the new pace.
       return;
     }
+    if (!this.adaptive) return;
     if (signal === 'overloaded' && retryAfterMs !== undefined && retryAfterMs > 0) this.pause(now, retryAfterMs);
     if (signal === 'overloaded') {
       // One cut per overload: answers to requests sent before the cut say nothing new.
@@ -433,12 +444,15 @@ export class Limiter {
    * Raise the pace while requests wait on it: by PACE_GROWTH of itself a
    * second (at least MIN_PACE_STEP), times the PACE_SPEEDUP_MS periods
    * since the last cut (at least 1, at most MAX_SPEEDUP); in slow start, twice
-   * itself a second. Only time with requests waiting
+   * itself a second. Only time with requests waiting (queued, or the answered one kept waiting)
    * counts: the time since the last raise, at most GROWTH_CREDIT_MS or two
    * of the pace's intervals.
    */
-  private growPace(now: number): void {
-    if (this.rate === Infinity || this.ring.length === 0) return;
+  private growPace(now: number, waited: boolean): void {
+    // One request after another, each waiting on the pace, is as much a
+    // reason to grow as a queue (issue 35: a sequential apply after one random
+    // 429 stayed at a request a second).
+    if (this.rate === Infinity || (this.ring.length === 0 && !waited)) return;
     const dt = Math.min(Math.max(GROWTH_CREDIT_MS, 2000 / this.rate), now - this.lastRateChange);
     this.lastRateChange = now;
     if (dt <= 0) return;

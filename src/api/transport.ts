@@ -311,7 +311,7 @@ export function createTransport(opts: TransportOptions): Transport {
     if (!p.idempotent && status !== 429) throw new OutcomeUnknownError(site, `${status} ${message}`, req.label);
     // Retry-After is honoured whenever it comes (429 above all, but a 503 may carry it too).
     const after = retryAfterMs(retryAfterHeader);
-    return after !== undefined ? { retry: error, retryAfterMs: after } : { retry: error };
+    return { retry: error, ...(after !== undefined ? { retryAfterMs: after } : {}), ...(status === 429 ? { limited: true } : {}) };
   }
 
   function send(req: ApiRequest): Promise<ApiResponse> {

@@ -49,6 +49,24 @@ describe('Limiter, fixed', () => {
     void l.acquire('a').then((s) => s.release('overloaded', 10_000));
     expect(l.stats).toMatchObject({ limit: 5, decreases: 0, pauses: 0 });
   });
+
+  it('a 429 sets a pace as in auto: the fixed number in flight is a ceiling, not a promise (issue 35)', async () => {
+    let now = 0;
+    const l = new Limiter({ mode: 'fixed', limit: 8 }, () => now);
+    // Ten healthy answers over a second, then a 429 with Retry-After 1 s.
+    for (let i = 0; i < 10; i++) {
+      const s = await l.acquire('a');
+      now += 100;
+      s.release('healthy');
+    }
+    const refused = await l.acquire('a');
+    refused.release('limited', 1000);
+    expect(l.stats.paceCuts).toBe(1);
+    // Answers ÷ (busy time + Retry-After): 10 ÷ 2 s.
+    expect(l.stats.rate).toBeCloseTo(5, 0);
+    expect(l.stats.limit).toBe(8);
+    expect(l.summary()).toMatch(/^limiter: fixed 8, limit 8 \(peak 8\), pace 5\.\d\/s, 1 pace cuts/);
+  });
 });
 
 describe('Limiter, auto (AIMD)', () => {

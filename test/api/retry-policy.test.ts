@@ -82,4 +82,41 @@ describe('withRetries', () => {
       vi.useRealTimers();
     }
   });
+
+  it('a 429 spends no attempt: twenty in a row, then success (issue 35)', async () => {
+    const seen: number[] = [];
+    const value = await withRetries(quick, async (n) => {
+      seen.push(n);
+      return n <= 20 ? { retry: new Error('429'), retryAfterMs: 0, limited: true } : { ok: 'done' };
+    });
+    expect(value).toBe('done');
+    expect(seen).toHaveLength(21);
+  });
+
+  it('429s do not spend the attempts of other failures, nor their 60 s: four 503s and many 429s still succeed', async () => {
+    const value = await withRetries({ ...quick, deadlineMs: 50 }, async (n) => {
+      if (n % 5 === 0 && n < 25) return { retry: new Error('503') };
+      if (n < 25) return { retry: new Error('429'), retryAfterMs: 5, limited: true };
+      return { ok: n };
+    });
+    expect(value).toBe(25);
+  });
+
+  it('429s stop at the rate-limit deadline, throwing the 429', async () => {
+    vi.useFakeTimers();
+    try {
+      let calls = 0;
+      const run = withRetries({ ...quick, rateLimitDeadlineMs: 10_000 }, async () => {
+        calls += 1;
+        return { retry: new Error('still limited'), retryAfterMs: 1000, limited: true };
+      });
+      run.catch(() => undefined);
+      await vi.advanceTimersByTimeAsync(20_000);
+      await expect(run).rejects.toThrow('still limited');
+      // Attempts at 0, 1 s, … 10 s; the next would start past the deadline.
+      expect(calls).toBe(11);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
