@@ -28,10 +28,13 @@ import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitorin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { EXAMPLE, ROOT, TOKEN, emulator } from '../e2e/helpers.js';
+import { PG_PASSWORD, usePostgres } from '../pg.js';
 import { get, waitFor } from '../controller/helpers.js';
 import { checkArgs, controllerOptions, hasTool, kubeletExpand, startCli, toolPresent, typeCheck, type CliOption } from './helpers.js';
 
 const DIR = join(ROOT, 'examples', 'controller');
+/** A real PostgreSQL for replicated.yaml's lock URL (test/pg.ts). */
+const db = usePostgres();
 const KUBECTL = hasTool('kubectl', ['version', '--client']);
 type Obj = Record<string, any>;
 
@@ -70,6 +73,8 @@ describe('examples/controller: the Kubernetes objects', () => {
       'deployment.yaml: Deployment',
       'kustomization.yaml: Kustomization',
       'prometheusrule.yaml: PrometheusRule',
+      'replicated.yaml: Deployment',
+      'replicated.yaml: Service',
       'secret.yaml: Secret',
       'service.yaml: Service',
       'statefulset.yaml: Service',
@@ -143,11 +148,10 @@ describe('examples/controller: the Kubernetes objects', () => {
       expect(services.length, `${name}: a Service selects its pods`).toBeGreaterThan(0);
       for (const s of services) for (const p of s.spec.ports) expect(controller.ports.some((cp: Obj) => cp.name === p.targetPort || cp.containerPort === p.targetPort), `Service ${s.metadata.name}: targetPort ${p.targetPort}`).toBe(true);
     }
-    // Two workloads, two sets of pods: no Service selects both.
-    const [d, s] = [ofKind('Deployment')[0]!, ofKind('StatefulSet')[0]!];
+    // Each workload its own set of pods: no Service selects two.
     for (const svc of ofKind('Service')) {
       const selects = (w: Obj): boolean => Object.entries(svc.spec.selector as Record<string, string>).every(([k, v]) => w.spec.template.metadata.labels[k] === v);
-      expect(selects(d) && selects(s), `Service ${svc.metadata.name} selects both workloads`).toBe(false);
+      expect(workloads().filter(selects).map((w) => `${w.kind} ${w.metadata.name}`), `Service ${svc.metadata.name} selects one workload`).toHaveLength(1);
     }
   });
 
@@ -264,7 +268,34 @@ describe('examples/controller: the command lines run', () => {
       expect(Number(port), `${w.kind}: --listen on every interface, at the container port`).toBe(controller.ports[0].containerPort);
       const env: Record<string, string> = { SHARD_INDEX: '1' };
       for (const e of controller.env as Obj[]) if (e.value !== undefined) env[e.name] = e.value;
+      for (const e of controller.env as Obj[]) if (e.valueFrom?.fieldRef?.fieldPath === 'status.podIP') env[e.name] = '127.0.0.1';
       await runArgs(controller.args, env);
+    }
+  });
+
+  it('replicated.yaml: two replicas with the Secret\'s lock URL elect one leader; the standby is ready and names it', async () => {
+    const w = workloads().find((x) => x.metadata.name === 'rcsctl-controller-replicated')!;
+    expect(w.spec.replicas).toBe(2);
+    const controller = w.spec.template.spec.containers.find((c: Obj) => c.name === 'controller');
+    expect((controller.env as Obj[]).find((e) => e.name === 'RCSCTL_LOCK_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'rcsctl-controller', key: 'RCSCTL_LOCK_URL' });
+    const env: Record<string, string> = { POD_IP: '127.0.0.1' };
+    const argv = (controller.args as string[]).map((a) => kubeletExpand(a, env).replace(/^--listen=0\.0\.0\.0:\d+$/, '--listen=127.0.0.1:0').replace(/^\/git\/current\/brands$/, join(tmp, 'brands')).replace(/^--cache-dir=.*$/, `--cache-dir=${join(tmp, 'cache')}`));
+    // Both pods listen on 127.0.0.1 here, so each advertises the port it got.
+    const start = (pod: string): ReturnType<typeof startCli> =>
+      startCli(['controller', ...argv.filter((a) => !a.startsWith('--advertise-url='))], { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: 'examples-webhook-token', RCSCTL_LOCK_DIR: join(tmp, `locks-${pod}`), RCSCTL_LOCK_URL: db.url });
+    const pods = [await start('a'), await start('b')];
+    try {
+      const places = await waitFor('one leader and one standby', async () => {
+        const p = await Promise.all(pods.map(async (c) => (await get(c.url, '/status')).body.leadership as Obj));
+        return p.map((x) => x.state).sort().join() === 'leader,standby' ? p : undefined;
+      });
+      const standby = pods[places.findIndex((p) => p.state === 'standby')]!;
+      const leader = pods[places.findIndex((p) => p.state === 'leader')]!;
+      expect(places.find((p) => p.state === 'standby')!.leader.url).toBe(`${leader.url}/webhook`);
+      await waitFor('the standby to be ready', async () => ((await get(standby.url, '/readyz')).status === 200 ? true : undefined));
+      for (const c of pods) expect(c.logs()).not.toContain(PG_PASSWORD);
+    } finally {
+      for (const c of pods) expect(await c.stop()).toBe(0);
     }
   });
 
