@@ -7,7 +7,7 @@ import { ERRORS } from '../contract/codes.js';
 import type { BrandCategory, BrandDetail, RegBrand } from '../contract/wire.js';
 import { results, single } from './envelope.js';
 import type { OperationLabel } from './errors.js';
-import { API_PREFIX, appendFile, appendJson, newForm, seg, type UploadFile } from './resource.js';
+import { API_PREFIX, appendFile, appendJson, listAll, newForm, seg, type UploadFile } from './resource.js';
 import { any, arr, obj, opt, str, unsetAsNull } from './shape.js';
 import type { BrandRef, Transport } from './transport.js';
 
@@ -25,6 +25,8 @@ export interface BrandModification {
 export interface BrandsApi {
   /** The categories a brand may take (each with its sub-categories). */
   categories(): Promise<BrandCategory[]>;
+  /** The ids (and names) of the brands `personId` (a master or manager) holds a role on, every page. */
+  list(personId: string): Promise<{ brandId: string; name: string | null }[]>;
   /** The brand's page as `personId` (a master or manager with a role on the brand) reads it. */
   get(brand: BrandRef, personId: string): Promise<BrandDetail>;
   /** Modify the running brand; a new name or profile image requests review again. 64323 answered to a retry counts as success. */
@@ -50,6 +52,8 @@ const detail = obj({
   initTab: opt(str),
   initFeedItems: opt(arr(str)),
 });
+// The list's BrandInfo items, checked for what the list is read for.
+const listItem = obj({ brandId: str, name: opt(str) });
 const category = obj({ categoryId: str, categoryName: opt(str), subCategories: arr(obj({ subCategoryId: str, subCategoryName: opt(str) })) });
 
 /** Fields a brand answers without a value in one of three forms (absent, null, ""): read as null. */
@@ -82,6 +86,12 @@ export function brandsApi(transport: Transport): BrandsApi {
       const label: OperationLabel = { operation: 'list', entity: 'brand categories' };
       const res = await transport.send({ method: 'GET', path: `${API_PREFIX}/corp/brand/categories`, label });
       return results<BrandCategory>(res, category, label);
+    },
+    async list(personId) {
+      const label: OperationLabel = { operation: 'list', entity: `brands of account ${personId}` };
+      const out: { brandId: string; name: string | null }[] = [];
+      for await (const b of listAll<{ brandId: string; name?: string | null }>(transport, `${API_PREFIX}/corp/${seg(personId)}/brand`, listItem, label)) out.push({ brandId: b.brandId, name: b.name ?? null });
+      return out;
     },
     async get(brand, personId) {
       const label: OperationLabel = { operation: 'get', entity: entity(brand) };

@@ -3,7 +3,9 @@
 // progress, and the failed brands' report on stderr.
 
 import type { Command } from 'commander';
+import { PERSON_ENV } from '../api/brands.js';
 import { ApiTransportError } from '../api/errors.js';
+import { explainRefusedBrands } from '../plan/brand-access.js';
 import { LiveCache } from '../kinds/live-cache.js';
 import { cacheDirFor } from '../util/cache-dir.js';
 import type { DesiredBrand } from '../manifest/types.js';
@@ -88,6 +90,8 @@ export async function planWith(ctx: CommandContext, conn: Connection, brands: De
       onProgress: (brandId, done, total) => progress.update(brandId, done, total),
     });
     cache?.save();
+    // A brand refused with 63001 may not exist at all (a mistyped id): the account's brand list says (the sandbox's seed has its own hint).
+    if (ctx.globals().sandbox !== true) await explainRefusedBrands(conn.client, planned, ctx.io.env[PERSON_ENV]);
     const targets = opts.target ?? [];
     const outcomes = narrow([...planned, ...failed], targets).sort((a, b) => a.plan.brandId.localeCompare(b.plan.brandId));
     if (targets.length > 0) ctx.io.stderr.write(`${TARGET_WARNING}\n\n`);

@@ -49,6 +49,28 @@ describe('error hints', () => {
     expect(r.stderr).toContain('Apply failed: 0 steps failed');
   });
 
+  it('on 63001, checks the account\'s brand list: a mistyped id is named as such, with the close id', async () => {
+    const typo = mkdtempSync(join(tmpdir(), 'rcsctl-hints-typo-'));
+    try {
+      cpSync(EXAMPLE, typo, { recursive: true });
+      const yaml = join(typo, 'brand.yaml');
+      writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('  id: BR.demo000001\n', '  id: BR.dem0000001\n'));
+      const r = await cli(['plan', typo], { emu, env: { RCSCTL_PERSON_ID: 'master' } });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('403 63001 No Brand Permission');
+      expect(r.stdout).toContain('hint: no such brand for this account: check the id (did you mean BR.demo000001?); account master sees no brand BR.dem0000001 (its brands: BR.demo000001)');
+      expect(r.stdout).not.toContain('this account holds no brand role on the brand: ask the brand representative to grant one');
+      // drift and apply read the same way.
+      expect((await cli(['drift', typo], { emu, env: { RCSCTL_PERSON_ID: 'master' } })).stdout).toContain('no such brand for this account: check the id (did you mean BR.demo000001?)');
+      expect((await cli(['apply', typo, '--yes'], { emu, env: { RCSCTL_PERSON_ID: 'master' } })).stdout).toContain('no such brand for this account: check the id (did you mean BR.demo000001?)');
+      // Without the account's id the list cannot be read: the hint says how to let rcsctl check.
+      const bare = await cli(['plan', typo], { emu });
+      expect(bare.stdout).toContain('if the brand id may be mistyped, set RCSCTL_PERSON_ID to the account\'s id and rcsctl checks it against the account\'s brand list');
+    } finally {
+      rmSync(typo, { recursive: true, force: true });
+    }
+  });
+
   it('says where the brand key comes from when it is wrong', async () => {
     const r = await cli(['plan', dir], { emu, env: { RCSCTL_TOKEN: 'emulator-agency-token', BRAND_KEY: 'BK.wrong000000000' } });
     expect(r.code).toBe(1);
