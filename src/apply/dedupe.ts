@@ -11,7 +11,7 @@
 
 import type { BrandRef, RcsClient } from '../api/index.js';
 import { NO_GATE, placeholder, type KindName, type Step } from '../core/step.js';
-import { KINDS, kindByName } from '../kinds/index.js';
+import { KINDS, kindByName, isRelinkable } from '../kinds/index.js';
 import type { AnyKind, PlanContext, StepSeed } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { diffObjects } from '../plan/diff.js';
@@ -172,7 +172,7 @@ export function dedupeSteps(live: LiveBrand, groups: DuplicateGroup[]): Step[] {
       if (to.has(`${kind.name}:${id}`)) continue;
       const refs = kind.liveRefs(l).filter((t) => to.has(t));
       if (refs.length === 0) continue;
-      const step = kind.relink?.(l, to, seedFor(kind, id, kind.liveName(l), refs.map((t) => ({ path: 'link', type: 'change' as const, before: t.slice(t.indexOf(':') + 1), after: to.get(t) }))));
+      const step = isRelinkable(kind) ? kind.relink(l, to, seedFor(kind, id, kind.liveName(l), refs.map((t) => ({ path: 'link', type: 'change' as const, before: t.slice(t.indexOf(':') + 1), after: to.get(t) })))) : undefined;
       if (step === undefined) {
         for (const t of refs) keepCopy(groups, t, `${kind.label} ${id} links to it, and rcsctl cannot re-point that link`);
         continue;

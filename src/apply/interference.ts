@@ -9,7 +9,7 @@
 // when nothing else has.
 
 import type { BrandRef, RcsClient } from '../api/index.js';
-import { KINDS, kindByName, type AnyKind } from '../kinds/index.js';
+import { KINDS, kindByName, type AnyKind, isNamed, type Named } from '../kinds/index.js';
 import type { ListedObject } from '../kinds/resource-kind.js';
 import type { BrandPlan, KindName, LiveBrand } from '../plan/types.js';
 import type { StepResult } from './execute.js';
@@ -32,17 +32,18 @@ export interface Interference {
 }
 
 /** A kind identified by a name the service does not keep unique, which a second process can duplicate. */
-export type NamedKind = AnyKind & Required<Pick<AnyKind, 'named'>>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type NamedKind = AnyKind & Named<any, any>;
 
 /** The registered kinds that declare `named`, in registry order. */
 export function namedKinds(): NamedKind[] {
-  return KINDS.filter((k): k is NamedKind => k.named !== undefined);
+  return KINDS.filter((k) => isNamed(k));
 }
 
 function named(kind: KindName): NamedKind['named'] {
-  const listing = kindByName(kind).named;
-  if (listing === undefined) throw new Error(`kind "${kind}" is not identified by name`);
-  return listing;
+  const k = kindByName(kind);
+  if (!isNamed(k)) throw new Error(`kind "${kind}" is not identified by name`);
+  return k.named;
 }
 
 /** The named kinds a plan has steps for: the lists verification reads. */

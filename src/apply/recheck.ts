@@ -22,7 +22,7 @@
 import type { BrandRef, RcsClient } from '../api/index.js';
 import type { KindName } from '../core/step.js';
 import { RcsctlError } from '../errors.js';
-import { kindByName } from '../kinds/index.js';
+import { kindByName, isNamed } from '../kinds/index.js';
 
 /**
  * How old a list read may be and still clear a create (*chosen*: 5 s). While
@@ -120,8 +120,9 @@ function holds(index: NameIndex, name: string): boolean {
 }
 
 async function readNames(client: RcsClient, brand: BrandRef, kind: KindName): Promise<NameIndex> {
-  const listing = kindByName(kind).named;
-  if (listing === undefined) throw new Error(`kind "${kind}" is not identified by name: nothing to re-check`);
+  const k = kindByName(kind);
+  if (!isNamed(k)) throw new Error(`kind "${kind}" is not identified by name: nothing to re-check`);
+  const listing = k.named;
   const out: NameIndex = new Map();
   for (const item of await listing.list(client, brand)) {
     const { id, name } = listing.listed(item);

@@ -5,7 +5,7 @@
 
 import type { BrandRef, RcsClient } from '../api/index.js';
 import type { KindName, Step } from '../core/step.js';
-import { KINDS, kindByName } from '../kinds/index.js';
+import { KINDS, kindByName, tellsCreatedSince } from '../kinds/index.js';
 import type { LiveBrand } from '../core/live.js';
 import type { LiveContext, Reread } from '../kinds/resource-kind.js';
 import { liveContext, snapshot } from '../plan/build-plan.js';
@@ -58,7 +58,7 @@ async function createdSince(client: RcsClient, brand: BrandRef, creates: Step[])
   for (const kind of KINDS) {
     const mine = creates.filter((s) => s.kind === kind.name);
     if (mine.length === 0) continue;
-    if (kind.createdSince !== undefined) {
+    if (tellsCreatedSince(kind)) {
       out.push(...(await kind.createdSince(client, brand, mine)));
       continue;
     }

@@ -21,7 +21,7 @@
 // (`listing`, `named`): nothing here names a kind.
 
 import type { BrandRef, RcsClient } from '../api/index.js';
-import { kindByName } from '../kinds/index.js';
+import { kindByName, isListed, isNamed } from '../kinds/index.js';
 import type { LiveCache } from '../kinds/live-cache.js';
 import { diffObjects } from '../plan/diff.js';
 import type { BrandPlan, FieldChange, KindName, Step } from '../plan/types.js';
@@ -72,8 +72,8 @@ export function stepsToVerify(plan: BrandPlan, results: StepResult[]): Step[] {
 /** Read the list of each kind among `kinds` that has one (`listing`) once, concurrently. */
 export async function readTouchedLists(client: RcsClient, brand: BrandRef, kinds: Iterable<KindName>): Promise<TouchedLists> {
   const listed = [...new Set(kinds)].flatMap((name) => {
-    const listing = kindByName(name).listing;
-    return listing === undefined ? [] : [{ name, listing }];
+    const kind = kindByName(name);
+    return isListed(kind) ? [{ name, listing: kind.listing }] : [];
   });
   const read = await Promise.all(listed.map(async ({ name, listing }) => [name, await listing.list(client, brand)] as const));
   return new Map(read);
@@ -99,8 +99,8 @@ export async function verifyApplied(
   // The entries of each list by id, for the kinds whose list was read.
   const entries = new Map<KindName, Map<string, unknown>>();
   for (const [name, items] of lists) {
-    const listing = kindByName(name).listing;
-    if (listing !== undefined) entries.set(name, new Map(items.map((item) => [listing.id(item), item])));
+    const kind = kindByName(name);
+    if (isListed(kind)) entries.set(name, new Map(items.map((item) => [kind.listing.id(item), item])));
   }
   /** Whether the kind's list holds `id`; undefined when its list was not read. */
   const listed = (kind: KindName, id: string): boolean | undefined => entries.get(kind)?.has(id);
@@ -127,17 +127,17 @@ export async function verifyApplied(
     }
     const kind = kindByName(step.kind);
     const entry = entries.get(step.kind)?.get(id);
-    if (entry !== undefined && kind.listing?.complete === true) {
+    if (entry !== undefined && isListed(kind) && kind.listing.complete === true) {
       vouched++;
       // A complete entry names no other live object: its context has no names to give.
       const found = compare(step, entry, { liveName: () => undefined }, ids, id);
       if (found !== undefined) out.push(found);
       continue;
     }
-    const shown = entry !== undefined && step.op === 'create' ? kind.named?.listed(entry) : undefined;
+    const shown = entry !== undefined && step.op === 'create' && isNamed(kind) ? kind.named.listed(entry) : undefined;
     if (shown !== undefined && shown.updateDate === shown.registerDate && shown.name === step.name) {
       vouched++;
-      if (cache !== undefined && 'request' in step) kind.listing?.remember?.(cache, brand.id, entry, resolveRefs(step.request, ids));
+      if (cache !== undefined && 'request' in step && isListed(kind)) kind.listing.remember?.(cache, brand.id, entry, resolveRefs(step.request, ids));
       continue;
     }
     toReread.push(check);

@@ -8,7 +8,7 @@ import type { Inspector, RawAnswer } from '../api/inspect.js';
 import type { BrandRef } from '../api/transport.js';
 import { ERRORS, SUCCESS_CODE } from '../contract/codes.js';
 import type { DoctorCheck } from '../core/doctor-check.js';
-import { KINDS, isSurveyed, type AnyKind } from '../kinds/index.js';
+import { KINDS, isSurveyed, type AnyKind, isDoctored } from '../kinds/index.js';
 import type { DoctorSurvey } from '../kinds/resource-kind.js';
 
 export type { CheckStatus, DoctorCheck } from '../core/doctor-check.js';
@@ -63,7 +63,7 @@ export async function runDoctor(inspect: Inspector, baseUrl: string, brand: Bran
   checks.push(statesCheck(surveyed));
   checks.push(unsetCheck(surveyed));
   // Each kind's checks of its own routes, in registry order.
-  for (const kind of KINDS) if (kind.doctor !== undefined) checks.push(...(await kind.doctor({ inspect, brand, base })));
+  for (const kind of KINDS) if (isDoctored(kind)) checks.push(...(await kind.doctor({ inspect, brand, base })));
   return finish(baseUrl, brand, checks);
 }
 

@@ -5,7 +5,7 @@
 // renders in a comment) or as Graphviz DOT. Pure: no I/O.
 
 import { declaredObjects } from '../kinds/declared.js';
-import { KINDS } from '../kinds/index.js';
+import { KINDS, isDrawn, type AnyKind } from '../kinds/index.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import type { BrandPlan, Step } from '../plan/types.js';
 
@@ -51,7 +51,7 @@ export function brandGraph(brand: DesiredBrand): Cluster {
   const images = new Set<string>();
   const kinds = [...KINDS].sort((a, b) => (a.manifest?.order ?? Infinity) - (b.manifest?.order ?? Infinity));
   for (const kind of kinds) {
-    const drawing = kind.drawing;
+    const drawing = isDrawn(kind) ? kind.drawing : undefined;
     for (const [key, d] of declaredObjects(kind, brand)) {
       const address = `${kind.name}.${key}`;
       const from = id(address);
@@ -114,7 +114,7 @@ const COLOURS: Readonly<Record<string, readonly [string, string]>> = {
 
 /** Fill and outline of a drawing class, in both notations. */
 function colours(kind: string): readonly [string, string] {
-  return COLOURS[kind] ?? KINDS.find((k) => k.name === kind)?.drawing?.colour ?? ['#ffffff', '#333333'];
+  return COLOURS[kind] ?? drawnColour(KINDS.find((k) => k.name === kind)) ?? ['#ffffff', '#333333'];
 }
 
 /**
@@ -180,4 +180,8 @@ export function renderDot(clusters: Cluster[]): string {
   }
   out.push('}');
   return out.join('\n') + '\n';
+}
+
+function drawnColour(kind: AnyKind | undefined): readonly [string, string] | undefined {
+  return kind !== undefined && isDrawn(kind) ? kind.drawing.colour : undefined;
 }

@@ -88,8 +88,8 @@ export function kindByName(name: string): AnyKind {
 }
 
 export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind, templateKind };
-export type { AnyKind, Exportable, KindPlanning, Previewable, ResourceKind, Stateful, Surveyed, Worded } from './resource-kind.js';
-export { handsetOf, isExportable, isPreviewable, isStateful, isSurveyed, isWorded } from './resource-kind.js';
+export type { AnyKind, CreatedSince, Doctored, Drawn, DriftNoted, Exportable, KindPlanning, LinkSplitting, Listed, LiveChecked, Named, Previewable, Relinkable, ResourceKind, Stateful, Surveyed, Worded } from './resource-kind.js';
+export { handsetOf, isDoctored, isDrawn, isDriftNoted, isExportable, isListed, isLiveChecked, isNamed, isPreviewable, isRelinkable, isStateful, isSurveyed, isWorded, splitsLinks, tellsCreatedSince } from './resource-kind.js';
 export type * from './agency-file/index.js';
 export type * from './auto-reply/index.js';
 export type * from './chatbot/index.js';

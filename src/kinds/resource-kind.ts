@@ -344,10 +344,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly createOp?: 'create' | 'upload';
   /** False when apply cannot check the result by reading it back (content-addressed files). Default true. */
   readonly verified?: boolean;
-  /** How `rcsctl graph` draws its declared objects; without one, a node of its name and address. */
-  readonly drawing?: KindDrawing<D>;
-  /** Field changes that belong to the second (link) step when a cycle of references is split. */
-  readonly linkChange?: RegExp;
   /** Service codes that mean "already as asked", which apply treats as success. */
   readonly codes?: {
     /** The object is gone (a delete of what is gone succeeds; a re-read finds nothing). */
@@ -382,11 +378,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   updateStep(d: D, l: L, ctx: PlanContext, seed: StepSeed): Step;
   /** Problems that stop a create (for example a room with no certificate). */
   createProblems?(d: D): PlanProblem[];
-  /**
-   * Problems only the live service can reveal (a template against the form the
-   * service holds): checked for every desired object before anything is planned.
-   */
-  liveProblems?(desired: D[], live: LiveBrand): PlanProblem[];
 
   gates: {
     create(d: D): Gate;
@@ -401,17 +392,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   after?(d: D, l?: L): string[];
   /** References a live object holds (`autoReply:ARM0001`), so deletes wait for the updates that drop them. */
   liveRefs(l: L): string[];
-  /**
-   * The step that writes live object `l` back as it is, except that each of
-   * its references `to` names (`autoReply:ARM2` → `ARM1`) points at the new
-   * id; undefined when it holds none. `apply --dedupe` moves links from the
-   * copies it deletes to the one it keeps with it. A kind whose `liveRefs`
-   * can name something needs one: without it, a copy it links to is not deleted.
-   */
-  relink?(l: L, to: ReadonlyMap<string, string>, seed: StepSeed): Step | undefined;
-
-  /** Splits a create request whose references form a cycle into create-without-links and the links. */
-  splitLinks?(request: unknown): { base: unknown; links: unknown } | undefined;
 
   /** How its live objects are read; a kind without one shares another kind's section (menus live in rooms). */
   readonly read?: KindReader;
@@ -419,33 +399,13 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly liveSection?: string;
   /** Read one live object by its live id; undefined when it is gone. */
   reread(client: RcsClient, brand: BrandRef, id: string): Promise<Reread<L> | undefined>;
-  /**
-   * Creates in a saved plan whose object exists now (made by someone else, or
-   * by an earlier run): `how` says so. Without it, each create is re-read by its key.
-   */
-  createdSince?(client: RcsClient, brand: BrandRef, creates: Step[]): Promise<{ address: string; how: string }[]>;
 
   /** Its apply handlers, by operation. */
   readonly handlers: Partial<Record<Step['op'], Handler>>;
-  /** How verification reads its list after apply; none: every object it checks is re-read. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly listing?: KindListing<any>;
-  /** Set when identity is a name the service does not keep unique: how its list is read (see NamedListing). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly named?: NamedListing<D, L, any>;
-
-  /** A note drift adds for a brand (what the service cannot show), or undefined. */
-  driftNote?(desired: DesiredBrand): string | undefined;
 
   /** For a kind that is not `Exportable`: why, and what to do instead, said in export's output and the manifest it writes. */
   readonly notExported?: string;
 
-  /**
-   * Its own checks for `rcsctl doctor`: read-only requests (GETs through
-   * `inspect`) of its routes, each said as ok, differs or skipped. Run after
-   * the service-wide checks, once the brand answered.
-   */
-  doctor?(env: DoctorEnv): Promise<DoctorCheck[]>;
 }
 
 /** A kind a handset shows, for `preview` and `plan --preview`. */
@@ -520,6 +480,120 @@ export function isWorded<K extends AnyKind>(kind: K): kind is K & Worded {
   return typeof (kind as Partial<Worded>).words === 'object';
 }
 
+/** A kind `rcsctl graph` draws its own way; without it, a node of its name and address. */
+export interface Drawn<D> {
+  readonly drawing: KindDrawing<D>;
+}
+
+/** A kind whose references can form a cycle: a create is split into the create without links and a link step. */
+export interface LinkSplitting {
+  /** Splits a create request whose references form a cycle into create-without-links and the links. */
+  splitLinks(request: unknown): { base: unknown; links: unknown } | undefined;
+  /** Field changes that belong to the second (link) step when a cycle of references is split. */
+  readonly linkChange?: RegExp;
+}
+
+/**
+ * A kind whose live objects hold references `apply --dedupe` can re-point. A
+ * kind whose `liveRefs` can name something needs it: without it, a copy it
+ * links to is not deleted.
+ */
+export interface Relinkable<L> {
+  /**
+   * The step that writes live object `l` back as it is, except that each of
+   * its references `to` names (`autoReply:ARM2` → `ARM1`) points at the new
+   * id; undefined when it holds none.
+   */
+  relink(l: L, to: ReadonlyMap<string, string>, seed: StepSeed): Step | undefined;
+}
+
+/** A kind with problems only the live service can reveal (a template against the form the service holds). */
+export interface LiveChecked<D> {
+  /** Checked for every desired object before anything is planned. */
+  liveProblems(desired: D[], live: LiveBrand): PlanProblem[];
+}
+
+/** A kind that tells, for a saved plan, which of its creates exist now; without it, each create is re-read by its key. */
+export interface CreatedSince {
+  /** Creates in a saved plan whose object exists now (made by someone else, or by an earlier run): `how` says so. */
+  createdSince(client: RcsClient, brand: BrandRef, creates: Step[]): Promise<{ address: string; how: string }[]>;
+}
+
+/** A kind verification reads by its list after apply; without it, every object it checks is re-read. */
+export interface Listed {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly listing: KindListing<any>;
+}
+
+/** A kind whose identity is a name the service does not keep unique: how its list is read (see NamedListing). */
+export interface Named<D, L> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly named: NamedListing<D, L, any>;
+}
+
+/** A kind that adds a note to drift for a brand (what the service cannot show). */
+export interface DriftNoted {
+  driftNote(desired: DesiredBrand): string | undefined;
+}
+
+/**
+ * A kind with checks of its own for `rcsctl doctor`: read-only requests (GETs
+ * through `inspect`) of its routes, each said as ok, differs or skipped. Run
+ * after the service-wide checks, once the brand answered.
+ */
+export interface Doctored {
+  doctor(env: DoctorEnv): Promise<DoctorCheck[]>;
+}
+
+/** Whether the graph draws `kind` its own way. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isDrawn<K extends AnyKind>(kind: K): kind is K & Drawn<any> {
+  return typeof (kind as Partial<Drawn<unknown>>).drawing === 'object';
+}
+
+/** Whether `kind` splits a create out of a reference cycle. */
+export function splitsLinks<K extends AnyKind>(kind: K): kind is K & LinkSplitting {
+  return typeof (kind as Partial<LinkSplitting>).splitLinks === 'function';
+}
+
+/** Whether `apply --dedupe` can re-point `kind`'s references. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isRelinkable<K extends AnyKind>(kind: K): kind is K & Relinkable<any> {
+  return typeof (kind as Partial<Relinkable<unknown>>).relink === 'function';
+}
+
+/** Whether `kind` checks desired objects against what the service holds. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isLiveChecked<K extends AnyKind>(kind: K): kind is K & LiveChecked<any> {
+  return typeof (kind as Partial<LiveChecked<unknown>>).liveProblems === 'function';
+}
+
+/** Whether `kind` tells which creates of a saved plan exist now. */
+export function tellsCreatedSince<K extends AnyKind>(kind: K): kind is K & CreatedSince {
+  return typeof (kind as Partial<CreatedSince>).createdSince === 'function';
+}
+
+/** Whether verification reads `kind` by its list. */
+export function isListed<K extends AnyKind>(kind: K): kind is K & Listed {
+  return typeof (kind as Partial<Listed>).listing === 'object';
+}
+
+/** Whether `kind`'s identity is a name the service does not keep unique. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isNamed<K extends AnyKind>(kind: K): kind is K & Named<any, any> {
+  return typeof (kind as Partial<Named<unknown, unknown>>).named === 'object';
+}
+
+/** Whether `kind` adds a note to drift. */
+export function isDriftNoted<K extends AnyKind>(kind: K): kind is K & DriftNoted {
+  return typeof (kind as Partial<DriftNoted>).driftNote === 'function';
+}
+
+/** Whether `kind` has doctor checks of its own. */
+export function isDoctored<K extends AnyKind>(kind: K): kind is K & Doctored {
+  return typeof (kind as Partial<Doctored>).doctor === 'function';
+}
+
 /** Whether `kind` is drawn by the preview. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function isPreviewable<K extends AnyKind>(kind: K): kind is K & Previewable<any> {
@@ -546,7 +620,7 @@ export function isExportable<K extends AnyKind>(kind: K): kind is K & Exportable
 /** The pure part of a kind (kind.ts in its folder): everything but reading, applying, drift, export and manifest. */
 export type KindPlanning<D, L, N extends KindName = KindName> = Omit<
   ResourceKind<D, L, N>,
-  'manifest' | 'read' | 'liveSection' | 'reread' | 'createdSince' | 'handlers' | 'listing' | 'named' | 'codes' | 'findingCodes' | 'findings' | 'driftNote' | 'exporter' | 'notExported' | 'doctor'
+  'manifest' | 'read' | 'liveSection' | 'reread' | 'handlers' | 'codes' | 'findingCodes' | 'findings' | 'exporter' | 'notExported'
 >;
 
 /** A kind with its type parameters erased, for registries. */

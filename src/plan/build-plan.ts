@@ -3,7 +3,7 @@
 // src/kinds and uses what each kind declares.
 
 import { placeholder } from '../core/step.js';
-import { KINDS } from '../kinds/index.js';
+import { KINDS, isLiveChecked } from '../kinds/index.js';
 import type { AnyKind, LiveContext, PlanContext, PlanOptions, StepSeed } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
@@ -28,7 +28,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
   const ctx = planContext(brand, live, matches, options);
 
   for (const { kind, match } of matches) {
-    problems.push(...match.problems, ...(kind.liveProblems?.(kind.desired(brand), live) ?? []));
+    problems.push(...match.problems, ...(isLiveChecked(kind) ? kind.liveProblems(kind.desired(brand), live) : []));
     for (const [d, l] of match.pairs) {
       const expected = kind.normaliseDesired(d, ctx, l);
       const changes = diffObjects(kind.normaliseLive(l, ctx), expected);

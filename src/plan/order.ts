@@ -5,7 +5,7 @@
 // updates run top-down in KINDS order, deletes bottom-up, and a cycle of reply
 // links becomes create-without-links followed by link steps.
 
-import { KINDS, kindByName } from '../kinds/index.js';
+import { KINDS, kindByName, splitsLinks } from '../kinds/index.js';
 import { PLACEHOLDER_PATTERN } from '../core/step.js';
 import { Heap } from '../util/heap.js';
 import type { Step } from './types.js';
@@ -79,11 +79,11 @@ function splitCycles(steps: Step[], cycles: Step[][]): Step[] {
       continue;
     }
     const kind = kindByName(s.kind);
-    const split = s.op === 'create' && kind.splitLinks ? kind.splitLinks(s.request) : undefined;
+    const split = s.op === 'create' && splitsLinks(kind) ? kind.splitLinks(s.request) : undefined;
     if (s.op !== 'create' || split === undefined) {
       throw new Error(`${s.address} is part of a reference cycle that cannot be broken (its kind cannot split its links)`);
     }
-    const linkChange = kind.linkChange;
+    const linkChange = splitsLinks(kind) ? kind.linkChange : undefined;
     const links = linkChange === undefined ? [] : s.changes.filter((c) => linkChange.test(c.path));
     out.push({ ...s, request: split.base, changes: s.changes.filter((c) => !links.includes(c)) });
     out.push({

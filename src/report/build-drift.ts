@@ -5,7 +5,7 @@
 
 import { finding, helpLink } from '../core/finding.js';
 import { matchesTarget } from '../plan/target.js';
-import { KINDS } from '../kinds/index.js';
+import { KINDS, isDriftNoted } from '../kinds/index.js';
 import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import { stateFindings } from '../plan/state-findings.js';
 import type { Step } from '../plan/types.js';
@@ -115,7 +115,7 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions, target
   // With --target, only the targeted resources are reported.
   const resources = [...entries.values()].map((e) => e.resource).filter((r) => targets.length === 0 || targets.some((t) => matchesTarget(r.address, t)));
   const summary = summarise(resources);
-  const notes = KINDS.map((k) => k.driftNote?.(desired)).filter((n): n is string => n !== undefined);
+  const notes = KINDS.map((k) => (isDriftNoted(k) ? k.driftNote(desired) : undefined)).filter((n): n is string => n !== undefined);
   return {
     brandId: plan.brandId,
     clean: plan.problems.length === 0 && summary.errors + summary.warnings === 0,

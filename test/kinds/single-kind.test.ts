@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveSection } from '../../src/core/live.js';
 import { NO_GATE, type FieldChange } from '../../src/core/step.js';
 import { registerKind, unregisterKind, type ResourceKind } from '../../src/kinds/index.js';
-import type { Previewable } from '../../src/kinds/resource-kind.js';
+import type { Drawn, Previewable } from '../../src/kinds/resource-kind.js';
 import type { FileUse } from '../../src/manifest/local-files.js';
 import { loadManifests } from '../../src/manifest/load-manifests.js';
 import type { DesiredBrand, LocalFile, SourceLocation } from '../../src/manifest/types.js';
@@ -48,7 +48,7 @@ const PICTURE: FileUse = { label: 'home picture', extensions: ['png'], maxBytes:
 const REVIEWED = ['name', 'picture'];
 const normal = (h: { name: string; description?: string; picture?: string }): Record<string, unknown> => ({ name: h.name, description: h.description ?? '', picture: h.picture ?? '' });
 
-const homeKind: ResourceKind<DesiredHome, LiveHome, 'home'> & Previewable<DesiredHome> = {
+const homeKind: ResourceKind<DesiredHome, LiveHome, 'home'> & Previewable<DesiredHome> & Drawn<DesiredHome> = {
   name: 'home',
   label: 'brand home',
   reportsUnmanaged: false,

@@ -5,11 +5,11 @@
 import type { AgencyFileInfo } from '../../api/types.js';
 import { NO_GATE, stepFile } from '../../core/step.js';
 import { matchById } from '../match.js';
-import type { KindPlanning } from '../resource-kind.js';
+import type { Drawn, KindPlanning } from '../resource-kind.js';
 import type { DesiredAgencyFile } from './types.js';
 
 /** The agency file kind's pure part. */
-export const agencyFilePlanning: KindPlanning<DesiredAgencyFile, AgencyFileInfo, 'agencyFile'> = {
+export const agencyFilePlanning: KindPlanning<DesiredAgencyFile, AgencyFileInfo, 'agencyFile'> & Drawn<DesiredAgencyFile> = {
   name: 'agencyFile',
   label: 'agency file',
   drawing: { colour: ['#eeeeee', '#555555'], name: (d) => d.file.relPath },

@@ -6,13 +6,13 @@
 
 import type { ChatbotDetail } from '../../api/types.js';
 import { rereadChatbot } from '../chatbot/service.js';
-import type { Previewable, ResourceKind, Worded } from '../resource-kind.js';
+import type { Drawn, Previewable, Relinkable, ResourceKind, Worded } from '../resource-kind.js';
 import { hasMenu, persistentMenuPlanning, type DesiredMenu } from './kind.js';
 import { menuManifest } from './manifest.js';
 import { MENU_CODES, menuHandlers } from './service.js';
 
 /** The persistent menu kind. */
-export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded = {
+export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Relinkable<ChatbotDetail> = {
   ...persistentMenuPlanning,
   manifest: menuManifest,
   // A room without a menu has no menu to find: a create is then still to do, a delete done.
