@@ -15,12 +15,12 @@ import { ownerByTree, type FoundFile } from './owners.js';
 import { ParseCache } from './parse-cache.js';
 import { readManifestFile } from './read-yaml.js';
 import { sortDiagnostics } from './render-diagnostics.js';
-import { builtInSchema, checkSchema, entrySections, loadSchemaValidator } from './schema-check.js';
+import { builtInSchema, checkSchema, entrySections, loadSchemaValidator, schemaFaults } from './schema-check.js';
 import { checkValues } from './text-checks.js';
 import { checkCredentials, isSensitiveName, MIN_SECRET_LENGTH, sensitivePatterns, type Credential } from './sensitive.js';
 import type { SourceDoc } from './source.js';
 import type { Diagnostic, LoadResult } from './types.js';
-import { withoutInvalid } from './without-invalid.js';
+import { echoesRemoval, withoutInvalid } from './without-invalid.js';
 import { Redaction } from '../util/redaction.js';
 
 /** Options of a load: the environment for `${env:NAME}` and the directory paths are relative to. */
@@ -65,6 +65,9 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   const sensitiveValues: string[] = [];
   const allDocs: SourceDoc[] = [];
   const cache = opts.cacheDir !== undefined ? new ParseCache(opts.cacheDir) : undefined;
+  /** By file: the nodes taken out of resources that were kept and checked (without-invalid.ts); a finding there only echoes the removal. */
+  const prunedIn = new Map<string, string[]>();
+  const echo = (d: Diagnostic): boolean => echoesRemoval(d.path, prunedIn.get(d.file) ?? []);
   for (const f of files) {
     const read = await readManifestFile(f.abs, f.shown, cache);
     diagnostics.push(...read.diagnostics);
@@ -100,13 +103,15 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
         brokenBrands.add(id);
         skipped.push({ brandId: id, file: src.file, by: 'document' });
       }
-      // The rest of the document is still checked: files, references, lint.
-      const rest = withoutInvalid(src, errors, entries);
+      // The rest of the document is still checked: files, references, lint; a resource with errors keeps the fields the schema passes.
+      await loadSchemaValidator();
+      const rest = withoutInvalid(src, errors, entries, schemaFaults);
       if (rest === undefined) {
         if (typeof id === 'string') unread.add(id);
         continue;
       }
-      diagnostics.push(...(await addDocument(drafts, rest.src, reader, sensitiveValues, rest.left)));
+      if (rest.pruned.length > 0) prunedIn.set(src.file, [...(prunedIn.get(src.file) ?? []), ...rest.pruned]);
+      diagnostics.push(...(await addDocument(drafts, rest.src, reader, sensitiveValues, rest.left)).filter((d) => !echo(d)));
     }
   }
 
@@ -133,7 +138,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     if (unread.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402' && d.code !== 'RCS510');
     // A resource left out for its errors may be what uses a file: "never used" cannot be told.
     if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS507');
-    diagnostics.push(...found);
+    diagnostics.push(...found.filter((d) => !echo(d)));
   }
   // A credential's value anywhere in manifest content is refused (a brand key only where it belongs).
   const brandKeys = allDocs.flatMap((src) => {

@@ -3,9 +3,10 @@
 // service's limits, read, hashed, and measured when they are images.
 
 import { createHash } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { diagAt, type PathSegments, type SourceDoc } from './source.js';
+import { didYouMean } from './suggest.js';
 import type { Diagnostic, LocalFile } from './types.js';
 
 /**
@@ -101,7 +102,7 @@ export async function loadLocalFile(
     const [realDir, realFile] = await Promise.all([realpath(dir), realpath(absPath)]);
     if (!inside(realDir, realFile)) return fail('RCS302', `path "${relPath}" is a symlink that leads outside the manifest's directory`);
   } catch {
-    return fail('RCS303', `file "${relPath}" not found (looked in ${dir})`);
+    return fail('RCS303', `file "${relPath}" not found (looked in ${dir})${didYouMean(relPath.split(sep).join('/'), await filesUnder(dir))}`);
   }
   const extension = extname(absPath).slice(1).toLowerCase();
   if (!use.extensions.includes(extension)) {
@@ -158,3 +159,32 @@ function inside(dir: string, target: string): boolean {
 function article(noun: string): string {
   return (/^[aeiou]/.test(noun) ? 'an ' : 'a ') + noun;
 }
+
+/** At most this many files are offered as "did you mean" for a missing one. */
+const NEARBY_LIMIT = 5000;
+
+/**
+ * The files under `dir` (a manifest's directory), as paths relative to it with
+ * `/`, for "did you mean" when a path names nothing: `images/herbel.png` finds
+ * `images/herbal.png`. Hidden folders and node_modules are not searched.
+ */
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (at: string, prefix: string, depth: number): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(at, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (out.length >= NEARBY_LIMIT) return;
+      if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+      if (e.isDirectory() && depth < 6) await walk(resolve(at, e.name), `${prefix}${e.name}/`, depth + 1);
+      else if (e.isFile()) out.push(`${prefix}${e.name}`);
+    }
+  };
+  await walk(dir, '', 0);
+  return out;
+}
+

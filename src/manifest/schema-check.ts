@@ -96,6 +96,29 @@ export function checkSchema(src: SourceDoc): Diagnostic[] {
   return diags.filter((d) => d.code !== 'RCS204' || !typed.has(d.path));
 }
 
+/** What a value of each format the schema uses looks like, for its error. */
+const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
+  'date-time': 'write an ISO 8601 date and time with its offset, quoted, like "2025-03-01T10:00:00+09:00"',
+  date: 'write an ISO 8601 date, quoted, like "2025-03-01"',
+  uri: 'write a whole URL with its scheme, like "https://example.com/menu"',
+};
+
+/**
+ * The JSON pointers of the nodes `value` is wrong at, by the schema (an unknown
+ * key's own pointer, not its object's): what a document must lose to pass.
+ */
+export function schemaFaults(value: unknown): string[] {
+  const validate = validator();
+  if (validate(value)) return [];
+  const out = new Set<string>();
+  for (const err of validate.errors ?? []) {
+    if (err.schemaPath.includes('/oneOf/') || err.keyword === 'if') continue;
+    const key = err.keyword === 'additionalProperties' ? String(err.params.additionalProperty) : (err as ErrorObject & { propertyName?: string }).propertyName;
+    out.add(key === undefined ? err.instancePath : `${err.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  }
+  return [...out];
+}
+
 /**
  * One problem, one error. A value that breaks its pattern usually breaks its
  * length or format for the same reason (a 14-character brand id; a URL without
@@ -205,8 +228,10 @@ function toDiagnostic(src: SourceDoc, err: ErrorObject): Diagnostic | undefined 
       const form = `${describe(path)} has the wrong form${why !== undefined ? `: ${why}` : ` (expected ${String(err.params.pattern)})`}`;
       return at('RCS207', path, form + tooLong(form, err));
     }
-    case 'format':
-      return at('RCS207', path, `${describe(path)} is not a valid ${String(err.params.format)}`);
+    case 'format': {
+      const example = FORMAT_EXAMPLES[String(err.params.format)];
+      return at('RCS207', path, `${describe(path)} is not a valid ${String(err.params.format)}${example !== undefined ? `: ${example}` : ''}`);
+    }
     case 'maxItems':
       return at('RCS208', path, `${describe(path)} has ${(err.data as unknown[]).length} items; the maximum is ${String(err.params.limit)}`);
     case 'minProperties':
