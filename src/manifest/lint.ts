@@ -26,9 +26,11 @@ export function lintBrand(draft: BrandDraft, others: readonly BrandDraft[] = [])
       const mine = desiredSection(brand, section);
       // Declared but not built (its file failed, or it was left out for its errors): reported already.
       if (mine?.has(handle) === true || draft.declared.has(`${section}/${handle}`)) return;
-      const owner = others.find((o) => o.brand.brandId !== brand.brandId && desiredSection(o.brand, section)?.has(handle) === true);
-      if (owner !== undefined) {
-        diags.push(diagAt(src, 'RCS510', path, `${label} "${handle}" belongs to brand ${owner.brand.brandId}; a link cannot leave brand ${brand.brandId}`));
+      // Looked up in its own brand; other brands that use the handle only explain why it is not found here.
+      const owners = others.filter((o) => o.brand.brandId !== brand.brandId && desiredSection(o.brand, section)?.has(handle) === true).map((o) => o.brand.brandId);
+      if (owners.length > 0) {
+        const elsewhere = owners.length === 1 ? `brand ${owners[0] as string} declares one` : `brands ${owners.slice(0, 3).join(', ')}${owners.length > 3 ? ` and ${owners.length - 3} more` : ''} declare one`;
+        diags.push(diagAt(src, 'RCS510', path, `no ${label} "${handle}" in brand ${brand.brandId}; ${elsewhere}, but a link cannot leave its brand`));
       } else {
         // A handle left out for its errors is still a handle the user meant.
         const declared = [...draft.declared.keys()].filter((k) => k.startsWith(`${section}/`)).map((k) => k.slice(section.length + 1));

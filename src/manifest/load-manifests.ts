@@ -71,8 +71,10 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   for (const f of files) {
     const read = await readManifestFile(f.abs, f.shown, cache);
     diagnostics.push(...read.diagnostics);
+    // A document lost to a YAML error names its brand, but not the handles it declares: that brand's links to them are not checked.
     for (const id of read.declared ?? []) {
       brokenBrands.add(id);
+      unread.add(id);
       skipped.push({ brandId: id, file: f.shown, by: 'document' });
     }
     if (read.docs.length === 0 && read.diagnostics.length === 0) {
