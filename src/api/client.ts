@@ -13,11 +13,11 @@ import { API_PREFIX, brandPath, listAll } from './resource.js';
 import { retryPolicy, type RetryOptions } from './retry.js';
 import { arr, obj, opt, str, any } from './shape.js';
 import { DEFAULT_MAX_CONCURRENCY } from './limiter.js';
-import { createTransport, DEFAULT_TIMEOUTS, type LimitStats, type Timeouts, type TransportStats } from './transport.js';
+import { createTransport, DEFAULT_TIMEOUTS, type AttemptEvent, type LimitStats, type Timeouts, type TransportStats } from './transport.js';
 import type { TokenResponse } from '../contract/wire.js';
 
 import type { BrandRef } from './transport.js';
-export type { BrandRef } from './transport.js';
+export type { AttemptEvent, BrandRef, NetFailure } from './transport.js';
 export type { Credentials } from './credentials.js';
 
 /** Everything the client needs; only baseUrl and credentials are required. */
@@ -43,6 +43,8 @@ export interface ClientOptions {
   debug?: (line: string) => void;
   /** Trace sink for RCSCTL_DEBUG=limiter: the limiter's cuts and pauses, and a summary line when the client closes. */
   limiterDebug?: (line: string) => void;
+  /** Told of every attempt (method, path, status or failure, attempt number): for metrics. `observe` adds more listeners later. */
+  onAttempt?: (event: AttemptEvent) => void;
 }
 
 /** The client: one module per resource family (registered in src/api/modules.ts), and raw access. */
@@ -61,6 +63,8 @@ export interface RcsClient extends ApiModules {
   readonly stats: Readonly<TransportStats>;
   /** 429 answers and the limit on requests in flight (for benchmarks and tests). */
   readonly limits: Readonly<LimitStats>;
+  /** Be told of every attempt from now on (the controller's metrics); returns the call that stops it. */
+  observe(listener: (event: AttemptEvent) => void): () => void;
   /** Close every connection. */
   close(): Promise<void>;
 }
@@ -78,6 +82,7 @@ const tokenResponse = obj({ accessToken: str, expiresIn: any, userId: opt(str), 
 export function createClient(opts: ClientOptions): RcsClient {
   // The client's own secrets (src/util/redaction.ts): they live in its closures, never on an object it returns.
   const redactor = new Redaction();
+  const listeners = new Set<(event: AttemptEvent) => void>(opts.onAttempt !== undefined ? [opts.onAttempt] : []);
   const transport = createTransport({
     baseUrl: opts.baseUrl,
     ...(opts.agencyBaseUrl !== undefined ? { agencyBaseUrl: opts.agencyBaseUrl } : {}),
@@ -88,6 +93,9 @@ export function createClient(opts: ClientOptions): RcsClient {
     redactor,
     ...(opts.debug !== undefined ? { debug: opts.debug } : {}),
     ...(opts.limiterDebug !== undefined ? { limiterDebug: opts.limiterDebug } : {}),
+    onAttempt: (event) => {
+      for (const l of listeners) l(event);
+    },
   });
   transport.setTokenSource(
     createTokenSource(
@@ -123,6 +131,10 @@ export function createClient(opts: ClientOptions): RcsClient {
     },
     get limits() {
       return { ...transport.limits };
+    },
+    observe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     close: () => transport.close(),
   };

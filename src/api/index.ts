@@ -1,6 +1,6 @@
 // Public surface of the service client.
 
-export { createClient, DEFAULT_CONCURRENCY, type BrandRef, type ClientOptions, type Credentials, type RcsClient } from './client.js';
+export { createClient, DEFAULT_CONCURRENCY, type AttemptEvent, type BrandRef, type ClientOptions, type Credentials, type NetFailure, type RcsClient } from './client.js';
 export { ApiTransportError, isServiceError, OutcomeUnknownError, RcsApiError, ResponseShapeError, type HttpMethod } from './errors.js';
 export { isLoopbackHost } from './endpoint.js';
 export type { AgencyFileRequest, AgencyFilesApi } from './agency-files.js';

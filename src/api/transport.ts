@@ -87,6 +87,18 @@ export interface LimitStats {
   pace: number;
 }
 
+/** One attempt's outcome, as `onAttempt` is told: no header, body or secret. */
+export interface AttemptEvent {
+  method: HttpMethod;
+  family: ApiFamily;
+  /** The path below the base URL, without the query (`/api/1.1/brand/BR.x/autoreplymsg`). */
+  path: string;
+  /** The HTTP status, or how it failed below HTTP. */
+  status: number | NetFailure;
+  /** 1 for the first attempt; more for a retry. */
+  attempt: number;
+}
+
 /** Transport settings (already defaulted by the client). */
 export interface TransportOptions {
   baseUrl: string;
@@ -100,6 +112,8 @@ export interface TransportOptions {
   debug?: (line: string) => void;
   /** Trace sink for RCSCTL_DEBUG=limiter: the limiter's decisions, and a summary when closed. */
   limiterDebug?: (line: string) => void;
+  /** Told of every attempt once its answer (or failure) is known: for metrics. */
+  onAttempt?: (event: AttemptEvent) => void;
 }
 
 /** The transport: send requests, count them, close the pools. */
@@ -112,7 +126,7 @@ export interface Transport {
 }
 
 /** How a request failed below HTTP. */
-type NetFailure = 'connect' | 'reset' | 'timeout' | 'unreachable';
+export type NetFailure = 'connect' | 'reset' | 'timeout' | 'unreachable';
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT']);
 const UNREACHABLE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
@@ -219,6 +233,7 @@ export function createTransport(opts: TransportOptions): Transport {
   }
 
   const redact = (s: string): string => opts.redactor.text(s);
+  const observe = (p: Prepared, status: number | NetFailure, attempt: number): void => opts.onAttempt?.({ method: p.req.method, family: p.req.family ?? 'management', path: p.req.path, status, attempt });
 
   /** Headers and body of one attempt (a multipart body is built afresh each time). */
   function encode(req: ApiRequest, token: string | undefined): { headers: Record<string, string>; body: string | FormData | undefined } {
@@ -266,6 +281,7 @@ export function createTransport(opts: TransportOptions): Transport {
       const { kind, reason: why } = classify(err);
       // Name where: "connection refused at 127.0.0.1:8080" says which setting to check.
       const reason = `${why} at ${hostPort(p.origin)}`;
+      observe(p, kind, attempt);
       trace(`http ${req.method} ${fullPath} ${reason} ${Date.now() - t0}ms retry=${attempt - 1}`);
       if (kind === 'unreachable') throw new ApiTransportError(site, redact(reason), attempt, req.label);
       // A request that never left (refused, connect timeout) is safe to send
@@ -274,6 +290,7 @@ export function createTransport(opts: TransportOptions): Transport {
       return { retry: new ApiTransportError(site, reason, attempt, req.label) };
     }
     trace(`http ${req.method} ${fullPath} ${status} ${Date.now() - t0}ms retry=${attempt - 1}`);
+    observe(p, status, attempt);
     if (status === 429) counts.rateLimited += 1;
     const overloaded = status === 429 || status === 503;
     slot.release(status === 429 ? 'limited' : overloaded ? 'overloaded' : signalOf(status), overloaded ? retryAfterMs(retryAfterHeader) : undefined);
