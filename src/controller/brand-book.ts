@@ -45,7 +45,9 @@ export class BrandBook {
       this.log('info', 'brand.removed', { brand: id });
     }
     for (const id of ids) {
-      if (!this.entries.has(id)) this.entries.set(id, { status: { brandId: id, state: 'reconciling', pendingReasons: [], passes: 0 }, settled: 'reconciling', lateReviews: 0 });
+      if (this.entries.has(id)) continue;
+      this.entries.set(id, { status: { brandId: id, state: 'reconciling', pendingReasons: [], passes: 0 }, settled: 'reconciling', lateReviews: 0 });
+      this.metrics.brandAdded(id);
     }
     return gone;
   }
@@ -55,7 +57,8 @@ export class BrandBook {
     const entry = this.entries.get(brandId);
     if (entry === undefined) return false;
     entry.status.state = 'reconciling';
-    this.metrics.setState(brandId, 'reconciling', entry.lateReviews);
+    // A separate gauge: rcsctl_brand_state keeps the last verdict, so a pass never resets an alert's `for:`.
+    this.metrics.setReconciling(brandId, true);
     return true;
   }
 
@@ -64,7 +67,7 @@ export class BrandBook {
     const entry = this.entries.get(brandId);
     if (entry === undefined) return;
     entry.status.state = entry.settled;
-    this.metrics.setState(brandId, entry.settled, entry.lateReviews);
+    this.metrics.setReconciling(brandId, false);
   }
 
   /** Record a pass's verdict (`tookMs` absent: no pass ran, as for a broken manifest). */
@@ -86,6 +89,13 @@ export class BrandBook {
     if (error !== undefined) s.lastError = { ...error, at: now };
     if (detail !== undefined) entry.detail = detail;
     this.metrics.setState(brandId, c.state, c.counts.lateReviews);
+    this.metrics.setReconciling(brandId, false);
+    if (c.state !== 'failed' && error === undefined) this.metrics.succeeded(brandId);
+  }
+
+  /** Whether `brandId` is served (it may have left the manifests during its pass). */
+  has(brandId: string): boolean {
+    return this.entries.has(brandId);
   }
 
   /** Put `reason` first among the brand's pending reasons, replacing one that starts with `kind`; true when it was not there yet. */

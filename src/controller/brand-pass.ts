@@ -59,10 +59,8 @@ interface PassOutcome {
   applied?: string;
 }
 
-/** Runs brands' passes, and remembers whether the last one found the service unreachable. */
+/** Runs brands' passes. */
 export class BrandPasses {
-  /** The last pass that ended met a network error. */
-  serviceDown = false;
   private readonly lockRetries = new Set<NodeJS.Timeout>();
 
   constructor(
@@ -84,7 +82,6 @@ export class BrandPasses {
         result = 'locked';
         return;
       }
-      this.serviceDown = c.error?.code === 'E_NETWORK';
       book.settle(brandId, c.classified, c.error, c.detail, Math.round(performance.now() - started));
       result = c.classified.state;
       log('info', 'pass', { brand: brandId, mode: this.settings.mode, state: c.classified.state, ms: Math.round(performance.now() - started), counts: c.classified.counts, ...(c.applied !== undefined ? { applied: c.applied } : {}) });
@@ -97,11 +94,11 @@ export class BrandPasses {
       }
       const message = errorMessage(err);
       const code = err instanceof RcsctlError ? err.code : 'E_INTERNAL';
-      this.serviceDown = code === 'E_NETWORK';
       book.settle(brandId, { state: 'failed', reasons: [message], counts: emptyCounts() }, { code, message }, undefined, Math.round(performance.now() - started));
       log('error', 'pass.error', { brand: brandId, code, message });
     } finally {
-      metrics.pass(brandId, result, (performance.now() - started) / 1000);
+      // A brand that left the manifests during its pass keeps no series.
+      if (book.has(brandId)) metrics.pass(brandId, result, (performance.now() - started) / 1000);
       this.deps.cache?.save();
     }
   }

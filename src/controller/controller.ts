@@ -28,6 +28,7 @@ import { BrandBook } from './brand-book.js';
 import { BrandPasses } from './brand-pass.js';
 import { DesiredState } from './desired-state.js';
 import { DEFAULT_MAX_BODY_BYTES, makeServer } from './http.js';
+import { DEFAULT_STALL_TIMEOUT_MS, WorkLoopWatch } from './liveness.js';
 import { makeLog, type Log, type LogFormat } from './log.js';
 import { ControllerMetrics } from './metrics.js';
 import { NotificationRouter } from './notification-router.js';
@@ -69,6 +70,8 @@ export interface ControllerOptions {
   concurrency?: number;
   /** Full resync of every brand this often (default 10 minutes). */
   intervalMs?: number;
+  /** /healthz fails when work is due and no pass has ended for this long (default 15 minutes). */
+  stallTimeoutMs?: number;
   /** How long a shutdown waits for the passes in flight (default 30 s). */
   shutdownTimeoutMs?: number;
   /** A review waiting longer than this counts in rcsctl_reviews_waiting_late (default 14 days). */
@@ -139,6 +142,8 @@ class Controller implements RunningController {
   private readonly queue: DirtyQueue;
   private readonly forwarder: Forwarder | undefined;
   private readonly router: NotificationRouter;
+  private readonly workLoop: WorkLoopWatch;
+  private readonly unwatchClient: () => void;
   private server: Server | undefined;
   /** Leader, standby or sole (leader.ts); made once the listening address is known. */
   leadership: Leadership | undefined;
@@ -146,7 +151,7 @@ class Controller implements RunningController {
   private readonly toLeader = new Set<Promise<void>>();
   private interval: NodeJS.Timeout | undefined;
   private lastResyncAt: string | undefined;
-  private firstPassStarted = false;
+  private manifestsLoaded = false;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: ControllerOptions) {
@@ -168,7 +173,13 @@ class Controller implements RunningController {
     const { log, metrics } = this;
     const markDirty = (brandId: string): void => this.markDirty(brandId);
     this.book = new BrandBook(log, metrics);
-    this.queue = new DirtyQueue(concurrency, (brandId) => this.pass(brandId));
+    this.queue = new DirtyQueue(concurrency, (brandId) => this.pass(brandId).finally(() => this.workLoop.passEnded()));
+    this.workLoop = new WorkLoopWatch(options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS, () => this.queue.depth > 0 || this.queue.active.size > 0);
+    // rcsctl_shard_leader reads the election's view at each scrape.
+    metrics.watchLeadership(() => this.leadership?.view());
+    this.unwatchClient = metrics.watchClient(options.client);
+    metrics.resyncInterval(options.intervalMs ?? 600_000);
+    metrics.watchReadiness(() => this.readiness().ready);
     this.desired = new DesiredState(
       {
         paths: options.paths,
@@ -212,6 +223,7 @@ class Controller implements RunningController {
   async start(): Promise<void> {
     const { options, log } = this;
     await this.desired.reload();
+    this.manifestsLoaded = true;
     const desired = this.desired.current;
     if (this.book.size === 0) {
       const why = desired.orphanErrors.length > 0 ? `:\n  ${desired.orphanErrors.slice(0, 5).join('\n  ')}` : '';
@@ -242,7 +254,7 @@ class Controller implements RunningController {
     return {
       mode: this.mode,
       ...(this.options.shard !== undefined ? { shard: shardLabel(this.options.shard) } : {}),
-      ready: this.ready(),
+      ready: this.readiness().ready,
       startedAt: this.startedAt,
       ...(this.lastResyncAt !== undefined ? { lastResyncAt: this.lastResyncAt } : {}),
       queueDepth: this.queue.depth,
@@ -257,14 +269,19 @@ class Controller implements RunningController {
     return this.closing;
   }
 
-  private ready(): boolean {
-    // A standby is ready (it takes webhooks and forwards them) once it knows its place.
-    const place = this.leadership?.view();
-    if (place === undefined || !place.known) return false;
-    return (this.firstPassStarted || place.state === 'standby') && !this.passes.serviceDown && !this.shutdown.signal.aborted;
+  /** Whether this replica can take webhooks; what the service answers and how each brand fares never enter into it. */
+  private readiness(): { ready: boolean; reasons: string[] } {
+    const reasons = [
+      ...(this.server?.listening === true ? [] : ['not listening yet']),
+      ...(this.manifestsLoaded ? [] : ['the manifests are not loaded yet']),
+      ...(this.leadership?.view().known === true ? [] : ['its place as leader or standby of its shard is not known yet']),
+      ...(this.shutdown.signal.aborted ? ['shutting down'] : []),
+    ];
+    return { ready: reasons.length === 0, reasons };
   }
 
   private markDirty(brandId: string): void {
+    this.workLoop.queued();
     this.queue.mark(brandId);
     this.metrics.queueDepth(this.queue.depth);
   }
@@ -280,7 +297,7 @@ class Controller implements RunningController {
 
   private resyncAll(): void {
     this.lastResyncAt = new Date().toISOString();
-    this.firstPassStarted = true;
+    this.metrics.resync();
     this.log('info', 'resync', { brands: this.desired.current.brands.size });
     for (const id of this.desired.current.brands.keys()) this.markDirty(id);
   }
@@ -306,7 +323,13 @@ class Controller implements RunningController {
   private async listen(): Promise<string> {
     const { options } = this;
     const server = makeServer(
-      { status: () => this.status(), brand: (id) => this.book.view(id), ready: () => this.ready(), notified: (list, forwarded, via) => this.notified(list, forwarded, via) },
+      {
+        status: () => this.status(),
+        brand: (id) => this.book.view(id),
+        readiness: () => this.readiness(),
+        liveness: () => this.workLoop.report(),
+        notified: (list, forwarded, via) => this.notified(list, forwarded, via),
+      },
       { token: options.webhookToken, allowFrom: options.allowFrom ?? [], maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES },
       this.metrics,
       this.log,
@@ -342,6 +365,7 @@ class Controller implements RunningController {
     await Promise.all([...this.toLeader]);
     // The lease, and with it every brand lock, ends with the connection.
     await this.leadership?.close();
+    this.unwatchClient();
     this.cache?.save();
     const server = this.server;
     if (server !== undefined) {

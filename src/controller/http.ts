@@ -8,6 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import { RcsctlError } from '../errors.js';
+import type { LivenessReport } from './liveness.js';
 import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
 import { parseNotifications, type Notification } from './notifications.js';
@@ -22,7 +23,10 @@ export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 export interface HttpHooks {
   status(): ControllerStatus;
   brand(brandId: string): (BrandStatus & Record<string, unknown>) | undefined;
-  ready(): boolean;
+  /** Whether this replica can take webhooks (/readyz), and what it still lacks. */
+  readiness(): { ready: boolean; reasons: string[] };
+  /** Whether the work loop makes progress (/healthz). */
+  liveness(): LivenessReport;
   /** `forwarded`: another replica passed these on (FORWARDED_HEADER, whose value is `via`); never forward them again. */
   notified(notifications: Notification[], forwarded: boolean, via?: string): void;
 }
@@ -115,8 +119,14 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
       return webhook(req, res);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'GET only' }, { allow: 'GET' });
-    if (path === '/healthz') return send(res, 200, { ok: true });
-    if (path === '/readyz') return hooks.ready() ? send(res, 200, { ready: true }) : send(res, 503, { ready: false });
+    if (path === '/healthz') {
+      const live = hooks.liveness();
+      return send(res, live.ok ? 200 : 503, live);
+    }
+    if (path === '/readyz') {
+      const r = hooks.readiness();
+      return send(res, r.ready ? 200 : 503, r);
+    }
     if (path === '/metrics') {
       const text = await metrics.text();
       res.writeHead(200, { 'content-type': metrics.contentType });

@@ -1,14 +1,24 @@
 // The controller's Prometheus metrics, through prom-client (its text format,
 // escaping and histogram buckets are the library's, not ours). Each controller
 // has its own registry, so two in one process (tests, a program) never mix.
+// Every metric is listed in docs/controller.md, "Metrics".
 
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AttemptEvent, RcsClient } from '../api/index.js';
+import { findOperation } from '../contract/operations.js';
 import { NOTIFICATION_TYPES } from '../contract/wire.js';
+import { VERSION } from '../version.js';
+import type { LeadershipView } from './leader.js';
 import { BRAND_STATES, type BrandState } from './state.js';
 
 /** The notification types the service sends; others count as `other`. */
 const KNOWN_TYPES = new Set<string>(NOTIFICATION_TYPES);
 const KNOWN_METHODS = new Set(['created', 'modified', 'rejected', 'deleted', 'unknown']);
+
+/** The states a pass ends in: `rcsctl_brand_state` names only these, so a running pass never resets an alert's `for:`. */
+const SETTLED_STATES = BRAND_STATES.filter((s): s is Exclude<BrandState, 'reconciling'> => s !== 'reconciling');
+/** Every `result` of rcsctl_reconcile_total. */
+const PASS_RESULTS = [...SETTLED_STATES, 'error', 'locked'];
 
 /** What became of a notification for another shard's brand. */
 export type ForwardResult = 'forwarded' | 'failed' | 'no-brand' | 'already-forwarded';
@@ -17,7 +27,19 @@ export type ForwardResult = 'forwarded' | 'failed' | 'no-brand' | 'already-forwa
 export class ControllerMetrics {
   readonly registry = new Registry();
   private readonly inSync = new Gauge({ name: 'rcsctl_brand_in_sync', help: '1 when the brand matches its manifests, else 0', labelNames: ['brand'], registers: [this.registry] });
-  private readonly state = new Gauge({ name: 'rcsctl_brand_state', help: 'The brand\'s state: 1 for the current one, 0 for the others', labelNames: ['brand', 'state'], registers: [this.registry] });
+  private readonly state = new Gauge({
+    name: 'rcsctl_brand_state',
+    help: 'The state the brand\'s last pass ended in: 1 for it, 0 for the others (a running pass is rcsctl_brand_reconciling)',
+    labelNames: ['brand', 'state'],
+    registers: [this.registry],
+  });
+  private readonly reconciling = new Gauge({ name: 'rcsctl_brand_reconciling', help: '1 while a pass of the brand runs, else 0', labelNames: ['brand'], registers: [this.registry] });
+  private readonly lastSuccess = new Gauge({
+    name: 'rcsctl_brand_last_success_timestamp_seconds',
+    help: 'When a pass last read the brand through (any state but failed); when the controller took the brand on, before that',
+    labelNames: ['brand'],
+    registers: [this.registry],
+  });
   private readonly lateReviews = new Gauge({
     name: 'rcsctl_reviews_waiting_late',
     help: 'Resources of the brand waiting for review longer than --review-warning',
@@ -31,6 +53,8 @@ export class ControllerMetrics {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     registers: [this.registry],
   });
+  private readonly lastResync = new Gauge({ name: 'rcsctl_last_resync_timestamp_seconds', help: 'When the last full resync of every brand began', registers: [this.registry] });
+  private readonly interval = new Gauge({ name: 'rcsctl_resync_interval_seconds', help: 'The --interval between full resyncs', registers: [this.registry] });
   private readonly notifications = new Counter({ name: 'rcsctl_notifications_total', help: 'Notifications received on /webhook and accepted', labelNames: ['type', 'method'], registers: [this.registry] });
   private readonly forwards = new Counter({
     name: 'rcsctl_notification_forwards_total',
@@ -40,26 +64,123 @@ export class ControllerMetrics {
   });
   private readonly requests = new Counter({ name: 'rcsctl_requests_total', help: 'HTTP requests the controller answered, by status code', labelNames: ['status'], registers: [this.registry] });
   private readonly queue = new Gauge({ name: 'rcsctl_queue_depth', help: 'Brands waiting for a pass', registers: [this.registry] });
+  private readonly serviceRequests = new Counter({
+    name: 'rcsctl_service_requests_total',
+    help: 'Requests sent to the service, every attempt counted, by operation and by HTTP status or failure (connect, reset, timeout, unreachable)',
+    labelNames: ['operation', 'status'],
+    registers: [this.registry],
+  });
+  private readonly serviceRetries = new Counter({ name: 'rcsctl_service_retries_total', help: 'Attempts beyond the first, by operation', labelNames: ['operation'], registers: [this.registry] });
 
-  /** A brand's state changed (or was first known). */
-  setState(brandId: string, state: BrandState, lateReviews: number): void {
-    for (const s of BRAND_STATES) this.state.set({ brand: brandId, state: s }, s === state ? 1 : 0);
-    // While a pass runs the brand keeps the verdict of the last one.
-    if (state !== 'reconciling') this.inSync.set({ brand: brandId }, state === 'in-sync' ? 1 : 0);
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({ name: 'rcsctl_build_info', help: 'Always 1; the version of rcsctl running', labelNames: ['version'], registers: [this.registry] }).set({ version: VERSION }, 1);
+  }
+
+  /** Count every request `client` sends, and read its limiter at each scrape; returns the call that stops counting. */
+  watchClient(client: RcsClient): () => void {
+    const limits = (): RcsClient['limits'] => client.limits;
+    new Gauge({
+      name: 'rcsctl_service_pace_requests_per_second',
+      help: 'The pace the limiter keeps after a 429, requests a second; +Inf while none',
+      registers: [this.registry],
+      collect() {
+        this.set(limits().pace);
+      },
+    });
+    new Gauge({
+      name: 'rcsctl_service_concurrency_limit',
+      help: 'The limiter\'s limit on requests in flight to the service now',
+      registers: [this.registry],
+      collect() {
+        this.set(limits().concurrency);
+      },
+    });
+    return client.observe((e) => this.attempt(e));
+  }
+
+  /** Export readiness as `rcsctl_ready` (read at each scrape): an alert on a replica that stays unready needs it, as the probe only tells the kubelet. */
+  watchReadiness(ready: () => boolean): void {
+    new Gauge({
+      name: 'rcsctl_ready',
+      help: '1 while /readyz answers 200 (this replica can take webhooks), else 0',
+      registers: [this.registry],
+      collect() {
+        this.set(ready() ? 1 : 0);
+      },
+    });
+  }
+
+  /** One attempt of a request to the service. */
+  attempt(e: AttemptEvent): void {
+    const operation = findOperation(e.method, e.path)?.id ?? 'other';
+    this.serviceRequests.inc({ operation, status: String(e.status) });
+    if (e.attempt > 1) this.serviceRetries.inc({ operation });
+  }
+
+  /** A brand became known (its series start: not yet reconciled, its last success counted from now). */
+  brandAdded(brandId: string, now: number = Date.now()): void {
+    this.lastSuccess.set({ brand: brandId }, now / 1000);
+    this.reconciling.set({ brand: brandId }, 0);
+  }
+
+  /** A pass of the brand ended in `state` (or the brand's state is known without one, as a broken manifest). */
+  setState(brandId: string, state: Exclude<BrandState, 'reconciling'>, lateReviews: number): void {
+    for (const s of SETTLED_STATES) this.state.set({ brand: brandId, state: s }, s === state ? 1 : 0);
+    this.inSync.set({ brand: brandId }, state === 'in-sync' ? 1 : 0);
     this.lateReviews.set({ brand: brandId }, lateReviews);
+  }
+
+  /** A pass of the brand started (true) or ended (false). */
+  setReconciling(brandId: string, running: boolean): void {
+    this.reconciling.set({ brand: brandId }, running ? 1 : 0);
+  }
+
+  /** A pass read the brand through (it ended in any state but failed). */
+  succeeded(brandId: string, now: number = Date.now()): void {
+    this.lastSuccess.set({ brand: brandId }, now / 1000);
   }
 
   /** A brand left the manifests: its series go. */
   forget(brandId: string): void {
-    for (const s of BRAND_STATES) this.state.remove({ brand: brandId, state: s });
-    this.inSync.remove({ brand: brandId });
-    this.lateReviews.remove({ brand: brandId });
+    for (const s of SETTLED_STATES) this.state.remove({ brand: brandId, state: s });
+    for (const result of PASS_RESULTS) this.passes.remove({ brand: brandId, result });
+    for (const g of [this.inSync, this.lateReviews, this.reconciling, this.lastSuccess]) g.remove({ brand: brandId });
   }
 
   /** A pass ended with `result` after `seconds`. */
   pass(brandId: string, result: string, seconds: number): void {
     this.passes.inc({ brand: brandId, result });
     this.duration.observe(seconds);
+  }
+
+  /** A full resync began. */
+  resync(now: number = Date.now()): void {
+    this.lastResync.set(now / 1000);
+  }
+
+  resyncInterval(ms: number): void {
+    this.interval.set(ms / 1000);
+  }
+
+  /**
+   * Export the election's view as `rcsctl_shard_leader{shard}` (read at each
+   * scrape): 1 leading (or sole, without a lock URL), 0 standing by, no
+   * sample while unknown.
+   */
+  watchLeadership(view: () => LeadershipView | undefined): void {
+    new Gauge({
+      name: 'rcsctl_shard_leader',
+      help: '1 while this replica leads its shard (writes; also without a lock URL), 0 while it stands by; no sample while its place is unknown',
+      labelNames: ['shard'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const v = view();
+        if (v === undefined || !v.known) return;
+        this.set({ shard: v.lease }, v.state === 'standby' ? 0 : 1);
+      },
+    });
   }
 
   notification(type: string, method: string): void {

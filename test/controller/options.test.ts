@@ -13,7 +13,7 @@ import { parseShard, shardOf } from '../../src/plan/shard.js';
 import { defaultSeedPath } from '../../src/util/paths.js';
 import { main } from '../../src/cli/main.js';
 import { BRAND, Capture, cli, clientFor, emulator, EXAMPLE, TOKEN } from '../e2e/helpers.js';
-import { get, metric, postWebhook, startFor, waitIdle, waitState, WEBHOOK_TOKEN, useControllerSuite } from './helpers.js';
+import { get, metric, metricSum, postWebhook, startFor, waitIdle, waitState, WEBHOOK_TOKEN, useControllerSuite } from './helpers.js';
 
 const OTHERS = ['BR.shard00001', 'BR.shard00002', 'BR.shard00003', 'BR.shard00004'];
 let emu: RunningEmulator;
@@ -74,7 +74,7 @@ describe('rcsctl controller options', () => {
     expect((await waitState(relaxed.ctl.url, BRAND, ['waiting-review'])).counts).toMatchObject({ waitingReview: 2, lateReviews: 0 });
   });
 
-  it('/readyz turns 503 while the service does not answer, and the brand is failed with the network error', async () => {
+  it('while the service does not answer, the brand is failed with the network error, /readyz and /healthz stay 200, and the metrics count the refused connections', async () => {
     const own = await emulator();
     const ownClient = clientFor(own);
     const { ctl } = await startFor(own, ownClient, [EXAMPLE], {});
@@ -86,8 +86,12 @@ describe('rcsctl controller options', () => {
     expect((await postWebhook(ctl.url, JSON.stringify([{ notiType: 'autoreplymsg', brandId: BRAND, method: 'modified' }]))).status).toBe(200);
     const failed = await waitState(ctl.url, BRAND, ['failed'], first.passes, 60_000);
     expect(failed.lastError?.code).toBe('E_NETWORK');
-    expect((await get(ctl.url, '/readyz')).status).toBe(503);
+    // Readiness is this replica's ability to take webhooks; the service's health is a metric (docs/controller.md).
+    expect((await get(ctl.url, '/readyz')).status).toBe(200);
     expect((await get(ctl.url, '/healthz')).status).toBe(200);
+    const metrics = (await get(ctl.url, '/metrics')).body;
+    expect(metricSum(metrics, 'rcsctl_service_requests_total', { status: 'connect' })).toBeGreaterThanOrEqual(5);
+    expect(metric(metrics, 'rcsctl_brand_state', { brand: BRAND, state: 'failed' })).toBe(1);
     await ownClient.close();
   }, 90_000);
 

@@ -31,6 +31,7 @@ interface ControllerFlags {
   webhookTokenFile?: string;
   allowFrom?: string[];
   shutdownTimeout: string;
+  stallTimeout: string;
   reviewWarning: string;
   logFormat: string;
   cacheDir?: string;
@@ -65,6 +66,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
     .option('--webhook-token-file <file>', 'the bearer token /webhook requires (env: RCSCTL_WEBHOOK_TOKEN)')
     .option('--allow-from <cidr>', 'only these source addresses may post to /webhook (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--shutdown-timeout <duration>', 'on SIGTERM or SIGINT, wait this long for the passes in flight', '30s')
+    .option('--stall-timeout <duration>', '/healthz fails when work is due and no pass has ended for this long', '15m')
     .option('--review-warning <duration>', 'a review waiting longer counts in rcsctl_reviews_waiting_late', '14d')
     .option('--lock-url <url>', 'take the brand locks, and elect one leader per shard among the replicas, in this PostgreSQL database (postgres://USER:PASSWORD@HOST:5432/DB), shared with every rcsctl apply given the same URL (env: RCSCTL_LOCK_URL; docs/controller.md)')
     .option('--advertise-url <url>', 'with --lock-url: this replica\'s webhook URL, where standbys forward notifications while it leads (env: RCSCTL_ADVERTISE_URL; default: http://LISTEN/webhook)')
@@ -104,6 +106,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
         concurrency: ctx.globals().concurrency,
         intervalMs: parseDuration(flags.interval, { option: '--interval', maxMs: DAY_MS }),
         shutdownTimeoutMs: parseDuration(flags.shutdownTimeout, { option: '--shutdown-timeout', maxMs: 3_600_000 }),
+        stallTimeoutMs: parseDuration(flags.stallTimeout, { option: '--stall-timeout', maxMs: DAY_MS }),
         reviewWarningMs: parseDuration(flags.reviewWarning, { option: '--review-warning', maxMs: 365 * DAY_MS }),
         allowFrom: flags.allowFrom ?? [],
         logOut: io.stdout,
