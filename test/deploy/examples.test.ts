@@ -11,7 +11,8 @@
 // its replica count, --shard-peers names each pod under it, git-sync uses v4
 // flags and shares the controller's volume. The controller's args are parsed against the CLI's own option
 // definitions, and then run: each workload's command line starts a real
-// controller against the emulator. The PrometheusRule's metric names are
+// controller against the emulator. The PodMonitor selects every workload's pods
+// on the controller's port. The PrometheusRule's metric names are
 // read off that controller's /metrics. `kubectl kustomize` runs too where
 // kubectl exists; without it that test is skipped, loudly.
 
@@ -24,6 +25,7 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
+import { PodMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor';
 import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -57,6 +59,7 @@ const KINDS: Record<string, { model: new (o: any) => { validate(): void }; type:
   Service: { model: Service, type: 'IService', from: 'kubernetes-models/v1/Service' },
   Secret: { model: Secret, type: 'ISecret', from: 'kubernetes-models/v1/Secret' },
   PrometheusRule: { model: PrometheusRule, type: 'IPrometheusRule', from: '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule' },
+  PodMonitor: { model: PodMonitor, type: 'IPodMonitor', from: '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor' },
 };
 
 /** The git-sync v4 flags the examples may use; v3's (--branch, --rev, --dest, --wait) are gone in v4. */
@@ -72,6 +75,7 @@ describe('examples/controller: the Kubernetes objects', () => {
     expect(objects.map((o) => `${o.file}: ${o.obj.kind}`).sort()).toEqual([
       'deployment.yaml: Deployment',
       'kustomization.yaml: Kustomization',
+      'podmonitor.yaml: PodMonitor',
       'prometheusrule.yaml: PrometheusRule',
       'replicated.yaml: Deployment',
       'replicated.yaml: Service',
@@ -155,6 +159,24 @@ describe('examples/controller: the Kubernetes objects', () => {
     }
   });
 
+  it('the PodMonitor scrapes /metrics on the controller\'s port of every workload\'s pods, as the job the alerts name', () => {
+    const monitor = ofKind('PodMonitor')[0]!;
+    const selector = monitor.spec.selector.matchLabels as Record<string, string>;
+    const [endpoint, ...more] = monitor.spec.podMetricsEndpoints as Obj[];
+    expect(more).toEqual([]);
+    expect(endpoint!.path).toBe('/metrics');
+    for (const w of workloads()) {
+      const labels = w.spec.template.metadata.labels as Record<string, string>;
+      expect(Object.entries(selector).every(([k, v]) => labels[k] === v), `${w.kind} ${w.metadata.name}: selected`).toBe(true);
+      const controller = w.spec.template.spec.containers.find((c: Obj) => c.name === 'controller');
+      expect(controller.ports.map((p: Obj) => p.name), `${w.kind}: port ${endpoint!.port}`).toContain(endpoint!.port);
+      // The job label is the value of the pod label jobLabel names: the job the alerts select.
+      expect(labels[monitor.spec.jobLabel]).toBe('rcsctl-controller');
+    }
+    const rules = ofKind('PrometheusRule')[0]!.spec.groups.flatMap((g: Obj) => g.rules) as Obj[];
+    expect(rules.find((r) => r.alert === 'RcsControllerAbsent')?.expr).toContain('job="rcsctl-controller"');
+  });
+
   it('the StatefulSet: serviceName is its headless Service, pods numbered from 1, the shard from the pod-index label, SHARD_COUNT = replicas, --shard-peers naming each pod', () => {
     const sts = ofKind('StatefulSet')[0]!;
     const headless = ofKind('Service').find((s) => s.metadata.name === sts.spec.serviceName);
@@ -218,7 +240,7 @@ describe('examples/controller: the Kubernetes objects', () => {
   toolPresent('kubectl', KUBECTL, 'the kustomization was not built by kubectl kustomize (install kubectl to check it)');
   it.skipIf(!KUBECTL)('kubectl kustomize builds the kustomization', () => {
     const built = parseAllDocuments(execFileSync('kubectl', ['kustomize', DIR], { encoding: 'utf8' })).map((d) => d.toJS() as Obj);
-    expect(built.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(['Deployment/rcsctl-controller', 'PrometheusRule/rcsctl-controller', 'Secret/rcsctl-controller', 'Service/rcsctl-controller']);
+    expect(built.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(['Deployment/rcsctl-controller', 'PodMonitor/rcsctl-controller', 'PrometheusRule/rcsctl-controller', 'Secret/rcsctl-controller', 'Service/rcsctl-controller']);
   });
 
   it('the Secret holds placeholders only', () => {
