@@ -17,7 +17,7 @@ import type { LeadershipView } from '../../src/controller/leader.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { PG_PASSWORD, usePostgres } from '../pg.js';
 import { admin, BRAND, cli, clientFor, converge, emulator, EXAMPLE, ROOT, TOKEN } from '../e2e/helpers.js';
-import { brandStatus, get, pointWebhook, waitFor, WEBHOOK_TOKEN } from './helpers.js';
+import { brandStatus, get, metric, pointWebhook, waitFor, WEBHOOK_TOKEN } from './helpers.js';
 
 const db = usePostgres();
 let emu: RunningEmulator;
@@ -109,6 +109,12 @@ describe('controller replicas of one shard with one --lock-url', () => {
     expect(sp.leader?.url).toBe(`${leader.url}/webhook`);
     expect(lp.leader?.pid).toBe(leader.proc.pid);
     expect((await get(standby.url, '/readyz')).status).toBe(200);
+    // rcsctl_shard_leader: 1 on the leader, 0 on the standby; both ready.
+    for (const [r, leads] of [[leader, 1], [standby, 0]] as const) {
+      const text = (await get(r.url, '/metrics')).body as string;
+      expect(metric(text, 'rcsctl_shard_leader', { shard: '1/1' }), r.name).toBe(leads);
+      expect(metric(text, 'rcsctl_ready'), r.name).toBe(1);
+    }
 
     // While the leader's pass runs (its creates are slow), a CI apply from another machine is refused.
     await waitFor('the leader\'s first create', async () => ((await liveNames()).length > 0 ? true : undefined));
