@@ -46,6 +46,14 @@ export class RcsApiError extends RcsctlError {
   readonly entity?: string;
   /** The verb: `create`, `update`, `delete`, `list`, `get`... */
   readonly operation?: string;
+  /**
+   * Set when no request of the client had been answered with success before
+   * this one: a 404 then says that the address is wrong (the base URL), not
+   * that one resource is missing.
+   */
+  nothingAnsweredBefore?: true;
+  /** With `nothingAnsweredBefore`: the path the base URL itself holds (`/rcs`, `/api/1.1`), `''` for none. */
+  basePath?: string;
 
   constructor(site: RequestSite, httpStatus: number, serviceCode: string, serviceMessage: string, label?: OperationLabel) {
     const codePart = serviceCode === '' ? '' : ` ${serviceCode}`;

@@ -193,6 +193,8 @@ export function createTransport(opts: TransportOptions): Transport {
     return pool;
   };
   const counts = { requests: 0, retries: 0, rateLimited: 0 };
+  /** Whether any request has been answered with success yet (a 404 before that points at the base URL). */
+  let answered = false;
   const stats: TransportStats = {
     get requests() {
       return counts.requests;
@@ -309,7 +311,10 @@ export function createTransport(opts: TransportOptions): Transport {
         parsed = undefined;
       }
     }
-    if (status >= 200 && status < 300) return { ok: { status, body: parsed, site } };
+    if (status >= 200 && status < 300) {
+      answered = true;
+      return { ok: { status, body: parsed, site } };
+    }
 
     const svc = serviceError(parsed) ?? { code: '', message: redact(text.trim().slice(0, 200)) || `HTTP ${status}` };
     const message = redact(svc.message);
@@ -322,6 +327,10 @@ export function createTransport(opts: TransportOptions): Transport {
       return { ok: { status, body: parsed, site, acceptedCode: svc.code } };
     }
     const error = new RcsApiError(site, status, svc.code, message, req.label);
+    if (!answered) {
+      error.nothingAnsweredBefore = true;
+      error.basePath = site.path.slice(0, site.path.length - req.path.length);
+    }
     if (!RETRYABLE_STATUS.has(status)) throw error;
     // 429 says the service did not act, so even a POST may try again; a
     // gateway error on a POST may hide a commit behind it.

@@ -29,7 +29,20 @@ const SANDBOX_HINTS: Record<string, string> = {
 /** A hint for `err`, or undefined; `sandbox` when the command ran against --sandbox. */
 export function hintFor(err: unknown, opts: { sandbox?: boolean } = {}): string | undefined {
   if (!(err instanceof RcsApiError)) return undefined;
+  if (err.httpStatus === 404 && err.nothingAnsweredBefore === true) return wrongAddressHint(err.path, err.basePath ?? '');
   return hintForCode(err.serviceCode, opts);
+}
+
+/** A version path of the service's interfaces (`/api/1.1`, `/ag/1.2`), which rcsctl adds to the base URL itself. */
+const VERSION_PATH = /\/(api|ag)\/\d+(\.\d+)*\/?$/;
+
+/**
+ * A 404 before the service answered anything: the base URL is wrong, most
+ * often because it already holds the version path (docs/configuration.md).
+ */
+function wrongAddressHint(path: string, basePath: string): string {
+  const versioned = VERSION_PATH.test(basePath) ? ` (it ends in ${basePath}, and rcsctl adds the version path itself: requests went to ${path})` : ` (requests went to ${path})`;
+  return `the service has no such route: check the base URL (--base-url or RCSCTL_BASE_URL)${versioned}; give it without the version path, e.g. https://host, not https://host/api/1.1 (${docsLink('configuration.md')})`;
 }
 
 /** A hint for a service error code (doctor reads answers raw, not as errors), or undefined. */

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { cli, emulator, EXAMPLE } from './helpers.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { cli, emulator, EXAMPLE, ROOT } from './helpers.js';
 
 let emu: RunningEmulator;
 let dir: string;
@@ -68,6 +69,30 @@ describe('error hints', () => {
       expect(bare.stdout).toContain('if the brand id may be mistyped, set RCSCTL_PERSON_ID to the account\'s id and rcsctl checks it against the account\'s brand list');
     } finally {
       rmSync(typo, { recursive: true, force: true });
+    }
+  });
+
+  it('a 404 before anything was answered points at the base URL and its version path', async () => {
+    // Its own emulator, outside the contract recorder: these requests go to routes the service does not have.
+    const own = await startEmulator({ port: 0, seed: join(ROOT, 'examples', 'emulator-seed.yaml') });
+    try {
+      const base = `${own.url}/api/1.1`;
+      const env = { RCSCTL_BASE_URL: base, RCSCTL_TOKEN: 'emulator-master-token', BRAND_KEY: 'BK.demo0000000001' };
+      const r = await cli(['plan', dir], { env });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('404 60404 Not Found');
+      expect(r.stdout).toContain('hint: the service has no such route: check the base URL (--base-url or RCSCTL_BASE_URL) (it ends in /api/1.1, and rcsctl adds the version path itself: requests went to /api/1.1/');
+      expect(r.stdout).toContain('give it without the version path, e.g. https://host, not https://host/api/1.1');
+      // The token request is the first one when rcsctl fetches its own token.
+      const token = await cli(['plan', dir], { env: { ...env, RCSCTL_TOKEN: undefined, RCSCTL_CLIENT_ID: 'emulator-agency', RCSCTL_CLIENT_SECRET: 'emulator-secret' } });
+      expect(token.code).toBe(1);
+      expect(token.stdout + token.stderr).toContain('requests went to /api/1.1/api/1.1/token)');
+      expect(token.stdout + token.stderr).not.toContain('emulator-secret');
+      // A 404 once the service has answered is about the resource, not the address: no such hint.
+      const right = await cli(['plan', dir], { env: { ...env, RCSCTL_BASE_URL: own.url } });
+      expect(right.stdout + right.stderr).not.toContain('no such route');
+    } finally {
+      await own.close();
     }
   });
 
