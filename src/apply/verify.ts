@@ -21,7 +21,7 @@
 // (`listing`, `named`): nothing here names a kind.
 
 import type { BrandRef, RcsClient } from '../api/index.js';
-import { kindByName, isListed, isNamed } from '../kinds/index.js';
+import { kindByName, isListed, isNamed, isPartlyManaged } from '../kinds/index.js';
 import type { LiveCache } from '../kinds/live-cache.js';
 import { diffObjects } from '../plan/diff.js';
 import type { BrandPlan, FieldChange, KindName, Step } from '../plan/types.js';
@@ -164,7 +164,7 @@ function compare(step: Step, live: unknown, ctx: Parameters<ReturnType<typeof ki
   const kind = kindByName(step.kind);
   const expected = resolveRefs(step.expected, ids);
   let actual = kind.normaliseLive(live, ctx);
-  if (kind.partialFields === true) actual = pick(actual, Object.keys(expected as object));
+  if (isPartlyManaged(kind)) actual = pick(actual, Object.keys(expected as object));
   const changes = diffObjects(actual, expected);
   if (changes.length === 0) return undefined;
   return { address: step.address, changes, message: `${step.address} (${id}) differs from the manifest after apply: ${changes.map((c) => c.path).join(', ')}` };

@@ -7,7 +7,7 @@
 import { basename, extname } from 'node:path';
 import type { LiveBrand } from '../core/live.js';
 import { exportedCounts, type KindCount } from '../kinds/counts.js';
-import { KINDS, kindsInManifestOrder } from '../kinds/index.js';
+import { KINDS, kindsInManifestOrder, notExportedOf } from '../kinds/index.js';
 import { isExportable, type ExportContext } from '../kinds/resource-kind.js';
 import { localName } from '../util/upload-name.js';
 
@@ -83,7 +83,7 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
     const entries = exporter.entries(kind.live(live), ctx);
     if (Object.keys(entries).length > 0) manifest[exporter.section] = entries;
   }
-  const notExported = KINDS.flatMap((k) => (!isExportable(k) && k.notExported !== undefined ? [k.notExported] : []));
+  const notExported = KINDS.flatMap((k) => (isExportable(k) ? [] : (notExportedOf(k) ?? [])));
   return { manifest, downloads, notes, notExported, counts: exportedCounts(manifest, unread) };
 }
 

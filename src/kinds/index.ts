@@ -11,7 +11,7 @@ import { chatbotKind } from './chatbot/index.js';
 import { fileKind } from './file/index.js';
 import { logoKind } from './logo/index.js';
 import { persistentMenuKind } from './persistent-menu/index.js';
-import { isWorded, type AnyKind } from './resource-kind.js';
+import { isWorded, pruneOf, reviewedOf, type AnyKind } from './resource-kind.js';
 import { templateKind } from './template/index.js';
 
 /** The kinds rcsctl ships, in dependency order: what others point at comes first. */
@@ -44,7 +44,7 @@ export function registerKind(kind: AnyKind, opts: { before?: string } = {}): voi
     if (k.name === kind.name) throw new Error(`a kind named "${kind.name}" is registered already`);
     if (kind.manifest?.section !== undefined && k.manifest?.section === kind.manifest.section) throw new Error(`manifest section "${kind.manifest.section}" belongs to kind "${k.name}"`);
     if (kind.liveSection !== undefined && k.liveSection === kind.liveSection) throw new Error(`live section "${kind.liveSection}" belongs to kind "${k.name}"`);
-    if (kind.prune !== undefined && k.prune === kind.prune) throw new Error(`prune entry "${kind.prune}" belongs to kind "${k.name}"`);
+    if (pruneOf(kind) !== undefined && pruneOf(k) === pruneOf(kind)) throw new Error(`prune entry "${pruneOf(kind)}" belongs to kind "${k.name}"`);
   }
   const at = opts.before === undefined ? -1 : registry.findIndex((k) => k.name === opts.before);
   if (opts.before !== undefined && at < 0) throw new Error(`no kind "${opts.before}" to register "${kind.name}" before`);
@@ -88,8 +88,8 @@ export function kindByName(name: string): AnyKind {
 }
 
 export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind, templateKind };
-export type { AnyKind, CreatedSince, Doctored, Drawn, DriftNoted, Exportable, KindPlanning, LinkSplitting, Listed, LiveChecked, Named, Previewable, Relinkable, ResourceKind, Stateful, Surveyed, Worded } from './resource-kind.js';
-export { handsetOf, isDoctored, isDrawn, isDriftNoted, isExportable, isListed, isLiveChecked, isNamed, isPreviewable, isRelinkable, isStateful, isSurveyed, isWorded, splitsLinks, tellsCreatedSince } from './resource-kind.js';
+export type { AnyKind, CreateChecked, CreatedSince, NotExported, PartlyManaged, Prunable, Reviewed, Doctored, Drawn, DriftNoted, Exportable, KindPlanning, LinkSplitting, Listed, LiveChecked, Named, Previewable, Relinkable, ResourceKind, Stateful, Surveyed, Worded } from './resource-kind.js';
+export { handsetOf, isCreateChecked, isPartlyManaged, notExportedOf, prunedBy, pruneOf, reviewedOf, isDoctored, isDrawn, isDriftNoted, isExportable, isListed, isLiveChecked, isNamed, isPreviewable, isRelinkable, isStateful, isSurveyed, isWorded, splitsLinks, tellsCreatedSince } from './resource-kind.js';
 export type * from './agency-file/index.js';
 export type * from './auto-reply/index.js';
 export type * from './chatbot/index.js';
@@ -100,6 +100,6 @@ export type * from './template/index.js';
 
 /** What `--allow-review` lets through, from the kinds that declare what they send to review: `a logo, room, template, brand name or profile image`. */
 export function reviewedThings(): string {
-  const things = registry.map((k) => k.reviewed).filter((r): r is string => r !== undefined);
+  const things = registry.map(reviewedOf).filter((r): r is string => r !== undefined);
   return things.length === 0 ? 'anything' : `a ${things.join(', ')}`;
 }

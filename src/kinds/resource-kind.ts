@@ -325,21 +325,8 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly label: string;
   /** Several of them, when not the label with an s: `auto-replies`. */
   readonly plural?: string;
-  /** The `prune:` entry that allows deleting unlisted live objects; none means never deleted. */
-  readonly prune?: string;
   /** Whether unlisted live objects are reported as unmanaged. */
   readonly reportsUnmanaged: boolean;
-  /**
-   * True when a manifest may leave fields unmanaged (rooms): after apply only
-   * the fields the plan expected are compared, since the service fills the rest.
-   */
-  readonly partialFields?: boolean;
-  /**
-   * What of it goes to operator review, in help's words (`room`, `brand name or
-   * profile image`): set by every kind whose gates can answer `review`
-   * (`--allow-review`'s help lists them).
-   */
-  readonly reviewed?: string;
   /** The operation that brings a missing object into being: `upload` shows no field changes. Default `create`. */
   readonly createOp?: 'create' | 'upload';
   /** False when apply cannot check the result by reading it back (content-addressed files). Default true. */
@@ -376,8 +363,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   createStep(d: D, ctx: PlanContext, seed: StepSeed): Step | undefined;
   /** The step that changes a live object. */
   updateStep(d: D, l: L, ctx: PlanContext, seed: StepSeed): Step;
-  /** Problems that stop a create (for example a room with no certificate). */
-  createProblems?(d: D): PlanProblem[];
 
   gates: {
     create(d: D): Gate;
@@ -403,8 +388,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   /** Its apply handlers, by operation. */
   readonly handlers: Partial<Record<Step['op'], Handler>>;
 
-  /** For a kind that is not `Exportable`: why, and what to do instead, said in export's output and the manifest it writes. */
-  readonly notExported?: string;
 
 }
 
@@ -543,6 +526,69 @@ export interface DriftNoted {
  */
 export interface Doctored {
   doctor(env: DoctorEnv): Promise<DoctorCheck[]>;
+}
+
+/** A kind whose unlisted live objects may be deleted: the `prune:` entry that allows it. Without it, never deleted. */
+export interface Prunable {
+  readonly prune: string;
+}
+
+/**
+ * A kind a manifest may leave fields of unmanaged (rooms): after apply only
+ * the fields the plan expected are compared, since the service fills the rest.
+ */
+export interface PartlyManaged {
+  readonly partialFields: true;
+}
+
+/** A kind whose gates can answer `review`: what of it goes to operator review, in help's words (`room`, `brand name or profile image`). */
+export interface Reviewed {
+  readonly reviewed: string;
+}
+
+/** A kind with problems that stop a create (a room with no certificate). */
+export interface CreateChecked<D> {
+  createProblems(d: D): PlanProblem[];
+}
+
+/** A kind export cannot write back: why, and what to do instead, said in export's output and the manifest it writes. */
+export interface NotExported {
+  readonly notExported: string;
+}
+
+/** The `prune:` entry of `kind`, when it may be pruned. */
+export function pruneOf(kind: AnyKind): string | undefined {
+  const prune = (kind as Partial<Prunable>).prune;
+  return typeof prune === 'string' ? prune : undefined;
+}
+
+/** Whether the manifests' `prune:` list (`prune`) names `kind`. */
+export function prunedBy(kind: AnyKind, prune: readonly string[]): boolean {
+  const entry = pruneOf(kind);
+  return entry !== undefined && prune.includes(entry);
+}
+
+/** Whether a manifest may leave fields of `kind` unmanaged. */
+export function isPartlyManaged<K extends AnyKind>(kind: K): kind is K & PartlyManaged {
+  return (kind as Partial<PartlyManaged>).partialFields === true;
+}
+
+/** What of `kind` goes to operator review, when anything does. */
+export function reviewedOf(kind: AnyKind): string | undefined {
+  const reviewed = (kind as Partial<Reviewed>).reviewed;
+  return typeof reviewed === 'string' ? reviewed : undefined;
+}
+
+/** Whether `kind` checks a create for problems first. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isCreateChecked<K extends AnyKind>(kind: K): kind is K & CreateChecked<any> {
+  return typeof (kind as Partial<CreateChecked<unknown>>).createProblems === 'function';
+}
+
+/** Why export cannot write `kind` back, when it cannot. */
+export function notExportedOf(kind: AnyKind): string | undefined {
+  const why = (kind as Partial<NotExported>).notExported;
+  return typeof why === 'string' ? why : undefined;
 }
 
 /** Whether the graph draws `kind` its own way. */

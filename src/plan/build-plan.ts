@@ -3,7 +3,7 @@
 // src/kinds and uses what each kind declares.
 
 import { placeholder } from '../core/step.js';
-import { KINDS, isLiveChecked } from '../kinds/index.js';
+import { KINDS, isLiveChecked, isCreateChecked, pruneOf } from '../kinds/index.js';
 import type { AnyKind, LiveContext, PlanContext, PlanOptions, StepSeed } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
@@ -44,7 +44,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
       steps.push(step);
     }
     for (const d of match.missing) {
-      const createProblems = kind.createProblems?.(d) ?? [];
+      const createProblems = isCreateChecked(kind) ? kind.createProblems(d) : [];
       if (createProblems.length > 0) {
         problems.push(...createProblems);
         continue;
@@ -62,7 +62,8 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
     }
     for (const l of match.extra) {
       const id = kind.liveId(l);
-      if (kind.prune !== undefined && brand.prune.includes(kind.prune)) {
+      const prune = pruneOf(kind);
+      if (prune !== undefined && brand.prune.includes(prune)) {
         const seed = stepSeed(kind, id, 'delete', kind.liveName(l), kind.gates.delete(l), removals(kind.normaliseLive(l, ctx)));
         const step: Step = { ...seed, op: 'delete', liveId: id };
         remember(step.address, kind, l);

@@ -6,7 +6,7 @@
 
 import { DEFAULT_DRIFT_OPTIONS, type DriftOptions, type Finding } from '../core/finding.js';
 import type { LiveBrand } from '../core/live.js';
-import { KINDS } from '../kinds/index.js';
+import { KINDS, prunedBy } from '../kinds/index.js';
 import { isStateful } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
 
@@ -27,7 +27,7 @@ export function stateFindings(desired: DesiredBrand, live: LiveBrand, now: Date,
     if (!isStateful(kind)) continue;
     const match = kind.match(kind.desired(desired), kind.live(live), desired);
     const rows: { address: string; live: unknown; managed: boolean }[] = match.pairs.map(([d, l]) => ({ address: `${kind.name}.${kind.key(d)}`, live: l, managed: true }));
-    const reportsExtra = kind.reportsUnmanaged || (kind.prune !== undefined && desired.prune.includes(kind.prune));
+    const reportsExtra = kind.reportsUnmanaged || prunedBy(kind, desired.prune);
     for (const l of reportsExtra ? match.extra : []) rows.push({ address: `${kind.name}.${kind.liveId(l)}`, live: l, managed: false });
     rows.sort((a, b) => a.address.localeCompare(b.address));
     for (const row of rows) {

@@ -5,7 +5,7 @@
 
 import { finding, helpLink } from '../core/finding.js';
 import { matchesTarget } from '../plan/target.js';
-import { KINDS, isDriftNoted } from '../kinds/index.js';
+import { KINDS, isDriftNoted, pruneOf, prunedBy } from '../kinds/index.js';
 import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import { stateFindings } from '../plan/state-findings.js';
 import type { Step } from '../plan/types.js';
@@ -65,7 +65,7 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions, target
     for (const d of match.missing) {
       rows.push({ resource: { address: `${kind.name}.${kind.key(d)}`, kind: kind.name, name: kind.desiredName(d), status: 'missing', findings: [] }, live: undefined });
     }
-    const reportsExtra = kind.reportsUnmanaged || (kind.prune !== undefined && desired.prune.includes(kind.prune));
+    const reportsExtra = kind.reportsUnmanaged || prunedBy(kind, desired.prune);
     for (const l of reportsExtra ? match.extra : []) {
       const state = kind.liveState(l);
       const id = kind.liveId(l);
@@ -94,7 +94,8 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions, target
     const r = resourceFor(entries, address, u.kind, u.name, u.id);
     r.status = 'unmanaged';
     if (!r.findings.some((f) => f.code === 'DRIFT_UNMANAGED')) {
-      const prune = KINDS.find((k) => k.name === u.kind)?.prune;
+      const found = KINDS.find((k) => k.name === u.kind);
+      const prune = found === undefined ? undefined : pruneOf(found);
       r.findings.push(
         finding(
           'DRIFT_UNMANAGED',

@@ -69,7 +69,7 @@ describe('-o/--out, --output and --format', () => {
 
   it('plan, drift and show do too', async () => {
     const plan = await sameFileEachWay(['plan', EXAMPLE], noDates);
-    expect(JSON.parse(plan).version).toBe(1);
+    expect(JSON.parse(plan).version).toBe(2);
     expect(JSON.parse(await sameFileEachWay(['drift', EXAMPLE, '--format', 'json'], noDates)).brands).toHaveLength(1);
     writeFileSync(join(dir, 'saved.json'), plan);
     expect(await sameFileEachWay(['show', join(dir, 'saved.json'), '--format', 'markdown'])).toMatch(/^## rcsctl plan/);

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KINDS } from '../../src/kinds/index.js';
+import { KINDS, reviewedOf } from '../../src/kinds/index.js';
 import { cli, ROOT } from './helpers.js';
 
 function sources(dir: string): string[] {
@@ -51,7 +51,7 @@ describe('rcsctl --help', () => {
       const dir = join(ROOT, 'src', 'kinds', kind.name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
       const text = sources(dir).map((f) => readFileSync(f, 'utf8')).join('\n');
       expect(text.length, dir).toBeGreaterThan(0);
-      if (/type: 'review'/.test(text)) expect(kind.reviewed, kind.name).toBeDefined();
+      if (/type: 'review'/.test(text)) expect(reviewedOf(kind), kind.name).toBeDefined();
     }
   });
 });

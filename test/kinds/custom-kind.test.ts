@@ -14,7 +14,7 @@ import { NO_GATE } from '../../src/core/step.js';
 import { authorizeBrand, ok, paged, startEmulator, type RequestContext, type Route, type RunningEmulator } from '../../src/emulator/index.js';
 import { assignHandles } from '../../src/kinds/handles.js';
 import { registerKind, unregisterKind, type ResourceKind } from '../../src/kinds/index.js';
-import type { Doctored, Drawn, Exportable, Previewable, Stateful } from '../../src/kinds/resource-kind.js';
+import type { Doctored, Drawn, Exportable, Previewable, Prunable, Stateful } from '../../src/kinds/resource-kind.js';
 import { matchById } from '../../src/kinds/match.js';
 import { desiredSection, type SourceLocation } from '../../src/manifest/types.js';
 import { cli } from '../e2e/helpers.js';
@@ -38,7 +38,7 @@ interface DesiredWidget {
   source: SourceLocation;
 }
 
-const widgetKind: ResourceKind<DesiredWidget, Widget, 'widget'> & Previewable<DesiredWidget> & Stateful<Widget> & Exportable<Widget> & Drawn<DesiredWidget> & Doctored = {
+const widgetKind: ResourceKind<DesiredWidget, Widget, 'widget'> & Previewable<DesiredWidget> & Stateful<Widget> & Exportable<Widget> & Drawn<DesiredWidget> & Doctored & Prunable = {
   name: 'widget',
   label: 'widget',
   prune: 'widgets',

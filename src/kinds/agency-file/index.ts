@@ -7,7 +7,7 @@
 // Not exported: the service cannot list agency files.
 
 import type { AgencyFileInfo } from '../../api/types.js';
-import type { Drawn, DriftNoted, ResourceKind, Stateful } from '../resource-kind.js';
+import type { Drawn, DriftNoted, NotExported, ResourceKind, Stateful } from '../resource-kind.js';
 import { AGENCY_FILE_FINDING_CODES, agencyFileFindings } from './findings.js';
 import { agencyFilePlanning } from './kind.js';
 import { agencyFileManifest } from './manifest.js';
@@ -22,7 +22,7 @@ declare module '../../core/live.js' {
 }
 
 /** The agency file kind. */
-export const agencyFileKind: ResourceKind<DesiredAgencyFile, AgencyFileInfo, 'agencyFile'> & Stateful<AgencyFileInfo> & Drawn<DesiredAgencyFile> & DriftNoted = {
+export const agencyFileKind: ResourceKind<DesiredAgencyFile, AgencyFileInfo, 'agencyFile'> & Stateful<AgencyFileInfo> & Drawn<DesiredAgencyFile> & DriftNoted & NotExported = {
   ...agencyFilePlanning,
   manifest: agencyFileManifest,
   read: agencyFileReader,

@@ -8,7 +8,7 @@ import type { BrandDetail, BrandMenuItem, RegBrand } from '../../contract/wire.j
 import { stepFile, type FieldChange, type Gate, type StepFile } from '../../core/step.js';
 import { BRAND_FIXED_AFTER_APPROVAL, BRAND_MENUS, BRAND_MODIFIABLE } from '../../spec/brand-profile.js';
 import { compact } from '../../util/compact.js';
-import type { Drawn, KindPlanning, MatchResult, Previewable } from '../resource-kind.js';
+import type { CreateChecked, Drawn, KindPlanning, MatchResult, Previewable, Reviewed } from '../resource-kind.js';
 import { PROFILE_KEY, type DesiredHomeButton, type DesiredProfile } from './types.js';
 
 /** The fields whose change goes to review, as the plan names them. */
@@ -31,7 +31,7 @@ export interface ProfileRequest {
 export type LiveProfile = BrandDetail & { personId: string };
 
 /** The profile kind's pure part. */
-export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandProfile'> & Previewable<DesiredProfile> & Drawn<DesiredProfile> = {
+export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandProfile'> & Previewable<DesiredProfile> & Drawn<DesiredProfile> & Reviewed & CreateChecked<DesiredProfile> = {
   name: 'brandProfile',
   label: 'brand profile',
   reviewed: 'brand name or profile image',

@@ -8,7 +8,7 @@ import type { TemplateButtonGroup, TemplateDetail, TemplateV1Request, TemplateV2
 import { stepFile, type FieldChange, type Gate, type Step, type StepFile } from '../../core/step.js';
 import { maapFileId, withoutWidgetPolicy } from '../../spec/template-policy.js';
 import { compact } from '../../util/compact.js';
-import type { Drawn, KindPlanning, PlanContext } from '../resource-kind.js';
+import type { Drawn, KindPlanning, PlanContext, Prunable, Reviewed } from '../resource-kind.js';
 import type { DesiredTemplate } from './types.js';
 
 /** States in which the service accepts a template modification or delete (the public document). */
@@ -22,7 +22,7 @@ export type TemplateRequest =
   | { api: 'params'; template: TemplateV2Request; images: Record<string, StepFile>; cancelReview?: true };
 
 /** The template kind's pure part. */
-export const templatePlanning: KindPlanning<DesiredTemplate, TemplateDetail, 'template'> & Drawn<DesiredTemplate> = {
+export const templatePlanning: KindPlanning<DesiredTemplate, TemplateDetail, 'template'> & Drawn<DesiredTemplate> & Reviewed & Prunable = {
   name: 'template',
   label: 'template',
   reviewed: 'template',
