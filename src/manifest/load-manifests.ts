@@ -67,6 +67,12 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   const cache = opts.cacheDir !== undefined ? new ParseCache(opts.cacheDir) : undefined;
   /** By file: the nodes taken out of resources that were kept and checked (without-invalid.ts); a finding there only echoes the removal. */
   const prunedIn = new Map<string, string[]>();
+  /** By file: a finding's pointer into a value whose lists lost items, as written. */
+  const writtenIn = new Map<string, (pointer: string) => string>();
+  const asWritten = (d: Diagnostic): Diagnostic => {
+    const path = writtenIn.get(d.file)?.(d.path) ?? d.path;
+    return path === d.path ? d : { ...d, path };
+  };
   const echo = (d: Diagnostic): boolean => echoesRemoval(d.path, prunedIn.get(d.file) ?? []);
   for (const f of files) {
     const read = await readManifestFile(f.abs, f.shown, cache);
@@ -112,8 +118,11 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
         if (typeof id === 'string') unread.add(id);
         continue;
       }
-      if (rest.pruned.length > 0) prunedIn.set(src.file, [...(prunedIn.get(src.file) ?? []), ...rest.pruned]);
-      diagnostics.push(...(await addDocument(drafts, rest.src, reader, sensitiveValues, rest.left)).filter((d) => !echo(d)));
+      if (rest.pruned.length > 0) {
+        prunedIn.set(src.file, [...(prunedIn.get(src.file) ?? []), ...rest.pruned]);
+        writtenIn.set(src.file, rest.original);
+      }
+      diagnostics.push(...(await addDocument(drafts, rest.src, reader, sensitiveValues, rest.left)).map(asWritten).filter((d) => !echo(d)));
     }
   }
 
@@ -140,7 +149,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     if (unread.has(brandId)) found = found.filter((d) => d.code !== 'RCS401' && d.code !== 'RCS402' && d.code !== 'RCS510');
     // A resource left out for its errors may be what uses a file: "never used" cannot be told.
     if (brokenBrands.has(brandId)) found = found.filter((d) => d.code !== 'RCS507');
-    diagnostics.push(...found.filter((d) => !echo(d)));
+    diagnostics.push(...found.map(asWritten).filter((d) => !echo(d)));
   }
   // A credential's value anywhere in manifest content is refused (a brand key only where it belongs).
   const brandKeys = allDocs.flatMap((src) => {

@@ -5,10 +5,11 @@
 // what is left still passes the schema, so its other fields (its messagebase,
 // its references, its files) are checked too; else it is left out whole, as is
 // a section that is wrong as a whole, or a top-level key; the brand key when
-// it is wrong. An array item is never taken out of its array (the positions of
-// the items after it would move): its array goes instead.
+// it is wrong. A list item taken out leaves its list closed up, in the value and
+// in the tree positions come from; findings name it as written.
 
 import type { SourceDoc } from './source.js';
+import { yamlLib } from './yaml-lib.js';
 import type { Diagnostic } from './types.js';
 
 /** A document without its invalid nodes, and the resources left out (still declared: a reference to one is not "missing"). */
@@ -16,11 +17,13 @@ export interface WithoutInvalid {
   src: SourceDoc;
   left: { section: string; key: string }[];
   /**
-   * The nodes taken out of resources that were kept (JSON pointers): a
-   * finding at or under one, or between one and its resource, is only the
-   * echo of its removal.
+   * The nodes taken out of resources that were kept (JSON pointers, as
+   * written): a finding at or under one, or between one and its resource, is
+   * only the echo of its removal.
    */
   pruned: string[];
+  /** A finding's pointer into the value built (lists closed up where items were taken out) as written in the file. */
+  original: (pointer: string) => string;
 }
 
 /** The schema's faults of a whole document value (schema-check.ts, schemaFaults). */
@@ -83,64 +86,93 @@ export function withoutInvalid(src: SourceDoc, errors: readonly Diagnostic[], en
     else if (gone !== undefined && isRec(v)) out[k] = Object.fromEntries(Object.entries(v).filter(([key]) => !gone.has(key)));
     else out[k] = v;
   }
-  const kept = faults === undefined ? { entries: new Map<string, unknown>(), pruned: [] } : keepWhatPasses(out, value, droppedEntries, errors, faults);
+  const kept = faults === undefined ? undefined : keepWhatPasses(out, value, droppedEntries, errors, faults);
   for (const [section, gone] of droppedEntries) {
     for (const key of gone) {
-      const entry = kept.entries.get(join([section, key]));
+      const entry = kept?.entries.get(join([section, key]));
       if (entry === undefined) left.push({ section, key });
-      else (out[section] as Rec)[key] = entry;
+      else (out[section] as Rec)[key] = entry.value;
     }
   }
-  // The same document (positions, text, tree) with another value: its getters stay lazy.
-  const pruned = Object.create(src, { value: { value: out, writable: true, enumerable: true } }) as SourceDoc;
-  return { src: pruned, left, pruned: kept.pruned };
+  const items = [...(kept?.entries.values() ?? [])].flatMap((e) => e.items);
+  const arrays = new Map([...(kept?.entries.values() ?? [])].flatMap((e) => [...e.arrays]));
+  // The same document (positions, text, tree) with another value: its getters stay lazy. Items taken
+  // out of lists leave its tree too, so a path into the value finds the node it was written as.
+  const props: PropertyDescriptorMap = { value: { value: out, writable: true, enumerable: true } };
+  if (items.length > 0) props.doc = { value: withoutItems(src, items), enumerable: true };
+  const pruned = Object.create(src, props) as SourceDoc;
+  return { src: pruned, left, pruned: kept?.pruned ?? [], original: (pointer) => original(pointer, arrays) };
 }
+
+/** One resource kept without some of its nodes. */
+interface Kept {
+  /** The resource as checked: its lists without the items taken out. */
+  value: unknown;
+  /** The list items taken out (JSON pointers, as written). */
+  items: string[];
+  /** Each list that lost items (by its pointer as written): the indexes as written of the items it keeps. */
+  arrays: Map<string, number[]>;
+}
+
+/** Stands for a list item taken out, until the list is closed up. */
+const GONE = Symbol('taken out');
 
 /**
  * The resources with errors that pass the schema once their wrong nodes are
  * taken out (by the pointer of the resource), and what was taken out. Each
  * round takes out the nodes the errors (then the schema) point at; a node
- * taken out before, or an array item, gives way to its parent; a resource whose
- * own node is at fault is not kept. No resource's schema depends on another's,
- * so all are checked together, in one document.
+ * taken out before gives way to its parent; a resource whose own node is at
+ * fault is not kept. Pointers are as written throughout: a list is closed up
+ * only in the copy the schema checks, whose faults are mapped back. No
+ * resource's schema depends on another's, so all are checked together.
  */
-function keepWhatPasses(out: Rec, value: Rec, droppedEntries: ReadonlyMap<string, ReadonlySet<string>>, errors: readonly Diagnostic[], faults: Faults): { entries: Map<string, unknown>; pruned: string[] } {
+function keepWhatPasses(out: Rec, value: Rec, droppedEntries: ReadonlyMap<string, ReadonlySet<string>>, errors: readonly Diagnostic[], faults: Faults): { entries: Map<string, Kept>; pruned: string[] } {
   const trying = new Map<string, unknown>();
   for (const [section, keys] of droppedEntries) for (const key of keys) trying.set(join([section, key]), structuredClone((value[section] as Rec)[key]));
   const removed = new Map<string, Set<string>>([...trying.keys()].map((k) => [k, new Set<string>()]));
+  let closed = new Map<string, { value: unknown; arrays: Map<string, number[]> }>();
   let at: string[] = errors.map((d) => d.path);
   for (let round = 0; round < ROUNDS && trying.size > 0; round++) {
     for (const [entry, node] of [...trying]) {
-      const here = at.filter((p) => within(p, entry));
-      for (const pointer of here) {
+      const gone = removed.get(entry) as Set<string>;
+      for (const pointer of at.filter((p) => within(p, entry))) {
         // Under a node taken out already: gone with it.
-        if ([...(removed.get(entry) as Set<string>)].some((r) => within(pointer, r))) continue;
-        const target = removable(pointer, entry, node, removed.get(entry) as Set<string>);
+        if ([...gone].some((r) => within(pointer, r))) continue;
+        const target = removable(pointer, entry, node, gone);
         if (target === undefined) {
           trying.delete(entry);
           break;
         }
-        removeAt(node, split(target).slice(2));
-        (removed.get(entry) as Set<string>).add(target);
+        removeAt(node, split(target).slice(split(entry).length));
+        gone.add(target);
       }
     }
+    closed = new Map([...trying].map(([entry, node]) => [entry, closeUp(node, entry)]));
     const doc: Rec = { ...out };
-    for (const [entry, node] of trying) {
+    for (const [entry, c] of closed) {
       const [section, key] = split(entry) as [string, string];
-      doc[section] = { ...(doc[section] as Rec), [key]: node };
+      doc[section] = { ...(doc[section] as Rec), [key]: c.value };
     }
-    at = faults(doc);
+    const arrays = new Map([...closed.values()].flatMap((c) => [...c.arrays]));
+    at = faults(doc).map((p) => original(p, arrays));
     if (!at.some((p) => [...trying.keys()].some((e) => within(p, e)))) break;
   }
   // Whatever the last round still found wrong is not kept.
   for (const entry of [...trying.keys()]) if (at.some((p) => within(p, entry))) trying.delete(entry);
-  return { entries: trying, pruned: [...trying.keys()].flatMap((e) => [...(removed.get(e) as Set<string>)]) };
+  const entries = new Map<string, Kept>();
+  for (const entry of trying.keys()) {
+    const c = closed.get(entry);
+    if (c === undefined) continue;
+    const gone = [...(removed.get(entry) as Set<string>)];
+    entries.set(entry, { value: c.value, arrays: c.arrays, items: gone.filter((p) => /^\d+$/.test(split(p).at(-1) ?? '') && Array.isArray(nodeAt(trying.get(entry), split(p).slice(split(entry).length, -1)))) });
+  }
+  return { entries, pruned: [...entries.keys()].flatMap((e) => [...(removed.get(e) as Set<string>)]) };
 }
 
 /**
  * The node to take out for a fault at `pointer` inside resource `entry`: the
- * node itself, or its nearest ancestor that is neither taken out already nor
- * an array item; undefined when that is the resource itself.
+ * node itself, or its nearest ancestor not taken out already; undefined when
+ * that is the resource itself.
  */
 function removable(pointer: string, entry: string, node: unknown, removed: ReadonlySet<string>): string | undefined {
   let segs = split(pointer);
@@ -148,7 +180,9 @@ function removable(pointer: string, entry: string, node: unknown, removed: Reado
   for (;;) {
     if (segs.length <= depth) return undefined;
     const parent = nodeAt(node, segs.slice(depth, -1));
-    if (!Array.isArray(parent) && !removed.has(join(segs)) && (isRec(parent) ? Object.hasOwn(parent, segs[segs.length - 1] as string) : false)) return join(segs);
+    const last = segs[segs.length - 1] as string;
+    const there = Array.isArray(parent) ? /^\d+$/.test(last) && Number(last) < parent.length && parent[Number(last)] !== GONE : isRec(parent) && Object.hasOwn(parent, last);
+    if (there && !removed.has(join(segs))) return join(segs);
     segs = segs.slice(0, -1);
   }
 }
@@ -159,9 +193,52 @@ function nodeAt(node: unknown, segs: readonly string[]): unknown {
   return at;
 }
 
+/** Take out the node at `segs`: a key is deleted, a list item marked (closeUp drops it). */
 function removeAt(node: unknown, segs: readonly string[]): void {
   const parent = nodeAt(node, segs.slice(0, -1));
-  if (isRec(parent)) delete parent[segs[segs.length - 1] as string];
+  const last = segs[segs.length - 1] as string;
+  if (Array.isArray(parent)) parent[Number(last)] = GONE;
+  else if (isRec(parent)) delete parent[last];
+}
+
+/** A copy of `node` (at pointer `base`, as written) with its lists closed up, and the indexes each changed list keeps. */
+function closeUp(node: unknown, base: string): { value: unknown; arrays: Map<string, number[]> } {
+  const arrays = new Map<string, number[]>();
+  const copy = (v: unknown, at: string[]): unknown => {
+    if (Array.isArray(v)) {
+      const keep = v.flatMap((item, i) => (item === GONE ? [] : [i]));
+      if (keep.length !== v.length) arrays.set(join(at), keep);
+      return keep.map((i) => copy(v[i], [...at, String(i)]));
+    }
+    if (isRec(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x, [...at, k])]));
+    return v;
+  };
+  return { value: copy(node, split(base)), arrays };
+}
+
+/** A pointer into the closed-up value as written: each index of a list that lost items mapped back. */
+function original(pointer: string, arrays: ReadonlyMap<string, readonly number[]>): string {
+  if (arrays.size === 0) return pointer;
+  const out: string[] = [];
+  for (const seg of split(pointer)) {
+    const keep = arrays.get(join(out));
+    out.push(keep !== undefined && /^\d+$/.test(seg) ? String(keep[Number(seg)] ?? seg) : seg);
+  }
+  return join(out);
+}
+
+/** The document's tree without the list items taken out (deepest first, then the last of a list first), so paths into the value find their nodes. */
+function withoutItems(src: SourceDoc, items: readonly string[]): SourceDoc['doc'] {
+  const { isMap, isSeq } = yamlLib();
+  const tree = src.doc.clone();
+  const order = items.map(split).sort((a, b) => b.length - a.length || Number(b.at(-1)) - Number(a.at(-1)));
+  for (const segs of order) {
+    // Walked by hand: a map key of digits ("0212345678") stays a string, a list index is a number.
+    let node: unknown = tree.contents;
+    for (const seg of segs.slice(0, -1)) node = isSeq(node) ? node.items[Number(seg)] : isMap(node) ? node.get(seg, true) : undefined;
+    if (isSeq(node)) node.delete(Number(segs.at(-1)));
+  }
+  return tree as SourceDoc['doc'];
 }
 
 /** Whether a finding at `pointer` only echoes a node taken out (`pruned`): at or under it, or between it and its resource. */

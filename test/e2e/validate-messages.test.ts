@@ -77,6 +77,41 @@ autoReplies:
     ]);
   });
 
+  it('checks the other items of a list whose item has an error, naming each where it is written', async () => {
+    const r = await validate(
+      'lists',
+      HEAD +
+        `autoReplies:
+  card:
+    name: Card
+    messagebaseId: CCwMhM0200
+    body: { title1: A, description1: a, title2: B, description2: b }
+    buttons:
+      - suggestions:
+          - reply: { autoReply: card, displayText: 12 }
+          - reply: { autoReply: gone1, displayText: G1 }
+      - suggestions:
+          - action: { displayText: Web, urlAction: { openUrl: { url: "nope" } } }
+          - reply: { autoReply: gone2, displayText: G2 }
+chatbots:
+  "0212345678":
+    rcsReply: "1"
+    persistentMenu:
+      - { type: reply, title: 5, autoReply: card }
+      - { type: reply, title: Two, autoReply: gone3 }
+`,
+    );
+    // The items after one taken out keep their own index and line (the list is closed up only for the checks).
+    expect(r.diagnostics.map((d) => `${d.code} ${d.line} ${d.path}`)).toEqual([
+      'RCS203 11 /autoReplies/card/buttons/0/suggestions/0/reply/displayText',
+      'RCS402 12 /autoReplies/card/buttons/0/suggestions/1/reply/autoReply',
+      'RCS207 14 /autoReplies/card/buttons/1/suggestions/0/action/urlAction/openUrl/url',
+      'RCS402 15 /autoReplies/card/buttons/1/suggestions/1/reply/autoReply',
+      'RCS203 20 /chatbots/0212345678/persistentMenu/0/title',
+      'RCS402 21 /chatbots/0212345678/persistentMenu/1/autoReply',
+    ]);
+  });
+
   it('leaves out a resource whose own shape is wrong, and a link to it is not called missing', async () => {
     // Without `body` the auto-reply cannot be checked as one: it is left out whole, and a link to it is not "missing".
     const r = await validate(
