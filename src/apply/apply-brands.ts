@@ -15,7 +15,7 @@ import { inShard, type Shard } from '../plan/shard.js';
 import type { BrandPlan, PlanFile } from '../plan/types.js';
 import { executePlan, type ApplyReporter, type GateOptions, type StepResult } from './execute.js';
 import { findInterference, listsFromLive, readKindLists, touchedKinds, type KindLists } from './interference.js';
-import { findStale } from './stale.js';
+import { findStale, type StaleResource } from './stale.js';
 import { kindListsOf, readTouchedLists, stepsToVerify, verifyApplied, type Unconverged } from './verify.js';
 
 /** One brand to apply: its plan and its brand reference (key from the manifest, or the environment for saved plans). */
@@ -59,9 +59,10 @@ export interface SavedPlanOptions {
 
 /**
  * The runs of a saved plan (`path` names it in messages): its brands, narrowed
- * to `brand` and `shard`, locked, checked for staleness (the whole plan is
- * refused, E_PLAN_STALE, when the live service changed since it was made), and
- * their touched lists read. A brand that cannot be read fails alone.
+ * to `brand` and `shard`, locked, checked for staleness, and their touched
+ * lists read. A brand whose live objects changed since the plan was made fails
+ * alone (E_PLAN_STALE, naming each resource and how it changed), as a brand
+ * that cannot be read does: the others of the plan were checked and are applied.
  */
 export async function savedPlanRuns(client: RcsClient, file: PlanFile, path: string, opts: SavedPlanOptions): Promise<BrandRun[]> {
   const brandFilter = opts.brand ?? [];
@@ -78,18 +79,15 @@ export async function savedPlanRuns(client: RcsClient, file: PlanFile, path: str
     before: {},
     ...(plan.declaredAt !== undefined ? { declared: { brandId: plan.brandId, ...plan.declaredAt } } : {}),
   }));
-  const stale: string[] = [];
   for (const run of runs) {
     if (run.plan.error !== undefined) continue;
     try {
-      for (const s of await findStale(client, run.brand, run.plan, opts.concurrency)) stale.push(`  ${run.plan.brandId} ${s.address}: ${s.how}`);
+      const stale = await findStale(client, run.brand, run.plan, opts.concurrency);
+      if (stale.length > 0) run.plan = { ...run.plan, steps: [], error: staleError(stale, run.declared) };
     } catch (err) {
       // The brand cannot be checked (403, no connection): it fails alone.
       run.plan = { ...run.plan, steps: [], error: toBrandError(err, 'read', opts.hintFor, run.declared) };
     }
-  }
-  if (stale.length > 0) {
-    throw new RcsctlError('E_PLAN_STALE', `the saved plan is stale; the live service changed since it was made:\n${stale.join('\n')}\nMake a new plan (rcsctl plan --out) and review it again.`, { stale });
   }
   for (const run of runs) {
     if (run.plan.error !== undefined) continue;
@@ -100,6 +98,19 @@ export async function savedPlanRuns(client: RcsClient, file: PlanFile, path: str
     }
   }
   return runs;
+}
+
+/** A brand of a saved plan whose live objects changed since the plan was made: nothing of it is applied. */
+function staleError(stale: StaleResource[], declared: BrandRun['declared']): BrandError {
+  const lines = stale.map((s) => `  ${s.address}: ${s.how}`).join('\n');
+  return {
+    code: 'E_PLAN_STALE',
+    stage: 'plan',
+    message: `the saved plan is stale for this brand; the live service changed since it was made:\n${lines}`,
+    hint: 'Make a new plan (rcsctl plan --out) and review it again.',
+    ...(declared?.file !== undefined ? { file: declared.file } : {}),
+    ...(declared?.line !== undefined ? { line: declared.line } : {}),
+  };
 }
 
 /** The brands that will not be applied, by id: those that failed to read or plan, and those whose plan has problems. */

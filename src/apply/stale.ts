@@ -27,7 +27,7 @@ export async function findStale(client: RcsClient, brand: BrandRef, plan: BrandP
   const touched = plan.steps.filter((s) => s.liveId !== undefined && plan.fingerprints[s.address] !== undefined);
   const unique = [...new Map(touched.map((s) => [s.address, s])).values()];
   await mapLimit(unique, concurrency, async (step) => {
-    const current = await reread(client, brand, step.kind, step.liveId as string);
+    const current = await reread(client, brand, step.kind, step.liveId as string, step.readAs);
     const before = plan.snapshots[step.address];
     if (current === undefined) {
       stale.push({ address: step.address, how: `no longer exists (${step.liveId})` });
@@ -70,9 +70,9 @@ async function createdSince(client: RcsClient, brand: BrandRef, creates: Step[])
   return out;
 }
 
-/** Read one live object of `kind` by its live id, with what normalising it needs; undefined when it is gone. */
-export async function reread(client: RcsClient, brand: BrandRef, kind: KindName, id: string): Promise<Reread<unknown> | undefined> {
-  return kindByName(kind).reread(client, brand, id);
+/** Read one live object of `kind` by its live id (as the account its step recorded), with what normalising it needs; undefined when it is gone. */
+export async function reread(client: RcsClient, brand: BrandRef, kind: KindName, id: string, readAs?: string): Promise<Reread<unknown> | undefined> {
+  return kindByName(kind).reread(client, brand, id, readAs);
 }
 
 /** What normalising a live object needs when it was read alone: the names of the live objects the brand read holds. */

@@ -144,7 +144,7 @@ export async function verifyApplied(
   }
 
   await mapLimit(toReread, concurrency, async ({ step, id }) => {
-    const current = await reread(client, brand, step.kind, id as string);
+    const current = await reread(client, brand, step.kind, id as string, step.readAs);
     if (step.op === 'delete') {
       if (current !== undefined) out.push(stillExists(step, id as string));
       return;

@@ -64,6 +64,12 @@ interface StepBase {
   name: string;
   /** Service id, when the resource exists live. */
   liveId?: string;
+  /**
+   * The account (the service's personId) the live object was read as, for
+   * objects the service reads per account: apply re-reads it as the same one
+   * (a saved plan is applied by another process, which knows no manifest).
+   */
+  readAs?: string;
   gate: Gate;
   /** Field-level changes shown in the plan. */
   changes: FieldChange[];

@@ -382,8 +382,8 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly read?: KindReader;
   /** The section of the live brand `read` fills (`autoReplies`). */
   readonly liveSection?: string;
-  /** Read one live object by its live id; undefined when it is gone. */
-  reread(client: RcsClient, brand: BrandRef, id: string): Promise<Reread<L> | undefined>;
+  /** Read one live object by its live id (as the account `readAs`, when its step recorded one); undefined when it is gone. */
+  reread(client: RcsClient, brand: BrandRef, id: string, readAs?: string): Promise<Reread<L> | undefined>;
 
   /** Its apply handlers, by operation. */
   readonly handlers: Partial<Record<Step['op'], Handler>>;

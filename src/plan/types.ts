@@ -43,7 +43,7 @@ export interface PlanSummary {
 }
 
 /** Current plan file format version; apply refuses any other. 2: a menu's steps are create, update and delete (issue 40), no `menu-replace`. */
-export const PLAN_FILE_VERSION = 2;
+export const PLAN_FILE_VERSION = 3;
 
 /** The saved plan (`plan --out`). Holds no secret. */
 export interface PlanFile {

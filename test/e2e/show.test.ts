@@ -47,7 +47,7 @@ describe('rcsctl show', () => {
 
   it('refuses a file that is not a plan, naming it', async () => {
     const bad = join(dir, 'bad.json');
-    writeFileSync(bad, '{"version": 2}');
+    writeFileSync(bad, '{"version": 3}');
     const run = await cli(['show', bad], { env: {} });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('bad.json is not a valid plan');

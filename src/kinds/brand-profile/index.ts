@@ -30,7 +30,7 @@ export const brandProfileKind: ResourceKind<DesiredProfile, LiveProfile, 'brandP
   liveProblems: profileProblems,
   read: profileReader,
   liveSection: 'brandProfile',
-  reread: (client, brand) => rereadProfile(client, brand),
+  reread: (client, brand, _id, readAs) => rereadProfile(client, brand, readAs),
   codes: PROFILE_CODES,
   handlers: profileHandlers,
   findingCodes: PROFILE_FINDING_CODES,

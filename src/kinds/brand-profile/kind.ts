@@ -121,9 +121,9 @@ export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandPr
     };
     if (ctx.options?.cancelReview === true && CANCELLABLE.includes(l.status)) {
       request.cancelReview = true;
-      return { ...seed, op: 'update', liveId: l.brandId, request, gate: cancelGate(l, seed.changes) };
+      return { ...seed, op: 'update', liveId: l.brandId, readAs: l.personId, request, gate: cancelGate(l, seed.changes) };
     }
-    return { ...seed, op: 'update', liveId: l.brandId, request };
+    return { ...seed, op: 'update', liveId: l.brandId, readAs: l.personId, request };
   },
 
   gates: {

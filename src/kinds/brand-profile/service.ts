@@ -71,9 +71,9 @@ async function readPage(client: RcsClient, brand: BrandRef, personId: string): P
   return { ...page, personId };
 }
 
-/** The page again, as the account it was read as. */
-export async function rereadProfile(client: RcsClient, brand: BrandRef): Promise<Reread<LiveProfile> | undefined> {
-  const personId = readAs.get(brand.id) ?? accountFor(undefined);
+/** The page again, as the account it was read as: the one its step recorded (a saved plan), else this process's read, else RCSCTL_PERSON_ID. */
+export async function rereadProfile(client: RcsClient, brand: BrandRef, recorded?: string): Promise<Reread<LiveProfile> | undefined> {
+  const personId = recorded ?? readAs.get(brand.id) ?? accountFor(undefined);
   if (personId === undefined) return undefined;
   const page = await readPage(client, brand, personId);
   return page === null ? undefined : { live: page, ctx: { liveName: () => undefined } };
