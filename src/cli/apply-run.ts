@@ -26,6 +26,7 @@ import { watchInterrupts } from './interrupt.js';
 import { declaredBy, loadBrands } from './load.js';
 import { holderExtras, lockUrlOf, openLockBackend } from './lock-backend.js';
 import { brandHint, planWith, selectionOf } from './plan-run.js';
+import { planSealKey } from './secrets.js';
 
 /** The flags of `rcsctl apply`. */
 export interface ApplyOptions {
@@ -128,7 +129,7 @@ async function savedRuns(ctx: CommandContext, conn: Connection, path: string, op
   // The run that wrote it stopped before planning anything (a manifest error of no brand).
   if (read.error !== undefined) throw new RcsctlError('E_MANIFEST', `plan file ${shortPath(ctx.io.cwd, path)} holds no plan: the run that made it stopped: ${read.error.message}; fix it and plan again`);
   if (opts.reviewed !== undefined) withinReviewed(ctx, read, path, resolve(ctx.io.cwd, opts.reviewed), conn.baseUrl);
-  const { file, secrets } = restoreSensitive(read, ctx.io.env, path);
+  const { file, secrets } = restoreSensitive(read, ctx.io.env, path, planSealKey(ctx, opts));
   ctx.redaction.add(secrets);
   // A shard of a whole saved plan is split from the plan's brands; a sharded plan is its own shard.
   const origin = opts.shard !== undefined ? shardOrigin(parseShard(opts.shard), file.brands.map((b) => b.brandId)) : file.shard;

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { credentialsFromEnv, MIN_SECRET_LENGTH, type Credential, type SensitiveValue } from '../manifest/sensitive.js';
+import { cacheDirFor } from '../util/cache-dir.js';
+import { loadSealKey, type SealKey } from '../util/seal-key.js';
 import type { CommandContext } from './context.js';
 
 /** The token, client secret and brand keys from the environment, and the token file's content; all redacted from now on. */
@@ -27,4 +29,15 @@ export function credentialsInPlay(ctx: CommandContext): Credential[] {
 /** Redact `sensitive` in all output and files from now on (and seal it in the saved plan and the live cache). */
 export function protectSensitive(ctx: CommandContext, sensitive: readonly SensitiveValue[]): void {
   ctx.redaction.add(sensitive);
+}
+
+/**
+ * The key a saved plan is sealed with (src/util/seal-key.ts), made or read
+ * only when first asked: RCSCTL_PLAN_KEY, else this machine's key file in the
+ * cache directory (`--cache-dir` too; `--no-cache` turns off the live cache,
+ * not the key).
+ */
+export function planSealKey(ctx: CommandContext, flags: { cacheDir?: string }): () => SealKey {
+  let key: SealKey | undefined;
+  return () => (key ??= loadSealKey(ctx.io.env, cacheDirFor({ ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}) }, ctx.io.env, ctx.io.cwd)));
 }

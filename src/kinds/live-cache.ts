@@ -5,7 +5,7 @@
 // valid (src/kinds/auto-reply/cache.ts: while the list item is unchanged;
 // src/kinds/template/cache.ts: while the updateDate holds). It holds service
 // data only, never a credential, and never a secret of the run: each is sealed
-// as `<sensitive:NAME:sha256>` (src/util/redaction.ts) and restored on reading
+// as `<sensitive:NAME:KEYID:HMAC>` under this machine's key (src/util/seal-key.ts) and restored on reading
 // from the value the run knows; an entry whose secret the run does not know
 // (the variable changed) is a miss, read again. Each brand's cache file is read
 // only when that brand is first asked for.
@@ -15,6 +15,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFileAtomic } from '../util/atomic-write.js';
 import { Redaction, restoreFrom, sealStrings, unsealStrings } from '../util/redaction.js';
+import { loadSealKey, type SealKey } from '../util/seal-key.js';
 
 interface CacheFile {
   version: 3;
@@ -41,6 +42,7 @@ export const SERVICE_WIDE = '';
 export class LiveCache {
   private readonly brands = new Map<string, CacheFile>();
   private readonly dirty = new Set<string>();
+  private key: SealKey | undefined;
 
   constructor(
     private readonly dir: string,
@@ -49,6 +51,12 @@ export class LiveCache {
     /** The run's secrets: sealed in the files, restored on reading. */
     private readonly redaction: Redaction = new Redaction(),
   ) {}
+
+  /** This machine's sealing key, in the cache directory beside what it seals (src/util/seal-key.ts); made when first needed. */
+  private sealKey(): SealKey {
+    this.key ??= loadSealKey({}, this.dir);
+    return this.key;
+  }
 
   /** The entry `id` of `part` for `brandId` (`SERVICE_WIDE` for what no brand owns). */
   get<T>(brandId: string, part: CachePart<T>, id: string): T | undefined {
@@ -86,7 +94,11 @@ export class LiveCache {
       return;
     }
     for (const brandId of this.dirty) {
-      writePrivateFileAtomic(this.path(brandId), JSON.stringify(sealStrings(this.brands.get(brandId), this.redaction.secrets())));
+      try {
+        writePrivateFileAtomic(this.path(brandId), JSON.stringify(sealStrings(this.brands.get(brandId), this.redaction.secrets(), () => this.sealKey())));
+      } catch {
+        // No key to seal with (its file cannot be made): this brand is not kept.
+      }
     }
     this.dirty.clear();
   }
@@ -110,7 +122,7 @@ export class LiveCache {
 
   /** `file` with its sealed secrets restored; an entry holding one the run does not know is left out (a miss). */
   private unseal(file: CacheFile): CacheFile {
-    const restore = restoreFrom(this.redaction.secrets());
+    const restore = restoreFrom(this.redaction.secrets(), () => this.sealKey());
     const parts: CacheFile['parts'] = {};
     for (const [name, entries] of Object.entries(file.parts)) {
       const kept: Record<string, unknown> = {};

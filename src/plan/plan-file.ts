@@ -10,7 +10,9 @@ import { RcsctlError } from '../errors.js';
 import { KINDS, registryVersion } from '../kinds/index.js';
 import { writeOutputFile } from '../util/output-file.js';
 import { packageRoot } from '../util/paths.js';
-import { Redaction, sealStrings } from '../util/redaction.js';
+import { cacheDirFor } from '../util/cache-dir.js';
+import { MIN_SECRET_LENGTH, Redaction, sealStrings, type KeySource, type Secret } from '../util/redaction.js';
+import { loadSealKey, type SealKey } from '../util/seal-key.js';
 import { VERSION } from '../version.js';
 import { PLAN_FILE_VERSION, type BrandPlan, type PlanFile } from './types.js';
 
@@ -21,12 +23,34 @@ export function makePlanFile(plans: BrandPlan[], baseUrl: string, now: Date = ne
 
 /**
  * Write a plan file atomically. Each secret of `redaction` is sealed as
- * `<sensitive:NAME:sha256>` (apply --plan takes the value from the environment
- * again: sensitive-plan.ts), and the file goes through the redaction as every
- * output file does.
+ * `<sensitive:NAME:KEYID:HMAC>` under `key` (src/util/seal-key.ts; apply
+ * --plan takes the value from the environment again and checks it:
+ * sensitive-plan.ts), and so is the fingerprint of each live object that
+ * holds one (a plain hash of it would let anyone test guesses). The key is
+ * asked for only when there is something to seal. The file goes through the
+ * redaction as every output file does.
  */
-export function writePlanFile(path: string, plan: PlanFile, redaction: Redaction = new Redaction()): void {
-  writeOutputFile(path, JSON.stringify(sealStrings(plan, redaction.secrets()), null, 2) + '\n', redaction);
+export function writePlanFile(path: string, plan: PlanFile, redaction: Redaction = new Redaction(), key: KeySource = () => loadSealKey(process.env, cacheDirFor({}, process.env, process.cwd()))): void {
+  const secrets = redaction.secrets();
+  const keyed = { ...plan, brands: plan.brands.map((b) => keyFingerprints(b, secrets, key)) };
+  writeOutputFile(path, JSON.stringify(sealStrings(keyed, secrets, key), null, 2) + '\n', redaction);
+}
+
+/** `plan` with the fingerprint of each snapshot that holds a secret replaced by its MAC under `key`. */
+function keyFingerprints(plan: BrandPlan, secrets: readonly Secret[], key: KeySource): BrandPlan {
+  const holds = (v: unknown): boolean => {
+    const text = JSON.stringify(v) ?? '';
+    return secrets.some((s) => s.value.length >= MIN_SECRET_LENGTH && text.includes(JSON.stringify(s.value).slice(1, -1)));
+  };
+  const entries = Object.entries(plan.fingerprints);
+  if (!entries.some(([address]) => holds(plan.snapshots[address]))) return plan;
+  const k = typeof key === 'function' ? key() : key;
+  return { ...plan, fingerprints: Object.fromEntries(entries.map(([address, fp]) => [address, holds(plan.snapshots[address]) ? keyedFingerprint(fp, k) : fp])) };
+}
+
+/** The fingerprint a saved plan keeps of a live object holding a secret: a MAC of its plain fingerprint. */
+export function keyedFingerprint(fingerprint: string, key: SealKey): string {
+  return key.mac(`fingerprint\0${fingerprint}`);
 }
 
 /** Read and check a plan file; every refusal says why. Without `expect`, the service it was made for is not checked (`rcsctl show`). */

@@ -8,10 +8,11 @@
 // client (its trace and its errors), the controller's log and the diagnostics
 // use the same class with the secrets they hold: one marker, one set of rules.
 // Files that must keep a value usable (the saved plan, the live cache) hold
-// `<sensitive:NAME:sha256>` in its place (`sealStrings`), restored only from a
-// value the run knows again.
+// `<sensitive:NAME:KEYID:HMAC>` in its place (`sealStrings`): keyed, so the
+// file is no oracle for guesses (src/util/seal-key.ts), and restored only
+// from a value the run knows again.
 
-import { createHash } from 'node:crypto';
+import type { SealKey } from './seal-key.js';
 
 /** What is printed in place of a secret. */
 export const SENSITIVE = '(sensitive)';
@@ -113,43 +114,63 @@ function escapedChar(c: string): string {
   return `\\\\{0,3}(?:${forms.join('|')})`;
 }
 
-/** SHA-256 of a value, hex: what a sealed file keeps of it. */
-export function secretHash(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+/**
+ * A sealed value: `<sensitive:NAME:KEYID:HMAC>`. Files written before sealing
+ * was keyed hold `<sensitive:NAME:SHA256>`, matched too (keyId undefined) so
+ * that they are refused rather than sent with the marker in place.
+ */
+const MARKER = /<sensitive:([A-Za-z_][A-Za-z0-9_ -]*):(?:([0-9a-f]{8}):)?([0-9a-f]{64})>/g;
+
+/** A key given now, or made when first needed (a file without secrets never asks for one). */
+export type KeySource = SealKey | (() => SealKey);
+
+function keyOf(source: KeySource): SealKey {
+  return typeof source === 'function' ? source() : source;
 }
 
-const MARKER = /<sensitive:([A-Za-z_][A-Za-z0-9_ -]*):([0-9a-f]{64})>/g;
+/** The marker a sealed file holds in place of `s`: an HMAC of the value under `key` (src/util/seal-key.ts), never a plain hash. */
+export function sealMarker(s: Secret, key: SealKey): string {
+  return `<sensitive:${s.name.replace(/[^A-Za-z0-9_ -]/g, '_')}:${key.id}:${key.mac(`value\0${s.value}`)}>`;
+}
 
-/** The marker a sealed file holds in place of `s`. */
-export function sealMarker(s: Secret): string {
-  return `<sensitive:${s.name.replace(/[^A-Za-z0-9_ -]/g, '_')}:${secretHash(s.value)}>`;
+/** Whether `mac` (from a marker) is the MAC of `value` under `key`. */
+export function sealedIs(value: string, mac: string, key: SealKey): boolean {
+  return key.mac(`value\0${value}`) === mac;
 }
 
 /**
  * `value` (any JSON value) with every secret in every string, object keys
  * included, replaced by its marker: for files that must keep the value usable
- * (a saved plan, the live cache) without holding it.
+ * (a saved plan, the live cache) without holding it. The key is asked for only
+ * when a secret is found.
  */
-export function sealStrings<T>(value: T, secrets: readonly Secret[]): T {
+export function sealStrings<T>(value: T, secrets: readonly Secret[], key: KeySource): T {
   const list = secrets.filter((s) => s.value.length >= MIN_SECRET_LENGTH).sort((a, b) => b.value.length - a.value.length);
   if (list.length === 0) return value;
+  const markers = new Map<Secret, string>();
+  const marker = (s: Secret): string => {
+    let m = markers.get(s);
+    if (m === undefined) markers.set(s, (m = sealMarker(s, keyOf(key))));
+    return m;
+  };
   return mapStrings(value, (text) => {
     let out = text;
-    for (const s of list) if (out.includes(s.value)) out = out.split(s.value).join(sealMarker(s));
+    for (const s of list) if (out.includes(s.value)) out = out.split(s.value).join(marker(s));
     return out;
   }) as T;
 }
 
 /**
- * `value` with every marker replaced by what `restore` gives for its name and
- * hash; `missing` names the markers it could not restore (they stay as they are).
+ * `value` with every marker replaced by what `restore` gives for its name, key
+ * id (undefined in an unkeyed marker) and MAC; `missing` names the markers it
+ * could not restore (they stay as they are).
  */
-export function unsealStrings<T>(value: T, restore: (name: string, hash: string) => string | undefined): { value: T; missing: string[] } {
+export function unsealStrings<T>(value: T, restore: (name: string, keyId: string | undefined, mac: string) => string | undefined): { value: T; missing: string[] } {
   const missing = new Set<string>();
   const out = mapStrings(value, (text) =>
     text.includes('<sensitive:')
-      ? text.replace(MARKER, (whole, name: string, hash: string) => {
-          const v = restore(name, hash);
+      ? text.replace(MARKER, (whole, name: string, keyId: string | undefined, mac: string) => {
+          const v = restore(name, keyId, mac);
           if (v === undefined) missing.add(name);
           return v ?? whole;
         })
@@ -158,9 +179,13 @@ export function unsealStrings<T>(value: T, restore: (name: string, hash: string)
   return { value: out, missing: [...missing] };
 }
 
-/** A restore for `unsealStrings` from the secrets a run knows: the value of that name whose hash matches. */
-export function restoreFrom(secrets: readonly Secret[]): (name: string, hash: string) => string | undefined {
-  return (name, hash) => secrets.find((s) => sealMarker(s) === `<sensitive:${name}:${hash}>`)?.value;
+/** A restore for `unsealStrings` from the secrets a run knows: the value of that name sealed under `key` to that MAC. */
+export function restoreFrom(secrets: readonly Secret[], key: KeySource): (name: string, keyId: string | undefined, mac: string) => string | undefined {
+  return (name, keyId, mac) => {
+    const k = keyOf(key);
+    if (keyId !== k.id) return undefined;
+    return secrets.find((s) => s.name.replace(/[^A-Za-z0-9_ -]/g, '_') === name && sealedIs(s.value, mac, k))?.value;
+  };
 }
 
 function mapStrings(value: unknown, fn: (s: string) => string): unknown {

@@ -4,11 +4,12 @@
 // output or file: every byte of stdout, stderr and the saved plan is checked.
 
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { hashValue } from '../../src/util/stable-json.js';
 import { admin, BRAND, cli, emulator, TOKEN, type CliRun } from './helpers.js';
 
 let emu: RunningEmulator;
@@ -85,7 +86,9 @@ describe('a credential in manifest content is refused', () => {
 
 describe('values of sensitive variables', () => {
   const VALUE = 'promo-c0de-7f3a9';
-  const env = { PROMO_SECRET: VALUE };
+  // The key saved plans are sealed with, as CI gives it (no cache directory here to hold this machine's key).
+  const PLAN_KEY = 'test-plan-key-0123456789abcdef0123456789';
+  const env = { PROMO_SECRET: VALUE, RCSCTL_PLAN_KEY: PLAN_KEY };
 
   it('show as (sensitive) in plan text, JSON and Markdown; the saved plan holds a hash; apply re-reads and checks it', async () => {
     const m = manifest('sensitive', 'Code: ${env:PROMO_SECRET}');
@@ -101,9 +104,9 @@ describe('values of sensitive variables', () => {
     expect(text.stdout).toContain('+ body.description: "Code: (sensitive)"');
     expect(JSON.parse(json.stdout)).toBeTypeOf('object');
     const saved = readFileSync(out, 'utf8');
-    expect(saved).toMatch(/<sensitive:PROMO_SECRET:[0-9a-f]{64}>/);
+    expect(saved).toMatch(/<sensitive:PROMO_SECRET:[0-9a-f]{8}:[0-9a-f]{64}>/);
 
-    const changed = await cli(['apply', '--plan', out], { emu, env: { PROMO_SECRET: 'another-value-99' } });
+    const changed = await cli(['apply', '--plan', out], { emu, env: { PROMO_SECRET: 'another-value-99', RCSCTL_PLAN_KEY: PLAN_KEY } });
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain('PROMO_SECRET differs from its value when the plan was made');
     const unset = await cli(['apply', '--plan', out], { emu });
@@ -141,6 +144,73 @@ describe('values of sensitive variables', () => {
     const shown = long.replace('${env:DOOR_PIN}', '(sensitive)');
     expect(first[0]).toBe(`(${shown.length} characters, sha256 ${createHash('sha256').update(shown).digest('hex').slice(0, 12)})`);
   });
+
+  it('a saved plan is no oracle: its seals are keyed by a key that stays on the machine (or in RCSCTL_PLAN_KEY), and apply elsewhere needs that key', async () => {
+    const PIN = '482915';
+    const pinEnv = (cache: string, extra: Record<string, string> = {}): Record<string, string> => ({ DOOR_PIN: PIN, RCSCTL_SENSITIVE_VARS: '*PIN*', RCSCTL_CACHE_DIR: join(dir, cache), ...extra });
+    const m = manifest('pin-plan', 'Door code ${env:DOOR_PIN}');
+    // The live auto-reply holds the PIN too, so the plan's snapshot and fingerprint of it are taken of a text holding it.
+    expect((await cli(['apply', m, '--yes'], { emu, env: pinEnv('machine-a') })).code).toBe(0);
+    const changed = manifest('pin-plan2', 'Door code ${env:DOOR_PIN}, then push');
+    writeFileSync(m, readFileSync(changed, 'utf8'));
+    const out = join(dir, 'pin-plan.json');
+    const made = await cli(['plan', m, '--out', out], { emu, env: pinEnv('machine-a') });
+    expect(made.code, made.stderr).toBe(0);
+    const saved = readFileSync(out, 'utf8');
+    expect(saved).not.toContain(PIN);
+
+    // Every 6-digit PIN, hashed as an unkeyed seal would have it: none is in the file (it took 0.3 s before).
+    const hexes = new Set(saved.match(/[0-9a-f]{12,64}/g) ?? []);
+    const plan = JSON.parse(saved) as { brands: { snapshots: Record<string, unknown>; fingerprints: Record<string, string> }[] };
+    const snapshot = JSON.stringify(plan.brands[0]?.snapshots);
+    expect(snapshot).toContain('<sensitive:DOOR_PIN:');
+    const found: string[] = [];
+    for (let i = 0; i < 1_000_000; i++) {
+      const guess = String(i).padStart(6, '0');
+      const sha = createHash('sha256').update(guess).digest('hex');
+      if (hexes.has(sha) || hexes.has(sha.slice(0, 12))) found.push(guess);
+    }
+    expect(found).toEqual([]);
+    // The fingerprint of the live object holding it is not its plain hash either (which a guess would rebuild).
+    const brand = plan.brands[0] as { snapshots: Record<string, unknown>; fingerprints: Record<string, string> };
+    const holding = Object.keys(brand.snapshots).filter((a) => JSON.stringify(brand.snapshots[a]).includes('<sensitive:DOOR_PIN:'));
+    expect(holding.length).toBeGreaterThan(0);
+    for (const address of holding) {
+      const guessed = JSON.parse(JSON.stringify(brand.snapshots[address]).replace(/<sensitive:DOOR_PIN:[^>]*>/g, PIN)) as unknown;
+      expect(brand.fingerprints[address]).toMatch(/^[0-9a-f]{64}$/);
+      expect(brand.fingerprints[address]).not.toBe(hashValue(guessed));
+    }
+
+    // This machine's key: in the cache directory, owner-only.
+    const keyFile = join(dir, 'machine-a', 'seal.key');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+
+    // Another machine (another cache directory, so another key): refused, naming RCSCTL_PLAN_KEY; nothing sent.
+    const elsewhere = await cli(['apply', '--plan', out], { emu, env: pinEnv('machine-b') });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toMatch(/sealed with key [0-9a-f]{8}, and this run's key \(.*machine-b.*seal\.key\) is [0-9a-f]{8}: set RCSCTL_PLAN_KEY/);
+    expect([...(emu.store.brands.get(BRAND)?.autoReplies.values() ?? [])][0]?.body.description).toBe(`Door code ${PIN}`);
+
+    // The same machine: applied, the keyed fingerprint checked against the live object (not stale).
+    const here = await cli(['apply', '--plan', out], { emu, env: pinEnv('machine-a') });
+    expect(here.code, here.stderr).toBe(0);
+    expect([...(emu.store.brands.get(BRAND)?.autoReplies.values() ?? [])][0]?.body.description).toBe(`Door code ${PIN}, then push`);
+
+    // CI: plan and apply on different runners share RCSCTL_PLAN_KEY; a change in between is still caught as stale.
+    const CI_KEY = 'a'.repeat(16) + '0123456789abcdef0123456789abcdef';
+    writeFileSync(m, readFileSync(manifest('pin-plan3', 'Door code ${env:DOOR_PIN}, then pull'), 'utf8'));
+    const ciOut = join(dir, 'pin-ci.json');
+    expect((await cli(['plan', m, '--out', ciOut], { emu, env: pinEnv('runner-1', { RCSCTL_PLAN_KEY: CI_KEY }) })).code).toBe(0);
+    const live = [...(emu.store.brands.get(BRAND)?.autoReplies.values() ?? [])][0];
+    await admin(emu, 'POST', 'state', { kind: 'autoReply', brandId: BRAND, id: live?.autoReplyMsgId, approvalResult: '처리중' });
+    const stale = await cli(['apply', '--plan', ciOut], { emu, env: pinEnv('runner-2', { RCSCTL_PLAN_KEY: CI_KEY }) });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('the saved plan is stale');
+    await admin(emu, 'POST', 'state', { kind: 'autoReply', brandId: BRAND, id: live?.autoReplyMsgId, approvalResult: '등록완료' });
+    const ok = await cli(['apply', '--plan', ciOut], { emu, env: pinEnv('runner-2', { RCSCTL_PLAN_KEY: CI_KEY }) });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(everything([made, elsewhere, here, stale, ok])).not.toContain(PIN);
+  }, 60_000);
 
   it('which variables are sensitive is configurable (RCSCTL_SENSITIVE_VARS)', async () => {
     const m = manifest('configured', 'Code: ${env:PROMO_CODE}');

@@ -2,7 +2,8 @@
 // files keep a marker that only the same value restores, and the live cache
 // never holds a secret yet serves a warm run.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { esc } from '../../src/preview/draw.js';
 import { cell, inline } from '../../src/util/markdown.js';
 import { writeOutputFile } from '../../src/util/output-file.js';
 import { Redaction, restoreFrom, sealStrings, SENSITIVE, unsealStrings } from '../../src/util/redaction.js';
+import { loadSealKey, sealKey } from '../../src/util/seal-key.js';
 import { xmlAttr, xmlText } from '../../src/util/xml.js';
 
 const MARKUP = 'Mk9pqW&Vq3zzJ"<b>\'|\\ #`\n%é';
@@ -75,13 +77,41 @@ describe('one redactor', () => {
 });
 
 describe('sealing', () => {
-  it('replaces each value, in keys too, by a marker the same value restores; another value cannot', () => {
-    const sealed = sealStrings({ [`file:${'plainValue42'}.png`]: ['x plainValue42 y', 3] }, redaction.secrets());
+  const key = sealKey(Buffer.from('k'.repeat(32)), 'test');
+  it('replaces each value, in keys too, by a keyed marker the same value and key restore; another value or key cannot', () => {
+    const sealed = sealStrings({ [`file:${'plainValue42'}.png`]: ['x plainValue42 y', 3] }, redaction.secrets(), key);
     expect(JSON.stringify(sealed)).not.toContain('plainValue42');
-    expect(JSON.stringify(sealed)).toMatch(/<sensitive:PLAIN_KEY:[0-9a-f]{64}>/);
-    expect(unsealStrings(sealed, restoreFrom(redaction.secrets()))).toEqual({ value: { 'file:plainValue42.png': ['x plainValue42 y', 3] }, missing: [] });
-    const other = unsealStrings(sealed, restoreFrom([{ name: 'PLAIN_KEY', value: 'anotherValue' }]));
+    expect(JSON.stringify(sealed)).toContain(`<sensitive:PLAIN_KEY:${key.id}:`);
+    // Not a plain hash of the value: that would let anyone test guesses.
+    expect(JSON.stringify(sealed)).not.toContain(createHash('sha256').update('plainValue42').digest('hex'));
+    expect(unsealStrings(sealed, restoreFrom(redaction.secrets(), key))).toEqual({ value: { 'file:plainValue42.png': ['x plainValue42 y', 3] }, missing: [] });
+    const other = unsealStrings(sealed, restoreFrom([{ name: 'PLAIN_KEY', value: 'anotherValue' }], key));
     expect(other.missing).toEqual(['PLAIN_KEY']);
+    const otherKey = unsealStrings(sealed, restoreFrom(redaction.secrets(), sealKey(Buffer.from('j'.repeat(32)), 'other')));
+    expect(otherKey.missing).toEqual(['PLAIN_KEY']);
+  });
+
+  it('asks for the key only when there is something to seal', () => {
+    const never = (): never => {
+      throw new Error('asked for a key');
+    };
+    expect(sealStrings({ a: 'nothing secret here' }, redaction.secrets(), never)).toEqual({ a: 'nothing secret here' });
+  });
+
+  it("this machine's key: made once, owner-only, the same for every later run; RCSCTL_PLAN_KEY wins; a key readable by others is refused", () => {
+    const keys = join(dir, 'keys');
+    const first = loadSealKey({}, keys);
+    expect(statSync(join(keys, 'seal.key')).mode & 0o777).toBe(0o600);
+    expect(loadSealKey({}, keys).id).toBe(first.id);
+    const fromEnv = loadSealKey({ RCSCTL_PLAN_KEY: 'x'.repeat(40) }, keys);
+    expect(fromEnv.id).not.toBe(first.id);
+    expect(fromEnv.source).toBe('RCSCTL_PLAN_KEY');
+    expect(() => loadSealKey({ RCSCTL_PLAN_KEY: 'short' }, keys)).toThrow(/RCSCTL_PLAN_KEY must be at least 32 characters/);
+    expect(() => loadSealKey({}, undefined)).toThrow(/set RCSCTL_PLAN_KEY/);
+    chmodSync(join(keys, 'seal.key'), 0o644);
+    expect(() => loadSealKey({}, keys)).toThrow(/readable by others/);
+    // Neither inspect nor JSON reaches the key's secret.
+    expect(JSON.stringify(first)).not.toMatch(/[0-9a-f]{64}/);
   });
 });
 
@@ -109,7 +139,7 @@ describe('the live cache', () => {
     const [file] = readdirSync(cacheDir);
     const text = readFileSync(join(cacheDir, file as string), 'utf8');
     expect(text).not.toContain('plainValue42');
-    expect(text).toMatch(/Code <sensitive:PLAIN_KEY:[0-9a-f]{64}>/);
+    expect(text).toMatch(/Code <sensitive:PLAIN_KEY:[0-9a-f]{8}:[0-9a-f]{64}>/);
 
     expect(new LiveCache(cacheDir, 'http://127.0.0.1:1', redaction).get('BR.demo000001', part, 'ARM000000000001')).toEqual(entry);
     const changed = new Redaction();

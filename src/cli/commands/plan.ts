@@ -15,6 +15,7 @@ import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgum
 import { ManifestsStopped } from '../load.js';
 import { reportFailures, runPlan, selectionOf, withCacheOptions } from '../plan-run.js';
 import { checkPreviewDir, previewOptions, writePlanPreview } from '../preview-option.js';
+import { planSealKey } from '../secrets.js';
 
 interface PlanOptions {
   out?: string;
@@ -58,8 +59,8 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
       });
       const { outcomes: plans, file } = result;
       const g = ctx.globals();
-      // A saved plan holds a hash of each sensitive value, never the value.
-      if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), file, ctx.redaction);
+      // A saved plan holds a keyed hash of each sensitive value, never the value.
+      if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), file, ctx.redaction, planSealKey(ctx, opts));
       // The preview note goes to stderr unless stdout is the text plan, where it follows the plan.
       const notes: string[] = [];
       const preview = opts.preview === undefined ? undefined : await writePlanPreview(ctx, opts.preview, plans, notes);
@@ -90,7 +91,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
 async function writeStopped(ctx: CommandContext, err: ManifestsStopped, opts: PlanOptions, format: string, out: string | undefined): Promise<void> {
   const shard = selectionOf(opts).shard;
   const file: PlanFile = { ...makePlanFile([], ctx.globals().baseUrl ?? ''), error: err.error, ...(shard !== undefined ? { shard: shardOrigin(shard, err.all) } : {}) };
-  if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), file, ctx.redaction);
+  if (out !== undefined) writePlanFile(resolve(ctx.io.cwd, out), file, ctx.redaction, planSealKey(ctx, opts));
   if (format === 'json') {
     const { renderPlanJson } = await import('../../render/plan-json.js');
     ctx.io.stdout.write(renderPlanJson(file));
