@@ -184,6 +184,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['RCSCTL_BRAND_KEY_<brand>', 'an agency brand key for saved plans (brand id with _ for . and -)'],
   ['RCSCTL_PERSON_ID', 'the account that reads and changes a brand profile page (export --account wins)'],
   ['RCSCTL_WEBHOOK_TOKEN', 'the bearer token the controller\'s /webhook requires'],
+  ['RCSCTL_ADVERTISE_URL', 'the controller replica\'s own webhook URL, where standbys forward notifications (--advertise-url wins)'],
   ['RCSCTL_SENSITIVE_VARS', 'which ${env:NAME} variables are secrets (globs, comma-separated)'],
   ['RCSCTL_CACHE_DIR', 'where the live-state cache lives (else $XDG_CACHE_HOME/rcsctl, ~/.cache/rcsctl)'],
   ['RCSCTL_LOCK_DIR', 'where the per-brand apply locks live'],

@@ -48,7 +48,7 @@ export function registerExport(program: Command, ctx: CommandContext): void {
   outOption(cmd, 'dir', 'directory to write brand.yaml and images/ into (default: ./<brand id>)');
   cmd
     .option('--brand-key-env <name>', 'agency accounts: read the brand key from this environment variable, and write key: "${env:NAME}"')
-    .option('--account <id>', 'the account (personId) to read the brand profile page as (default: RCSCTL_PERSON_ID); written as brandProfile.account')
+    .option('--account <id>', 'the account (personId) to read the brand profile page as (default: RCSCTL_PERSON_ID); written into the manifest as the page\'s account')
     .option('--force', 'overwrite an existing brand.yaml', false)
     .option('--resource <address>', 'adopt one live resource (autoReply.<id or name>, logo.<fileId or name>, chatbot.<chatbotId>) into the manifest --into names')
     .option('--into <file>', 'with --resource: the existing manifest file to add it to (its images go under images/ beside it)')
@@ -111,7 +111,7 @@ export function registerExport(program: Command, ctx: CommandContext): void {
 async function adoptCommand(ctx: CommandContext, paths: string[], flags: ExportFlags): Promise<void> {
   if (flags.resource === undefined || flags.into === undefined) throw new RcsctlError('E_USAGE', '--resource and --into go together: rcsctl export --resource ADDRESS --into FILE');
   if (outValue(flags) !== undefined || flags.force || flags.brandKeyEnv !== undefined || flags.account !== undefined) {
-    throw new RcsctlError('E_USAGE', '--out, --force, --brand-key-env and --account are for a whole-brand export; --into writes into the manifest, whose brand key (and brandProfile.account) it uses');
+    throw new RcsctlError('E_USAGE', '--out, --force, --brand-key-env and --account are for a whole-brand export; --into writes into the manifest, whose brand key (and brand profile account) it uses');
   }
   const { io } = ctx;
   const into = resolve(io.cwd, flags.into);
