@@ -205,7 +205,8 @@ describe('values of sensitive variables', () => {
     await admin(emu, 'POST', 'state', { kind: 'autoReply', brandId: BRAND, id: live?.autoReplyMsgId, approvalResult: '처리중' });
     const stale = await cli(['apply', '--plan', ciOut], { emu, env: pinEnv('runner-2', { RCSCTL_PLAN_KEY: CI_KEY }) });
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toContain('the saved plan is stale');
+    expect(stale.stdout).toContain('error[E_PLAN_STALE] the saved plan is stale for this brand');
+    expect(stale.stdout).toContain('autoReply.a: state 등록완료 → 처리중');
     await admin(emu, 'POST', 'state', { kind: 'autoReply', brandId: BRAND, id: live?.autoReplyMsgId, approvalResult: '등록완료' });
     const ok = await cli(['apply', '--plan', ciOut], { emu, env: pinEnv('runner-2', { RCSCTL_PLAN_KEY: CI_KEY }) });
     expect(ok.code, ok.stderr).toBe(0);
