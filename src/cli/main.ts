@@ -185,6 +185,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['RCSCTL_PERSON_ID', 'the account that reads and changes a brand profile page (export --account wins)'],
   ['RCSCTL_WEBHOOK_TOKEN', 'the bearer token the controller\'s /webhook requires'],
   ['RCSCTL_ADVERTISE_URL', 'the controller replica\'s own webhook URL, where standbys forward notifications (--advertise-url wins)'],
+  ['RCSCTL_PLAN_KEY', 'the key that seals secrets in saved plans and the live cache (CI: a pipeline secret; else this machine\'s own)'],
   ['RCSCTL_SENSITIVE_VARS', 'which ${env:NAME} variables are secrets (globs, comma-separated)'],
   ['RCSCTL_CACHE_DIR', 'where the live-state cache lives (else $XDG_CACHE_HOME/rcsctl, ~/.cache/rcsctl)'],
   ['RCSCTL_LOCK_DIR', 'where the per-brand apply locks live'],
