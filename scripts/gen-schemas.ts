@@ -3,7 +3,7 @@
 // current):
 //   schemas/manifest.schema.json      assembled from the kinds' fragments
 //   schemas/plan.schema.json          the kind and finding code enums
-//   schemas/drift-report.schema.json  the kind and finding code enums
+//   schemas/drift-report.schema.json  the kind and finding code enums, and the gate (the plan's)
 // Run: npm run build && node dist/scripts/gen-schemas.js
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -33,6 +33,10 @@ export function renderSchemas(): Record<string, string> {
   resource.properties.kind = { ...(resource.properties.kind as Json), enum: kinds };
   const finding = defs(drift).finding as { properties: Json };
   finding.properties.code = { ...(finding.properties.code as Json), enum: codes };
+  // A drift finding carries its step's gate as the plan holds it: one definition, the plan's
+  // (issue 35: the drift report's own copy lacked a review gate's `fields`, and report merge
+  // refused rcsctl's own report).
+  defs(drift).gate = defs(plan).gate;
 
   const text = (o: unknown): string => JSON.stringify(o, null, 2) + '\n';
   return {

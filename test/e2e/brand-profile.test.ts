@@ -79,6 +79,17 @@ describe('brand profile end to end', () => {
     expect(drift.stdout).toContain('"the name must match the business registration"');
   });
 
+  it('report merge takes the drift report of a profile whose reviewed fields differ (its gate names them; issue 35)', async () => {
+    emu = await emulator(SEED);
+    const out = join(tmp, 'drift.json');
+    expect((await cli(['drift', manifest(), '--format', 'json', '-o', out], { emu })).code).toBe(2);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { brands: { resources: { findings: { gate?: { fields?: string[] } }[] }[] }[] };
+    expect(report.brands[0]?.resources.flatMap((r) => r.findings).some((f) => f.gate?.fields?.includes('name') === true)).toBe(true);
+    const merged = await cli(['report', 'merge', out, '--format', 'json'], { emu });
+    expect(merged.stderr).not.toContain('is not a valid drift report');
+    expect(merged.code, merged.stderr).toBe(2);
+  });
+
   it('an unchanged image is never sent again; --cancel-review withdraws a pending modification', async () => {
     emu = await emulator(SEED);
     expect((await cli(['apply', manifest(), '--yes', '--allow-review'], { emu })).code).toBe(0);
