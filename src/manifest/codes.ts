@@ -65,6 +65,7 @@ export const DIAGNOSTIC_CODES = {
   RCS511: { severity: 'error', title: 'menu item field does not fit its type' },
   RCS512: { severity: 'warning', title: 'postback data on a reply link' },
   RCS513: { severity: 'warning', title: 'media id that looks like a file handle' },
+  RCS514: { severity: 'warning', title: 'room without a subscription certificate', liveChecked: true },
   RCS530: { severity: 'error', title: 'template needs exactly one of formattedString and body' },
   RCS531: { severity: 'error', title: 'custTmpltId declared twice' },
   RCS532: { severity: 'error', title: 'template variable or button breaks the template rules' },
@@ -75,7 +76,17 @@ export const DIAGNOSTIC_CODES = {
   RCS601: { severity: 'warning', title: 'bidirectional control in a shown text' },
   RCS602: { severity: 'warning', title: 'invisible character in a shown text' },
   RCS603: { severity: 'warning', title: 'body text longer than rcsctl\'s bound (no length is documented)' },
-} as const satisfies Record<string, { severity: Severity; title: string }>;
+} as const satisfies Record<string, { severity: Severity; title: string; liveChecked?: true }>;
 
 /** A diagnostic code of the table above. */
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/**
+ * Whether `code` is a guess that reading the live service settles
+ * (`liveChecked`): validate shows it, and plan, apply and drift, which read
+ * the service and say what it settles with file and line, do not.
+ */
+export function isLiveChecked(code: string): boolean {
+  const entry = (DIAGNOSTIC_CODES as Record<string, { liveChecked?: true }>)[code];
+  return entry?.liveChecked === true;
+}

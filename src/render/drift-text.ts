@@ -6,6 +6,7 @@ import { brandErrorText, failedHeadline, STOPPED_HEADLINE } from './brand-error.
 import type { Style } from './style.js';
 import { formatChange } from './change.js';
 import { partialText } from './partial.js';
+import { problemText } from './plan-text.js';
 import type { BrandDrift, DriftReport, Finding, ReportSummary, Severity } from '../report/types.js';
 
 /** Render the report as text (`style` decides colour). */
@@ -42,7 +43,7 @@ export function summaryLine(s: ReportSummary, clean: boolean): string {
 function renderBrand(brand: BrandDrift, style: Style): string[] {
   if (brand.error !== undefined) return [style.bold(`Brand ${brand.brandId}: ${failedHeadline(brand.error)}`), ...brandErrorText(brand.error, style)];
   const lines = [style.bold(`Brand ${brand.brandId}: ${brand.clean ? 'clean' : 'drifted'}`)];
-  for (const p of brand.problems) lines.push(style.red(`  error[${p.code}] ${p.message}`));
+  for (const p of brand.problems) lines.push(style.red(`  error[${p.code}] ${problemText(p)}`));
   for (const note of brand.notes) lines.push(style.dim(`  note: ${note}`));
   const withFindings = brand.resources.filter((r) => r.findings.length > 0);
   if (withFindings.length === 0 && brand.problems.length === 0) lines.push(style.green(`  All ${brand.resources.length} resources match the manifests; no state needs attention.`));

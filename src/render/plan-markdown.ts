@@ -11,7 +11,7 @@ import { partialMarkdown } from './partial.js';
 import { stepUpload, uploadLine } from './change.js';
 import { diffLines, MARKDOWN_BUDGET } from './drift-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
-import { describe, MARKERS, markerOf, needsAttention, planTotals, showsChanges, summaryLine } from './plan-text.js';
+import { describe, MARKERS, markerOf, needsAttention, planTotals, problemText, showsChanges, summaryLine } from './plan-text.js';
 import { makeStyle } from './style.js';
 import { reviewText } from '../core/step.js';
 
@@ -63,7 +63,7 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
   const lines = ['', `### ${p.brandId}`, ''];
   if (p.error !== undefined) return [...lines, ...brandErrorMarkdown(p.brandId, p.error), '', '**The plan failed: nothing can be applied for this brand.**'];
   if (p.problems.length > 0) {
-    for (const problem of p.problems) lines.push(`- ❌ **${problem.code}**: ${inline(problem.message)}`);
+    for (const problem of p.problems) lines.push(`- ❌ **${problem.code}**: ${inline(problemText(problem))}`);
     lines.push('', '**The plan failed: nothing can be applied for this brand.**');
     return lines;
   }

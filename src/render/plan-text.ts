@@ -25,7 +25,7 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
   lines.push(style.bold(`Brand ${plan.brandId}${where}`));
   if (plan.problems.length > 0) {
     lines.push('');
-    for (const p of plan.problems) lines.push(style.red(`  error[${p.code}] ${p.message}`));
+    for (const p of plan.problems) lines.push(style.red(`  error[${p.code}] ${problemText(p)}`));
     lines.push('');
     lines.push(style.red(`Plan failed: ${plan.problems.length} problem${plural(plan.problems.length)}; nothing can be applied for this brand.`));
     return lines.join('\n') + '\n';
@@ -174,6 +174,12 @@ export function markerOf(step: Step, style: Style): { marker: string; paint: (s:
     case 'update':
       return { marker: MARKERS.update, paint: style.yellow };
   }
+}
+
+/** A problem's message, after `file:line: ` when it points at a manifest line its message does not name already. */
+export function problemText(p: { message: string; file?: string; line?: number }): string {
+  if (p.file === undefined || p.message.startsWith(`${p.file}:`)) return p.message;
+  return `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.message}`;
 }
 
 /** True for a finding a person must act on (error or warning; info is worth knowing only). */
