@@ -7,9 +7,19 @@ import { describeGaps } from '../report/shard-set.js';
 import { inline } from '../util/markdown.js';
 import { xmlAttr, xmlText } from '../util/xml.js';
 
-/** `PARTIAL REPORT: shard 3/4 is missing. It holds 31 of the 40 brands; …`, one line. */
+/**
+ * `PARTIAL REPORT: shard 3/4 is missing. 9 of the 40 brands (those of the
+ * shards left out) are not in this report; it holds the other 31.`, one line.
+ * The count of what is missing comes first: "It holds 31 of the 40" read as
+ * if the missing shard held 31 (issue 35). The missing brands' ids are not
+ * known here: a shard report names only its own brands.
+ */
 export function partialSentence(g: ShardGaps, brands: number): string {
-  const held = brands >= g.split.brandSetSize ? `It holds all ${brands} brands, but not every shard's report` : `It holds ${brands} of the ${g.split.brandSetSize} brands; the brands of the shards left out are not in it`;
+  const size = g.split.brandSetSize;
+  const held =
+    brands >= size
+      ? `This report holds all ${brands} brands, but not every shard's report`
+      : `${size - brands} of the ${size} brands (those of the shards left out) are not in this report; it holds the other ${brands}`;
   return `PARTIAL REPORT: ${describeGaps(g)}. ${held}.`;
 }
 

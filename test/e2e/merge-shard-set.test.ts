@@ -129,7 +129,8 @@ describe('report merge refuses a set that is not whole', () => {
 
 describe('report merge --allow-partial', () => {
   const held = IDS.length - inShard3.length;
-  const sentence = `PARTIAL REPORT: shard 3/4 is missing. It holds ${held} of the 12 brands`;
+  // The count missing first (issue 35: "It holds 9 of the 12 brands" read as if the missing shard held 9).
+  const sentence = `PARTIAL REPORT: shard 3/4 is missing. ${inShard3.length} of the 12 brands (those of the shards left out) are not in this report; it holds the other ${held}.`;
 
   it('merges a drift set lacking a shard, with a banner in every format, and exits 1', async () => {
     const text = await run('report', 'merge', ...drifts(1, 2, 4), '--allow-partial');
