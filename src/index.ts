@@ -114,6 +114,15 @@ export {
  * all or none, then `releaseAll(locks)`.
  */
 export { acquireBrandLock, acquireBrandLocks, lockDir, lockPath, readHolder, releaseAll, type BrandLock, type LockHolder, type LockOptions } from './apply/lock.js';
+/**
+ * The same locks shared by every machine that reaches one PostgreSQL database
+ * (docs/concurrency.md): `openPgLockBackend({ url, command })`, then pass it as
+ * `lock.backend` to `runApply` or `applyBrand`; `close()` it at the end.
+ * `fileLockBackend(dir)` is the lock files behind the same interface.
+ */
+export { fileLockBackend, type LockBackend } from './apply/lock-backend.js';
+export { openPgLockBackend, type PgLockBackend, type PgLockOptions } from './apply/pg-lock.js';
+export { lockEndpoint } from './apply/lock-key.js';
 /** One brand's plan run step by step (no verification); `verifyApplied` checks what ran. */
 export { executePlan, holdReason, type ApplyReporter, type ExecuteOptions, type GateOptions, type StepResult, type StepStatus } from './apply/execute.js';
 export { verifyApplied, type Unconverged, type VerifyReport } from './apply/verify.js';
