@@ -50,8 +50,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Run the built CLI with the recorder; the modules it loaded and its exit code. */
-function loadedBy(argv: string[]): Promise<{ code: number | null; stdout: string; modules: string[] }> {
+/**
+ * Run the built CLI with the recorder; the modules it loaded, its exit code and
+ * its output. Its stderr is returned for the assertions' messages, never
+ * written to this process's own stderr: a run that fails on purpose (an
+ * invalid manifest) printed a stray "1 error, 0 warnings" into `npm test`'s
+ * output (issue 35).
+ */
+function loadedBy(argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string; modules: string[] }> {
   const record = join(dir, `modules-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(record, '');
   return new Promise((resolve, reject) => {
@@ -65,8 +71,7 @@ function loadedBy(argv: string[]): Promise<{ code: number | null; stdout: string
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) process.stderr.write(stderr);
-      resolve({ code, stdout, modules: readFileSync(record, 'utf8').split('\n').filter((l) => l !== '') });
+      resolve({ code, stdout, stderr, modules: readFileSync(record, 'utf8').split('\n').filter((l) => l !== '') });
     });
   });
 }
@@ -82,8 +87,8 @@ describe('a run loads what it uses', () => {
   it('a plan, cold and then warm from the live cache, loads none of the modules only some runs need', async () => {
     const cacheDir = join(dir, 'cache');
     for (const run of ['cold', 'warm']) {
-      const { code, stdout, modules } = await loadedBy(['plan', manifest, '--cache-dir', cacheDir]);
-      expect(code, run).toBe(0);
+      const { code, stdout, stderr, modules } = await loadedBy(['plan', manifest, '--cache-dir', cacheDir]);
+      expect(code, `${run}: ${stderr}`).toBe(0);
       expect(stdout).toContain('Hello again from Coffee Co');
       // The recorder sees both module systems: commander is CommonJS, the CLI ES modules.
       expect(modules.some((m) => m.includes(join('node_modules', 'commander')))).toBe(true);
@@ -97,8 +102,8 @@ describe('a run loads what it uses', () => {
   });
 
   it('a clean validate loads none of them either', async () => {
-    const { code, modules } = await loadedBy(['validate', manifest]);
-    expect(code).toBe(0);
+    const { code, stderr, modules } = await loadedBy(['validate', manifest]);
+    expect(code, stderr).toBe(0);
     expect(lazyIn(modules)).toEqual([]);
   });
 
@@ -107,9 +112,10 @@ describe('a run loads what it uses', () => {
     writeFileSync(bad, readFileSync(manifest, 'utf8').replace('messagebaseId: SCS00000', 'messagebaseId: SCS00000\n    colour: blue'));
     const invalid = await loadedBy(['validate', bad]);
     expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain('error RCS201: unknown key "colour"');
     expect(lazyIn(invalid.modules)).toContain('the yaml package');
     const markdown = await loadedBy(['plan', manifest, '--no-cache', '--format', 'markdown']);
-    expect(markdown.code).toBe(0);
+    expect(markdown.code, markdown.stderr).toBe(0);
     expect(lazyIn(markdown.modules)).toContain('the Markdown plan view');
   });
 });
