@@ -1,12 +1,13 @@
 // Validation in one pass: a document with errors is still built and checked,
 // without the nodes its errors are in, so missing files, unknown references and
 // lint findings are reported beside the schema errors rather than after they
-// are fixed. A resource (`autoReplies.hours`) loses only its wrong fields when
-// what is left still passes the schema, so its other fields (its messagebase,
-// its references, its files) are checked too; else it is left out whole, as is
-// a section that is wrong as a whole, or a top-level key; the brand key when
-// it is wrong. A list item taken out leaves its list closed up, in the value and
-// in the tree positions come from; findings name it as written.
+// are fixed. A resource (`autoReplies.hours`, or a section that is one object,
+// `brandProfile`) loses only its wrong fields when what is left still passes
+// the schema, so its other fields (its messagebase, its references, its files)
+// are checked too; else it is left out whole, as is a section that is wrong as
+// a whole, or a top-level key; the brand key when it is wrong. A list item
+// taken out leaves its list closed up, in the value and in the tree positions
+// come from; findings name it as written.
 
 import type { SourceDoc } from './source.js';
 import { yamlLib } from './yaml-lib.js';
@@ -86,13 +87,19 @@ export function withoutInvalid(src: SourceDoc, errors: readonly Diagnostic[], en
     else if (gone !== undefined && isRec(v)) out[k] = Object.fromEntries(Object.entries(v).filter(([key]) => !gone.has(key)));
     else out[k] = v;
   }
-  const kept = faults === undefined ? undefined : keepWhatPasses(out, value, droppedEntries, errors, faults);
+  // The resources to try to keep: each entry with errors, and each section that is one object (the brand profile).
+  const resources = [...[...droppedEntries].flatMap(([section, keys]) => [...keys].map((key) => [section, key])), ...[...dropped].filter((k) => !entries.has(k) && k !== 'brand' && isRec(value[k])).map((k) => [k])];
+  const kept = faults === undefined ? undefined : keepWhatPasses(out, value, resources, errors, faults);
   for (const [section, gone] of droppedEntries) {
     for (const key of gone) {
       const entry = kept?.entries.get(join([section, key]));
       if (entry === undefined) left.push({ section, key });
       else (out[section] as Rec)[key] = entry.value;
     }
+  }
+  for (const k of dropped) {
+    const section = kept?.entries.get(join([k]));
+    if (section !== undefined) out[k] = section.value;
   }
   const items = [...(kept?.entries.values() ?? [])].flatMap((e) => e.items);
   const arrays = new Map([...(kept?.entries.values() ?? [])].flatMap((e) => [...e.arrays]));
@@ -118,17 +125,17 @@ interface Kept {
 const GONE = Symbol('taken out');
 
 /**
- * The resources with errors that pass the schema once their wrong nodes are
- * taken out (by the pointer of the resource), and what was taken out. Each
+ * The resources with errors (entries, and sections that are one object) that
+ * pass the schema once their wrong nodes are taken out (by the pointer of the
+ * resource), and what was taken out. Each
  * round takes out the nodes the errors (then the schema) point at; a node
  * taken out before gives way to its parent; a resource whose own node is at
  * fault is not kept. Pointers are as written throughout: a list is closed up
  * only in the copy the schema checks, whose faults are mapped back. No
  * resource's schema depends on another's, so all are checked together.
  */
-function keepWhatPasses(out: Rec, value: Rec, droppedEntries: ReadonlyMap<string, ReadonlySet<string>>, errors: readonly Diagnostic[], faults: Faults): { entries: Map<string, Kept>; pruned: string[] } {
-  const trying = new Map<string, unknown>();
-  for (const [section, keys] of droppedEntries) for (const key of keys) trying.set(join([section, key]), structuredClone((value[section] as Rec)[key]));
+function keepWhatPasses(out: Rec, value: Rec, resources: readonly string[][], errors: readonly Diagnostic[], faults: Faults): { entries: Map<string, Kept>; pruned: string[] } {
+  const trying = new Map<string, unknown>(resources.map((segs) => [join(segs), structuredClone(nodeAt(value, segs))]));
   const removed = new Map<string, Set<string>>([...trying.keys()].map((k) => [k, new Set<string>()]));
   let closed = new Map<string, { value: unknown; arrays: Map<string, number[]> }>();
   let at: string[] = errors.map((d) => d.path);
@@ -150,8 +157,8 @@ function keepWhatPasses(out: Rec, value: Rec, droppedEntries: ReadonlyMap<string
     closed = new Map([...trying].map(([entry, node]) => [entry, closeUp(node, entry)]));
     const doc: Rec = { ...out };
     for (const [entry, c] of closed) {
-      const [section, key] = split(entry) as [string, string];
-      doc[section] = { ...(doc[section] as Rec), [key]: c.value };
+      const [section, key] = split(entry) as [string, string | undefined];
+      doc[section] = key === undefined ? c.value : { ...(doc[section] as Rec), [key]: c.value };
     }
     const arrays = new Map([...closed.values()].flatMap((c) => [...c.arrays]));
     at = faults(doc).map((p) => original(p, arrays));

@@ -112,6 +112,27 @@ chatbots:
     ]);
   });
 
+  it('checks the rest of the brand profile, a section that is one object, beside its type error', async () => {
+    mkdirSync(join(dir, 'profile', 'images'), { recursive: true });
+    writeFileSync(join(dir, 'profile', 'images', 'profile.png'), readFileSync(join(EXAMPLE, 'images', 'hero.png')));
+    const r = await validate(
+      'profile',
+      HEAD +
+        `brandProfile:
+  account: master
+  name: Coffee Co
+  description: Fresh coffee daily
+  tel: "0212345678"
+  categoryId: SHP
+  subCategoryId: SHP002
+  keywords: 5
+  profileImage: images/profle.png
+`,
+    );
+    expect(r.diagnostics.map((d) => `${d.code} ${d.path}`)).toEqual(['RCS203 /brandProfile/keywords', 'RCS303 /brandProfile/profileImage']);
+    expect(r.diagnostics[1]?.message).toContain('(did you mean "images/profile.png"?)');
+  });
+
   it('leaves out a resource whose own shape is wrong, and a link to it is not called missing', async () => {
     // Without `body` the auto-reply cannot be checked as one: it is left out whole, and a link to it is not "missing".
     const r = await validate(
