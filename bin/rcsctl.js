@@ -9,3 +9,8 @@ process.exitCode = await main(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
 });
+// main has returned: nothing of the CLI's is left to do. A timer a request
+// left behind (the backoff wait of a retry its run aborted) must not hold the
+// exit, or `controller --shutdown-timeout` would be no bound; the process
+// normally ends before this fires, which never keeps it alive.
+setTimeout(() => process.exit(), 500).unref();

@@ -161,3 +161,12 @@ export class ApiTransportError extends RcsctlError {
 export function isServiceError(err: unknown, code: string): boolean {
   return err instanceof RcsApiError && err.serviceCode === code;
 }
+
+/** The caller aborted the request (its run is stopping): it was not sent, or its answer was not awaited, so whether it took effect is unknown. */
+export class RequestAbortedError extends RcsctlError {
+  override readonly name: string = 'RequestAbortedError';
+
+  constructor(site: RequestSite, label?: OperationLabel) {
+    super('E_INTERRUPTED', `${subject(site, label)}: aborted (the run is stopping); the next plan shows whether it took effect`, { method: site.method, path: site.path });
+  }
+}

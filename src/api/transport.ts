@@ -8,7 +8,8 @@
 import { Pool, type FormData } from './undici.js';
 import { USER_AGENT } from '../version.js';
 import { ERRORS } from '../contract/codes.js';
-import { ApiTransportError, OutcomeUnknownError, RcsApiError, ResponseShapeError, type HttpMethod, type OperationLabel, type RequestSite } from './errors.js';
+import { ApiTransportError, OutcomeUnknownError, RcsApiError, RequestAbortedError, ResponseShapeError, type HttpMethod, type OperationLabel, type RequestSite } from './errors.js';
+import { requestSignal } from './abort-scope.js';
 import { parseEndpoint, type Endpoint } from './endpoint.js';
 import type { Redaction } from '../util/redaction.js';
 import { RETRYABLE_STATUS, retryAfterMs, withRetries, type AttemptResult, type RetryPolicy } from './retry.js';
@@ -56,6 +57,8 @@ export interface ApiRequest {
    * probably took effect (64323 No changes for a PUT, an unknown id for a DELETE).
    */
   successAfterRetry?: readonly string[];
+  /** Abort the request (in flight, waiting for a slot, or between retries); default: the calling context's (src/api/abort-scope.ts). */
+  signal?: AbortSignal;
 }
 
 /** An answer the caller should interpret. */
@@ -162,6 +165,11 @@ function signalOf(status: number): Signal {
   return status === 502 || status === 504 ? 'neutral' : 'healthy';
 }
 
+/** Read through a function: the signal may abort while a request is awaited. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
 function queryString(query: Record<string, string | number> | undefined): string {
   if (query === undefined) return '';
   const params = new URLSearchParams();
@@ -232,6 +240,7 @@ export function createTransport(opts: TransportOptions): Transport {
     auth: boolean;
     /** One token renewal per request: a second 61004 means renewal does not help. */
     renewed: boolean;
+    signal: AbortSignal | undefined;
   }
 
   const redact = (s: string): string => opts.redactor.text(s);
@@ -261,6 +270,10 @@ export function createTransport(opts: TransportOptions): Transport {
 
     // The slot is taken after the token: a renewal needs a slot of its own.
     const slot = await limiter.acquire(req.brand?.id ?? '');
+    if (isAborted(p.signal)) {
+      slot.release('neutral');
+      throw new RequestAbortedError(site, req.label);
+    }
     const t0 = Date.now();
     counts.requests += 1;
     let status: number;
@@ -274,12 +287,14 @@ export function createTransport(opts: TransportOptions): Transport {
         body: body ?? null,
         headersTimeout: opts.timeouts.headersMs,
         bodyTimeout: opts.timeouts.bodyMs,
+        ...(p.signal !== undefined ? { signal: p.signal } : {}),
       });
       status = res.statusCode;
       retryAfterHeader = res.headers['retry-after'];
       text = await res.body.text();
     } catch (err) {
       slot.release('neutral');
+      if (isAborted(p.signal)) throw new RequestAbortedError(site, req.label);
       const { kind, reason: why } = classify(err);
       // Name where: "connection refused at 127.0.0.1:8080" says which setting to check.
       const reason = `${why} at ${hostPort(p.origin)}`;
@@ -351,9 +366,20 @@ export function createTransport(opts: TransportOptions): Transport {
       idempotent: req.idempotent ?? req.method !== 'POST',
       auth: req.auth ?? true,
       renewed: false,
+      signal: req.signal ?? requestSignal(),
     };
-    return withRetries(opts.retry, (attempt) => attemptOnce(prepared, attempt), () => {
+    const signal = prepared.signal;
+    if (signal?.aborted === true) return Promise.reject(new RequestAbortedError(site, req.label));
+    const sent = withRetries(opts.retry, (attempt) => attemptOnce(prepared, attempt), () => {
       counts.retries += 1;
+    });
+    if (signal === undefined) return sent;
+    // An abort also ends a wait between retries: the retry loop's next attempt then stops at once.
+    sent.catch(() => undefined);
+    return new Promise<ApiResponse>((resolve, reject) => {
+      const onAbort = (): void => reject(new RequestAbortedError(site, req.label));
+      signal.addEventListener('abort', onAbort, { once: true });
+      sent.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
   }
 

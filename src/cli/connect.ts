@@ -19,6 +19,8 @@ export interface Connection {
   client: RcsClient;
   baseUrl: string;
   sandbox?: RunningEmulator;
+  /** How the client authenticates: a static token cannot be renewed, client credentials are. */
+  credentialsKind: 'static-token' | 'client-credentials';
   /** Close the client, then the sandbox. */
   close(): Promise<void>;
 }
@@ -102,6 +104,7 @@ export async function connect(ctx: CommandContext, connectOpts: ConnectOptions =
   const conn: Connection = {
     client,
     baseUrl,
+    credentialsKind: 'token' in credentials ? 'static-token' : 'client-credentials',
     async close() {
       await client.close();
       await sandbox?.close();

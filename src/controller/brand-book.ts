@@ -5,6 +5,7 @@
 
 import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
+import type { RetryState } from './retry-schedule.js';
 import type { BrandState, Classified } from './state.js';
 import type { BrandStatus } from './status.js';
 
@@ -17,10 +18,11 @@ interface BrandEntry {
   lateReviews: number;
 }
 
-/** An error a pass met, as /status shows it. */
+/** An error a pass met, as /status shows it (`httpStatus` when the service answered). */
 export interface PassError {
   code: string;
   message: string;
+  httpStatus?: number;
 }
 
 /** Every brand the controller serves, by id. */
@@ -86,7 +88,7 @@ export class BrandBook {
     if (tookMs !== undefined) s.passes++;
     if (tookMs !== undefined) s.lastPassDurationMs = tookMs;
     s.lastPassOutcome = error !== undefined && c.state !== 'failed' ? 'error' : c.state;
-    if (error !== undefined) s.lastError = { ...error, at: now };
+    if (error !== undefined) s.lastError = { code: error.code, message: error.message, at: now };
     if (detail !== undefined) entry.detail = detail;
     this.metrics.setState(brandId, c.state, c.counts.lateReviews);
     this.metrics.setReconciling(brandId, false);
@@ -96,6 +98,34 @@ export class BrandBook {
   /** Whether `brandId` is served (it may have left the manifests during its pass). */
   has(brandId: string): boolean {
     return this.entries.has(brandId);
+  }
+
+  /**
+   * A pass that the service's condition stopped (the token refused): the
+   * brand keeps the verdict it had, with the error and why it waits; the
+   * condition is the controller's, said once (src/controller/service-condition.ts).
+   */
+  hold(brandId: string, error: PassError, reason: string, tookMs: number): void {
+    const entry = this.entries.get(brandId);
+    if (entry === undefined) return;
+    const s = entry.status;
+    s.state = entry.settled;
+    s.passes++;
+    s.lastPassAt = new Date().toISOString();
+    s.lastPassDurationMs = tookMs;
+    s.lastPassOutcome = 'error';
+    s.lastError = { code: error.code, message: error.message, at: s.lastPassAt };
+    s.pendingReasons = [reason, ...s.pendingReasons.filter((r) => !r.startsWith('waiting for the service'))];
+    // rcsctl_brand_state keeps the last verdict.
+    this.metrics.setReconciling(brandId, false);
+  }
+
+  /** The brand's pending retry (undefined: none). */
+  retrying(brandId: string, retry: RetryState | undefined): void {
+    const s = this.entries.get(brandId)?.status;
+    if (s === undefined) return;
+    if (retry === undefined) delete s.retry;
+    else s.retry = retry;
   }
 
   /** Put `reason` first among the brand's pending reasons, replacing one that starts with `kind`; true when it was not there yet. */

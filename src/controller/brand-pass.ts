@@ -7,6 +7,8 @@ import type { RcsClient } from '../api/index.js';
 import { applyBrand } from '../apply/apply-run.js';
 import type { LockBackend } from '../apply/lock-backend.js';
 import { describeHolder, type LockHolder } from '../apply/lock.js';
+import { withRequestSignal } from '../api/abort-scope.js';
+import { RcsApiError } from '../api/errors.js';
 import { errorMessage, RcsctlError } from '../errors.js';
 import type { LiveCache } from '../kinds/live-cache.js';
 import type { DesiredBrand } from '../manifest/types.js';
@@ -15,6 +17,8 @@ import { buildDrift } from '../report/build-drift.js';
 import { emptyCounts, type BrandBook, type PassError } from './brand-book.js';
 import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
+import type { RetrySchedule } from './retry-schedule.js';
+import { serviceStateOf, type ServiceCondition } from './service-condition.js';
 import { classify, type Classified } from './state.js';
 
 const DAY_MS = 86_400_000;
@@ -47,8 +51,14 @@ export interface PassDeps {
   metrics: ControllerMetrics;
   /** The shutdown: no step starts once it is aborted. */
   signal: AbortSignal;
+  /** The shutdown's bound: the requests in flight are aborted. */
+  requests: AbortSignal;
   /** Ask for another pass of a brand (a lock's retry). */
   markDirty: (brandId: string) => void;
+  /** The service's condition, told what every pass met. */
+  service: ServiceCondition;
+  /** The failed brands' retries. */
+  retries: RetrySchedule;
   cache?: LiveCache;
 }
 
@@ -59,7 +69,7 @@ interface PassOutcome {
   applied?: string;
 }
 
-/** Runs brands' passes. */
+/** Runs brands' passes, and tells the service's condition and the retries what each found. */
 export class BrandPasses {
   private readonly lockRetries = new Set<NodeJS.Timeout>();
 
@@ -75,32 +85,56 @@ export class BrandPasses {
     const started = performance.now();
     let result = 'error';
     try {
-      const c = this.settings.mode === 'apply' ? await this.apply(brandId, want) : await this.observe(want);
+      // Every request of the pass is aborted when the shutdown's bound is reached.
+      const c = await withRequestSignal(this.deps.requests, () => (this.settings.mode === 'apply' ? this.apply(brandId, want) : this.observe(want)));
       if (c === undefined) {
         // Waiting for another run's lock: the brand keeps its state until its turn.
         book.resume(brandId);
         result = 'locked';
         return;
       }
-      book.settle(brandId, c.classified, c.error, c.detail, Math.round(performance.now() - started));
-      result = c.classified.state;
-      log('info', 'pass', { brand: brandId, mode: this.settings.mode, state: c.classified.state, ms: Math.round(performance.now() - started), counts: c.classified.counts, ...(c.applied !== undefined ? { applied: c.applied } : {}) });
+      result = this.record(brandId, c, Math.round(performance.now() - started));
     } catch (err) {
       if (signal.aborted) {
-        // Stopped by the shutdown after its steps in flight: the next start resyncs it.
+        // Stopped by the shutdown: the next start resyncs it.
         book.resume(brandId);
-        log('info', 'pass.stopped', { brand: brandId });
+        log('info', 'pass.stopped', { brand: brandId, ...(err instanceof RcsctlError && err.details.interrupted !== undefined ? { interrupted: err.details.interrupted } : {}) });
         return;
       }
       const message = errorMessage(err);
-      const code = err instanceof RcsctlError ? err.code : 'E_INTERNAL';
-      book.settle(brandId, { state: 'failed', reasons: [message], counts: emptyCounts() }, { code, message }, undefined, Math.round(performance.now() - started));
-      log('error', 'pass.error', { brand: brandId, code, message });
+      const error: PassError = { code: err instanceof RcsctlError ? err.code : 'E_INTERNAL', message, ...(err instanceof RcsApiError ? { httpStatus: err.httpStatus } : {}) };
+      result = this.record(brandId, { classified: { state: 'failed', reasons: [message], counts: emptyCounts() }, error }, Math.round(performance.now() - started));
     } finally {
       // A brand that left the manifests during its pass keeps no series.
       if (book.has(brandId)) metrics.pass(brandId, result, (performance.now() - started) / 1000);
       this.deps.cache?.save();
     }
+  }
+
+  /**
+   * What a pass found, told to the service's condition, the book and the
+   * retries; the result for the metrics. A refused token stops every brand
+   * alike: the brand keeps its verdict and the condition says why, once.
+   */
+  private record(brandId: string, c: PassOutcome, tookMs: number): string {
+    const { book, log, service, retries } = this.deps;
+    const condition = service.observe(c.error);
+    if (c.error !== undefined && serviceStateOf(c.error) === 'unauthorized') {
+      book.hold(brandId, c.error, `waiting for the service: ${condition} (${c.error.message})`, tookMs);
+      book.retrying(brandId, retries.failed(brandId));
+      return 'error';
+    }
+    book.settle(brandId, c.classified, c.error, c.detail, tookMs);
+    if (c.classified.state === 'failed') {
+      const retry = retries.failed(brandId);
+      book.retrying(brandId, retry);
+      log('error', 'pass.error', { brand: brandId, code: c.error?.code ?? 'E_PLAN', message: c.error?.message ?? c.classified.reasons[0] ?? 'failed', retry: retry.attempt, nextAt: retry.nextAt });
+    } else {
+      retries.reset(brandId);
+      book.retrying(brandId, undefined);
+    }
+    log('info', 'pass', { brand: brandId, mode: this.settings.mode, state: c.classified.state, ms: tookMs, counts: c.classified.counts, ...(c.applied !== undefined ? { applied: c.applied } : {}) });
+    return c.classified.state;
   }
 
   /** Forget the lock retries not yet due (the controller is stopping). */
@@ -123,7 +157,8 @@ export class BrandPasses {
       steps: outcome.plan.steps.map((s) => ({ address: s.address, op: s.op, gate: s.gate })),
       findings: (drift?.resources ?? []).flatMap((r) => r.findings.map((f) => ({ code: f.code, severity: f.severity, address: f.address, message: f.message }))),
     };
-    const error = outcome.plan.error !== undefined ? { code: outcome.plan.error.code, message: outcome.plan.error.message } : undefined;
+    const e = outcome.plan.error;
+    const error: PassError | undefined = e !== undefined ? { code: e.code, message: e.message, ...(e.httpStatus !== undefined ? { httpStatus: e.httpStatus } : {}) } : undefined;
     return { classified, detail, ...(error !== undefined ? { error } : {}) };
   }
 
@@ -161,13 +196,19 @@ export class BrandPasses {
       return undefined;
     }
     if (run.status === 'nothing') return this.observe(want, run.planned);
-    if (run.status === 'interrupted') throw new RcsctlError('E_INTERRUPTED', 'the controller is shutting down: the pass stopped after the steps in flight');
+    if (run.status === 'interrupted') {
+      // Steps cut short (in flight when the shutdown came, or never started): the next pass reads where they stand.
+      const interrupted = run.interrupted.flatMap((o) => (o.results ?? []).filter((r) => r.status === 'cancelled' || r.inFlightAtInterrupt === true).map((r) => `${r.step.address} ${r.step.op}: ${r.status === 'cancelled' ? 'not started' : `interrupted in flight (${r.message})`}`));
+      throw new RcsctlError('E_INTERRUPTED', 'the controller is shutting down: the pass stopped', { interrupted });
+    }
     const ran = run.outcomes.flatMap((o) => ('results' in o && o.results !== undefined ? o.results : []));
     const applied = ['done', 'failed', 'blocked', 'held', 'skipped'].map((st) => `${ran.filter((r) => r.status === st).length} ${st}`).join(', ');
     this.deps.log('info', 'apply', { brand: brandId, status: run.status, steps: applied });
     if (run.status === 'failed') {
       const reasons = [...[...run.failures.values()].map((e) => `${e.code}: ${e.message}`), ...run.unconverged.map((u) => u.message)];
-      return { classified: { state: 'failed', reasons, counts: emptyCounts() }, error: { code: [...run.failures.values()][0]?.code ?? 'E_UNCONVERGED', message: reasons[0] ?? 'apply failed' }, applied };
+      const first = [...run.failures.values()][0];
+      const error: PassError = { code: first?.code ?? 'E_UNCONVERGED', message: reasons[0] ?? 'apply failed', ...(first?.httpStatus !== undefined ? { httpStatus: first.httpStatus } : {}) };
+      return { classified: { state: 'failed', reasons, counts: emptyCounts() }, error, applied };
     }
     // What the apply left (held or blocked steps, reviews it started): read once more.
     return { ...(await this.observe(want)), applied };

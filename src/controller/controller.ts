@@ -12,6 +12,7 @@
 // notification router (the webhook's hints) and the HTTP face. This file wires
 // them, starts them in order and stops them in reverse.
 
+import { setMaxListeners } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -37,9 +38,25 @@ import { makeForwarder, peerUrls, type Forwarder } from './peers.js';
 import { Leadership } from './leader.js';
 import { forwardToLeader, STANDBY_VIA } from './leader-forward.js';
 import { DirtyQueue } from './queue.js';
+import { DEFAULT_RETRY_BACKOFF, RetrySchedule, type RetryBackoff } from './retry-schedule.js';
+import { ServiceCondition } from './service-condition.js';
 import type { ControllerStatus } from './status.js';
+import { invalidateCatalogues } from '../kinds/service-catalogue.js';
 
 const DAY_MS = 86_400_000;
+
+/** After the shutdown timeout aborts the requests, how long the passes may take to unwind (*chosen*: aborted requests fail at once). */
+const UNWIND_MS = 500;
+
+/** True when `p` settles within `ms`. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** How to run a controller; only `paths`, `client`, `baseUrl` and `webhookToken` are required. */
 export interface ControllerOptions {
@@ -106,6 +123,10 @@ export interface ControllerOptions {
   advertiseUrl?: string;
   /** With `lockUrl`: how often a standby tries the lease (default 3 s). */
   leasePollMs?: number;
+  /** A failed brand's retries: the first within `baseMs` (default 5 s), doubling up to `maxMs` (default 5 minutes). */
+  retryBackoff?: Partial<RetryBackoff>;
+  /** How the client authenticates, for the advice when the service refuses it (a static token cannot be renewed). */
+  credentialsKind?: 'static-token' | 'client-credentials';
 }
 
 /** A running controller. */
@@ -134,11 +155,16 @@ class Controller implements RunningController {
   private readonly log: Log;
   private readonly metrics = new ControllerMetrics();
   private readonly cache: LiveCache | undefined;
+  /** Aborted when the shutdown begins: no pass or step starts. */
   private readonly shutdown = new AbortController();
+  /** Aborted when the shutdown timeout is reached: every request in flight stops. */
+  private readonly hardStop = new AbortController();
   private readonly startedAt = new Date().toISOString();
   private readonly book: BrandBook;
   private readonly desired: DesiredState;
   private readonly passes: BrandPasses;
+  private readonly service: ServiceCondition;
+  private readonly retries: RetrySchedule;
   private readonly queue: DirtyQueue;
   private readonly forwarder: Forwarder | undefined;
   private readonly router: NotificationRouter;
@@ -171,6 +197,8 @@ class Controller implements RunningController {
     this.log = makeLog(options.logOut ?? process.stdout, options.logFormat ?? 'json', this.redaction);
     this.cache = options.cacheDir !== undefined ? new LiveCache(options.cacheDir, options.baseUrl, this.redaction) : undefined;
     const { log, metrics } = this;
+    // Every request of every pass listens to these (as many as --concurrency allows): not a leak.
+    setMaxListeners(0, this.shutdown.signal, this.hardStop.signal);
     const markDirty = (brandId: string): void => this.markDirty(brandId);
     this.book = new BrandBook(log, metrics);
     this.queue = new DirtyQueue(concurrency, (brandId) => this.pass(brandId).finally(() => this.workLoop.passEnded()));
@@ -180,6 +208,11 @@ class Controller implements RunningController {
     this.unwatchClient = metrics.watchClient(options.client);
     metrics.resyncInterval(options.intervalMs ?? 600_000);
     metrics.watchReadiness(() => this.readiness().ready);
+    this.service = new ServiceCondition(options.credentialsKind, log, metrics);
+    this.retries = new RetrySchedule({ ...DEFAULT_RETRY_BACKOFF, ...options.retryBackoff }, (brandId) => {
+      this.log('info', 'brand.retry', { brand: brandId });
+      markDirty(brandId);
+    });
     this.desired = new DesiredState(
       {
         paths: options.paths,
@@ -190,7 +223,7 @@ class Controller implements RunningController {
         ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
         watchDebounceMs: options.watchDebounceMs ?? 300,
       },
-      { book: this.book, log, redaction: this.redaction, forget: (id) => this.queue.forget(id), markDirty },
+      { book: this.book, log, redaction: this.redaction, forget: (id) => this.forget(id), markDirty },
     );
     this.passes = new BrandPasses(
       {
@@ -205,7 +238,7 @@ class Controller implements RunningController {
         ...(options.shard !== undefined ? { shard: shardLabel(options.shard) } : {}),
         ...(options.lockUrl !== undefined ? { lockBackend: () => this.leadership?.lockBackend, leaseSignal: () => this.leadership!.signal } : {}),
       },
-      { client: options.client, book: this.book, log, metrics, signal: this.shutdown.signal, markDirty, ...(this.cache !== undefined ? { cache: this.cache } : {}) },
+      { client: options.client, book: this.book, log, metrics, signal: this.shutdown.signal, requests: this.hardStop.signal, markDirty, service: this.service, retries: this.retries, ...(this.cache !== undefined ? { cache: this.cache } : {}) },
     );
     this.forwarder = peers !== undefined && options.shard !== undefined ? makeForwarder(peers, options.shard, options.webhookToken, log, metrics, options.forwardTimeoutMs) : undefined;
     this.router = new NotificationRouter({
@@ -216,6 +249,7 @@ class Controller implements RunningController {
       brands: () => this.desired.current.brands.keys(),
       has: (id) => this.desired.current.brands.has(id),
       markDirty,
+      invalidate: (topic) => invalidateCatalogues(options.client, topic),
     });
   }
 
@@ -259,6 +293,7 @@ class Controller implements RunningController {
       ...(this.lastResyncAt !== undefined ? { lastResyncAt: this.lastResyncAt } : {}),
       queueDepth: this.queue.depth,
       ...(this.leadership !== undefined ? { leadership: this.leadership.view() } : {}),
+      service: this.service.toJSON(),
       brands: this.book.list(),
     };
   }
@@ -280,6 +315,12 @@ class Controller implements RunningController {
     return { ready: reasons.length === 0, reasons };
   }
 
+  /** A brand left the manifests: no pass, no retry. */
+  private forget(brandId: string): void {
+    this.queue.forget(brandId);
+    this.retries.reset(brandId);
+  }
+
   private markDirty(brandId: string): void {
     this.workLoop.queued();
     this.queue.mark(brandId);
@@ -293,6 +334,7 @@ class Controller implements RunningController {
     // A standby sends nothing: the leader runs the brand, and this replica resyncs every brand when it comes to lead.
     if (want !== undefined && this.leadership?.isLeading === true) await this.passes.run(brandId, want);
     this.metrics.queueDepth(this.queue.depth);
+    this.metrics.retries(this.retries.size);
   }
 
   private resyncAll(): void {
@@ -347,22 +389,32 @@ class Controller implements RunningController {
     return `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
   }
 
+  /**
+   * Stop within the shutdown timeout: no new pass or step; the passes in flight
+   * get the timeout to finish; then their requests are aborted (their steps
+   * reported as interrupted: the next pass converges), they unwind and release
+   * their locks, and the server closes.
+   */
   private async stop(): Promise<void> {
     const { log, queue } = this;
+    const started = Date.now();
+    const timeoutMs = this.options.shutdownTimeoutMs ?? 30_000;
     log('info', 'stopping', { running: queue.active.size });
     clearInterval(this.interval);
     this.passes.stop();
+    this.retries.stop();
     this.desired.close();
     queue.stop();
-    // No new step starts; the ones in flight finish, and runApply releases the locks.
     this.shutdown.abort('shutdown');
-    const timeoutMs = this.options.shutdownTimeoutMs ?? 30_000;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([queue.idle().then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs)))]);
-    clearTimeout(timer);
-    if (timedOut) log('warn', 'stopping.timeout', { running: [...queue.active], timeoutMs });
-    await this.forwarder?.close();
-    await Promise.all([...this.toLeader]);
+    if (!(await within(queue.idle(), timeoutMs))) {
+      log('warn', 'stopping.timeout', { running: [...queue.active], timeoutMs });
+      this.hardStop.abort('shutdown timeout');
+      // Aborted requests fail at once; the passes unwind (releasing their locks) in well under this.
+      if (!(await within(queue.idle(), UNWIND_MS))) log('warn', 'stopping.unwind', { running: [...queue.active] });
+    }
+    const left = Math.max(0, timeoutMs - (Date.now() - started));
+    if (this.forwarder !== undefined) await within(this.forwarder.close(), left);
+    await within(Promise.all([...this.toLeader]), Math.max(0, timeoutMs - (Date.now() - started)));
     // The lease, and with it every brand lock, ends with the connection.
     await this.leadership?.close();
     this.unwatchClient();
@@ -374,6 +426,6 @@ class Controller implements RunningController {
         server.closeAllConnections();
       });
     }
-    log('info', 'stopped', {});
+    log('info', 'stopped', { ms: Date.now() - started });
   }
 }

@@ -9,6 +9,7 @@ import { findOperation } from '../contract/operations.js';
 import { NOTIFICATION_TYPES } from '../contract/wire.js';
 import { VERSION } from '../version.js';
 import type { LeadershipView } from './leader.js';
+import { SERVICE_STATES, type ServiceState } from './service-condition.js';
 import { BRAND_STATES, type BrandState } from './state.js';
 
 /** The notification types the service sends; others count as `other`. */
@@ -71,6 +72,13 @@ export class ControllerMetrics {
     registers: [this.registry],
   });
   private readonly serviceRetries = new Counter({ name: 'rcsctl_service_retries_total', help: 'Attempts beyond the first, by operation', labelNames: ['operation'], registers: [this.registry] });
+  private readonly service = new Gauge({
+    name: 'rcsctl_service_state',
+    help: 'The service as the last pass found it: 1 for the current state (ok, unreachable, unauthorized), 0 for the others',
+    labelNames: ['state'],
+    registers: [this.registry],
+  });
+  private readonly retrying = new Gauge({ name: 'rcsctl_brands_retrying', help: 'Failed brands waiting for their retry (exponential backoff)', registers: [this.registry] });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -194,6 +202,16 @@ export class ControllerMetrics {
 
   request(status: number): void {
     this.requests.inc({ status: String(status) });
+  }
+
+  /** The service's condition changed (or was first known). */
+  serviceState(state: ServiceState): void {
+    for (const s of SERVICE_STATES) this.service.set({ state: s }, s === state ? 1 : 0);
+  }
+
+  /** Failed brands waiting for a retry. */
+  retries(count: number): void {
+    this.retrying.set(count);
   }
 
   queueDepth(depth: number): void {

@@ -19,6 +19,8 @@ export interface RouterDeps {
   brands: () => Iterable<string>;
   has: (brandId: string) => boolean;
   markDirty: (brandId: string) => void;
+  /** A notification of this type came: drop the service-wide lists it concerns (the next pass reads them again); how many were dropped. */
+  invalidate: (topic: string) => number;
 }
 
 /** Routes the webhook's notifications. */
@@ -33,6 +35,8 @@ export class NotificationRouter {
     const elsewhere: Notification[] = [];
     for (const n of list) {
       metrics.notification(n.notiType, n.method);
+      const dropped = this.deps.invalidate(n.notiType);
+      if (dropped > 0) log('info', 'catalogue.invalidated', { type: n.notiType, lists: dropped });
       const targets = n.brandId === undefined ? [...this.deps.brands()] : this.deps.has(n.brandId) ? [n.brandId] : [];
       const theirs = n.brandId !== undefined && !inShard(n.brandId, shard);
       log('info', 'notification', { type: n.notiType, method: n.method, ...(n.brandId !== undefined ? { brand: n.brandId } : {}), queued: targets.length, ...(forwarded ? { forwarded } : {}) });

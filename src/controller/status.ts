@@ -3,6 +3,8 @@
 // error. Plain data; the controller keeps it current.
 
 import type { LeadershipView } from './leader.js';
+import type { RetryState } from './retry-schedule.js';
+import type { ServiceStatus } from './service-condition.js';
 import type { BrandState, PassCounts } from './state.js';
 
 /** One brand, as GET /status lists it. */
@@ -20,6 +22,8 @@ export interface BrandStatus {
   lastError?: { code: string; message: string; at: string };
   /** Passes run since the controller started. */
   passes: number;
+  /** After a failed pass: passes failed in a row, and when the next try starts (absent once a pass succeeds). */
+  retry?: RetryState;
 }
 
 /** The whole controller, as GET /status gives it. */
@@ -34,5 +38,7 @@ export interface ControllerStatus {
   queueDepth: number;
   /** Leader, standby, sole (no lock URL) or unknown, and the shard's leader (leader.ts). */
   leadership?: LeadershipView;
+  /** The service's condition: ok, unreachable or unauthorized, since when, and the error that said so. */
+  service: ServiceStatus;
   brands: BrandStatus[];
 }

@@ -93,6 +93,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
         paths: pathsOrCwd(paths),
         client: conn.client,
         baseUrl: conn.baseUrl,
+        credentialsKind: conn.credentialsKind,
         webhookToken,
         env: io.env,
         cwd: io.cwd,

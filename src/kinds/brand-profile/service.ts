@@ -11,6 +11,7 @@ import type { PlanProblem, Step, StepFile } from '../../core/step.js';
 import type { LiveBrand } from '../../core/live.js';
 import { readChecked, requestOf, tolerate } from '../apply-helpers.js';
 import type { Handler, ListReader, Reread } from '../resource-kind.js';
+import { catalogueStore } from '../service-catalogue.js';
 import type { LiveProfile, ProfileRequest } from './kind.js';
 import { PROFILE_KEY, type DesiredProfile } from './types.js';
 
@@ -37,17 +38,9 @@ function accountFor(desired: DesiredProfile | undefined, account?: string): stri
   return desired?.account ?? account ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined);
 }
 
-// One category list per client, that is per run: every brand shares it.
-const catalogues = new WeakMap<RcsClient, Promise<BrandCategory[]>>();
-
-/** The service's categories, read at most once per run. */
+/** The service's categories, shared by every brand through the client's catalogues (no notification names them: kept for the catalogue TTL). */
 export function categoriesOf(client: RcsClient): Promise<BrandCategory[]> {
-  let c = catalogues.get(client);
-  if (c === undefined) {
-    c = client.brands.categories();
-    catalogues.set(client, c);
-  }
-  return c;
+  return catalogueStore(client).get('brand.categories', () => client.brands.categories(), []);
 }
 
 /** Reads the page when the manifests declare a profile (or, for export, when --account or RCSCTL_PERSON_ID names the account). */

@@ -1,7 +1,7 @@
 // Templates and the service: reading (the list, then details from the live
 // cache when the list's updateDate is unchanged, then every form the manifests
-// or the live templates name, once per run), re-reading by id, and the apply
-// handlers with their idempotency codes.
+// or the live templates name, through the client's catalogues), re-reading by
+// id, and the apply handlers with their idempotency codes.
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
 import type { MessagebaseForm, MessagebaseFormListItem, TemplateBodyItem, TemplateDetail, TemplateListItem } from '../../contract/wire.js';
@@ -10,6 +10,7 @@ import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate, uploadOnce } from '../apply-helpers.js';
 import { isListedVersion } from '../cache-trust.js';
 import type { LiveCache } from '../live-cache.js';
+import { catalogueStore } from '../service-catalogue.js';
 import { cachedForm, cachedTemplate, cacheForm, cacheTemplate } from './cache.js';
 import type { DetailReader, Handler, HandlerEnv, Reread } from '../resource-kind.js';
 import { custTmpltIdOf, type TemplateRequest } from './kind.js';
@@ -63,44 +64,34 @@ function wantsCommon(env: { desired?: { autoReplies: { size: number } } }): bool
 
 interface FormCatalogue {
   list(): Promise<MessagebaseFormListItem[]>;
-  /** The common messagebase ids (the service's list, read once). */
+  /** The common messagebase ids (the service's list). */
   commonIds(): Promise<string[]>;
   form(id: string): Promise<MessagebaseForm | null>;
 }
 
-// One catalogue per client, that is per run: every brand shares the forms it read.
-const catalogues = new WeakMap<RcsClient, FormCatalogue>();
-
-/** The forms of the service, each fetched at most once per run, and kept in the live cache while the list's updateDate holds. */
+/**
+ * The forms of the service and its common messagebases, through the client's
+ * catalogues (src/kinds/service-catalogue.ts): every brand planned at once
+ * shares one read, which is kept a while and never when it failed; a form's
+ * detail is also kept in the live cache while the list's updateDate holds.
+ */
 export function formCatalogue(client: RcsClient, cache?: LiveCache): FormCatalogue {
-  let c = catalogues.get(client);
-  if (c !== undefined) return c;
-  let listing: Promise<MessagebaseFormListItem[]> | undefined;
-  const forms = new Map<string, Promise<MessagebaseForm | null>>();
-  const list = (): Promise<MessagebaseFormListItem[]> => (listing ??= collect(client.templates.listForms()));
-  let common: Promise<string[]> | undefined;
-  c = {
+  const store = catalogueStore(client);
+  const list = (): Promise<MessagebaseFormListItem[]> => store.get('template.forms', () => collect(client.templates.listForms()));
+  return {
     list,
-    commonIds: () => (common ??= collect(client.messagebases.listCommon()).then((all) => all.map((m) => m.messagebaseId))),
-    form(id) {
-      let pending = forms.get(id);
-      if (pending === undefined) {
-        pending = (async () => {
-          const listed = (await list()).find((f) => f.messagebaseformId === id);
-          if (listed === undefined) return null;
-          const cached = cache === undefined ? undefined : cachedForm(cache, id, listed.updateDate);
-          if (cached !== undefined) return cached;
-          const form = await client.templates.getForm(id).catch(gone(TEMPLATE_CODES.unknownForm));
-          if (form !== undefined && cache !== undefined) cacheForm(cache, form);
-          return form ?? null;
-        })();
-        forms.set(id, pending);
-      }
-      return pending;
-    },
+    commonIds: () => store.get('messagebase.common', async () => (await collect(client.messagebases.listCommon())).map((m) => m.messagebaseId)),
+    form: (id) =>
+      store.get(`template.form:${id}`, async () => {
+        const listed = (await list()).find((f) => f.messagebaseformId === id);
+        if (listed === undefined) return null;
+        const cached = cache === undefined ? undefined : cachedForm(cache, id, listed.updateDate);
+        if (cached !== undefined) return cached;
+        const form = await client.templates.getForm(id).catch(gone(TEMPLATE_CODES.unknownForm));
+        if (form !== undefined && cache !== undefined) cacheForm(cache, form);
+        return form ?? null;
+      }),
   };
-  catalogues.set(client, c);
-  return c;
 }
 
 /** One template again. */
