@@ -117,4 +117,43 @@ describe('rcsctl controller as a process', () => {
     const plan = await cli(['plan', EXAMPLE, '--detailed-exitcode', '--no-cache'], { emu });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   }, 120_000);
+
+  it('--shutdown-timeout 3s is a hard bound: with every create answered 20 s late, SIGTERM mid-pass exits 0 within 4 s, the steps in flight reported interrupted, the lock released; a re-run converges with no duplicate', async () => {
+    await converge(client, EXAMPLE);
+    const ids: string[] = [];
+    for await (const item of client.autoReplies.list({ id: BRAND })) ids.push(item.autoReplyMsgId);
+    for (const id of ids) await client.autoReplies.delete({ id: BRAND }, id);
+    // Every create answered 20 s late (the change is made at once, the answer waits): the pass is stuck on its requests in flight.
+    await admin(emu, 'POST', 'faults', { seed: 1, rules: [{ kind: 'latency', rate: 1, ms: 20_000, method: 'POST' }] });
+    await admin(emu, 'DELETE', 'requests');
+    const c = await spawnController([EXAMPLE, '--mode', 'apply', '--allow-review', '--shutdown-timeout', '3s']);
+    // The creates are on their way.
+    await waitFor('a create in flight', async () => (((await admin(emu, 'GET', 'requests')).requests as { method: string }[]).some((r) => r.method === 'POST') ? true : undefined), 60_000);
+    const t0 = Date.now();
+    c.proc.kill('SIGTERM');
+    expect(await c.exited).toBe(0);
+    const took = Date.now() - t0;
+    expect(took, c.out()).toBeLessThan(4_000);
+    const events = c.out().trim().split('\n').map((l) => JSON.parse(l) as { event: string; interrupted?: string[]; brand?: string });
+    expect(events.some((e) => e.event === "stopping.timeout"), c.out()).toBe(true);
+    const stopped = events.find((e) => e.event === 'pass.stopped');
+    expect(stopped?.brand).toBe(BRAND);
+    expect(stopped?.interrupted?.some((s) => /interrupted in flight|not started/.test(s))).toBe(true);
+    expect(events.at(-1)?.event).toBe('stopped');
+    expect(existsSync(join(tmp, 'locks')) ? readdirSync(join(tmp, 'locks')).filter((f) => f.endsWith('.lock')) : []).toEqual([]);
+
+    await admin(emu, 'DELETE', 'faults');
+    const again = await spawnController([EXAMPLE, '--mode', 'apply', '--allow-review']);
+    await waitFor('the re-run to converge', async () => {
+      const s = await brandStatus(again.url, BRAND);
+      return s.passes > 0 && (s.state === 'waiting-review' || s.state === 'in-sync') ? s : undefined;
+    }, 60_000);
+    again.proc.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+    const live: string[] = [];
+    for await (const item of client.autoReplies.list({ id: BRAND })) live.push(item.autoReplyMsgName);
+    expect(live.length).toBe(new Set(live).size);
+    const plan = await cli(['plan', EXAMPLE, '--detailed-exitcode', '--no-cache'], { emu });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  }, 180_000);
 });

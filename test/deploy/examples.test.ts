@@ -31,6 +31,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { EXAMPLE, ROOT, TOKEN, emulator } from '../e2e/helpers.js';
 import { PG_PASSWORD, usePostgres } from '../pg.js';
+import { parseDuration } from '../../src/util/duration.js';
 import { get, waitFor } from '../controller/helpers.js';
 import { checkArgs, controllerOptions, hasTool, kubeletExpand, startCli, toolPresent, typeCheck, type CliOption } from './helpers.js';
 
@@ -241,6 +242,24 @@ describe('examples/controller: the Kubernetes objects', () => {
   it.skipIf(!KUBECTL)('kubectl kustomize builds the kustomization', () => {
     const built = parseAllDocuments(execFileSync('kubectl', ['kustomize', DIR], { encoding: 'utf8' })).map((d) => d.toJS() as Obj);
     expect(built.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(['Deployment/rcsctl-controller', 'PodMonitor/rcsctl-controller', 'PrometheusRule/rcsctl-controller', 'Secret/rcsctl-controller', 'Service/rcsctl-controller']);
+  });
+
+  it('the controllers authenticate with client credentials (renewed), never a static RCSCTL_TOKEN, and Kubernetes waits longer than --shutdown-timeout', () => {
+    let checked = 0;
+    for (const s of ofKind('Secret')) expect(Object.keys({ ...(s.data ?? {}), ...(s.stringData ?? {}) }), s.metadata.name).not.toContain('RCSCTL_TOKEN');
+    for (const w of workloads()) {
+      const name = `${w.kind} ${w.metadata.name}`;
+      const pod = w.spec.template.spec;
+      const controller = pod.containers.find((c: Obj) => c.name === 'controller');
+      const env = new Map(((controller.env ?? []) as Obj[]).map((e) => [e.name as string, e]));
+      expect(env.has('RCSCTL_TOKEN'), `${name}: RCSCTL_TOKEN`).toBe(false);
+      for (const k of ['RCSCTL_CLIENT_ID', 'RCSCTL_CLIENT_SECRET']) expect(env.get(k)?.valueFrom?.secretKeyRef?.optional, `${name}: ${k} required`).not.toBe(true);
+      const arg = ((controller.args ?? []) as string[]).find((a) => a.startsWith('--shutdown-timeout='));
+      const boundS = arg === undefined ? 30 : parseDuration(arg.slice('--shutdown-timeout='.length), { option: '--shutdown-timeout' }) / 1000;
+      expect(pod.terminationGracePeriodSeconds, `${name}: terminationGracePeriodSeconds`).toBeGreaterThan(boundS + 1);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(2);
   });
 
   it('the Secret holds placeholders only', () => {
