@@ -9,8 +9,7 @@ import { findOperation } from '../contract/operations.js';
 import { NOTIFICATION_TYPES } from '../contract/wire.js';
 import { VERSION } from '../version.js';
 import type { LeadershipView } from './leader.js';
-import { SERVICE_STATES, type ServiceState } from './service-condition.js';
-import { BRAND_STATES, type BrandState } from './state.js';
+import { BRAND_STATES, SERVICE_STATES, type BrandState, type ServiceState } from './state.js';
 
 /** The notification types the service sends; others count as `other`. */
 const KNOWN_TYPES = new Set<string>(NOTIFICATION_TYPES);

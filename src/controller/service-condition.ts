@@ -7,12 +7,9 @@
 
 import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
+import type { ServiceState } from './state.js';
 
-/** The states of the service, as /status and rcsctl_service_state name them. */
-export const SERVICE_STATES = ['ok', 'unreachable', 'unauthorized'] as const;
-
-/** One of SERVICE_STATES. */
-export type ServiceState = (typeof SERVICE_STATES)[number];
+export { SERVICE_STATES, type ServiceState } from './state.js';
 
 /** What a pass met, enough to tell the service's condition from a brand's own failure. */
 export interface ServiceSignal {

@@ -13,6 +13,12 @@ export const BRAND_STATES = ['in-sync', 'drifted', 'waiting-review', 'blocked', 
 /** One of BRAND_STATES. */
 export type BrandState = (typeof BRAND_STATES)[number];
 
+/** The states of the service, as /status and rcsctl_service_state name them (src/controller/service-condition.ts). */
+export const SERVICE_STATES = ['ok', 'unreachable', 'unauthorized'] as const;
+
+/** One of SERVICE_STATES. */
+export type ServiceState = (typeof SERVICE_STATES)[number];
+
 /** What a pass counted. */
 export interface PassCounts {
   /** Steps the plan holds (runnable, held by a gate, or blocked). */
