@@ -103,11 +103,19 @@ export class BrandBook {
   /**
    * A pass that the service's condition stopped (the token refused): the
    * brand keeps the verdict it had, with the error and why it waits; the
-   * condition is the controller's, said once (src/controller/service-condition.ts).
+   * condition is the controller's, said once (src/controller/service-condition.ts),
+   * so no brand logs it. A brand never read through has no verdict to keep:
+   * it is failed (it could not be read), quietly.
    */
   hold(brandId: string, error: PassError, reason: string, tookMs: number): void {
     const entry = this.entries.get(brandId);
     if (entry === undefined) return;
+    if (entry.settled === 'reconciling') {
+      // Settled first, so settle() writes no brand.state line.
+      entry.settled = 'failed';
+      this.settle(brandId, { state: 'failed', reasons: [reason], counts: emptyCounts() }, error, undefined, tookMs);
+      return;
+    }
     const s = entry.status;
     s.state = entry.settled;
     s.passes++;
