@@ -102,7 +102,7 @@ function runAs(): { uid: number; gid: number } | undefined {
 
 function run(cmd: string, args: string[], ids: { uid: number; gid: number } | undefined): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { ...(ids ?? {}), env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { ...(ids ?? {}), cwd: tmpdir(), env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -129,6 +129,8 @@ export async function startPostgres(): Promise<TestPostgres> {
     port = await freePort();
     const started = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${root}`, '-c', 'fsync=off', '-c', 'max_connections=50'], {
       ...(ids ?? {}),
+      // Not the checkout's folder: under /root the server's user may not enter it.
+      cwd: root,
       env: { ...process.env, LC_ALL: 'C' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
