@@ -11,7 +11,9 @@ import type { LeadershipView } from '../../src/controller/leader.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { EXAMPLE } from '../e2e/helpers.js';
 import { PG_PASSWORD, usePostgres } from '../pg.js';
-import { get, startFor, useControllerSuite, waitFor } from './helpers.js';
+import { openPgLockBackend } from '../../src/apply/pg-lock.js';
+import { BRAND } from '../e2e/helpers.js';
+import { brandStatus, get, startFor, useControllerSuite, waitFor } from './helpers.js';
 
 const db = usePostgres();
 let emu: RunningEmulator;
@@ -68,5 +70,25 @@ describe('leader lease', () => {
       return both.filter((p) => p.state === 'leader').length === 1 && both.every((p) => p.known) ? both : undefined;
     }, 10_000);
     expect([pa.state, pb.state].sort()).toEqual(['leader', 'standby']);
+  });
+
+  it('the leader waits for a brand a CI apply holds in the lock database, naming it, and applies once it is free', async () => {
+    const ci = await openPgLockBackend({ url: db.url, command: 'apply' });
+    try {
+      const held = await ci.acquire([BRAND], { timeoutMs: 0, baseUrl: emu.url, command: 'apply', ci: 'GitHub Actions' });
+      const a = await startFor(emu, client, [EXAMPLE], { mode: 'apply', allowReview: true, lockUrl: db.url, leasePollMs: 200 });
+      suite.running.push(a.ctl);
+      const waiting = await waitFor('the brand to wait for the CI apply', async () => {
+        const s = await brandStatus(a.ctl.url, BRAND);
+        return s.pendingReasons[0]?.startsWith('waiting for the brand') === true ? s : undefined;
+      });
+      expect(waiting.pendingReasons[0]).toBe(`waiting for the brand's lock, held by rcsctl apply in GitHub Actions (pid ${process.pid} on ${(await import('node:os')).hostname()})`);
+      expect(waiting.passes).toBe(0);
+      held.forEach((l) => l.release());
+      await ci.flush();
+      await waitFor('a pass once the lock is free', async () => ((await brandStatus(a.ctl.url, BRAND)).passes > 0 ? true : undefined));
+    } finally {
+      await ci.close();
+    }
   });
 });
