@@ -1,10 +1,15 @@
 // Local files named by `path:` in a manifest: confined to the manifest's
 // directory (no `..`, no symlink escape), checked for type and size against the
-// service's limits, read, hashed, and measured when they are images.
+// service's limits, read, hashed, and measured when they are images. An image
+// is walked whole (src/util/image-structure.ts: PNG chunks and CRCs, JPEG
+// segments to EOI, GIF blocks, BMP pixel data) and held to a pixel ceiling; a
+// file of another type (a certificate) is checked by its content; an empty
+// file is refused.
 
 import { createHash } from 'node:crypto';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { contentProblem, imageFormatOf, imageStructure, MAX_IMAGE_PIXELS } from '../util/image-structure.js';
 import { diagAt, type PathSegments, type SourceDoc } from './source.js';
 import { didYouMean } from './suggest.js';
 import type { Diagnostic, LocalFile } from './types.js';
@@ -26,6 +31,8 @@ export interface FileUse {
    * or undefined; said after the file's name and size as RCS307.
    */
   dimensions?(width: number, height: number): string | undefined;
+  /** The most pixels (width x height) an image of this use may have; MAX_IMAGE_PIXELS when not said. */
+  readonly maxPixels?: number;
 }
 
 const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
@@ -117,6 +124,7 @@ export async function loadLocalFile(
   } catch (err) {
     return fail('RCS303', `cannot read "${relPath}" (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  if (bytes.length === 0) return fail('RCS312', `"${relPath}" is empty; ${article(use.label)} must hold a file`);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const stem = sensitive.reduce((s, v) => (v.length > 0 ? s.split(v).join(SENSITIVE_STEM) : s), basename(absPath, extname(absPath)));
   const file: LocalFile = {
@@ -143,10 +151,21 @@ export async function loadLocalFile(
     if (detected !== undefined && detected !== expected) {
       return fail('RCS306', `"${relPath}" holds a ${detected} image but its extension says ${extension}`);
     }
+    // The header alone is not the image: walk it whole, without decoding a pixel.
+    const format = imageFormatOf(detected ?? expected);
+    const whole = format === undefined ? undefined : imageStructure(bytes, format);
+    if (whole !== undefined && 'problem' in whole) return fail('RCS309', `"${relPath}" is not a whole ${format} image: ${whole.problem}`);
+    const ceiling = use.maxPixels ?? MAX_IMAGE_PIXELS;
+    if (dims.width * dims.height > ceiling) {
+      return fail('RCS310', `"${relPath}" is ${dims.width}x${dims.height}, ${(dims.width * dims.height).toLocaleString('en-US')} pixels; ${article(use.label)} may have at most ${ceiling.toLocaleString('en-US')}`);
+    }
     file.width = dims.width;
     file.height = dims.height;
     const wrong = use.dimensions?.(dims.width, dims.height);
     if (wrong !== undefined) return { file, diagnostics: [diagAt(src, 'RCS307', at, `${use.label} "${relPath}" is ${dims.width}x${dims.height}; ${wrong}`)] };
+  } else {
+    const wrong = contentProblem(bytes, extension);
+    if (wrong !== undefined) return fail('RCS311', `${article(use.label)} "${relPath}" is not a ${extension} file by its content: ${wrong}`);
   }
   return { file, diagnostics: [] };
 }

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { pageOf } from '../../src/emulator/routes/brand-state.js';
 import { admin, BRAND, cli, emulator, ROOT } from './helpers.js';
+import { png } from '../emulator/helpers.js';
 
 const CASE = join(ROOT, 'test', 'plan-cases', '071-profile-from-nothing');
 const SEED = join(CASE, 'seed.yaml');
@@ -53,7 +54,8 @@ describe('brand profile end to end', () => {
     expect(jpg.stderr).toContain('RCS304');
     expect(jpg.stderr).toContain('a brand profile image must be png; "images/profile.jpg" is not');
     edit('images/profile.jpg', 'images/wide.png');
-    writeFileSync(join(tmp, 'brand', 'images', 'wide.png'), Buffer.from('89504e470d0a1a0a0000000d49484452000001f4000001900806000000', 'hex'));
+    // A whole PNG (validate walks every chunk), 500x400.
+    writeFileSync(join(tmp, 'brand', 'images', 'wide.png'), png(500, 400));
     const wide = await cli(['validate', manifest()]);
     expect(wide.stderr).toContain('brand profile image "images/wide.png" is 500x400; the service takes square images only');
   });

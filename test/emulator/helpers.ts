@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 // Shared helpers for the emulator tests: start one on port 0, call it over real
 // HTTP with undici, build small images.
@@ -87,18 +88,34 @@ export function errorOf(a: Answer): { status: number; code: string; message: str
   return { status: a.status, code: a.body?.error?.code, message: a.body?.error?.message };
 }
 
-/** A PNG header (signature + IHDR) of the given size: enough for image-size. */
+/**
+ * A whole PNG of the given size: signature, IHDR, one small IDAT and IEND,
+ * each chunk with its CRC (validate and the emulator walk every chunk). The
+ * IDAT does not decode to `width` x `height` pixels: nothing here decodes it,
+ * and a real one of a large size would cost seconds to compress.
+ */
 export function png(width: number, height: number, filler = 0): Buffer {
-  const b = Buffer.alloc(8 + 25 + 16);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'ascii');
-  b.writeUInt32BE(width, 16);
-  b.writeUInt32BE(height, 20);
-  b[24] = 8;
-  b[25] = 6;
-  b[b.length - 1] = filler;
-  return b;
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 6;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(Buffer.from([0, filler]))), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A PNG chunk: length, type, data and CRC-32. */
+export function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  let c = 0xffffffff;
+  for (const byte of body) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE((c ^ 0xffffffff) >>> 0);
+  return Buffer.concat([len, body, crc]);
 }
 
 /** A multipart form with a file part and text fields. */

@@ -25,6 +25,7 @@ import { renderPlan } from '../../src/render/plan-text.js';
 import { makeStyle } from '../../src/render/style.js';
 import { cli } from '../e2e/helpers.js';
 import { liveBrand } from './helpers.js';
+import { png as wholePng } from '../emulator/helpers.js';
 
 const BRAND = 'BR.demo000001';
 
@@ -113,17 +114,9 @@ const homeKind: ResourceKind<DesiredHome, LiveHome, 'home'> & Previewable<Desire
   handlers: {},
 };
 
-/** A png header of `w`×`h` (image-size reads no further). */
+/** A whole png of `w`×`h` (the shared emulator helper: every chunk with its CRC). */
 function png(w: number, h: number): Buffer {
-  const b = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'ascii');
-  b.writeUInt32BE(w, 16);
-  b.writeUInt32BE(h, 20);
-  b[24] = 8;
-  b[25] = 6;
-  return b;
+  return wholePng(w, h);
 }
 
 const MANIFEST = (picture: string): string => `apiVersion: rcsctl/v1

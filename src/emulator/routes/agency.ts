@@ -11,6 +11,7 @@ import type { Route } from '../router.js';
 import { fail, failAgency } from '../service-error.js';
 import type { EmulatorStore, StoredAgencyFile } from '../store.js';
 import { optionalString, requiredString } from '../validate.js';
+import { unreadableUpload } from '../files.js';
 
 /** The agency file routes. */
 export function agencyRoutes(): Route[] {
@@ -35,6 +36,8 @@ async function register(ctx: RequestContext): Promise<Reply> {
   const file = form.files.get('file');
   if (file === undefined || file.bytes.length === 0) fail('requiredValue', 'file');
   if (file.bytes.length > AGENCY_FILE.maxBytes) fail('fileTooLarge');
+  // The file's name may say nothing: its MIME type says what it must be.
+  if (unreadableUpload(file.bytes, `file.${mimeType.split('/')[1] ?? ''}`)) fail('notAllowedExtension');
   if (base !== undefined) checkFit(base, file.bytes);
   purgeGone(ctx.store, fileId);
   if (ctx.store.agencyFiles.has(fileId)) failAgency('fileAlreadyRegistered');

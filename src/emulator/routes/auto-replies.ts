@@ -6,7 +6,7 @@ import { AUTO_REPLY_FILE, MAX_LENGTH } from '../../spec/limits.js';
 import { formatServiceTime } from '../../util/time.js';
 import { bodyAsRead, fillPostbacks, parseAutoReply } from '../auto-reply-model.js';
 import { authorizeBrand } from '../auth.js';
-import { fileUrl, contentTypeOf } from '../files.js';
+import { fileUrl, contentTypeOf, unreadableUpload } from '../files.js';
 import { ok, paged, withUnset, type RequestContext } from '../http-types.js';
 import type { Route } from '../router.js';
 import { fail } from '../service-error.js';
@@ -98,6 +98,7 @@ async function uploadFile(ctx: RequestContext) {
   if (!(AUTO_REPLY_FILE.extensions as readonly string[]).includes(extensionOf(file.filename))) fail('notAllowedExtension');
   if (file.bytes.length > AUTO_REPLY_FILE.maxBytes) fail('fileTooLarge');
   if (file.bytes.length === 0) fail('missingBody');
+  if (unreadableUpload(file.bytes, file.filename)) fail('notAllowedExtension');
   const fileId = ctx.store.nextId('ARF');
   const stored: StoredFile = { fileId, brandId: brand.brandId, fileName: file.filename, bytes: file.bytes, contentType: contentTypeOf(file.filename) };
   brand.files.set(fileId, stored);

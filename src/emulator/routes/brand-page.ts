@@ -16,7 +16,7 @@ import {
   type BrandImageRule,
 } from '../../spec/brand-profile.js';
 import { formatServiceTime } from '../../util/time.js';
-import { contentTypeOf } from '../files.js';
+import { contentTypeOf, unreadableUpload } from '../files.js';
 import { withUnset, type RequestContext } from '../http-types.js';
 import type { MultipartBody, UploadedFile } from '../multipart.js';
 import { fail } from '../service-error.js';
@@ -155,6 +155,7 @@ function feedItems(raw: unknown, menus: Record<string, unknown>[]): string[] {
 export function brandImage(store: EmulatorStore, file: UploadedFile, rule: BrandImageRule): StoredBrandImage {
   if (!rule.extensions.includes(extensionOf(file.filename))) fail(rule === BRAND_PROFILE_IMAGE ? 'brandProfileOnlyPng' : 'brandImageExtension');
   if (file.bytes.length > rule.maxBytes) fail('brandImageTooLarge');
+  if (unreadableUpload(file.bytes, file.filename)) fail(rule === BRAND_PROFILE_IMAGE ? 'brandProfileOnlyPng' : 'brandImageExtension');
   let size: { width?: number; height?: number };
   try {
     size = imageSize(file.bytes);

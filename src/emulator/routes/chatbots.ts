@@ -13,6 +13,7 @@ import type { EmulatorStore, StoredAccount, StoredBrand, StoredChatbot } from '.
 import { asObject, extensionOf, optionalEnum, optionalString, requiredString } from '../validate.js';
 import { announce, chatbotNotice } from '../messaging/notifications.js';
 import { isBidirectional } from '../messaging/rooms.js';
+import { unreadableUpload } from '../files.js';
 
 /**
  * Rooms leave out a field without a value: the public document types every room
@@ -242,4 +243,5 @@ export function checkCertificate(form: MultipartBody, required: boolean): void {
   }
   if (!(CERTIFICATE.extensions as readonly string[]).includes(extensionOf(cert.filename))) fail('notAllowedExtension');
   if (cert.bytes.length > CERTIFICATE.maxBytes) fail('fileTooLarge');
+  if (unreadableUpload(cert.bytes, cert.filename)) fail('notAllowedExtension');
 }

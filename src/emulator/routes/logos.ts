@@ -5,7 +5,7 @@ import { imageSize } from 'image-size';
 import { LOGO, MAX_LENGTH } from '../../spec/limits.js';
 import { formatServiceTime } from '../../util/time.js';
 import { authorizeBrand } from '../auth.js';
-import { contentTypeOf, fileUrl } from '../files.js';
+import { contentTypeOf, fileUrl, unreadableUpload } from '../files.js';
 import { ok, paged, type RequestContext, withUnset } from '../http-types.js';
 import type { UploadedFile } from '../multipart.js';
 import type { Route } from '../router.js';
@@ -96,6 +96,7 @@ function checkLogoFile(file: UploadedFile): StoredBlob {
   if (file.filename === '' || !(LOGO.extensions as readonly string[]).includes(extensionOf(file.filename))) fail('notAllowedExtension');
   if ([...file.filename].length > MAX_LENGTH.fileName) fail('overSize', 'fileName');
   if (file.bytes.length > LOGO.maxBytes) fail('fileTooLarge');
+  if (unreadableUpload(file.bytes, file.filename)) fail('notAllowedExtension');
   let size: { width?: number; height?: number };
   try {
     size = imageSize(file.bytes);

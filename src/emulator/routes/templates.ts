@@ -12,7 +12,7 @@ import { FORM_LOGO_FILE_IDS } from '../../spec/template-forms.js';
 import { checkFormattedString, checkTemplateBody, formatPolicyPath, maapFileId, withoutWidgetPolicy, type PolicyProblem } from '../../spec/template-policy.js';
 import { formatServiceTime } from '../../util/time.js';
 import { authenticate, authorizeBrand } from '../auth.js';
-import { contentTypeOf, fileUrl } from '../files.js';
+import { contentTypeOf, fileUrl, unreadableUpload } from '../files.js';
 import { ok, paged, type RequestContext, type Reply } from '../http-types.js';
 import type { Route } from '../router.js';
 import { templateFileId, templateId } from '../ids.js';
@@ -230,6 +230,7 @@ async function uploadFile(ctx: RequestContext): Promise<Reply> {
   if ([...file.filename].length > MAX_LENGTH.fileName) fail('overSize', 'fileName');
   if (!(AUTO_REPLY_FILE.extensions as readonly string[]).includes(extensionOf(file.filename))) fail('notAllowedExtension');
   if (file.bytes.length > AUTO_REPLY_FILE.maxBytes) fail('fileTooLarge');
+  if (unreadableUpload(file.bytes, file.filename)) fail('notAllowedExtension');
   let size: { width?: number; height?: number };
   try {
     size = imageSize(file.bytes);
