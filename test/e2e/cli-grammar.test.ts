@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { PLAN_FILE_VERSION } from '../../src/plan/types.js';
 import { cli, emulator, EXAMPLE, ROOT } from './helpers.js';
 
 const ROOT_FIXTURES = join(ROOT, 'test', 'fixtures', 'manifests');
@@ -69,7 +70,7 @@ describe('-o/--out, --output and --format', () => {
 
   it('plan, drift and show do too', async () => {
     const plan = await sameFileEachWay(['plan', EXAMPLE], noDates);
-    expect(JSON.parse(plan).version).toBe(2);
+    expect(JSON.parse(plan).version).toBe(PLAN_FILE_VERSION);
     expect(JSON.parse(await sameFileEachWay(['drift', EXAMPLE, '--format', 'json'], noDates)).brands).toHaveLength(1);
     writeFileSync(join(dir, 'saved.json'), plan);
     expect(await sameFileEachWay(['show', join(dir, 'saved.json'), '--format', 'markdown'])).toMatch(/^## rcsctl plan/);
