@@ -308,8 +308,19 @@ export function maapFileId(value: string): string | undefined {
   return m === null ? undefined : m[1];
 }
 
-/** Check a v2 template's body and buttons against its form; `fileKnown` says whether an uploaded file id exists. */
-export function checkTemplateBody(form: MessagebaseForm, body: unknown, buttons: unknown, fileKnown?: (fileId: string) => boolean): PolicyProblem[] {
+/** A template image as a body check sees it: its size in pixels (0 when not measured), and how to name it. */
+export interface TemplateImage {
+  width: number;
+  height: number;
+  name: string;
+}
+
+/**
+ * Check a v2 template's body and buttons against its form; `fileOf` gives an
+ * uploaded file by id (undefined: no such file), so that an unknown file and
+ * an image of another size than its param asks are found.
+ */
+export function checkTemplateBody(form: MessagebaseForm, body: unknown, buttons: unknown, fileOf?: (fileId: string) => TemplateImage | undefined): PolicyProblem[] {
   const out: PolicyProblem[] = [];
   const bad = (area: PolicyArea, path: PolicyPath, message: string): void => {
     out.push({ area, path, message });
@@ -340,7 +351,14 @@ export function checkTemplateBody(form: MessagebaseForm, body: unknown, buttons:
     if (p.type === 'file') {
       const id = maapFileId(value);
       if (id === undefined) bad('body', [...at, 'value'], `param "${p.param}" is an image: maapfile://<fileId> of an uploaded template file`);
-      else if (fileKnown !== undefined && !fileKnown(id)) bad('file', [...at, 'value'], `no template file ${id} was uploaded to this brand`);
+      else if (fileOf !== undefined) {
+        const file = fileOf(id);
+        if (file === undefined) bad('file', [...at, 'value'], `no template file ${id} was uploaded to this brand`);
+        else {
+          const wrong = imageSizeProblem(p, file);
+          if (wrong !== undefined) bad('body', [...at, 'value'], wrong);
+        }
+      }
       return;
     }
     if (p.strSize > 0 && [...value].length > p.strSize) bad('body', [...at, 'value'], `param "${p.param}" is at most ${p.strSize} characters, not ${[...value].length}`);
@@ -361,6 +379,19 @@ export function checkTemplateBody(form: MessagebaseForm, body: unknown, buttons:
     }
   }
   return out;
+}
+
+/**
+ * An image of another size than its param asks (`imageWidth` x `imageHeight`,
+ * as the form's params give them; docs/decisions.md, "Template image sizes"),
+ * in words; undefined when it fits, or when the param or the image has no size.
+ */
+export function imageSizeProblem(p: { param: string; imageWidth?: number | string | null; imageHeight?: number | string | null }, image: TemplateImage): string | undefined {
+  const w = Number(p.imageWidth ?? 0);
+  const h = Number(p.imageHeight ?? 0);
+  if (!(w > 0 && h > 0) || image.width <= 0 || image.height <= 0) return undefined;
+  if (image.width === w && image.height === h) return undefined;
+  return `param "${p.param}" takes a ${w}x${h} image; ${image.name} is ${image.width}x${image.height}`;
 }
 
 /** A path as text: `formattedString.RCSMessage.…children[0].text`. */

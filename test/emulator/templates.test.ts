@@ -256,4 +256,12 @@ describe('v2 templates and template files', () => {
     expect(errorOf(svg).code).toBe('64355');
     expect(errorOf(await call(emu, 'GET', `${V2}/file/LT-none`)).code).toBe('64109');
   });
+
+  it('refuses an image of another size than its param asks (64357 at the value)', async () => {
+    const a = await call(emu, 'POST', `${V2}/file`, { form: form({}, { file: { name: 'banner.png', bytes: png(800, 400), type: 'image/png' } }) });
+    const small = a.body.result[0].fileId as string;
+    const body = [{ param: 'media', value: `maapfile://${small}` }, { param: 'description', value: 'd' }];
+    const r = errorOf(await call(emu, 'POST', V2, { json: { brandId: BRAND, custTmpltId: 'v2small', messagebaseformId: 'ITHI001V', tmpltName: 'Small', body } }));
+    expect(r).toEqual({ status: 400, code: '64357', message: 'Invalid body format [body[0].value]' });
+  });
 });

@@ -293,7 +293,12 @@ function checkedFormattedString(form: MessagebaseForm, fs: unknown): Record<stri
 }
 
 function v2Content(brand: StoredBrand, form: MessagebaseForm, tmpltName: string, o: Record<string, unknown>): TemplateContent {
-  refuse(checkTemplateBody(form, o.body, o.buttons, (id) => brand.templateFiles.has(id)));
+  refuse(
+    checkTemplateBody(form, o.body, o.buttons, (id) => {
+      const f = brand.templateFiles.get(id);
+      return f === undefined ? undefined : { width: f.imageWidth, height: f.imageHeight, name: `template file ${id}` };
+    }),
+  );
   const buttons = o.buttons as TemplateButtonGroup[] | undefined;
   return { tmpltName, messagebaseformId: form.messagebaseformId, body: o.body as TemplateBodyItem[], ...(buttons !== undefined && buttons.length > 0 ? { buttons } : {}) };
 }

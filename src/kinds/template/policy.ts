@@ -6,7 +6,7 @@ import type { MessagebaseForm } from '../../api/types.js';
 import type { LiveBrand } from '../../core/live.js';
 import type { PlanProblem } from '../../core/step.js';
 import { didYouMean } from '../../manifest/suggest.js';
-import { checkFormattedString, checkTemplateBody, type PolicyProblem } from '../../spec/template-policy.js';
+import { checkFormattedString, checkTemplateBody, type PolicyProblem, type TemplateImage } from '../../spec/template-policy.js';
 import type { DesiredTemplate } from './types.js';
 
 /** Every problem of the desired templates against their forms. */
@@ -26,7 +26,14 @@ export function checkAgainstForm(d: DesiredTemplate, form: MessagebaseForm | nul
   }
   const found: PolicyProblem[] =
     d.body !== undefined
-      ? checkTemplateBody(form, d.body.map((b) => ('image' in b ? { param: b.param, value: 'maapfile://local' } : b)), d.buttons)
+      ? checkTemplateBody(form, d.body.map((b, i) => ('image' in b ? { param: b.param, value: `maapfile://local-${i}` } : b)), d.buttons, (id) => localImage(d, id))
       : checkFormattedString(form, d.formattedString);
   return found.map((p) => at(p.area === 'formattedString' || p.area === 'form' ? (p.area === 'form' ? 'RCS533' : 'RCS534') : 'RCS535', p.path, p.message));
+}
+
+/** The local image a body entry holds (`maapfile://local-<index>` stands for it in the check), with its measured size. */
+function localImage(d: DesiredTemplate, id: string): TemplateImage | undefined {
+  const item = d.body?.[Number(id.slice('local-'.length))];
+  if (item === undefined || !('image' in item)) return undefined;
+  return { width: item.image.width ?? 0, height: item.image.height ?? 0, name: `"${item.image.relPath}"` };
 }
