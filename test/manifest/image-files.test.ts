@@ -6,7 +6,7 @@
 // checked by its content, and an empty one is refused. JPEG, GIF and BMP are
 // walked to their end too. Each case runs `rcsctl validate` end to end.
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -151,6 +151,12 @@ describe('images are checked whole', () => {
     expect(r.code).toBe(1);
     for (const [field] of FIELDS) expect(r.stderr, field).toContain(`error RCS310: "images/${field}" is 50000x50000, 2,500,000,000 pixels; `);
     expect(r.stderr).toContain('may have at most 16,777,216');
+    // Nor is it drawn into a preview: the brand fails, and no page embeds it.
+    const site = join(dir, 'huge-site');
+    const preview = await cli(['preview', join(dir, 'huge', 'brand.yaml'), '-o', site]);
+    expect(preview.code).toBe(1);
+    expect(preview.stderr).toContain('error RCS310');
+    expect(existsSync(join(site, BRAND))).toBe(false);
   });
 
   it('a certificate is checked by its content, and an empty one is refused (RCS311, RCS312)', async () => {
