@@ -22,9 +22,12 @@ export interface SandboxSeed {
 
 /**
  * `seed` plus every brand of `declared` it lacks, each with the manifest's key
- * (or one derived from the id) and a representative role for the seed's first
+ * (or one derived from the id), a representative role for the seed's first
  * master account with a token (one with `fallbackToken` is added when there is
- * none). The seed passed in is not changed.
+ * none), and a place among the brands of the seed's first agency, when it has
+ * one: the service notifies an agency of its brands' changes only, and a brand
+ * of no agency left the controller deaf to it (issue 35). The seed passed in
+ * is not changed.
  */
 export function withDeclaredBrands(seed: Seed, declared: DeclaredBrand[], fallbackToken: string): SandboxSeed {
   const accounts: SeedAccount[] = seed.accounts.map((a) => ({ ...a, brands: [...(a.brands ?? [])] }));
@@ -37,8 +40,14 @@ export function withDeclaredBrands(seed: Seed, declared: DeclaredBrand[], fallba
   const added = dedupe(declared).filter((d) => !known.has(d.brandId));
   const granted = new Set((master.brands ?? []).map((b) => b.brandId));
   for (const d of added) if (!granted.has(d.brandId)) master.brands?.push({ brandId: d.brandId, role: 'representative' });
+  const agencies = (seed.messaging?.agencies ?? []).map((a, i) => (i === 0 ? { ...a, brands: [...new Set([...(a.brands ?? []), ...added.map((d) => d.brandId)])] } : a));
   return {
-    seed: { ...seed, accounts, brands: [...seed.brands, ...added.map((d) => ({ brandId: d.brandId, brandKey: d.brandKey ?? derivedKey(d.brandId) }))] },
+    seed: {
+      ...seed,
+      accounts,
+      brands: [...seed.brands, ...added.map((d) => ({ brandId: d.brandId, brandKey: d.brandKey ?? derivedKey(d.brandId) }))],
+      ...(seed.messaging !== undefined ? { messaging: { ...seed.messaging, agencies } } : {}),
+    },
     token: master.token ?? fallbackToken,
   };
 }
