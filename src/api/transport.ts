@@ -4,6 +4,10 @@
 // the brand key header, timeouts, retries for idempotent requests, and an
 // `RCSCTL_DEBUG=http` trace that never shows a secret. Everything above this
 // file deals in typed results and typed errors, never in sockets.
+// The transport is an object with parts (HttpTransport: prepare, attempt,
+// exchange, failedBelowHttp; interpret and encode beside it; Connections for
+// the pools), each one step of a request; the file is over 400 lines because
+// the request's types and those parts are read together.
 
 import { Pool, type FormData } from './undici.js';
 import { USER_AGENT } from '../version.js';
@@ -178,187 +182,203 @@ function queryString(query: Record<string, string | number> | undefined): string
   return s === '' ? '' : `?${s}`;
 }
 
-/** Create the transport; throws before any request when a base URL is unsafe or malformed. */
-export function createTransport(opts: TransportOptions): Transport {
-  const endpoints: Record<ApiFamily, Endpoint> = {
-    management: parseEndpoint(opts.baseUrl, 'base URL', opts.insecureHttp),
-    agency: parseEndpoint(opts.agencyBaseUrl ?? opts.baseUrl, 'agency base URL', opts.insecureHttp),
-  };
-  const limiter = new Limiter(typeof opts.concurrency === 'number' ? { mode: 'fixed', limit: opts.concurrency } : opts.concurrency, Date.now, opts.limiterDebug);
-  const pools = new Map<string, Pool>();
-  const poolFor = (origin: string): Pool => {
-    let pool = pools.get(origin);
+/** The parts of a request fixed across its attempts. */
+interface Prepared {
+  req: ApiRequest;
+  origin: string;
+  site: RequestSite;
+  fullPath: string;
+  idempotent: boolean;
+  auth: boolean;
+  /** One token renewal per request: a second 61004 means renewal does not help. */
+  renewed: boolean;
+  signal: AbortSignal | undefined;
+}
+
+/** What the wire said to one attempt: its status, Retry-After and body text. */
+interface Answer {
+  status: number;
+  retryAfter: string | string[] | undefined;
+  text: string;
+}
+
+/** One undici Pool per origin (keep-alive), opened on first use, as many connections as the limiter lets run. */
+class Connections {
+  private readonly pools = new Map<string, Pool>();
+
+  constructor(
+    private readonly connections: number,
+    private readonly timeouts: Required<Timeouts>,
+  ) {}
+
+  /** The pool of `origin`. */
+  to(origin: string): Pool {
+    let pool = this.pools.get(origin);
     if (pool === undefined) {
       pool = new Pool(origin, {
-        connections: limiter.ceiling,
-        connectTimeout: opts.timeouts.connectMs,
-        headersTimeout: opts.timeouts.headersMs,
-        bodyTimeout: opts.timeouts.bodyMs,
+        connections: this.connections,
+        connectTimeout: this.timeouts.connectMs,
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
         keepAliveTimeout: 4_000,
       });
-      pools.set(origin, pool);
+      this.pools.set(origin, pool);
     }
     return pool;
-  };
-  const counts = { requests: 0, retries: 0, rateLimited: 0 };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
+    this.pools.clear();
+  }
+}
+
+/** Headers and body of one attempt (a multipart body is built afresh each time). */
+function encode(req: ApiRequest, token: string | undefined): { headers: Record<string, string>; body: string | FormData | undefined } {
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  if (req.brand?.key !== undefined) headers['x-rcs-brandkey'] = req.brand.key;
+  if (req.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    return { headers, body: JSON.stringify(req.json) };
+  }
+  return { headers, body: req.form?.() };
+}
+
+/** An answer's body as JSON: undefined when empty; text that is not JSON fails a success and is dropped from an error. */
+function parseBody(p: Prepared, answer: Answer): unknown {
+  if (answer.text.trim() === '') return undefined;
+  try {
+    return JSON.parse(answer.text);
+  } catch {
+    if (answer.status >= 200 && answer.status < 300) throw new ResponseShapeError(p.site, 'body', 'JSON', 'text that is not JSON', p.req.label);
+    return undefined;
+  }
+}
+
+/** What reading an answer needs of the transport besides the answer. */
+interface Reading {
+  redact(s: string): string;
+  tokens: TokenSource | undefined;
   /** Whether any request has been answered with success yet (a 404 before that points at the base URL). */
-  let answered = false;
-  const stats: TransportStats = {
-    get requests() {
-      return counts.requests;
-    },
-    get retries() {
-      return counts.retries;
-    },
-  };
-  const limits: LimitStats = {
-    get rateLimited() {
-      return counts.rateLimited;
-    },
-    get concurrency() {
-      return limiter.stats.limit;
-    },
-    get peakConcurrency() {
-      return limiter.stats.peak;
-    },
-    get pace() {
-      return limiter.stats.rate;
-    },
-  };
-  let tokens: TokenSource | undefined;
-  const trace = (line: string): void => {
-    if (opts.debug !== undefined) opts.debug(opts.redactor.text(line));
-  };
+  answered: boolean;
+}
 
-  /** The parts of a request fixed across its attempts. */
-  interface Prepared {
-    req: ApiRequest;
-    origin: string;
-    site: RequestSite;
-    fullPath: string;
-    idempotent: boolean;
-    auth: boolean;
-    /** One token renewal per request: a second 61004 means renewal does not help. */
-    renewed: boolean;
-    signal: AbortSignal | undefined;
+/** An HTTP answer as a result: success, a renewal, a retryable failure, or a thrown error. */
+function interpret(p: Prepared, attempt: number, token: string | undefined, answer: Answer, reading: Reading): AttemptResult<ApiResponse> {
+  const { req, site } = p;
+  const { status } = answer;
+  const parsed = parseBody(p, answer);
+  if (status >= 200 && status < 300) {
+    reading.answered = true;
+    return { ok: { status, body: parsed, site } };
   }
 
-  const redact = (s: string): string => opts.redactor.text(s);
-  const observe = (p: Prepared, status: number | NetFailure, attempt: number): void => opts.onAttempt?.({ method: p.req.method, family: p.req.family ?? 'management', path: p.req.path, status, attempt });
+  const svc = serviceError(parsed) ?? { code: '', message: reading.redact(answer.text.trim().slice(0, 200)) || `HTTP ${status}` };
+  const message = reading.redact(svc.message);
 
-  /** Headers and body of one attempt (a multipart body is built afresh each time). */
-  function encode(req: ApiRequest, token: string | undefined): { headers: Record<string, string>; body: string | FormData | undefined } {
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    if (req.brand?.key !== undefined) headers['x-rcs-brandkey'] = req.brand.key;
-    if (req.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      return { headers, body: JSON.stringify(req.json) };
-    }
-    return { headers, body: req.form?.() };
+  if (p.auth && svc.code === ERRORS.tokenExpired.code && !p.renewed && token !== undefined && reading.tokens?.expired(token) === true) {
+    p.renewed = true;
+    return { again: true };
+  }
+  if (attempt > 1 && svc.code !== '' && req.successAfterRetry?.includes(svc.code) === true) {
+    return { ok: { status, body: parsed, site, acceptedCode: svc.code } };
+  }
+  const error = new RcsApiError(site, status, svc.code, message, req.label);
+  if (!reading.answered) {
+    error.nothingAnsweredBefore = true;
+    error.basePath = site.path.slice(0, site.path.length - req.path.length);
+  }
+  if (!RETRYABLE_STATUS.has(status)) throw error;
+  // 429 says the service did not act, so even a POST may try again; a
+  // gateway error on a POST may hide a commit behind it.
+  if (!p.idempotent && status !== 429) throw new OutcomeUnknownError(site, `${status} ${message}`, req.label);
+  // Retry-After is honoured whenever it comes (429 above all, but a 503 may carry it too).
+  const after = retryAfterMs(answer.retryAfter);
+  return { retry: error, ...(after !== undefined ? { retryAfterMs: after } : {}), ...(status === 429 ? { limited: true } : {}) };
+}
+
+/**
+ * The transport as an object with parts: `send` prepares a request and runs
+ * its attempts through the retry policy (and an abort), `attempt` takes a
+ * token and a limiter slot and sends once, `exchange` is the HTTP request
+ * itself, `failedBelowHttp` and `interpret` say what came of it.
+ */
+class HttpTransport implements Transport {
+  readonly stats: TransportStats;
+  readonly limits: LimitStats;
+  private readonly endpoints: Record<ApiFamily, Endpoint>;
+  private readonly limiter: Limiter;
+  private readonly connections: Connections;
+  private readonly counts = { requests: 0, retries: 0, rateLimited: 0 };
+  private readonly reading: Reading;
+
+  constructor(private readonly opts: TransportOptions) {
+    this.endpoints = {
+      management: parseEndpoint(opts.baseUrl, 'base URL', opts.insecureHttp),
+      agency: parseEndpoint(opts.agencyBaseUrl ?? opts.baseUrl, 'agency base URL', opts.insecureHttp),
+    };
+    const limiter = new Limiter(typeof opts.concurrency === 'number' ? { mode: 'fixed', limit: opts.concurrency } : opts.concurrency, Date.now, opts.limiterDebug);
+    this.limiter = limiter;
+    this.connections = new Connections(limiter.ceiling, opts.timeouts);
+    this.reading = { redact: (s) => opts.redactor.text(s), tokens: undefined, answered: false };
+    const counts = this.counts;
+    this.stats = {
+      get requests() {
+        return counts.requests;
+      },
+      get retries() {
+        return counts.retries;
+      },
+    };
+    this.limits = {
+      get rateLimited() {
+        return counts.rateLimited;
+      },
+      get concurrency() {
+        return limiter.stats.limit;
+      },
+      get peakConcurrency() {
+        return limiter.stats.peak;
+      },
+      get pace() {
+        return limiter.stats.rate;
+      },
+    };
   }
 
-  /** Send once and say what came of it; the retry policy decides about another attempt. */
-  async function attemptOnce(p: Prepared, attempt: number): Promise<AttemptResult<ApiResponse>> {
-    const { req, site, fullPath } = p;
-    let token: string | undefined;
-    if (p.auth) {
-      if (tokens === undefined) throw new Error('rcsctl: transport used before its token source was set');
-      token = await tokens.current();
-    }
-    const { headers, body } = encode(req, token);
-
-    // The slot is taken after the token: a renewal needs a slot of its own.
-    const slot = await limiter.acquire(req.brand?.id ?? '');
-    if (isAborted(p.signal)) {
-      slot.release('neutral');
-      throw new RequestAbortedError(site, req.label);
-    }
-    const t0 = Date.now();
-    counts.requests += 1;
-    let status: number;
-    let retryAfterHeader: string | string[] | undefined;
-    let text: string;
-    try {
-      const res = await poolFor(p.origin).request({
-        method: req.method,
-        path: fullPath,
-        headers,
-        body: body ?? null,
-        headersTimeout: opts.timeouts.headersMs,
-        bodyTimeout: opts.timeouts.bodyMs,
-        ...(p.signal !== undefined ? { signal: p.signal } : {}),
-      });
-      status = res.statusCode;
-      retryAfterHeader = res.headers['retry-after'];
-      text = await res.body.text();
-    } catch (err) {
-      slot.release('neutral');
-      if (isAborted(p.signal)) throw new RequestAbortedError(site, req.label);
-      const { kind, reason: why } = classify(err);
-      // Name where: "connection refused at 127.0.0.1:8080" says which setting to check.
-      const reason = `${why} at ${hostPort(p.origin)}`;
-      observe(p, kind, attempt);
-      trace(`http ${req.method} ${fullPath} ${reason} ${Date.now() - t0}ms retry=${attempt - 1}`);
-      if (kind === 'unreachable') throw new ApiTransportError(site, redact(reason), attempt, req.label);
-      // A request that never left (refused, connect timeout) is safe to send
-      // again whatever its method; anything later may have reached the service.
-      if (!p.idempotent && kind !== 'connect') throw new OutcomeUnknownError(site, reason, req.label);
-      return { retry: new ApiTransportError(site, reason, attempt, req.label) };
-    }
-    trace(`http ${req.method} ${fullPath} ${status} ${Date.now() - t0}ms retry=${attempt - 1}`);
-    observe(p, status, attempt);
-    if (status === 429) counts.rateLimited += 1;
-    const overloaded = status === 429 || status === 503;
-    slot.release(status === 429 ? 'limited' : overloaded ? 'overloaded' : signalOf(status), overloaded ? retryAfterMs(retryAfterHeader) : undefined);
-    return interpret(p, attempt, token, status, retryAfterHeader, text);
+  setTokenSource(tokens: TokenSource): void {
+    this.reading.tokens = tokens;
   }
 
-  /** An HTTP answer as a result: success, a renewal, a retryable failure, or a thrown error. */
-  function interpret(p: Prepared, attempt: number, token: string | undefined, status: number, retryAfterHeader: string | string[] | undefined, text: string): AttemptResult<ApiResponse> {
-    const { req, site } = p;
-    let parsed: unknown;
-    if (text.trim() !== '') {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        if (status >= 200 && status < 300) throw new ResponseShapeError(site, 'body', 'JSON', 'text that is not JSON', req.label);
-        parsed = undefined;
-      }
-    }
-    if (status >= 200 && status < 300) {
-      answered = true;
-      return { ok: { status, body: parsed, site } };
-    }
-
-    const svc = serviceError(parsed) ?? { code: '', message: redact(text.trim().slice(0, 200)) || `HTTP ${status}` };
-    const message = redact(svc.message);
-
-    if (p.auth && svc.code === ERRORS.tokenExpired.code && !p.renewed && token !== undefined && tokens?.expired(token) === true) {
-      p.renewed = true;
-      return { again: true };
-    }
-    if (attempt > 1 && svc.code !== '' && req.successAfterRetry?.includes(svc.code) === true) {
-      return { ok: { status, body: parsed, site, acceptedCode: svc.code } };
-    }
-    const error = new RcsApiError(site, status, svc.code, message, req.label);
-    if (!answered) {
-      error.nothingAnsweredBefore = true;
-      error.basePath = site.path.slice(0, site.path.length - req.path.length);
-    }
-    if (!RETRYABLE_STATUS.has(status)) throw error;
-    // 429 says the service did not act, so even a POST may try again; a
-    // gateway error on a POST may hide a commit behind it.
-    if (!p.idempotent && status !== 429) throw new OutcomeUnknownError(site, `${status} ${message}`, req.label);
-    // Retry-After is honoured whenever it comes (429 above all, but a 503 may carry it too).
-    const after = retryAfterMs(retryAfterHeader);
-    return { retry: error, ...(after !== undefined ? { retryAfterMs: after } : {}), ...(status === 429 ? { limited: true } : {}) };
+  send(req: ApiRequest): Promise<ApiResponse> {
+    const p = this.prepare(req);
+    const signal = p.signal;
+    if (signal?.aborted === true) return Promise.reject(new RequestAbortedError(p.site, req.label));
+    const sent = withRetries(this.opts.retry, (attempt) => this.attempt(p, attempt), () => {
+      this.counts.retries += 1;
+    });
+    if (signal === undefined) return sent;
+    // An abort also ends a wait between retries: the retry loop's next attempt then stops at once.
+    sent.catch(() => undefined);
+    return new Promise<ApiResponse>((resolve, reject) => {
+      const onAbort = (): void => reject(new RequestAbortedError(p.site, req.label));
+      signal.addEventListener('abort', onAbort, { once: true });
+      sent.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
-  function send(req: ApiRequest): Promise<ApiResponse> {
-    const endpoint = endpoints[req.family ?? 'management'];
+  async close(): Promise<void> {
+    this.limiter.close();
+    this.opts.limiterDebug?.(`${this.limiter.summary()}; ${this.counts.requests} requests, ${this.counts.rateLimited} answered 429`);
+    await this.connections.close();
+  }
+
+  /** The parts of `req` fixed across its attempts. */
+  private prepare(req: ApiRequest): Prepared {
+    const endpoint = this.endpoints[req.family ?? 'management'];
     const site: RequestSite = { method: req.method, path: endpoint.prefix + req.path };
-    const prepared: Prepared = {
+    return {
       req,
       origin: endpoint.origin,
       site,
@@ -368,33 +388,81 @@ export function createTransport(opts: TransportOptions): Transport {
       renewed: false,
       signal: req.signal ?? requestSignal(),
     };
-    const signal = prepared.signal;
-    if (signal?.aborted === true) return Promise.reject(new RequestAbortedError(site, req.label));
-    const sent = withRetries(opts.retry, (attempt) => attemptOnce(prepared, attempt), () => {
-      counts.retries += 1;
-    });
-    if (signal === undefined) return sent;
-    // An abort also ends a wait between retries: the retry loop's next attempt then stops at once.
-    sent.catch(() => undefined);
-    return new Promise<ApiResponse>((resolve, reject) => {
-      const onAbort = (): void => reject(new RequestAbortedError(site, req.label));
-      signal.addEventListener('abort', onAbort, { once: true });
-      sent.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
   }
 
-  return {
-    send,
-    setTokenSource(t) {
-      tokens = t;
-    },
-    stats,
-    limits,
-    async close() {
-      limiter.close();
-      opts.limiterDebug?.(`${limiter.summary()}; ${counts.requests} requests, ${counts.rateLimited} answered 429`);
-      await Promise.all([...pools.values()].map((p) => p.close()));
-      pools.clear();
-    },
-  };
+  /** Send once and say what came of it; the retry policy decides about another attempt. */
+  private async attempt(p: Prepared, attempt: number): Promise<AttemptResult<ApiResponse>> {
+    let token: string | undefined;
+    if (p.auth) {
+      if (this.reading.tokens === undefined) throw new Error('rcsctl: transport used before its token source was set');
+      token = await this.reading.tokens.current();
+    }
+    const { headers, body } = encode(p.req, token);
+
+    // The slot is taken after the token: a renewal needs a slot of its own.
+    const slot = await this.limiter.acquire(p.req.brand?.id ?? '');
+    if (isAborted(p.signal)) {
+      slot.release('neutral');
+      throw new RequestAbortedError(p.site, p.req.label);
+    }
+    const t0 = Date.now();
+    this.counts.requests += 1;
+    let answer: Answer;
+    try {
+      answer = await this.exchange(p, headers, body);
+    } catch (err) {
+      slot.release('neutral');
+      if (isAborted(p.signal)) throw new RequestAbortedError(p.site, p.req.label);
+      return this.failedBelowHttp(p, attempt, err, t0);
+    }
+    const { status } = answer;
+    this.trace(`http ${p.req.method} ${p.fullPath} ${status} ${Date.now() - t0}ms retry=${attempt - 1}`);
+    this.observe(p, status, attempt);
+    if (status === 429) this.counts.rateLimited += 1;
+    const overloaded = status === 429 || status === 503;
+    slot.release(status === 429 ? 'limited' : overloaded ? 'overloaded' : signalOf(status), overloaded ? retryAfterMs(answer.retryAfter) : undefined);
+    return interpret(p, attempt, token, answer, this.reading);
+  }
+
+  /** The HTTP request itself, on the origin's pool, read to the end. */
+  private async exchange(p: Prepared, headers: Record<string, string>, body: string | FormData | undefined): Promise<Answer> {
+    const res = await this.connections.to(p.origin).request({
+      method: p.req.method,
+      path: p.fullPath,
+      headers,
+      body: body ?? null,
+      headersTimeout: this.opts.timeouts.headersMs,
+      bodyTimeout: this.opts.timeouts.bodyMs,
+      ...(p.signal !== undefined ? { signal: p.signal } : {}),
+    });
+    return { status: res.statusCode, retryAfter: res.headers['retry-after'], text: await res.body.text() };
+  }
+
+  /** A failure below HTTP as a result: unreachable and unclear outcomes are thrown, the rest retried. */
+  private failedBelowHttp(p: Prepared, attempt: number, err: unknown, t0: number): AttemptResult<ApiResponse> {
+    const { req, site } = p;
+    const { kind, reason: why } = classify(err);
+    // Name where: "connection refused at 127.0.0.1:8080" says which setting to check.
+    const reason = `${why} at ${hostPort(p.origin)}`;
+    this.observe(p, kind, attempt);
+    this.trace(`http ${req.method} ${p.fullPath} ${reason} ${Date.now() - t0}ms retry=${attempt - 1}`);
+    if (kind === 'unreachable') throw new ApiTransportError(site, this.reading.redact(reason), attempt, req.label);
+    // A request that never left (refused, connect timeout) is safe to send
+    // again whatever its method; anything later may have reached the service.
+    if (!p.idempotent && kind !== 'connect') throw new OutcomeUnknownError(site, reason, req.label);
+    return { retry: new ApiTransportError(site, reason, attempt, req.label) };
+  }
+
+  private trace(line: string): void {
+    if (this.opts.debug !== undefined) this.opts.debug(this.opts.redactor.text(line));
+  }
+
+  private observe(p: Prepared, status: number | NetFailure, attempt: number): void {
+    this.opts.onAttempt?.({ method: p.req.method, family: p.req.family ?? 'management', path: p.req.path, status, attempt });
+  }
+}
+
+/** Create the transport; throws before any request when a base URL is unsafe or malformed. */
+export function createTransport(opts: TransportOptions): Transport {
+  return new HttpTransport(opts);
 }
