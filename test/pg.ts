@@ -127,7 +127,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   let port = 0;
   for (let attempt = 0; child === undefined; attempt++) {
     port = await freePort();
-    const started = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${root}`, '-c', 'fsync=off', '-c', 'max_connections=50'], {
+    const started = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${root}`, '-c', 'fsync=off', '-c', 'max_connections=50', '-c', 'shared_buffers=16MB'], {
       ...(ids ?? {}),
       // Not the checkout's folder: under /root the server's user may not enter it.
       cwd: root,
