@@ -331,13 +331,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly createOp?: 'create' | 'upload';
   /** False when apply cannot check the result by reading it back (content-addressed files). Default true. */
   readonly verified?: boolean;
-  /** Service codes that mean "already as asked", which apply treats as success. */
-  readonly codes?: {
-    /** The object is gone (a delete of what is gone succeeds; a re-read finds nothing). */
-    gone?: string;
-    /** An update identical to what is stored. */
-    noChange?: string;
-  };
 
   /** Its manifest section: schema fragment, builder and lint rules. */
   readonly manifest?: KindManifest;
@@ -370,11 +363,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
     delete(l: L): Gate;
   };
 
-  /**
-   * Tokens (`chatbot:0212345678`) of steps that must run before this object's
-   * steps, beyond those its request names; `l` is the live counterpart, if any.
-   */
-  after?(d: D, l?: L): string[];
   /** References a live object holds (`autoReply:ARM0001`), so deletes wait for the updates that drop them. */
   liveRefs(l: L): string[];
 
@@ -528,6 +516,21 @@ export interface Doctored {
   doctor(env: DoctorEnv): Promise<DoctorCheck[]>;
 }
 
+/** A kind whose steps wait for steps its requests do not name (a room's menu, for its room). */
+export interface Ordered<D, L> {
+  /**
+   * Tokens (`chatbot:0212345678`) of steps that must run before this object's
+   * steps, beyond those its request names; `l` is the live counterpart, if any.
+   */
+  after(d: D, l?: L): string[];
+}
+
+/** Whether `kind`'s steps wait for steps their requests do not name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isOrdered<K extends AnyKind>(kind: K): kind is K & Ordered<any, any> {
+  return typeof (kind as Partial<Ordered<unknown, unknown>>).after === 'function';
+}
+
 /** A kind whose unlisted live objects may be deleted: the `prune:` entry that allows it. Without it, never deleted. */
 export interface Prunable {
   readonly prune: string;
@@ -666,7 +669,7 @@ export function isExportable<K extends AnyKind>(kind: K): kind is K & Exportable
 /** The pure part of a kind (kind.ts in its folder): everything but reading, applying, drift, export and manifest. */
 export type KindPlanning<D, L, N extends KindName = KindName> = Omit<
   ResourceKind<D, L, N>,
-  'manifest' | 'read' | 'liveSection' | 'reread' | 'handlers' | 'codes' | 'findingCodes' | 'findings' | 'exporter' | 'notExported'
+  'manifest' | 'read' | 'liveSection' | 'reread' | 'handlers' | 'findingCodes' | 'findings' | 'exporter' | 'notExported'
 >;
 
 /** A kind with its type parameters erased, for registries. */

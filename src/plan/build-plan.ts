@@ -3,7 +3,7 @@
 // src/kinds and uses what each kind declares.
 
 import { placeholder } from '../core/step.js';
-import { KINDS, isLiveChecked, isCreateChecked, pruneOf } from '../kinds/index.js';
+import { KINDS, isLiveChecked, isCreateChecked, pruneOf, isOrdered } from '../kinds/index.js';
 import type { AnyKind, LiveContext, PlanContext, PlanOptions, StepSeed } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
@@ -40,7 +40,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
       step.expected = expected;
       remember(step.address, kind, l);
       extra.liveRefs.set(step.id, kind.liveRefs(l));
-      if (kind.after) extra.after.set(step.id, kind.after(d, l));
+      if (isOrdered(kind)) extra.after.set(step.id, kind.after(d, l));
       steps.push(step);
     }
     for (const d of match.missing) {
@@ -57,7 +57,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
       if (created === undefined) continue;
       const step = withOpId(created);
       if (op !== 'upload') step.expected = expected;
-      if (kind.after) extra.after.set(step.id, kind.after(d));
+      if (isOrdered(kind)) extra.after.set(step.id, kind.after(d));
       steps.push(step);
     }
     for (const l of match.extra) {

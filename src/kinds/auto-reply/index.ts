@@ -16,7 +16,7 @@ import { autoReplyExporter } from './export.js';
 import { AUTO_REPLY_FINDING_CODES, autoReplyFindings } from './findings.js';
 import { autoReplyPlanning } from './kind.js';
 import { autoReplyManifest } from './manifest.js';
-import { AUTO_REPLY_CODES, autoRepliesCreatedSince, autoReplyHandlers, autoReplyList, autoReplyNamed, autoReplyReader, rereadAutoReply } from './service.js';
+import { autoRepliesCreatedSince, autoReplyHandlers, autoReplyList, autoReplyNamed, autoReplyReader, rereadAutoReply } from './service.js';
 import type { DesiredAutoReply } from './types.js';
 
 declare module '../../core/live.js' {
@@ -34,7 +34,6 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'aut
   liveSection: 'autoReplies',
   reread: rereadAutoReply,
   createdSince: autoRepliesCreatedSince,
-  codes: AUTO_REPLY_CODES,
   handlers: autoReplyHandlers,
   listing: autoReplyList,
   named: autoReplyNamed,

@@ -14,7 +14,7 @@ import { profileExporter } from './export.js';
 import { PROFILE_FINDING_CODES, profileFindings } from './findings.js';
 import { profilePlanning, type LiveProfile } from './kind.js';
 import { profileManifest } from './manifest.js';
-import { PROFILE_CODES, profileHandlers, profileProblems, profileReader, rereadProfile, type LiveProfileSection } from './service.js';
+import { profileHandlers, profileProblems, profileReader, rereadProfile, type LiveProfileSection } from './service.js';
 import type { DesiredProfile } from './types.js';
 
 declare module '../../core/live.js' {
@@ -31,7 +31,6 @@ export const brandProfileKind: ResourceKind<DesiredProfile, LiveProfile, 'brandP
   read: profileReader,
   liveSection: 'brandProfile',
   reread: (client, brand, _id, readAs) => rereadProfile(client, brand, readAs),
-  codes: PROFILE_CODES,
   handlers: profileHandlers,
   findingCodes: PROFILE_FINDING_CODES,
   findings: (address, l, env) => profileFindings(address, l, env.now, env.opts),

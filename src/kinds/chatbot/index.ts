@@ -12,7 +12,7 @@ import { chatbotExporter } from './export.js';
 import { CHATBOT_FINDING_CODES, chatbotFindings } from './findings.js';
 import { chatbotPlanning } from './kind.js';
 import { chatbotManifest } from './manifest.js';
-import { CHATBOT_CODES, chatbotHandlers, chatbotReader, rereadChatbot, chatbotList } from './service.js';
+import { chatbotHandlers, chatbotReader, rereadChatbot, chatbotList } from './service.js';
 import type { DesiredChatbot } from './types.js';
 
 declare module '../../core/live.js' {
@@ -28,7 +28,6 @@ export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail, 'chatbot'>
   read: chatbotReader,
   liveSection: 'chatbots',
   reread: rereadChatbot,
-  codes: CHATBOT_CODES,
   handlers: chatbotHandlers,
   listing: chatbotList,
   findingCodes: CHATBOT_FINDING_CODES,

@@ -10,7 +10,7 @@ import type { Drawn, Exportable, Previewable, ResourceKind } from '../resource-k
 import { fileExporter } from './export.js';
 import { filePlanning } from './kind.js';
 import { fileManifest } from './manifest.js';
-import { FILE_CODES, fileHandlers, fileReader, rereadFile } from './service.js';
+import { fileHandlers, fileReader, rereadFile } from './service.js';
 import type { DesiredFile } from './types.js';
 
 declare module '../../core/live.js' {
@@ -27,7 +27,6 @@ export const fileKind: ResourceKind<DesiredFile, AutoReplyFile, 'file'> & Previe
   read: fileReader,
   liveSection: 'files',
   reread: rereadFile,
-  codes: FILE_CODES,
   handlers: fileHandlers,
   exporter: fileExporter,
 };

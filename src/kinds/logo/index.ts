@@ -12,7 +12,7 @@ import { logoExporter } from './export.js';
 import { LOGO_FINDING_CODES, logoFindings } from './findings.js';
 import { logoPlanning } from './kind.js';
 import { logoManifest } from './manifest.js';
-import { LOGO_CODES, logoHandlers, logoList, logoNamed, logoReader, logosCreatedSince, rereadLogo } from './service.js';
+import { logoHandlers, logoList, logoNamed, logoReader, logosCreatedSince, rereadLogo } from './service.js';
 import type { DesiredLogo } from './types.js';
 
 declare module '../../core/live.js' {
@@ -29,7 +29,6 @@ export const logoKind: ResourceKind<DesiredLogo, Logo, 'logo'> & Previewable<Des
   liveSection: 'logos',
   reread: rereadLogo,
   createdSince: logosCreatedSince,
-  codes: LOGO_CODES,
   handlers: logoHandlers,
   listing: logoList,
   named: logoNamed,

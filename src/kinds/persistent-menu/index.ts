@@ -6,13 +6,13 @@
 
 import type { ChatbotDetail } from '../../api/types.js';
 import { rereadChatbot } from '../chatbot/service.js';
-import type { Drawn, Previewable, Relinkable, ResourceKind, Worded } from '../resource-kind.js';
+import type { Drawn, Ordered, Previewable, Relinkable, ResourceKind, Worded } from '../resource-kind.js';
 import { hasMenu, persistentMenuPlanning, type DesiredMenu } from './kind.js';
 import { menuManifest } from './manifest.js';
-import { MENU_CODES, menuHandlers } from './service.js';
+import { menuHandlers } from './service.js';
 
 /** The persistent menu kind. */
-export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Relinkable<ChatbotDetail> = {
+export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Relinkable<ChatbotDetail> & Ordered<DesiredMenu, ChatbotDetail> = {
   ...persistentMenuPlanning,
   manifest: menuManifest,
   // A room without a menu has no menu to find: a create is then still to do, a delete done.
@@ -20,7 +20,6 @@ export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persi
     const room = await rereadChatbot(client, brand, id);
     return room !== undefined && hasMenu(room.live) ? room : undefined;
   },
-  codes: MENU_CODES,
   handlers: menuHandlers,
 };
 

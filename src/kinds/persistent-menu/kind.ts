@@ -7,7 +7,7 @@ import { compact } from '../../util/compact.js';
 import type { DesiredChatbot, DesiredMenuItem } from '../chatbot/types.js';
 import { matchById } from '../match.js';
 import { drawnReply } from '../auto-reply/kind.js';
-import type { Drawn, KindPlanning, PlanContext, Previewable, Relinkable, Worded } from '../resource-kind.js';
+import type { Drawn, KindPlanning, Ordered, PlanContext, Previewable, Relinkable, Worded } from '../resource-kind.js';
 
 /** A room's menu, desired: only rooms whose manifest has `persistentMenu`. */
 export interface DesiredMenu {
@@ -20,7 +20,7 @@ export interface DesiredMenu {
 }
 
 /** The persistent menu kind's pure part. */
-export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Relinkable<ChatbotDetail> = {
+export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Relinkable<ChatbotDetail> & Ordered<DesiredMenu, ChatbotDetail> = {
   name: 'persistentMenu',
   label: 'persistent menu',
   handset: 'menu',

@@ -14,7 +14,7 @@ import { TEMPLATE_FINDING_CODES, templateFindings } from './findings.js';
 import { templatePlanning } from './kind.js';
 import { templateManifest } from './manifest.js';
 import { templateProblems } from './policy.js';
-import { TEMPLATE_CODES, templateHandlers, templateReader, templatesCreatedSince, rereadTemplate, type LiveTemplates } from './service.js';
+import { templateHandlers, templateReader, templatesCreatedSince, rereadTemplate, type LiveTemplates } from './service.js';
 import type { DesiredTemplate } from './types.js';
 
 declare module '../../core/live.js' {
@@ -32,7 +32,6 @@ export const templateKind: ResourceKind<DesiredTemplate, TemplateDetail, 'templa
   liveSection: 'templates',
   reread: rereadTemplate,
   createdSince: templatesCreatedSince,
-  codes: { gone: TEMPLATE_CODES.gone, noChange: TEMPLATE_CODES.noChange },
   handlers: templateHandlers,
   findingCodes: TEMPLATE_FINDING_CODES,
   findings: (address, l, env) => templateFindings(address, l, env.managed, env.now, env.opts),
