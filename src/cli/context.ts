@@ -33,6 +33,8 @@ export interface GlobalOptions {
   color: boolean;
   sandbox: boolean;
   seed?: string;
+  /** The folder manifests' `path:` files must stay in (--root, RCSCTL_ROOT), absolute; else each manifest's repository. */
+  root?: string;
   insecureHttp: boolean;
   /** Show every diagnostic, follow-on YAML errors included. */
   verbose?: boolean;

@@ -11,11 +11,12 @@ import { inShard, missingBrandsMessage, type Shard } from '../plan/shard.js';
 import type { CommandContext } from './context.js';
 import type { ConnectOptions } from './connect.js';
 import { credentialsInPlay, protectSensitive } from './secrets.js';
+import { rootOption } from './options.js';
 
 /** Load `paths`, print diagnostics, and return the brands; any error stops (emulator --brands-from seeds all or nothing). */
 export async function loadOrFail(ctx: CommandContext, paths: string[]): Promise<DesiredBrand[]> {
   const { io } = ctx;
-  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx) });
+  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), ...rootOption(ctx) });
   protectSensitive(ctx, result.sensitive);
   if (result.diagnostics.length > 0) io.stderr.write(renderDiagnostics(result.diagnostics, { color: ctx.globals().color, cwd: io.cwd, verbose: ctx.globals().verbose === true }));
   if (hasErrors(result.diagnostics)) {
@@ -83,7 +84,7 @@ export class ManifestsStopped extends RcsctlError {
 export async function loadBrands(ctx: CommandContext, paths: string[], select: BrandSelection & { cache?: boolean; cacheDir?: string }): Promise<LoadedWithDiagnostics> {
   const { io } = ctx;
   const cacheDir = cacheDirFor(select, io.env, io.cwd);
-  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), ...(cacheDir !== undefined ? { cacheDir } : {}) });
+  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), ...rootOption(ctx), ...(cacheDir !== undefined ? { cacheDir } : {}) });
   protectSensitive(ctx, result.sensitive);
   const owners = new Map<string, Set<string>>();
   const own = (file: string, brandId: string): void => {

@@ -1,6 +1,7 @@
 // The CLI is a function: argv and streams in, exit code out.
 // Commander wiring only; each command lives in src/cli/commands/.
 
+import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { RcsctlError, errorMessage } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -36,7 +37,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 };
 
 /** Global options that take a value (so the word after them is not the command). */
-const GLOBAL_VALUE_OPTIONS = new Set(['--base-url', '--agency-base-url', '--token-file', '--concurrency', '--max-concurrency', '--seed']);
+const GLOBAL_VALUE_OPTIONS = new Set(['--base-url', '--agency-base-url', '--token-file', '--concurrency', '--max-concurrency', '--seed', '--root']);
 
 /**
  * The commands a run needs registered: the one it names; none for a bare
@@ -157,6 +158,7 @@ function defineGlobals(program: Command, io: CliIO): void {
     .option('--no-color', 'no colour in output (NO_COLOR is honoured too)')
     .option('--sandbox', 'run against an in-process emulator; nothing leaves the machine', false)
     .option('--seed <file>', 'the emulator seed, for --sandbox and rcsctl emulator (default: the example brand)')
+    .option('--root <dir>', 'the folder `path:` files in manifests must stay in (env: RCSCTL_ROOT; default: the repository holding the manifest)')
     .option('--insecure-http', 'allow plain http:// to a non-loopback host', false)
     .option('--verbose', 'show every diagnostic, follow-on YAML errors included, and every step an interrupted apply never started', false)
     .addHelpText('after', environmentHelp())
@@ -188,6 +190,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['RCSCTL_PLAN_KEY', 'the key that seals secrets in saved plans and the live cache (CI: a pipeline secret; else this machine\'s own)'],
   ['RCSCTL_SENSITIVE_VARS', 'which ${env:NAME} variables are secrets (globs, comma-separated)'],
   ['RCSCTL_CACHE_DIR', 'where the live-state cache lives (else $XDG_CACHE_HOME/rcsctl, ~/.cache/rcsctl)'],
+  ['RCSCTL_ROOT', 'the folder `path:` files in manifests must stay in (--root wins; else the repository holding the manifest)'],
   ['RCSCTL_LOCK_DIR', 'where the per-brand apply locks live'],
   ['RCSCTL_LOCK_URL', 'a postgres:// URL: take the apply locks in PostgreSQL, across machines (--lock-url wins)'],
   ['RCSCTL_DEBUG', 'http, limiter or all: trace requests or the concurrency to stderr'],
@@ -209,6 +212,7 @@ function readGlobals(program: Command, io: CliIO): GlobalOptions {
     color: boolean;
     sandbox: boolean;
     seed?: string;
+    root?: string;
     insecureHttp: boolean;
     verbose: boolean;
   }>();
@@ -221,5 +225,7 @@ function readGlobals(program: Command, io: CliIO): GlobalOptions {
   if (agencyBaseUrl !== undefined && agencyBaseUrl !== '') globals.agencyBaseUrl = agencyBaseUrl;
   if (o.tokenFile !== undefined) globals.tokenFile = o.tokenFile;
   if (o.seed !== undefined) globals.seed = o.seed;
+  const root = o.root ?? io.env.RCSCTL_ROOT;
+  if (root !== undefined && root !== '') globals.root = resolve(io.cwd, root);
   return globals;
 }

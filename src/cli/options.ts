@@ -6,6 +6,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_MAX_CONCURRENCY, type ConcurrencySetting } from '../api/limiter.js';
 import { RcsctlError } from '../errors.js';
+import type { CommandContext } from './context.js';
 
 /** Every rendering a command may offer. */
 export type Format = 'text' | 'json' | 'markdown' | 'junit';
@@ -88,4 +89,10 @@ export function concurrencyValue(concurrency: string, maxConcurrency: string | u
   const limit = whole(concurrency, '--concurrency');
   if (maxConcurrency !== undefined) throw new RcsctlError('E_USAGE', '--max-concurrency caps --concurrency auto; with a fixed --concurrency, leave it out');
   return { setting: { mode: 'fixed', limit }, fanOut: limit };
+}
+
+/** The folder manifests' files must stay in, when the user names one: spread into loadManifests' options. */
+export function rootOption(ctx: CommandContext): { root?: string } {
+  const root = ctx.globals().root;
+  return root === undefined ? {} : { root };
 }

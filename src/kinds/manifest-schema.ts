@@ -65,7 +65,7 @@ const FRAME: JsonSchema = {
       "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"
     },
     "path": {
-      "description": "Path of a local file, relative to this manifest; it may not leave the manifest's directory.",
+      "description": "Path of a local file, relative to this manifest. It may leave the brand's folder (one image shared by many brands) but not the repository: the nearest folder above the manifest holding `.git`, or the folder `--root` names.",
       "type": "string",
       "minLength": 1
     }

@@ -37,6 +37,8 @@ export interface LoadOptions {
    * service say what it settles themselves, with file and line.
    */
   liveChecked?: boolean;
+  /** The folder `path:` files must stay in (--root, RCSCTL_ROOT), absolute; else the repository above each manifest. */
+  root?: string;
 }
 
 /** Load every manifest under `paths` (files, or directories read recursively). */
@@ -63,7 +65,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   const clean = new Set<string>();
   const entries = new Set(entrySections());
   const skipped: LoadResult['skipped'] = [];
-  const reader = new FileReader();
+  const reader = new FileReader(opts.root);
   const fromEnv = new Set<string>();
   const envNames = new Map<string, string>();
   const patterns = sensitivePatterns(opts.env);

@@ -1,5 +1,7 @@
-// Local files named by `path:` in a manifest: confined to the manifest's
-// directory (no `..`, no symlink escape), checked for type and size against the
+// Local files named by `path:` in a manifest: confined to the repository the
+// manifest is in (the nearest folder above it holding `.git`, or the root the
+// user names with --root), never through a symlink out of it, never into
+// `.git`; checked for type and size against the
 // service's limits, read, hashed, and measured when they are images. An image
 // is walked whole (src/util/image-structure.ts: PNG chunks and CRCs, JPEG
 // segments to EOI, GIF blocks, BMP pixel data) and held to a pixel ceiling; a
@@ -7,7 +9,7 @@
 // file is refused.
 
 import { createHash } from 'node:crypto';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { access, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { contentProblem, imageFormatOf, imageStructure, MAX_IMAGE_PIXELS } from '../util/image-structure.js';
 import { diagAt, type PathSegments, type SourceDoc } from './source.js';
@@ -59,9 +61,29 @@ export function extensionsOf(mimeTypes: readonly string[]): string[] {
     .map(([ext]) => ext);
 }
 
-/** Reads each file once per load, whichever resources name it. */
+/**
+ * Reads each file once per load, whichever resources name it, and knows the
+ * folder a manifest's files must stay in: `root` when the user names one
+ * (--root, RCSCTL_ROOT) and it holds the manifest, else the nearest folder
+ * above the manifest holding `.git` (a directory, or a file as in a worktree),
+ * else the manifest's own folder.
+ */
 export class FileReader {
   private readonly cache = new Map<string, Promise<Buffer>>();
+  private readonly bounds = new Map<string, Promise<string>>();
+
+  /** `root`: an absolute path the user named, or undefined to find the repository. */
+  constructor(private readonly root?: string) {}
+
+  /** The folder the files of a manifest in `dir` must stay in (cached per folder). */
+  boundFor(dir: string): Promise<string> {
+    let p = this.bounds.get(dir);
+    if (p === undefined) {
+      p = this.root !== undefined && (this.root === dir || inside(this.root, dir)) ? Promise.resolve(this.root) : repositoryOf(dir);
+      this.bounds.set(dir, p);
+    }
+    return p;
+  }
 
   /** Bytes of an absolute path (cached). */
   read(absPath: string): Promise<Buffer> {
@@ -99,15 +121,20 @@ export async function loadLocalFile(
   if (isAbsolute(relPath) || /^[A-Za-z]:[\\/]/.test(relPath)) {
     return fail('RCS301', `path "${relPath}" is absolute; write it relative to the manifest`);
   }
+  const bound = await reader.boundFor(dir);
+  // resolve() takes `..` by name; the file read is this one, and its real path is checked below.
   const absPath = resolve(dir, relPath);
-  if (!inside(dir, absPath)) return fail('RCS301', `path "${relPath}" leaves the manifest's directory`);
+  if (!inside(bound, absPath)) return fail('RCS301', `path "${relPath}" leaves ${boundName(bound, dir)} (${bound})`);
+  if (throughGit(bound, absPath)) return fail('RCS301', `path "${relPath}" is inside .git`);
   let size: number;
   try {
     const info = await stat(absPath);
     if (!info.isFile()) return fail('RCS303', `path "${relPath}" is not a regular file`);
     size = info.size;
-    const [realDir, realFile] = await Promise.all([realpath(dir), realpath(absPath)]);
-    if (!inside(realDir, realFile)) return fail('RCS302', `path "${relPath}" is a symlink that leads outside the manifest's directory`);
+    const [realBound, realFile] = await Promise.all([realpath(bound), realpath(absPath)]);
+    if (!inside(realBound, realFile) || throughGit(realBound, realFile)) {
+      return fail('RCS302', `path "${relPath}" is a symlink that leads outside ${boundName(bound, dir)} (${bound})`);
+    }
   } catch {
     return fail('RCS303', `file "${relPath}" not found (looked in ${dir})${didYouMean(relPath.split(sep).join('/'), await filesUnder(dir))}`);
   }
@@ -168,6 +195,29 @@ export async function loadLocalFile(
     if (wrong !== undefined) return fail('RCS311', `${article(use.label)} "${relPath}" is not a ${extension} file by its content: ${wrong}`);
   }
   return { file, diagnostics: [] };
+}
+
+/** The nearest folder from `dir` up holding `.git` (a directory, or a file as in a worktree), or `dir` when none does. */
+async function repositoryOf(dir: string): Promise<string> {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      await access(resolve(at, '.git'));
+      return at;
+    } catch {
+      // not here: one folder up
+    }
+    if (dirname(at) === at) return dir;
+  }
+}
+
+/** How a message names the folder files must stay in. */
+function boundName(bound: string, dir: string): string {
+  return bound === dir ? "the manifest's directory (no repository above it)" : 'the repository';
+}
+
+/** Whether `target` is under the `.git` folder of `root`. */
+function throughGit(root: string, target: string): boolean {
+  return relative(root, target).split(sep)[0] === '.git';
 }
 
 function inside(dir: string, target: string): boolean {

@@ -104,6 +104,92 @@ describe('loading layouts', () => {
     expect(r.brands[0]!.files.has('in')).toBe(true);
   });
 
+  describe('files shared inside the repository', () => {
+    const brandDoc = (id: string, rel: string): string =>
+      `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${id} }\nfiles:\n  footer: { path: ${rel} }\n` +
+      'autoReplies:\n  hours: { name: Hours, messagebaseId: SCwThM00, body: { title: Hours, description: "9-18", media: { file: footer } } }\n';
+    const layout = async (git: 'dir' | 'file' | 'none'): Promise<string> => {
+      const repo = join(dir, 'repo');
+      await mkdir(join(repo, 'common'), { recursive: true });
+      if (git === 'dir') await mkdir(join(repo, '.git'));
+      if (git === 'file') await writeFile(join(repo, '.git'), 'gitdir: /elsewhere/.git/worktrees/repo\n');
+      await copyFile(HERO, join(repo, 'common', 'footer.png'));
+      for (const n of ['1', '2', '3']) {
+        await mkdir(join(repo, 'brands', `b${n}`), { recursive: true });
+        await writeFile(join(repo, 'brands', `b${n}`, 'brand.yaml'), brandDoc(`BR.share0000${n}`, '../../common/footer.png'));
+      }
+      return repo;
+    };
+
+    it.each(['dir', 'file'] as const)('lets three brands use one image above their folders (.git a %s)', async (git) => {
+      const repo = await layout(git);
+      const r = await loadManifests(['repo/brands'], { env: {}, cwd: dir });
+      expect(r.diagnostics).toEqual([]);
+      const files = r.brands.map((b) => b.files.get('footer')!.file);
+      expect(files).toHaveLength(3);
+      expect(new Set(files.map((f) => f.uploadName)).size).toBe(1);
+      expect(files[0]!.absPath).toBe(join(repo, 'common', 'footer.png'));
+    });
+
+    it('keeps the old bound (the manifest folder) when no repository is above it', async () => {
+      await layout('none');
+      const r = await loadManifests(['repo/brands/b1'], { env: {}, cwd: dir });
+      expect(r.diagnostics.map((d) => `${d.code} ${d.line}:${d.col} ${d.message}`)).toEqual([
+        expect.stringMatching(/^RCS301 5:19 path "..\/..\/common\/footer.png" leaves the manifest's directory \(no repository above it\)/),
+      ]);
+    });
+
+    it('refuses a path out of the repository, into .git, and an absolute one', async () => {
+      const repo = await layout('dir');
+      await copyFile(HERO, join(dir, 'outside.png'));
+      await copyFile(HERO, join(repo, '.git', 'inside-git.png'));
+      await writeFile(join(repo, 'brands', 'b1', 'brand.yaml'), brandDoc('BR.share00001', '../../../outside.png'));
+      await writeFile(join(repo, 'brands', 'b2', 'brand.yaml'), brandDoc('BR.share00002', '../../.git/inside-git.png'));
+      await writeFile(join(repo, 'brands', 'b3', 'brand.yaml'), brandDoc('BR.share00003', join(repo, 'common', 'footer.png')));
+      const r = await loadManifests(['repo/brands'], { env: {}, cwd: dir });
+      expect(r.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}:${d.col}`)).toEqual([
+        'RCS301 repo/brands/b1/brand.yaml:5:19',
+        'RCS301 repo/brands/b2/brand.yaml:5:19',
+        'RCS301 repo/brands/b3/brand.yaml:5:19',
+      ]);
+      expect(r.diagnostics[0]!.message).toContain(`leaves the repository (${repo})`);
+      expect(r.diagnostics[1]!.message).toContain('inside .git');
+    });
+
+    it('refuses a symlink inside the repository that leads out of it, or into .git, by its real path', async () => {
+      const repo = await layout('dir');
+      await copyFile(HERO, join(dir, 'outside.png'));
+      await copyFile(HERO, join(repo, '.git', 'inside-git.png'));
+      await symlink(join(dir, 'outside.png'), join(repo, 'common', 'escape.png'));
+      await symlink(join(repo, '.git'), join(repo, 'common', 'gitlink'));
+      // A folder link out of the repository, then `..` by name: the file read is the one resolve() names, and its real path is checked.
+      await symlink(dir, join(repo, 'common', 'up'));
+      await writeFile(join(repo, 'brands', 'b1', 'brand.yaml'), brandDoc('BR.share00001', '../../common/escape.png'));
+      await writeFile(join(repo, 'brands', 'b2', 'brand.yaml'), brandDoc('BR.share00002', '../../common/gitlink/inside-git.png'));
+      await writeFile(join(repo, 'brands', 'b3', 'brand.yaml'), brandDoc('BR.share00003', '../../common/up/outside.png'));
+      const r = await loadManifests(['repo/brands'], { env: {}, cwd: dir });
+      expect(r.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}:${d.col}`)).toEqual([
+        'RCS302 repo/brands/b1/brand.yaml:5:19',
+        'RCS302 repo/brands/b2/brand.yaml:5:19',
+        'RCS302 repo/brands/b3/brand.yaml:5:19',
+      ]);
+    });
+
+    it('takes a root the user names, when it holds the manifest', async () => {
+      const repo = await layout('none');
+      const ok = await loadManifests(['repo/brands'], { env: {}, cwd: dir, root: repo });
+      expect(ok.diagnostics).toEqual([]);
+      expect(ok.brands).toHaveLength(3);
+      // A root that does not hold the manifest is not its bound: the repository (here none, so its folder) is.
+      const elsewhere = await loadManifests(['repo/brands/b1'], { env: {}, cwd: dir, root: join(dir, 'other') });
+      expect(codes(elsewhere)).toEqual(['RCS301']);
+      // A root inside the repository narrows it.
+      await mkdir(join(repo, '.git'));
+      const narrow = await loadManifests(['repo/brands/b1'], { env: {}, cwd: dir, root: join(repo, 'brands') });
+      expect(codes(narrow)).toEqual(['RCS301']);
+    });
+  });
+
   it('refuses image files over the service limit before reading them as images', async () => {
     await writeFile(join(dir, 'big.png'), Buffer.alloc(1024 * 1024 + 1));
     await writeFile(join(dir, 'm.yaml'), HEAD + 'files:\n  big: { path: big.png }\n');

@@ -7,7 +7,7 @@ import { loadManifests } from '../../manifest/index.js';
 import { inShard, parseShard } from '../../plan/shard.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { formatOption, formatValue, pathsArgument, pathsOrCwd } from '../options.js';
+import { rootOption, formatOption, formatValue, pathsArgument, pathsOrCwd } from '../options.js';
 
 const BRANDS_FORMATS = ['text', 'json'] as const;
 
@@ -22,7 +22,7 @@ export function registerBrands(program: Command, ctx: CommandContext): void {
       const format = formatValue(opts, BRANDS_FORMATS);
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
       const { io } = ctx;
-      const result = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd });
+      const result = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, ...rootOption(ctx) });
       // A brand whose document failed the schema is still a brand of the directory.
       const ids = [...new Set([...result.brands.map((b) => b.brandId), ...result.skipped.map((s) => s.brandId)])].filter((id) => inShard(id, shard)).sort();
       const errors = result.diagnostics.filter((d) => d.severity === 'error').length;

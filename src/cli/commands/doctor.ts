@@ -10,7 +10,7 @@ import { connect } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { hintForCode } from '../hints.js';
-import { formatOption, formatValue, pathsArgument, pathsOrCwd } from '../options.js';
+import { rootOption, formatOption, formatValue, pathsArgument, pathsOrCwd } from '../options.js';
 import { credentialsInPlay, protectSensitive } from '../secrets.js';
 import { makeStyle, type Style } from '../../render/style.js';
 
@@ -50,7 +50,7 @@ export function registerDoctor(program: Command, ctx: CommandContext): void {
 
 /** The brands `paths` declare (their manifests need not be valid: doctor only needs the id and key). */
 async function declaredBrands(ctx: CommandContext, paths: string[]): Promise<DeclaredBrandRef[]> {
-  const loaded = await loadManifests(paths, { env: ctx.io.env, cwd: ctx.io.cwd, credentials: credentialsInPlay(ctx) });
+  const loaded = await loadManifests(paths, { env: ctx.io.env, cwd: ctx.io.cwd, credentials: credentialsInPlay(ctx), ...rootOption(ctx) });
   protectSensitive(ctx, loaded.sensitive);
   const refs = new Map<string, DeclaredBrandRef>(loaded.brands.map((b) => [b.brandId, b.brandKey !== undefined ? { brandId: b.brandId, brandKey: b.brandKey } : { brandId: b.brandId }]));
   for (const s of loaded.skipped) if (!refs.has(s.brandId)) refs.set(s.brandId, { brandId: s.brandId });

@@ -11,7 +11,7 @@ import { inShard, missingBrandsMessage, parseShard } from '../../plan/shard.js';
 import type { CommandContext } from '../context.js';
 import { credentialsInPlay, protectSensitive } from '../secrets.js';
 import { EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
-import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
+import { brandOption, rootOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd } from '../options.js';
 import { renderValidateJunit, renderValidateMarkdown, type ValidateResult } from '../../render/validate.js';
 import { writeOutputFile } from '../../util/output-file.js';
 
@@ -63,7 +63,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       const format = formatValue(opts, VALIDATE_FORMATS);
       const outPath = outValue(opts);
       const { io } = ctx;
-      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), liveChecked: true });
+      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), liveChecked: true, ...rootOption(ctx) });
       protectSensitive(ctx, loaded.sensitive);
       const only = opts.brand ?? [];
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
