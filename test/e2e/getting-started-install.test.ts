@@ -33,9 +33,11 @@ describe('getting started: install from a clone', () => {
     expect(install).not.toContain('--save-dev');
     const clone = join(dir, 'rcsctl');
     execFileSync('git', ['clone', '--quiet', ROOT, clone], { stdio: 'pipe' });
-    // The download npm install would make, from this checkout's node_modules as hard links (nothing is
-    // copied; npm finds it up to date and builds dist/ in the clone), so the test needs no network.
-    execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(clone, 'node_modules')]);
+    // The download npm install would make, copied from this checkout's node_modules (npm finds it up to
+    // date and builds dist/ in the clone), so the test needs no network. A real copy (copy-on-write where
+    // the file system can), never hard links: npm rewrites files of node_modules in place, and would
+    // write through them into this checkout's.
+    execFileSync('cp', ['-a', '--reflink=auto', join(ROOT, 'node_modules'), join(clone, 'node_modules')]);
     const prefix = join(dir, 'npm-global');
     const env = {
       PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`,
