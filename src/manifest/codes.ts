@@ -4,7 +4,7 @@
 
 import type { Severity } from './types.js';
 
-/** Code table: RCS1xx reading and YAML, RCS2xx schema, RCS3xx local files, RCS4xx references, RCS5xx lint, RCS6xx text. */
+/** Code table: RCS1xx reading and YAML, RCS2xx schema, RCS3xx local files, RCS4xx references, RCS5xx lint, RCS6xx text, RCS7xx composition (bases, variables, overrides, generated brands). */
 export const DIAGNOSTIC_CODES = {
   RCS100: { severity: 'error', title: 'manifest path cannot be read' },
   RCS101: { severity: 'error', title: 'YAML syntax error' },
@@ -80,6 +80,14 @@ export const DIAGNOSTIC_CODES = {
   RCS601: { severity: 'warning', title: 'bidirectional control in a shown text' },
   RCS602: { severity: 'warning', title: 'invisible character in a shown text' },
   RCS603: { severity: 'warning', title: 'body text longer than rcsctl\'s bound (no length is documented)' },
+  RCS701: { severity: 'error', title: 'unknown base variable' },
+  RCS702: { severity: 'error', title: 'required base variable not given' },
+  RCS703: { severity: 'error', title: 'base variable of the wrong type' },
+  RCS704: { severity: 'error', title: 'base uses itself (cycle)' },
+  RCS705: { severity: 'error', title: 'base not found' },
+  RCS706: { severity: 'error', title: 'malformed base, bases, overrides or BrandSet entry' },
+  RCS707: { severity: 'error', title: 'generator rows cannot be read' },
+  RCS708: { severity: 'error', title: 'override changes nothing a base sets' },
 } as const satisfies Record<string, { severity: Severity; title: string; liveChecked?: true }>;
 
 /** A diagnostic code of the table above. */

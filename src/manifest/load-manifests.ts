@@ -4,8 +4,9 @@
 // and checked without the nodes they are in (without-invalid.ts). Nothing here
 // throws for bad input.
 
-import { readdir, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { compose } from './compose.js';
+import { manifestFilesUnder } from './files-under.js';
 import { addDocument, type BrandDraft } from './build-brand.js';
 import { DIAGNOSTIC_CODES, isLiveChecked } from './codes.js';
 import { interpolateDoc } from './interpolate.js';
@@ -82,6 +83,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     return path === d.path ? d : { ...d, path };
   };
   const echo = (d: Diagnostic): boolean => echoesRemoval(d.path, prunedIn.get(d.file) ?? []);
+  const readDocs: SourceDoc[] = [];
   for (const f of files) {
     const read = await readManifestFile(f.abs, f.shown, cache);
     diagnostics.push(...read.diagnostics);
@@ -94,7 +96,13 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     if (read.docs.length === 0 && read.diagnostics.length === 0) {
       diagnostics.push(topLevel('RCS113', f.shown, 'the file holds no YAML document (it is empty, or only comments); it declares nothing'));
     }
-    for (const src of read.docs) {
+    readDocs.push(...read.docs);
+  }
+  // Bases, overrides and generated brands become Brand documents, once, before any section is built (compose.ts).
+  const composed = await compose(readDocs, { cwd: opts.cwd, ...(cache !== undefined ? { cache } : {}) });
+  diagnostics.push(...composed.diagnostics);
+  {
+    for (const src of composed.docs) {
       const interpolated = interpolateDoc(src, opts.env, fromEnv, envNames);
       for (const [name, value] of envNames) {
         if (value.length >= MIN_SECRET_LENGTH && isSensitiveName(name, patterns) && !sensitiveValues.includes(value)) sensitiveValues.push(value);
@@ -180,7 +188,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   }
   const envValues = new Redaction();
   envValues.add([...fromEnv].map((value) => ({ name: 'a value from the environment', value })));
-  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.filter((d) => opts.liveChecked === true || !isLiveChecked(d.code)).map((d) => scrub(d, envValues))), files: files.map((f) => f.shown), skipped, sensitive };
+  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.filter((d) => opts.liveChecked === true || !isLiveChecked(d.code)).map((d) => scrub(d, envValues))), files: [...files.map((f) => f.shown), ...composed.baseFiles.filter((b) => !files.some((f) => f.shown === b))], skipped, sensitive };
 }
 
 // Messages quote handles and names, and any of them may come from `${env:...}`
@@ -200,36 +208,4 @@ function displayName(abs: string, cwd: string): string {
   return rel === '' || rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel) ? abs : rel;
 }
 
-/**
- * The manifest files a path names (itself, or the `*.yaml` and `*.yml` under
- * it), sorted so the load order (and "declared twice" messages) do not depend
- * on the file system. Symlinked directories are not followed, so a link loop
- * cannot hang the load.
- */
-export async function manifestFilesUnder(abs: string): Promise<string[] | 'missing'> {
-  let info;
-  try {
-    info = await stat(abs);
-  } catch {
-    return 'missing';
-  }
-  if (info.isFile()) return [abs];
-  const out: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      if (e.name.startsWith('.') || e.name === 'node_modules') continue;
-      const full = join(dir, e.name);
-      if (e.isDirectory()) await walk(full);
-      else if ((e.isFile() || e.isSymbolicLink()) && /\.ya?ml$/i.test(e.name)) out.push(full);
-    }
-  };
-  await walk(abs);
-  return out;
-}
+export { manifestFilesUnder } from './files-under.js';

@@ -38,6 +38,27 @@ export interface SourceDoc {
    * very value then.
    */
   checkedBefore?: boolean;
+  /** Set on a base's document built for one brand (compose.ts): which brand, and what set each field. */
+  composed?: ComposedFrom;
+}
+
+/** Where a value was set, and how (composition: base, override, variable, default, generator row). */
+export interface Place {
+  file: string;
+  line: number;
+  col: number;
+  how: 'base' | 'brand' | 'override' | 'variable' | 'default' | 'generator row';
+}
+
+/** A base's document as one brand uses it. */
+export interface ComposedFrom {
+  /** The brand and where it uses the base, for messages: `brand BR.x (brands/x.yaml:4)`. */
+  via: string;
+  brandId: string;
+  /** What set the value at a path, when not the base's own text (an override, a generator row). */
+  place: (path: PathSegments) => Place | undefined;
+  /** By JSON pointer: the variables a value interpolates, and where each was given. */
+  variables: ReadonlyMap<string, readonly { name: string; at: Place }[]>;
 }
 
 /** The key of a path in SourceDoc.keyOffsets. */
@@ -166,6 +187,8 @@ export function offsetOf(src: SourceDoc, path: PathSegments, at: 'key' | 'value'
  * may need the document's tree.
  */
 export function sourceLocation(src: SourceDoc, path: PathSegments): SourceLocation {
+  const placed = src.composed?.place(path);
+  if (placed !== undefined) return { file: placed.file, line: placed.line, col: placed.col, path: jsonPointer(path) };
   let at: { line: number; col: number } | undefined;
   const where = (): { line: number; col: number } => (at ??= position(src.lines, offsetOf(src, path, 'key')));
   return {
@@ -188,8 +211,11 @@ export function diagAt(
   message: string,
   opts: { at?: 'key' | 'value'; severity?: Severity } = {},
 ): Diagnostic {
-  const { line, col } = position(src.lines, offsetOf(src, path, opts.at));
-  return { code, severity: opts.severity ?? DIAGNOSTIC_CODES[code].severity, file: src.file, line, col, path: jsonPointer(path), message };
+  const placed = src.composed?.place(path);
+  const { line, col } = placed ?? position(src.lines, offsetOf(src, path, opts.at));
+  // A base's line is shared by every brand that uses it: the message names the brand.
+  const text = src.composed !== undefined ? `${message} (for ${src.composed.via})` : message;
+  return { code, severity: opts.severity ?? DIAGNOSTIC_CODES[code].severity, file: placed?.file ?? src.file, line, col, path: jsonPointer(path), message: text };
 }
 
 /** Build a diagnostic at a raw offset of a file (YAML errors, before any tree). */

@@ -1,0 +1,526 @@
+// Composition (issue 37): shared bases with typed variables, per-brand
+// overrides, and generated brands, resolved once per load before any section
+// is built. What comes out is plain Brand documents: each base a brand uses
+// becomes one document of that brand, whose positions are the base file's
+// (so files a base names are found beside the base, and a diagnostic names the
+// base's line) and whose `composed` says which brand uses it and, field by
+// field, what set each value (an override, a variable, a generator row). Every
+// later stage sees Brand documents only. Nothing here names a kind: sections
+// are whatever keys a base holds besides its frame.
+
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { DIAGNOSTIC_CODES, type DiagnosticCode } from './codes.js';
+import { manifestFilesUnder } from './files-under.js';
+import type { ParseCache } from './parse-cache.js';
+import { readManifestFile } from './read-yaml.js';
+import { diagAt, jsonPointer, offsetOf, position, type ComposedFrom, type PathSegments, type Place, type SourceDoc } from './source.js';
+import type { Diagnostic } from './types.js';
+
+/** A variable a base declares. */
+interface VariableSpec {
+  type: 'string' | 'number' | 'boolean';
+  required: boolean;
+  default?: unknown;
+}
+
+/** A base: its documents (one folder or file) and the variables they declare. */
+interface Base {
+  abs: string;
+  shown: string;
+  docs: SourceDoc[];
+  variables: Map<string, VariableSpec & { src: SourceDoc }>;
+}
+
+/** A value given to a variable, and where it was written. */
+interface Given {
+  value: unknown;
+  at: Place;
+}
+
+const FRAME_KEYS = new Set(['apiVersion', 'kind', 'description', 'variables', 'uses']);
+const VAR = /\$(\$?)\{var:([^}]*)\}/g;
+const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** What composing gives: the documents to build brands from, and the problems found. */
+export interface Composed {
+  docs: SourceDoc[];
+  diagnostics: Diagnostic[];
+  /** Base files read (shown), for the load's file list. */
+  baseFiles: string[];
+}
+
+/**
+ * Turn the documents read into Brand documents: a Base is used, not built; a
+ * Brand with `bases:` gets one document per base (and per base those use); a
+ * BrandSet becomes one brand per row. Documents of any other kind pass as read.
+ */
+export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: ParseCache }): Promise<Composed> {
+  const diagnostics: Diagnostic[] = [];
+  const out: SourceDoc[] = [];
+  const bases = new Map<string, Promise<Base | undefined>>();
+  const baseFiles = new Set<string>();
+  const shownOf = (abs: string): string => {
+    const rel = relative(opts.cwd, abs);
+    return rel === '' || rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel) ? abs : rel;
+  };
+
+  const loadBase = (abs: string): Promise<Base | undefined> => {
+    let got = bases.get(abs);
+    if (got === undefined) {
+      got = (async () => {
+        const files = await manifestFilesUnder(abs);
+        if (files === 'missing') return undefined;
+        const base: Base = { abs, shown: shownOf(abs), docs: [], variables: new Map() };
+        for (const f of files) {
+          const r = await readManifestFile(f, shownOf(f), opts.cache);
+          diagnostics.push(...r.diagnostics);
+          for (const d of r.docs) {
+            if (kindOf(d) !== 'Base') continue;
+            base.docs.push(d);
+            baseFiles.add(d.file);
+            diagnostics.push(...declareVariables(d, base));
+          }
+        }
+        return base;
+      })();
+      bases.set(abs, got);
+    }
+    return got;
+  };
+
+  /** The documents `brandId` gets from the base at `abs`, with `given` variables; `chain` is the bases on the way (for cycles). */
+  const useBase = async (
+    brandId: string,
+    via: string,
+    user: SourceDoc,
+    at: PathSegments,
+    abs: string,
+    given: Map<string, Given>,
+    overrides: Overrides | undefined,
+    chain: string[],
+  ): Promise<SourceDoc[]> => {
+    if (chain.includes(abs)) {
+      diagnostics.push(withVia(diagAt(user, 'RCS704', at, `base ${shownOf(abs)} uses itself: ${[...chain, abs].map(shownOf).join(' → ')}; a base may not use a base that uses it`), user));
+      return [];
+    }
+    const base = await loadBase(abs);
+    if (base === undefined || base.docs.length === 0) {
+      const why = base === undefined ? 'no such file or directory' : 'it holds no `kind: Base` document';
+      diagnostics.push(withVia(diagAt(user, 'RCS705', at, `base ${shownOf(abs)} cannot be used: ${why}`), user));
+      return [];
+    }
+    // Variables: each given one must be declared, of its type; each required one given.
+    const values = new Map<string, Given>();
+    for (const [name, g] of given) {
+      const spec = base.variables.get(name);
+      if (spec === undefined) {
+        const known = [...base.variables.keys()];
+        diagnostics.push(placed('RCS701', g.at, `base ${base.shown} declares no variable "${name}"${known.length > 0 ? ` (it declares ${known.join(', ')})` : ' (it declares none)'}`, user));
+        continue;
+      }
+      const typed = ofType(g.value, spec.type);
+      if (typed === undefined) {
+        diagnostics.push(placed('RCS703', g.at, `variable "${name}" of base ${base.shown} is a ${spec.type}; ${JSON.stringify(g.value)} is not`, user));
+        continue;
+      }
+      values.set(name, { value: typed, at: g.at });
+    }
+    for (const [name, spec] of base.variables) {
+      if (values.has(name) || given.has(name)) continue;
+      if (spec.default !== undefined) {
+        const p = position(spec.src.lines, offsetOf(spec.src, ['variables', name, 'default']));
+        values.set(name, { value: spec.default, at: { file: spec.src.file, line: p.line, col: p.col, how: 'default' } });
+      } else if (spec.required) {
+        diagnostics.push(withVia(diagAt(user, 'RCS702', at, `base ${base.shown} needs variable "${name}" (a ${spec.type}), and it is not given`), user));
+      }
+    }
+    const docs: SourceDoc[] = [];
+    for (const src of base.docs) {
+      const raw = src.value as Record<string, unknown>;
+      // The bases this one uses come first, with their values taken from this one's.
+      const uses = Array.isArray(raw.uses) ? raw.uses : [];
+      for (let i = 0; i < uses.length; i++) {
+        const u = uses[i] as { base?: unknown; variables?: unknown } | null;
+        if (typeof u?.base !== 'string') {
+          diagnostics.push(withVia(diagAt(src, 'RCS706', ['uses', i], 'each `uses:` entry is `{ base: PATH, variables: {...} }`'), user, via));
+          continue;
+        }
+        const inner = new Map<string, Given>();
+        for (const [name, v] of Object.entries(isMap(u.variables) ? u.variables : {})) {
+          const p = position(src.lines, offsetOf(src, ['uses', i, 'variables', name]));
+          const at: Place = { file: src.file, line: p.line, col: p.col, how: 'base' };
+          inner.set(name, { value: substitute(v, values, [], () => undefined), at });
+        }
+        docs.push(...(await useBase(brandId, via, src, ['uses', i, 'base'], resolve(dirname(src.absPath), u.base), inner, overrides, [...chain, abs])));
+      }
+      const value: Record<string, unknown> = { apiVersion: 'rcsctl/v1', kind: 'Brand', brand: { id: brandId } };
+      const vars = new Map<string, { name: string; at: Place }[]>();
+      for (const [k, v] of Object.entries(raw)) {
+        if (FRAME_KEYS.has(k)) continue;
+        value[k] = substitute(structuredClone(v), values, [k], (path, name) => {
+          const g = values.get(name);
+          if (g === undefined) {
+            diagnostics.push(withVia(diagAt(src, 'RCS701', path, `"\${var:${name}}" names no variable of base ${base.shown}${base.variables.size > 0 ? ` (it declares ${[...base.variables.keys()].join(', ')})` : ''}`), user, via));
+            return undefined;
+          }
+          const key = jsonPointer(path);
+          vars.set(key, [...(vars.get(key) ?? []), { name, at: g.at }]);
+          return g.value;
+        });
+      }
+      const overridden = new Map<string, Place>();
+      overrides?.apply(value, overridden);
+      const composed: ComposedFrom = {
+        via,
+        brandId,
+        place: (path) => placeFor(path, overridden),
+        variables: vars,
+      };
+      docs.push(derived(src, value, composed));
+    }
+    return docs;
+  };
+
+  for (const src of read) {
+    const k = kindOf(src);
+    if (k === 'Base') continue;
+    if (k === 'BrandSet') {
+      out.push(...(await generate(src)));
+      continue;
+    }
+    const raw = src.value as Record<string, unknown> | null;
+    if (raw === null || typeof raw !== 'object' || (raw.bases === undefined && raw.overrides === undefined)) {
+      out.push(src);
+      continue;
+    }
+    const brandId = (raw.brand as { id?: unknown } | undefined)?.id;
+    const { bases: list, overrides: given, ...own } = raw;
+    const overrides = given === undefined ? undefined : new Overrides(src, given);
+    const via = `brand ${String(brandId)} (${src.file}:${position(src.lines, offsetOf(src, ['brand'])).line})`;
+    if (typeof brandId === 'string' && Array.isArray(list)) {
+      for (let i = 0; i < list.length; i++) {
+        const entry = list[i] as { base?: unknown; variables?: unknown } | null;
+        if (typeof entry?.base !== 'string') {
+          diagnostics.push(diagAt(src, 'RCS706', ['bases', i], 'each `bases:` entry is `{ base: PATH, variables: {...} }`'));
+          continue;
+        }
+        const given = new Map<string, Given>();
+        for (const [name, v] of Object.entries(isMap(entry.variables) ? entry.variables : {})) {
+          const p = position(src.lines, offsetOf(src, ['bases', i, 'variables', name]));
+          given.set(name, { value: v, at: { file: src.file, line: p.line, col: p.col, how: 'variable' } });
+        }
+        out.push(...(await useBase(brandId, via, src, ['bases', i, 'base'], resolve(dirname(src.absPath), entry.base), given, overrides, [])));
+      }
+    } else if (list !== undefined) {
+      diagnostics.push(diagAt(src, 'RCS706', ['bases'], '`bases:` is a list of `{ base: PATH, variables: {...} }`'));
+    }
+    if (overrides !== undefined) diagnostics.push(...overrides.unused());
+    // The brand's own document, without the composition keys (the schema checks the rest).
+    out.push(derived(src, own, undefined, src));
+  }
+
+  /** A BrandSet: one brand per row, inline or from a CSV or YAML file. */
+  async function generate(src: SourceDoc): Promise<SourceDoc[]> {
+    const raw = src.value as { base?: unknown; brands?: unknown; from?: unknown };
+    if (typeof raw.base !== 'string') {
+      diagnostics.push(diagAt(src, 'RCS706', ['base'], 'a BrandSet names the base it stamps: `base: PATH`'));
+      return [];
+    }
+    const rows: { id: unknown; key?: unknown; values: Map<string, Given>; at: Place }[] = [];
+    const rowPlace = (s: SourceDoc, path: PathSegments, how: Place['how']): Place => {
+      const p = position(s.lines, offsetOf(s, path));
+      return { file: s.file, line: p.line, col: p.col, how };
+    };
+    if (Array.isArray(raw.brands)) {
+      raw.brands.forEach((row: unknown, i: number) => {
+        if (!isMap(row)) return diagnostics.push(diagAt(src, 'RCS706', ['brands', i], 'each row is `{ id: BR.…, variables: {...} }`'));
+        const values = new Map<string, Given>();
+        for (const [name, v] of Object.entries(isMap(row.variables) ? row.variables : {})) values.set(name, { value: v, at: rowPlace(src, ['brands', i, 'variables', name], 'generator row') });
+        rows.push({ id: row.id, key: row.key, values, at: rowPlace(src, ['brands', i], 'generator row') });
+      });
+    }
+    if (typeof raw.from === 'string') {
+      const abs = resolve(dirname(src.absPath), raw.from);
+      const shown = shownOf(abs);
+      let text: string | undefined;
+      try {
+        text = await readFile(abs, 'utf8');
+      } catch (err) {
+        diagnostics.push(diagAt(src, 'RCS707', ['from'], `cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? 'error'})`));
+      }
+      if (text !== undefined && /\.csv$/i.test(abs)) rows.push(...csvRows(text, shown, src));
+      else if (text !== undefined) {
+        const r = await readManifestFile(abs, shown);
+        diagnostics.push(...r.diagnostics);
+        const list = r.docs[0]?.value;
+        if (r.docs[0] !== undefined && !Array.isArray(list)) diagnostics.push(diagAt(r.docs[0], 'RCS707', [], `${shown} is a list of rows: \`- { id: BR.…, city: Seoul }\``));
+        const doc = r.docs[0];
+        if (doc !== undefined && Array.isArray(list)) {
+          list.forEach((row: unknown, i: number) => {
+            if (!isMap(row)) return diagnostics.push(diagAt(doc, 'RCS707', [i], 'each row is a map with `id` and the variables'));
+            const values = new Map<string, Given>();
+            for (const [name, v] of Object.entries(row)) if (name !== 'id' && name !== 'key') values.set(name, { value: v, at: rowPlace(doc, [i, name], 'generator row') });
+            rows.push({ id: row.id, key: row.key, values, at: rowPlace(doc, [i], 'generator row') });
+          });
+        }
+      }
+    }
+    const docs: SourceDoc[] = [];
+    const setAt = `${src.file}:${position(src.lines, offsetOf(src, ['base'])).line}`;
+    for (const row of rows) {
+      if (typeof row.id !== 'string') {
+        diagnostics.push(placed('RCS707', row.at, 'the row has no brand id (`id: BR.…`)', src));
+        continue;
+      }
+      const via = `brand ${row.id} (${row.at.file}:${row.at.line}, generated by ${setAt})`;
+      const made = await useBase(row.id, via, src, ['base'], resolve(dirname(src.absPath), raw.base), row.values, undefined, []);
+      const first = made.find((d) => d.composed !== undefined);
+      if (typeof row.key === 'string' && first !== undefined) (first.value as { brand: { key?: string } }).brand.key = row.key;
+      // The brand's frame (its id) was set by the row.
+      for (const d of made) {
+        const c = d.composed;
+        if (c === undefined) continue;
+        const inner = c.place;
+        c.place = (path) => (path.length >= 1 && path[0] === 'brand' ? { ...row.at } : inner(path));
+      }
+      docs.push(...made);
+    }
+    return docs;
+  }
+
+  function csvRows(text: string, shown: string, set: SourceDoc): { id: unknown; key?: unknown; values: Map<string, Given>; at: Place }[] {
+    const records = parseCsv(text);
+    const header = records[0];
+    if (header === undefined) return [];
+    const rows = [];
+    const idAt = header.cells.indexOf('id');
+    if (idAt < 0) {
+      diagnostics.push(placed('RCS707', { file: shown, line: 1, col: 1, how: 'generator row' }, `${shown} needs an "id" column (the brand id of each row)`, set));
+      return [];
+    }
+    for (const r of records.slice(1)) {
+      if (r.cells.length === 1 && r.cells[0] === '') continue;
+      const values = new Map<string, Given>();
+      header.cells.forEach((name, i) => {
+        if (name === 'id' || name === 'key' || r.cells[i] === undefined) return;
+        values.set(name, { value: r.cells[i], at: { file: shown, line: r.line, col: 1, how: 'generator row' } });
+      });
+      const key = header.cells.indexOf('key');
+      rows.push({ id: r.cells[idAt], ...(key >= 0 ? { key: r.cells[key] } : {}), values, at: { file: shown, line: r.line, col: 1, how: 'generator row' as const } });
+    }
+    return rows;
+  }
+
+  return { docs: out, diagnostics, baseFiles: [...baseFiles] };
+}
+
+/** The `kind:` of a document, when it is one composition handles. */
+export function kindOf(src: SourceDoc): string | undefined {
+  const k = (src.value as { kind?: unknown } | null)?.kind;
+  return typeof k === 'string' ? k : undefined;
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The variables a Base document declares, checked. */
+function declareVariables(src: SourceDoc, base: Base): Diagnostic[] {
+  const diags: Diagnostic[] = [];
+  const raw = (src.value as { variables?: unknown }).variables;
+  if (raw === undefined) return diags;
+  if (!isMap(raw)) return [diagAt(src, 'RCS706', ['variables'], '`variables:` maps each name to `{ type, required, default, description }`')];
+  for (const [name, spec] of Object.entries(raw)) {
+    if (!VAR_NAME.test(name)) {
+      diags.push(diagAt(src, 'RCS706', ['variables', name], `variable name "${name}" must be a letter or _, then letters, digits or _`, { at: 'key' }));
+      continue;
+    }
+    const s = isMap(spec) ? spec : {};
+    const type = s.type ?? 'string';
+    if (type !== 'string' && type !== 'number' && type !== 'boolean') {
+      diags.push(diagAt(src, 'RCS706', ['variables', name, 'type'], `variable type is string, number or boolean; not ${JSON.stringify(type)}`));
+      continue;
+    }
+    if (s.default !== undefined && ofType(s.default, type) === undefined) {
+      diags.push(diagAt(src, 'RCS703', ['variables', name, 'default'], `the default of "${name}" is not a ${type}`));
+      continue;
+    }
+    const unknown = Object.keys(s).filter((k) => !['type', 'required', 'default', 'description'].includes(k));
+    for (const k of unknown) diags.push(diagAt(src, 'RCS706', ['variables', name, k], `a variable has type, required, default and description; not "${k}"`, { at: 'key' }));
+    base.variables.set(name, { type, required: s.required !== false && s.default === undefined, ...(s.default !== undefined ? { default: s.default } : {}), src });
+  }
+  return diags;
+}
+
+/** `v` as a value of `type` (text from a CSV row is read as the type asks), or undefined. */
+function ofType(v: unknown, type: VariableSpec['type']): unknown {
+  if (typeof v === type) return v;
+  if (typeof v !== 'string') return undefined;
+  if (type === 'number' && /^-?\d+(\.\d+)?$/.test(v.trim())) return Number(v);
+  if (type === 'boolean' && (v === 'true' || v === 'false')) return v === 'true';
+  return undefined;
+}
+
+/** Replace `${var:NAME}` in every string of `v`; a string that is one reference whole takes the variable's type. */
+function substitute(v: unknown, values: Map<string, Given>, path: (string | number)[], lookup: (path: PathSegments, name: string) => unknown): unknown {
+  if (typeof v === 'string') {
+    if (!v.includes('${var:')) return v;
+    const whole = /^\$\{var:([^}]*)\}$/.exec(v);
+    const get = (name: string): unknown => {
+      const found = lookup([...path], name);
+      return found !== undefined ? found : values.get(name)?.value;
+    };
+    if (whole?.[1] !== undefined) return get(whole[1]) ?? v;
+    return v.replace(VAR, (all, escape: string, name: string) => {
+      if (escape === '$') return all;
+      const got = get(name);
+      return got === undefined ? all : String(got);
+    });
+  }
+  if (Array.isArray(v)) return v.map((x, i) => substitute(x, values, [...path, i], lookup));
+  if (isMap(v)) {
+    for (const k of Object.keys(v)) v[k] = substitute(v[k], values, [...path, k], lookup);
+    return v;
+  }
+  return v;
+}
+
+/**
+ * A brand's `overrides:` (section → key → fields): merged into the documents
+ * of its bases as JSON Merge Patch does (maps merge, anything else replaces,
+ * null removes). Every override must change something a base sets.
+ */
+class Overrides {
+  private readonly used = new Set<string>();
+  constructor(
+    private readonly src: SourceDoc,
+    private readonly given: unknown,
+  ) {}
+
+  /** Merge what applies into `value`, recording where each overridden field came from. */
+  apply(value: Record<string, unknown>, overridden: Map<string, Place>): void {
+    if (!isMap(this.given)) return;
+    const walk = (target: Record<string, unknown>, patch: Record<string, unknown>, path: string[]): void => {
+      for (const [k, v] of Object.entries(patch)) {
+        if (!(k in target)) continue;
+        const here = [...path, k];
+        // A section or an entry is used when a base holds it; a field when it is set.
+        if (isMap(v) && isMap(target[k])) {
+          this.used.add(jsonPointer(here));
+          walk(target[k], v, here);
+          continue;
+        }
+        this.used.add(jsonPointer(here));
+        const p = position(this.src.lines, offsetOf(this.src, ['overrides', ...here]));
+        overridden.set(jsonPointer(here), { file: this.src.file, line: p.line, col: p.col, how: 'override' });
+        if (v === null) delete target[k];
+        else target[k] = structuredClone(v);
+      }
+    };
+    walk(value, this.given, []);
+  }
+
+  /** Overrides no base took: a section, key or field the bases do not set. */
+  unused(): Diagnostic[] {
+    if (!isMap(this.given)) return [diagAt(this.src, 'RCS706', ['overrides'], '`overrides:` maps a section to the keys of the resources it changes')];
+    const out: Diagnostic[] = [];
+    const walk = (patch: Record<string, unknown>, path: string[]): void => {
+      for (const [k, v] of Object.entries(patch)) {
+        const here = [...path, k];
+        if (!this.used.has(jsonPointer(here))) {
+          const what = here.length === 1 ? `section "${k}"` : here.length === 2 ? `"${here.join('.')}"` : `field ${here.slice(2).join('.')} of "${here.slice(0, 2).join('.')}"`;
+          out.push(diagAt(this.src, 'RCS708', ['overrides', ...here], `override of ${what} changes nothing: no base of this brand sets it (declare a new resource in the brand itself; an override changes what a base sets)`, { at: 'key' }));
+        } else if (isMap(v)) walk(v, here);
+      }
+    };
+    walk(this.given, []);
+    return out;
+  }
+}
+
+/** What set the value at `path` of a base's document: an override when one covers it. */
+function placeFor(path: PathSegments, overridden: Map<string, Place>): Place | undefined {
+  for (let n = path.length; n > 0; n--) {
+    const hit = overridden.get(jsonPointer(path.slice(0, n)));
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
+}
+
+/** A document built from `src`'s text and tree (positions stay the base's) with a new value. */
+function derived(src: SourceDoc, value: unknown, composed: ComposedFrom | undefined, same?: SourceDoc): SourceDoc {
+  const doc: SourceDoc = {
+    file: src.file,
+    absPath: src.absPath,
+    get text() {
+      return src.text;
+    },
+    get lines() {
+      return src.lines;
+    },
+    get doc() {
+      return src.doc;
+    },
+    value,
+    ...(src.keysAreText !== undefined ? { keysAreText: src.keysAreText } : {}),
+    ...(src.keyOffsets !== undefined ? { keyOffsets: src.keyOffsets } : {}),
+    ...(same?.checkedBefore !== undefined ? { checkedBefore: same.checkedBefore } : {}),
+    ...(composed !== undefined ? { composed } : {}),
+  };
+  return doc;
+}
+
+/** A diagnostic at a place another file holds (a variable's value, a generator row), for the brand `user` builds. */
+function placed(code: DiagnosticCode, at: Place, message: string, user: SourceDoc): Diagnostic {
+  const d: Diagnostic = { code, severity: DIAGNOSTIC_CODES[code].severity, file: at.file, line: at.line, col: at.col, path: '', message };
+  return withVia(d, user);
+}
+
+/** Say which brand a diagnostic in a base is about. */
+function withVia(d: Diagnostic, user: SourceDoc, via?: string): Diagnostic {
+  const who = via ?? user.composed?.via;
+  return who === undefined || d.message.includes(who) ? d : { ...d, message: `${d.message} (for ${who})` };
+}
+
+/** CSV records (RFC 4180: quoted cells, "" inside quotes), each with the line it starts on. */
+export function parseCsv(text: string): { cells: string[]; line: number }[] {
+  const out: { cells: string[]; line: number }[] = [];
+  let cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else {
+        if (c === '\n') line++;
+        cell += c;
+      }
+      continue;
+    }
+    if (c === '"') quoted = true;
+    else if (c === ',') {
+      cells.push(cell.trim());
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      cells.push(cell.trim());
+      out.push({ cells, line: start });
+      cells = [];
+      cell = '';
+      line++;
+      start = line;
+    } else cell += c;
+  }
+  if (cell !== '' || cells.length > 0) {
+    cells.push(cell.trim());
+    out.push({ cells, line: start });
+  }
+  return out;
+}
