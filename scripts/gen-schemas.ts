@@ -2,6 +2,8 @@
 // files cannot drift from the kinds (test/schemas.test.ts checks they are
 // current):
 //   schemas/manifest.schema.json      assembled from the kinds' fragments
+//   schemas/base.schema.json          a Base document: the kinds' sections and the base's frame
+//   schemas/brandset.schema.json      a BrandSet document
 //   schemas/plan.schema.json          the kind and finding code enums
 //   schemas/drift-report.schema.json  the kind and finding code enums, and the gate (the plan's)
 // Run: npm run build && node dist/scripts/gen-schemas.js
@@ -11,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONTENT_FINDING_CODES } from '../src/core/finding.js';
 import { BUILTIN_KINDS } from '../src/kinds/index.js';
-import { assembleManifestSchema } from '../src/kinds/manifest-schema.js';
+import { assembleBaseSchema, assembleManifestSchema, BRANDSET_SCHEMA } from '../src/kinds/manifest-schema.js';
 import { packageRoot } from '../src/util/paths.js';
 
 type Json = Record<string, unknown>;
@@ -41,6 +43,8 @@ export function renderSchemas(): Record<string, string> {
   const text = (o: unknown): string => JSON.stringify(o, null, 2) + '\n';
   return {
     'schemas/manifest.schema.json': text(assembleManifestSchema(BUILTIN_KINDS)),
+    'schemas/base.schema.json': text(assembleBaseSchema(BUILTIN_KINDS)),
+    'schemas/brandset.schema.json': text(BRANDSET_SCHEMA),
     'schemas/plan.schema.json': text(plan),
     'schemas/drift-report.schema.json': text(drift),
   };

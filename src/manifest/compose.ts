@@ -55,6 +55,7 @@ export interface Composed {
  * Brand with `bases:` gets one document per base (and per base those use); a
  * BrandSet becomes one brand per row. Documents of any other kind pass as read.
  */
+// long: one pass whose steps (load a base once, use it for a brand, generate a set's rows, read a CSV) are closures over the load's base cache and diagnostics; each is a short function inside it.
 export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: ParseCache }): Promise<Composed> {
   const diagnostics: Diagnostic[] = [];
   const out: SourceDoc[] = [];
@@ -100,14 +101,16 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
     overrides: Overrides | undefined,
     chain: string[],
   ): Promise<SourceDoc[]> => {
+    // A problem at a line of a base (its `uses:`) names the brand; one at the brand's own line needs not.
+    const inBase = chain.length > 0 ? via : undefined;
     if (chain.includes(abs)) {
-      diagnostics.push(withVia(diagAt(user, 'RCS704', at, `base ${shownOf(abs)} uses itself: ${[...chain, abs].map(shownOf).join(' → ')}; a base may not use a base that uses it`), user));
+      diagnostics.push(withVia(diagAt(user, 'RCS704', at, `base ${shownOf(abs)} uses itself: ${[...chain, abs].map(shownOf).join(' → ')}; a base may not use a base that uses it`), user, inBase));
       return [];
     }
     const base = await loadBase(abs);
     if (base === undefined || base.docs.length === 0) {
       const why = base === undefined ? 'no such file or directory' : 'it holds no `kind: Base` document';
-      diagnostics.push(withVia(diagAt(user, 'RCS705', at, `base ${shownOf(abs)} cannot be used: ${why}`), user));
+      diagnostics.push(withVia(diagAt(user, 'RCS705', at, `base ${shownOf(abs)} cannot be used: ${why}`), user, inBase));
       return [];
     }
     // Variables: each given one must be declared, of its type; each required one given.
@@ -116,12 +119,12 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
       const spec = base.variables.get(name);
       if (spec === undefined) {
         const known = [...base.variables.keys()];
-        diagnostics.push(placed('RCS701', g.at, `base ${base.shown} declares no variable "${name}"${known.length > 0 ? ` (it declares ${known.join(', ')})` : ' (it declares none)'}`, user));
+        diagnostics.push(placed('RCS701', g.at, `base ${base.shown} declares no variable "${name}"${known.length > 0 ? ` (it declares ${known.join(', ')})` : ' (it declares none)'}`, user, inBase));
         continue;
       }
       const typed = ofType(g.value, spec.type);
       if (typed === undefined) {
-        diagnostics.push(placed('RCS703', g.at, `variable "${name}" of base ${base.shown} is a ${spec.type}; ${JSON.stringify(g.value)} is not`, user));
+        diagnostics.push(placed('RCS703', g.at, `variable "${name}" of base ${base.shown} is a ${spec.type}; ${JSON.stringify(g.value)} is not`, user, inBase));
         continue;
       }
       values.set(name, { value: typed, at: g.at });
@@ -132,7 +135,7 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
         const p = position(spec.src.lines, offsetOf(spec.src, ['variables', name, 'default']));
         values.set(name, { value: spec.default, at: { file: spec.src.file, line: p.line, col: p.col, how: 'default' } });
       } else if (spec.required) {
-        diagnostics.push(withVia(diagAt(user, 'RCS702', at, `base ${base.shown} needs variable "${name}" (a ${spec.type}), and it is not given`), user));
+        diagnostics.push(withVia(diagAt(user, 'RCS702', at, `base ${base.shown} needs variable "${name}" (a ${spec.type}), and it is not given`), user, inBase));
       }
     }
     const docs: SourceDoc[] = [];
@@ -160,6 +163,8 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
         if (FRAME_KEYS.has(k)) continue;
         value[k] = substitute(structuredClone(v), values, [k], (path, name) => {
           const g = values.get(name);
+          // Declared but given no usable value: RCS702 or RCS703 said so where it was given.
+          if (g === undefined && base.variables.has(name)) return undefined;
           if (g === undefined) {
             diagnostics.push(withVia(diagAt(src, 'RCS701', path, `"\${var:${name}}" names no variable of base ${base.shown}${base.variables.size > 0 ? ` (it declares ${[...base.variables.keys()].join(', ')})` : ''}`), user, via));
             return undefined;
@@ -197,7 +202,7 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
     const brandId = (raw.brand as { id?: unknown } | undefined)?.id;
     const { bases: list, overrides: given, ...own } = raw;
     const overrides = given === undefined ? undefined : new Overrides(src, given);
-    const via = `brand ${String(brandId)} (${src.file}:${position(src.lines, offsetOf(src, ['brand'])).line})`;
+    const via = `brand ${String(brandId)} (${src.file}:${position(src.lines, offsetOf(src, ['brand'], 'key')).line})`;
     if (typeof brandId === 'string' && Array.isArray(list)) {
       for (let i = 0; i < list.length; i++) {
         const entry = list[i] as { base?: unknown; variables?: unknown } | null;
@@ -371,11 +376,12 @@ function substitute(v: unknown, values: Map<string, Given>, path: (string | numb
       const found = lookup([...path], name);
       return found !== undefined ? found : values.get(name)?.value;
     };
-    if (whole?.[1] !== undefined) return get(whole[1]) ?? v;
+    // An unknown variable was reported (RCS701): it leaves nothing for `${env:}` to report again.
+    if (whole?.[1] !== undefined) return get(whole[1]) ?? '';
     return v.replace(VAR, (all, escape: string, name: string) => {
       if (escape === '$') return all;
       const got = get(name);
-      return got === undefined ? all : String(got);
+      return got === undefined ? '' : String(got);
     });
   }
   if (Array.isArray(v)) return v.map((x, i) => substitute(x, values, [...path, i], lookup));
@@ -472,9 +478,9 @@ function derived(src: SourceDoc, value: unknown, composed: ComposedFrom | undefi
 }
 
 /** A diagnostic at a place another file holds (a variable's value, a generator row), for the brand `user` builds. */
-function placed(code: DiagnosticCode, at: Place, message: string, user: SourceDoc): Diagnostic {
+function placed(code: DiagnosticCode, at: Place, message: string, user: SourceDoc, via?: string): Diagnostic {
   const d: Diagnostic = { code, severity: DIAGNOSTIC_CODES[code].severity, file: at.file, line: at.line, col: at.col, path: '', message };
-  return withVia(d, user);
+  return withVia(d, user, via);
 }
 
 /** Say which brand a diagnostic in a base is about. */

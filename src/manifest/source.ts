@@ -214,7 +214,7 @@ export function diagAt(
   const placed = src.composed?.place(path);
   const { line, col } = placed ?? position(src.lines, offsetOf(src, path, opts.at));
   // A base's line is shared by every brand that uses it: the message names the brand.
-  const text = src.composed !== undefined ? `${message} (for ${src.composed.via})` : message;
+  const text = src.composed !== undefined && placed?.how !== 'override' ? `${message} (for ${src.composed.via})` : message;
   return { code, severity: opts.severity ?? DIAGNOSTIC_CODES[code].severity, file: placed?.file ?? src.file, line, col, path: jsonPointer(path), message: text };
 }
 
