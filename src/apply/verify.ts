@@ -21,7 +21,7 @@
 // (`listing`, `named`): nothing here names a kind.
 
 import type { BrandRef, RcsClient } from '../api/index.js';
-import { kindByName, isListed, isNamed, isPartlyManaged } from '../kinds/index.js';
+import { kindByName, isListed, isNamed, isPartlyManaged, isUploaded } from '../kinds/index.js';
 import type { LiveCache } from '../kinds/live-cache.js';
 import { diffObjects } from '../plan/diff.js';
 import type { BrandPlan, FieldChange, KindName, Step } from '../plan/types.js';
@@ -66,7 +66,7 @@ export function stepsToVerify(plan: BrandPlan, results: StepResult[]): Step[] {
     byAddress.set(step.address, { last: step, allDone: (prev?.allDone ?? true) && done });
   });
   // A kind may opt out (an uploaded file is checked through the auto-replies that show it).
-  return [...byAddress.values()].filter((e) => e.allDone && kindByName(e.last.kind).verified !== false).map((e) => e.last);
+  return [...byAddress.values()].filter((e) => e.allDone && !isUploaded(kindByName(e.last.kind))).map((e) => e.last);
 }
 
 /** Read the list of each kind among `kinds` that has one (`listing`) once, concurrently. */

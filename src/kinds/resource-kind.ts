@@ -327,10 +327,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly plural?: string;
   /** Whether unlisted live objects are reported as unmanaged. */
   readonly reportsUnmanaged: boolean;
-  /** The operation that brings a missing object into being: `upload` shows no field changes. Default `create`. */
-  readonly createOp?: 'create' | 'upload';
-  /** False when apply cannot check the result by reading it back (content-addressed files). Default true. */
-  readonly verified?: boolean;
 
   /** Its manifest section: schema fragment, builder and lint rules. */
   readonly manifest?: KindManifest;
@@ -514,6 +510,21 @@ export interface DriftNoted {
  */
 export interface Doctored {
   doctor(env: DoctorEnv): Promise<DoctorCheck[]>;
+}
+
+/**
+ * A kind whose objects are content-addressed uploads (auto-reply image
+ * files): a missing one is brought into being by an `upload` step, which
+ * shows no field changes, and apply cannot check it by reading it back.
+ */
+export interface Uploaded {
+  readonly createOp: 'upload';
+  readonly verified: false;
+}
+
+/** Whether `kind`'s objects are content-addressed uploads. */
+export function isUploaded<K extends AnyKind>(kind: K): kind is K & Uploaded {
+  return (kind as Partial<Uploaded>).createOp === 'upload';
 }
 
 /** A kind whose steps wait for steps its requests do not name (a room's menu, for its room). */

@@ -3,7 +3,7 @@
 // src/kinds and uses what each kind declares.
 
 import { placeholder } from '../core/step.js';
-import { KINDS, isLiveChecked, isCreateChecked, pruneOf, isOrdered } from '../kinds/index.js';
+import { KINDS, isLiveChecked, isCreateChecked, pruneOf, isOrdered, isUploaded } from '../kinds/index.js';
 import type { AnyKind, LiveContext, PlanContext, PlanOptions, StepSeed } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
@@ -49,7 +49,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
         problems.push(...createProblems);
         continue;
       }
-      const op = kind.createOp ?? 'create';
+      const op = isUploaded(kind) ? 'upload' : 'create';
       const expected = kind.normaliseDesired(d, ctx, undefined);
       // An upload shows the file itself, not its one field.
       const changes = op === 'upload' ? [] : additions(expected);

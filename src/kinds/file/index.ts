@@ -6,7 +6,7 @@
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { AutoReplyFile } from '../../api/types.js';
-import type { Drawn, Exportable, Previewable, ResourceKind } from '../resource-kind.js';
+import type { Drawn, Exportable, Previewable, ResourceKind, Uploaded } from '../resource-kind.js';
 import { fileExporter } from './export.js';
 import { filePlanning } from './kind.js';
 import { fileManifest } from './manifest.js';
@@ -21,7 +21,7 @@ declare module '../../core/live.js' {
 }
 
 /** The auto-reply file kind. */
-export const fileKind: ResourceKind<DesiredFile, AutoReplyFile, 'file'> & Previewable<DesiredFile> & Exportable<AutoReplyFile> & Drawn<DesiredFile> = {
+export const fileKind: ResourceKind<DesiredFile, AutoReplyFile, 'file'> & Previewable<DesiredFile> & Exportable<AutoReplyFile> & Drawn<DesiredFile> & Uploaded = {
   ...filePlanning,
   manifest: fileManifest,
   read: fileReader,

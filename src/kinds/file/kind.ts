@@ -7,11 +7,11 @@ import type { AutoReplyFile } from '../../api/types.js';
 import { NO_GATE, stepFile } from '../../core/step.js';
 import { MEDIA_FIELD } from '../../spec/media.js';
 import { matchById } from '../match.js';
-import type { Drawn, KindPlanning, Previewable } from '../resource-kind.js';
+import type { Drawn, KindPlanning, Previewable, Uploaded } from '../resource-kind.js';
 import type { DesiredFile } from './types.js';
 
 /** The auto-reply file kind's pure part. */
-export const filePlanning: KindPlanning<DesiredFile, AutoReplyFile, 'file'> & Previewable<DesiredFile> & Drawn<DesiredFile> = {
+export const filePlanning: KindPlanning<DesiredFile, AutoReplyFile, 'file'> & Previewable<DesiredFile> & Drawn<DesiredFile> & Uploaded = {
   name: 'file',
   label: 'auto-reply file',
   handset: 'image',
