@@ -63,7 +63,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       const format = formatValue(opts, VALIDATE_FORMATS);
       const outPath = outValue(opts);
       const { io } = ctx;
-      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), liveChecked: true, ...rootOption(ctx) });
+      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), ...rootOption(ctx) });
       protectSensitive(ctx, loaded.sensitive);
       const only = opts.brand ?? [];
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;

@@ -30,14 +30,6 @@ export const chatbotManifest: KindManifest = {
       ctx.add(chatbotId, d);
     }
   },
-  // Whether the room exists is known only to plan (the live list); what validate knows is that registering it needs the certificate.
-  lint(ctx) {
-    for (const [chatbotId, c] of ctx.brand.chatbots) {
-      const src = ctx.srcOf(c);
-      if (src === undefined || c.certificate !== undefined) continue;
-      ctx.diag(src, 'RCS514', ['chatbots', chatbotId], `room ${chatbotId} declares no \`certificate: { path: … }\`: if it does not exist yet, registering it will need one (a subscription certificate issued within the last month); plan checks whether it exists`, { at: 'key' });
-    }
-  },
 };
 
 function toChatbot(chatbotId: string, c: Obj, source: SourceLocation): DesiredChatbot {
