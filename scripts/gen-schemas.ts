@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CONTENT_FINDING_CODES } from '../src/core/finding.js';
+import { BRAND_FINDING_CODES, CONTENT_FINDING_CODES } from '../src/core/finding.js';
 import { BUILTIN_KINDS } from '../src/kinds/index.js';
 import { assembleBaseSchema, assembleManifestSchema, BRANDSET_SCHEMA } from '../src/kinds/manifest-schema.js';
 import { packageRoot } from '../src/util/paths.js';
@@ -22,7 +22,7 @@ type Json = Record<string, unknown>;
 export function renderSchemas(): Record<string, string> {
   const read = (name: string): Json => JSON.parse(readFileSync(join(packageRoot(), 'schemas', name), 'utf8')) as Json;
   const kinds = BUILTIN_KINDS.map((k) => k.name);
-  const codes = [...CONTENT_FINDING_CODES, ...BUILTIN_KINDS.flatMap((k) => ('findingCodes' in k && k.findingCodes !== undefined ? [...k.findingCodes] : []))];
+  const codes = [...CONTENT_FINDING_CODES, ...BRAND_FINDING_CODES, ...BUILTIN_KINDS.flatMap((k) => ('findingCodes' in k && k.findingCodes !== undefined ? [...k.findingCodes] : []))];
 
   const plan = read('plan.schema.json');
   defs(plan).kind = { ...(defs(plan).kind as Json), enum: kinds };

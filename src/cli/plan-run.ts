@@ -14,6 +14,7 @@ import { makePlanFile } from '../plan/plan-file.js';
 import { isFailed, planEachBrand, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import { parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
 import { TARGET_WARNING, targetBrands } from '../plan/target.js';
+import { findUnmanagedBrands, type UnmanagedBrand } from '../plan/unmanaged-brands.js';
 import type { PlanFile } from '../plan/types.js';
 import { connect, type Connection } from './connect.js';
 import type { CommandContext } from './context.js';
@@ -35,9 +36,15 @@ export function withCacheOptions(command: Command): Command {
     .option('--no-cache', 'read every auto-reply detail from the service, and keep none');
 }
 
-/** The brand selection and planning options of `--brand`, `--shard`, `--cache-dir`/`--no-cache`, `--target` and `--cancel-review`. */
-export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?: string; cache?: boolean; target?: string[]; cancelReview?: boolean }): BrandSelection & PlanWithOptions {
+/** Add --unmanaged-brand (plan and drift). */
+export function withUnmanagedOption(command: Command): Command {
+  return command.option('--unmanaged-brand <id>', 'a brand of the account left unmanaged on purpose: not reported as BRAND_UNMANAGED (repeatable; docs/drift.md)', (v: string, prev: string[] = []) => [...prev, v]);
+}
+
+/** The brand selection and planning options of `--brand`, `--shard`, `--cache-dir`/`--no-cache`, `--target`, `--cancel-review` and `--unmanaged-brand`. */
+export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?: string; cache?: boolean; target?: string[]; cancelReview?: boolean; unmanagedBrand?: string[] }): BrandSelection & PlanWithOptions {
   const out: BrandSelection & PlanWithOptions = {};
+  if (flags.unmanagedBrand !== undefined) out.unmanagedBrand = flags.unmanagedBrand;
   if (flags.brand !== undefined) out.brand = flags.brand;
   if (flags.shard !== undefined) out.shard = parseShard(flags.shard);
   if (flags.cacheDir !== undefined) out.cacheDir = flags.cacheDir;
@@ -53,23 +60,53 @@ export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?
  * error, and the others are planned in full. With `--shard`, the plan file
  * and `shard` say which shard of which brand list this is.
  */
-export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandSelection & PlanWithOptions): Promise<{ outcomes: BrandOutcome[]; file: PlanFile; shard?: ShardOrigin }> {
+export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandSelection & PlanWithOptions): Promise<{ outcomes: BrandOutcome[]; file: PlanFile; shard?: ShardOrigin; unmanagedBrands?: UnmanagedBrand[] }> {
   const loaded = await loadBrands(ctx, paths, opts);
   const conn = await connect(ctx, declaredBy(loaded.brands, opts.shard));
   try {
     const planned = await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
-    if (opts.shard === undefined) return planned;
+    const unmanagedBrands = await unmanagedOf(ctx, conn, loaded.all, opts);
+    const withUnmanaged = unmanagedBrands === undefined ? planned : { ...planned, file: { ...planned.file, unmanagedBrands }, unmanagedBrands };
+    if (opts.shard === undefined) return withUnmanaged;
     const shard = shardOrigin(opts.shard, loaded.all);
-    return { ...planned, file: { ...planned.file, shard }, shard };
+    return { ...withUnmanaged, file: { ...withUnmanaged.file, shard }, shard };
   } finally {
     await conn.close();
   }
 }
 
-/** How `planWith` plans: the live cache, `--target`, `--cancel-review`. */
+/** How `planWith` plans: the live cache, `--target`, `--cancel-review`; and `--unmanaged-brand` for runPlan. */
 export interface PlanWithOptions extends CacheOptions {
   target?: string[];
   cancelReview?: boolean;
+  unmanagedBrand?: string[];
+}
+
+/**
+ * The brands the account can see that no manifest declares (BRAND_UNMANAGED),
+ * when the run covers the whole repository (no --brand, no --target; with
+ * --shard, those of its shard) and RCSCTL_PERSON_ID names the account whose
+ * brand list is read; undefined when not checked. The sandbox's seed brands
+ * are not the repository's: not checked there.
+ */
+async function unmanagedOf(ctx: CommandContext, conn: Connection, declared: string[], opts: BrandSelection & PlanWithOptions): Promise<UnmanagedBrand[] | undefined> {
+  const account = ctx.io.env[PERSON_ENV];
+  if (account === undefined || account === '' || ctx.globals().sandbox === true) return undefined;
+  if ((opts.brand ?? []).length > 0 || (opts.target ?? []).length > 0) return undefined;
+  const cacheDir = cacheDirFor(opts, ctx.io.env, ctx.io.cwd);
+  const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl, ctx.redaction) : undefined;
+  try {
+    return await findUnmanagedBrands(conn.client, {
+      accounts: [account],
+      declared,
+      ignored: opts.unmanagedBrand ?? [],
+      ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
+      ...(cache !== undefined ? { cached: (id: string) => cache.holds(id) } : {}),
+    });
+  } catch (err) {
+    ctx.io.stderr.write(`warning: the brand list of account ${account} could not be read (${err instanceof Error ? err.message : String(err)}); brands nobody declares were not checked\n`);
+    return undefined;
+  }
 }
 
 /**
@@ -89,6 +126,7 @@ export async function planWith(ctx: CommandContext, conn: Connection, brands: De
       hintFor: brandHint(ctx),
       onProgress: (brandId, done, total) => progress.update(brandId, done, total),
     });
+    for (const p of planned) if (!isFailed(p)) cache?.notePlanned(p.plan.brandId);
     cache?.save();
     // A brand refused with 63001 may not exist at all (a mistyped id): the account's brand list says (the sandbox's seed has its own hint).
     if (ctx.globals().sandbox !== true) await explainRefusedBrands(conn.client, planned, ctx.io.env[PERSON_ENV]);

@@ -19,6 +19,9 @@ export type FindingCode = string;
 /** The codes of content differences, which every kind can have. */
 export const CONTENT_FINDING_CODES = ['DRIFT_CHANGED', 'DRIFT_MISSING', 'DRIFT_UNMANAGED', 'DRIFT_PRUNE'] as const;
 
+/** The codes about a whole brand of the account rather than a resource of a declared brand (src/plan/unmanaged-brands.ts). */
+export const BRAND_FINDING_CODES = ['BRAND_UNMANAGED'] as const;
+
 /** One thing a person should know about a resource, and what to do about it. */
 export interface Finding {
   code: FindingCode;

@@ -11,7 +11,7 @@
 // only when that brand is first asked for.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFileAtomic } from '../util/atomic-write.js';
 import { Redaction, restoreFrom, sealStrings, unsealStrings } from '../util/redaction.js';
@@ -35,6 +35,9 @@ export function cachePart<T>(name: string): CachePart<T> {
   return { name };
 }
 
+/** The part that notes a brand was planned (LiveCache.notePlanned). */
+const PLANNED = cachePart<true>('planned');
+
 /** The "brand" of entries no brand owns (template forms): their own file. */
 export const SERVICE_WIDE = '';
 
@@ -56,6 +59,16 @@ export class LiveCache {
   private sealKey(): SealKey {
     this.key ??= loadSealKey({}, this.dir);
     return this.key;
+  }
+
+  /** True when this machine's cache holds a file for `brandId`: a run planned the brand before. */
+  holds(brandId: string): boolean {
+    return this.brands.has(brandId) || existsSync(this.path(brandId));
+  }
+
+  /** Note that `brandId` was planned, so a later run can tell a removed brand folder (`holds`) even when the brand had nothing to cache. */
+  notePlanned(brandId: string): void {
+    if (this.get(brandId, PLANNED, 'brand') === undefined) this.set(brandId, PLANNED, 'brand', true);
   }
 
   /** The entry `id` of `part` for `brandId` (`SERVICE_WIDE` for what no brand owns). */

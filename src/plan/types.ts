@@ -6,6 +6,7 @@ import type { Finding } from '../core/finding.js';
 import type { LiveSnapshot, PlanProblem, Step, Unmanaged } from '../core/step.js';
 import type { BrandError } from './brand-error.js';
 import type { ShardGaps, ShardOrigin } from './shard.js';
+import type { UnmanagedBrand } from './unmanaged-brands.js';
 
 export type * from '../core/step.js';
 export type { LiveBrand } from '../core/live.js';
@@ -60,4 +61,6 @@ export interface PlanFile {
   partial?: ShardGaps;
   /** Set when the run stopped before any brand was planned (a manifest error that belongs to no brand): no brand, and apply refuses it. */
   error?: BrandError;
+  /** Live brands of the account that no manifest declares (BRAND_UNMANAGED); set when the run checked for them. Apply ignores them. */
+  unmanagedBrands?: UnmanagedBrand[];
 }

@@ -10,15 +10,17 @@ import { formatChange } from './change.js';
 import { xmlAttr as attr, xmlText as text_ } from '../util/xml.js';
 import { brandErrorJunit, STOPPED_HEADLINE } from './brand-error.js';
 import { partialJunit } from './partial.js';
+import { unmanagedBrandsJunit } from './unmanaged-brands.js';
 
 /** Render the report as JUnit XML. */
 export function renderDriftJunit(report: DriftReport): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const failures = report.brands.reduce((n, b) => n + b.resources.filter(failed).length, 0);
+  const unmanaged = report.unmanagedBrands?.length ?? 0;
+  const failures = report.brands.reduce((n, b) => n + b.resources.filter(failed).length, 0) + unmanaged;
   const partial = report.partial !== undefined ? 1 : 0;
   const stopped = report.error !== undefined ? 1 : 0;
   const errors = report.brands.filter(errored).length + partial + stopped;
-  const tests = report.brands.reduce((n, b) => n + b.resources.length + (errored(b) ? 1 : 0), 0) + partial + stopped;
+  const tests = report.brands.reduce((n, b) => n + b.resources.length + (errored(b) ? 1 : 0), 0) + partial + stopped + unmanaged;
   // JUnit's schema wants a local date-time without zone or fraction; the report's is UTC.
   const timestamp = report.generatedAt.slice(0, 19);
   out.push(`<testsuites name="rcsctl drift" tests="${tests}" failures="${failures}" errors="${errors}" timestamp="${timestamp}">`);
@@ -41,6 +43,7 @@ export function renderDriftJunit(report: DriftReport): string {
     for (const r of b.resources) out.push(...testcase(b.brandId, r));
     out.push('  </testsuite>');
   }
+  out.push(...unmanagedBrandsJunit(report.unmanagedBrands, timestamp));
   out.push('</testsuites>');
   return out.join('\n') + '\n';
 }

@@ -7,6 +7,7 @@ import type { FieldChange } from '../plan/types.js';
 import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
 import { brandErrorMarkdown, STOPPED_HEADLINE } from './brand-error.js';
 import { partialMarkdown } from './partial.js';
+import { unmanagedBrandsMarkdown } from './unmanaged-brands.js';
 import { brandFailed } from '../report/build-drift.js';
 import type { DriftReport, ResourceDrift, Severity } from '../report/types.js';
 
@@ -35,6 +36,7 @@ export function renderDriftMarkdown(report: DriftReport, budget = MARKDOWN_BUDGE
     const failed = s.failedBrands;
     out.push(`| **total** | ${failed > 0 ? `❌ ${failed} failed` : report.clean ? '✅ clean' : '❌ drifted'} | ${s.resources} | ${s.inSync} | ${s.changed} | ${s.missing} | ${s.unmanaged} | ${s.errors} | ${s.warnings} | ${s.infos} |`);
   }
+  out.push(...unmanagedBrandsMarkdown(report.unmanagedBrands));
   let size = out.join('\n').length;
   let left = 0;
   for (const b of report.brands) {

@@ -6,6 +6,7 @@ import { brandErrorText, failedHeadline, STOPPED_HEADLINE } from './brand-error.
 import type { Style } from './style.js';
 import { formatChange } from './change.js';
 import { partialText } from './partial.js';
+import { unmanagedBrandsClause, unmanagedBrandsText } from './unmanaged-brands.js';
 import { problemText } from './plan-text.js';
 import type { BrandDrift, DriftReport, Finding, ReportSummary, Severity } from '../report/types.js';
 
@@ -15,10 +16,12 @@ export function renderDriftText(report: DriftReport, style: Style): string {
   const partial = report.partial !== undefined ? partialText(report.partial, report.brands.length).map((l) => style.red(style.bold(l))) : [];
   if (partial.length > 0) lines.push(...partial, '');
   for (const brand of report.brands) lines.push(...renderBrand(brand, style), '');
+  const unmanaged = unmanagedBrandsText(report.unmanagedBrands, style);
+  if (unmanaged.length > 0) lines.push(...unmanaged, '');
   // A run that stopped ends on why, never on a line that reads clean.
   if (report.error !== undefined) lines.push(...brandErrorText(report.error, style), '', style.red(style.bold(`Drift: ${STOPPED_HEADLINE}.`)));
   else {
-    const summary = summaryLine(report.summary, report.clean);
+    const summary = summaryLine(report.summary, report.clean) + unmanagedBrandsClause(report.unmanagedBrands);
     lines.push(report.summary.failedBrands > 0 ? style.red(style.bold(summary)) : style.bold(summary));
   }
   // The banner ends the report too: its last line must not read as the whole set's.

@@ -8,6 +8,8 @@ import type { BrandPlan } from '../plan/types.js';
 import type { ShardGaps } from '../plan/shard.js';
 import { brandErrorMarkdown } from './brand-error.js';
 import { partialMarkdown } from './partial.js';
+import { unmanagedBrandsMarkdown } from './unmanaged-brands.js';
+import type { UnmanagedBrand } from '../plan/unmanaged-brands.js';
 import { stepUpload, uploadLine } from './change.js';
 import { diffLines, MARKDOWN_BUDGET } from './drift-markdown.js';
 import { cell, fence, inline } from '../util/markdown.js';
@@ -21,7 +23,7 @@ const plain = makeStyle(false);
 const SEVERITY_ICON = { error: '❌', warning: '⚠️', info: 'ℹ️' } as const;
 
 /** Render the plans of every brand as GitHub-flavoured Markdown, at most about `budget` characters. */
-export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number; previewLink?: string; graph?: boolean; partial?: ShardGaps }): string {
+export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number; previewLink?: string; graph?: boolean; partial?: ShardGaps; unmanagedBrands?: UnmanagedBrand[] }): string {
   const budget = opts.budget ?? MARKDOWN_BUDGET;
   const totals = planTotals(plans);
   const verdict = opts.partial !== undefined ? ': partial report' : totals.failedBrands > 0 ? `: ${totals.failedBrands} of ${totals.brands} brand${totals.brands === 1 ? '' : 's'} failed` : '';
@@ -41,6 +43,7 @@ export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: st
     out.push(`| **total** | ${t.create} | ${t.update} | ${t.delete} | ${t.blocked} | ${t.review} | ${t.unmanaged} | ${t.failedBrands > 0 ? `❌ ${t.failedBrands} brand${t.failedBrands === 1 ? '' : 's'} failed` : '0'} |`);
   }
   if (opts.previewLink !== undefined) out.push('', previewLine(opts.previewLink));
+  out.push(...unmanagedBrandsMarkdown(opts.unmanagedBrands));
   let size = out.join('\n').length;
   let omitted = 0;
   for (const p of plans) {

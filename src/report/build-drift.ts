@@ -10,7 +10,7 @@ import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-bra
 import { stateFindings } from '../plan/state-findings.js';
 import type { Step } from '../plan/types.js';
 import { VERSION } from '../version.js';
-import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ReportSummary, type ResourceDrift } from './types.js';
+import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ReportSummary, type ResourceDrift, type UnmanagedBrand } from './types.js';
 import { reviewText } from '../core/step.js';
 
 /**
@@ -33,6 +33,12 @@ export function buildDrift(brands: BrandOutcome[], now: Date, options: Partial<D
     summary,
     brands: out,
   };
+}
+
+/** Add the brands nobody declares to `report` (each a BRAND_UNMANAGED warning: the report is no longer clean), with help links at `docsUrl`. */
+export function withUnmanagedBrands(report: DriftReport, brands: UnmanagedBrand[], docsUrl?: string): void {
+  report.unmanagedBrands = brands.map((b) => ({ ...b, finding: { ...b.finding, help: helpLink(b.finding.code, docsUrl) } }));
+  if (brands.length > 0) report.clean = false;
 }
 
 /** True when a finding counts as drift (exit 2). */

@@ -7,7 +7,15 @@ import { RcsctlError } from '../errors.js';
 import type { PlanFile } from '../plan/types.js';
 import { checkShardSet, describeGaps } from './shard-set.js';
 import { reportSummary } from './build-drift.js';
-import type { DriftReport } from './types.js';
+import type { DriftReport, UnmanagedBrand } from './types.js';
+
+/** The shards' unmanaged brands (each shard names those that hash to it), in brand-id order; undefined when no shard checked. */
+function mergeUnmanaged(lists: (UnmanagedBrand[] | undefined)[]): { unmanagedBrands?: UnmanagedBrand[] } {
+  if (lists.every((l) => l === undefined)) return {};
+  const byId = new Map<string, UnmanagedBrand>();
+  for (const l of lists) for (const b of l ?? []) if (!byId.has(b.brandId)) byId.set(b.brandId, b);
+  return { unmanagedBrands: [...byId.values()].sort((a, b) => a.brandId.localeCompare(b.brandId)) };
+}
 
 /** A shard's report as read: a drift report or a plan, with where it came from. */
 export type ShardReport = { kind: 'drift'; file: string; report: DriftReport } | { kind: 'plan'; file: string; report: PlanFile };
@@ -60,15 +68,17 @@ function mergeDrift(parts: Extract<ShardReport, { kind: 'drift' }>[]): DriftRepo
   // A shard that stopped (a manifest error of no brand) keeps the merged report from reading clean.
   const stopped = parts.find((p) => p.report.error !== undefined)?.report.error;
   const summary = reportSummary(brands);
+  const unmanaged = mergeUnmanaged(parts.map((p) => p.report.unmanagedBrands));
   return {
     version: first.version,
     rcsctlVersion: first.rcsctlVersion,
     generatedAt: parts.map((p) => p.report.generatedAt).sort().at(-1) ?? first.generatedAt,
     options: first.options,
-    clean: stopped === undefined && brands.every((b) => b.clean),
+    clean: stopped === undefined && brands.every((b) => b.clean) && (unmanaged.unmanagedBrands ?? []).length === 0,
     summary,
     brands,
     ...(stopped !== undefined ? { error: stopped } : {}),
+    ...unmanaged,
   };
 }
 
@@ -78,7 +88,7 @@ function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
     if (p.report.baseUrl !== first.baseUrl) throw new RcsctlError('E_MERGE', `${p.file} was planned against ${p.report.baseUrl}, ${parts[0]?.file} against ${first.baseUrl}`);
   }
   // The merge is the whole set: no part's shard is its own.
-  const { shard: _, error: __, ...whole } = first;
+  const { shard: _, error: __, unmanagedBrands: ___, ...whole } = first;
   // A shard stopped by a manifest error of no brand: the merge is no plan to apply either.
   const stopped = parts.find((p) => p.report.error !== undefined)?.report.error;
   return {
@@ -88,5 +98,6 @@ function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
     // A part that is a shortened view makes the whole one: it must stay unappliable.
     ...(parts.some((p) => p.report.shortened === true) ? { shortened: true as const } : {}),
     ...(stopped !== undefined ? { error: stopped } : {}),
+    ...mergeUnmanaged(parts.map((p) => p.report.unmanagedBrands)),
   };
 }

@@ -8,6 +8,8 @@ import type { KindName, PlanProblem } from '../core/step.js';
 export { DEFAULT_DRIFT_OPTIONS, type DriftOptions, type Finding, type FindingCode, type Severity } from '../core/finding.js';
 import type { BrandError } from '../plan/brand-error.js';
 import type { ShardGaps, ShardOrigin } from '../plan/shard.js';
+import type { UnmanagedBrand } from '../plan/unmanaged-brands.js';
+export type { UnmanagedBrand } from '../plan/unmanaged-brands.js';
 
 /** Current drift report format version. */
 export const DRIFT_REPORT_VERSION = 1;
@@ -77,4 +79,6 @@ export interface DriftReport {
   partial?: ShardGaps;
   /** Set when the run stopped before any brand was checked (a manifest error that belongs to no brand): no brand is listed, and it is not clean. */
   error?: BrandError;
+  /** Live brands of the account that no manifest declares (BRAND_UNMANAGED, a warning each: the report is not clean); set when the run checked for them. */
+  unmanagedBrands?: UnmanagedBrand[];
 }

@@ -13,13 +13,14 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import formatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_FINDING_CODES, finding, type FindingCode } from '../../src/core/finding.js';
+import { BRAND_FINDING_CODES, CONTENT_FINDING_CODES, finding, type FindingCode } from '../../src/core/finding.js';
 import type { Gate, Step } from '../../src/core/step.js';
 import { BUILTIN_KINDS } from '../../src/kinds/index.js';
 import { emptyBrand } from '../../src/manifest/build-brand.js';
 import { makePlanFile, planValidator } from '../../src/plan/plan-file.js';
 import type { BrandPlan } from '../../src/plan/types.js';
-import { buildDrift } from '../../src/report/build-drift.js';
+import { buildDrift, withUnmanagedBrands } from '../../src/report/build-drift.js';
+import { unmanagedBrandFinding, type UnmanagedBrand } from '../../src/plan/unmanaged-brands.js';
 import { renderDriftJson } from '../../src/render/drift-json.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { liveBrand } from '../kinds/helpers.js';
@@ -39,7 +40,7 @@ const GATES: { [T in Gate['type']]: Required<Extract<Gate, { type: T }>> } = {
 const BARE_GATES: Gate[] = [{ type: 'review', review: 'the room goes to review' }];
 const EVERY_GATE: Gate[] = [...Object.values(GATES), ...BARE_GATES];
 const OPS: Step['op'][] = ['upload', 'create', 'update', 'link', 'delete'];
-const CODES: FindingCode[] = [...CONTENT_FINDING_CODES, ...BUILTIN_KINDS.flatMap((k) => ('findingCodes' in k && k.findingCodes !== undefined ? [...k.findingCodes] : []))] as FindingCode[];
+const CODES: FindingCode[] = [...CONTENT_FINDING_CODES, ...BRAND_FINDING_CODES, ...BUILTIN_KINDS.flatMap((k) => ('findingCodes' in k && k.findingCodes !== undefined ? [...k.findingCodes] : []))] as FindingCode[];
 
 /** A step of `kind` with `op` and `gate`, shaped as the plan schema's rules want it for `op`. */
 function step(kind: string, op: Step['op'], gate: Gate, i: number): Step {
@@ -69,6 +70,9 @@ function everyPlan(): BrandPlan {
   return { brandId: 'BR.every00001', steps, unmanaged: [], problems: [], findings, fingerprints: {}, snapshots: {} };
 }
 
+/** A brand nobody declares (BRAND_UNMANAGED), as plan and drift carry it. */
+const UNMANAGED: UnmanagedBrand = { brandId: 'BR.orphan0001', name: 'Old Client', accounts: ['master'], declaredBefore: true, finding: unmanagedBrandFinding('BR.orphan0001', 'Old Client', true) };
+
 const ajv = (formatsModule as unknown as (a: Ajv) => Ajv)(new Ajv({ strict: true, allErrors: true }));
 const driftSchema = ajv.compile(JSON.parse(readFileSync(join(packageRoot(), 'schemas', 'drift-report.schema.json'), 'utf8')) as object);
 
@@ -89,12 +93,13 @@ describe('every report rcsctl writes validates against its schema', () => {
     // The steps' findings came through buildDrift with their gates; every code's findings with every gate are added to a resource of each kind.
     expect(resources.flatMap((r) => r.findings).some((f) => f.gate?.type === 'review' && f.gate.fields !== undefined)).toBe(true);
     for (const [n, r] of resources.entries()) r.findings.push(...(n === 0 ? (plan.findings ?? []) : []));
+    withUnmanagedBrands(report, [UNMANAGED, { ...UNMANAGED, brandId: 'BR.nameless01', name: null }]);
     const json = JSON.parse(renderDriftJson(report)) as unknown;
     expect(driftSchema(json), ajv.errorsText(driftSchema.errors?.slice(0, 4))).toBe(true);
   });
 
   it('the plan file', () => {
-    const file = makePlanFile([everyPlan()], 'http://127.0.0.1:8080', new Date('2026-11-27T00:00:00Z'));
+    const file = { ...makePlanFile([everyPlan()], 'http://127.0.0.1:8080', new Date('2026-11-27T00:00:00Z')), unmanagedBrands: [UNMANAGED] };
     const validate = planValidator();
     expect(validate(JSON.parse(JSON.stringify(file))), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
   });

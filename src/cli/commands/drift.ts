@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
-import { buildDrift } from '../../report/build-drift.js';
+import { buildDrift, withUnmanagedBrands } from '../../report/build-drift.js';
 import { DRIFT_FORMATS, renderDrift } from '../../render/drift.js';
 import { summaryLine } from '../../render/drift-text.js';
 import { STOPPED_HEADLINE } from '../../render/brand-error.js';
@@ -15,7 +15,7 @@ import { DOCS_URL, docsBase } from '../../version.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
-import { reportFailures, runPlan, selectionOf, withCacheOptions } from '../plan-run.js';
+import { reportFailures, runPlan, selectionOf, withCacheOptions, withUnmanagedOption } from '../plan-run.js';
 import { ManifestsStopped } from '../load.js';
 import { shardOrigin } from '../../plan/shard.js';
 import type { DriftReport } from '../../report/types.js';
@@ -34,6 +34,7 @@ interface DriftFlags {
   cacheDir?: string;
   cache: boolean;
   docsUrl?: string;
+  unmanagedBrand?: string[];
 }
 
 /** Register `rcsctl drift`. */
@@ -50,7 +51,7 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
     .option('--shard <i/n>', 'check only the brands of shard i of n (split by brand id; see docs/ci.md)')
     .option('--expiry-warning <days>', 'warn about agency files whose sendable window ends within DAYS', String(DEFAULT_DRIFT_OPTIONS.expiryWarningDays))
     .option('--review-warning <days>', 'warn about reviews waiting longer than DAYS', String(DEFAULT_DRIFT_OPTIONS.reviewWarningDays));
-  withCacheOptions(cmd)
+  withUnmanagedOption(withCacheOptions(cmd))
     .option('--docs-url <url>', `where the findings' help links point: the docs folder of your copy (default: ${DOCS_URL})`)
     .action(async (paths: string[] | undefined, flags: DriftFlags) => {
       const format = formatValue(flags, DRIFT_FORMATS);
@@ -74,9 +75,10 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
         } else if (format !== 'text') ctx.io.stdout.write(renderDrift(report, format, makeStyle(false)));
         throw err;
       }
-      const { outcomes, shard } = run;
+      const { outcomes, shard, unmanagedBrands } = run;
       const report = buildDrift(outcomes, new Date(), options, flags.target ?? [], docsUrl);
       if (shard !== undefined) report.shard = shard;
+      if (unmanagedBrands !== undefined) withUnmanagedBrands(report, unmanagedBrands, docsUrl);
       const g = ctx.globals();
       if (out !== undefined) {
         const path = resolve(ctx.io.cwd, out);

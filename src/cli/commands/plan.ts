@@ -9,11 +9,12 @@ import type { PlanFile } from '../../plan/types.js';
 import { isFailed, type BrandOutcome } from '../../plan/plan-brands.js';
 import { planFailed, renderPlans } from '../../render/plan-text.js';
 import { makeStyle } from '../../render/style.js';
+import { unmanagedBrandsText } from '../../render/unmanaged-brands.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
 import { ManifestsStopped } from '../load.js';
-import { reportFailures, runPlan, selectionOf, withCacheOptions } from '../plan-run.js';
+import { reportFailures, runPlan, selectionOf, withCacheOptions, withUnmanagedOption } from '../plan-run.js';
 import { checkPreviewDir, previewOptions, writePlanPreview } from '../preview-option.js';
 import { planSealKey } from '../secrets.js';
 
@@ -30,6 +31,7 @@ interface PlanOptions {
   preview?: string;
   previewUrl?: string;
   cancelReview: boolean;
+  unmanagedBrand?: string[];
   graph: boolean;
   cache: boolean;
 }
@@ -48,7 +50,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
     .option('--shard <i/n>', 'plan only the brands of shard i of n (split by brand id; see docs/ci.md)')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
     .option('--cancel-review', 'a change to what waits for review withdraws that review first (gated like a delete)', false);
-  previewOptions(withCacheOptions(cmd)).action(async (paths: string[] | undefined, opts: PlanOptions) => {
+  previewOptions(withUnmanagedOption(withCacheOptions(cmd))).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
       await checkPreviewDir(ctx, opts.preview);
@@ -72,10 +74,12 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
         const link = opts.previewUrl ?? preview;
         // The Markdown view (and the graph it may draw) loads only for --format markdown.
         const { renderPlanMarkdown } = await import('../../render/plan-markdown.js');
-        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }) }));
+        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}) }));
       } else {
         const style = makeStyle(g.color);
         ctx.io.stdout.write(renderPlans(file.brands, style));
+        const unmanaged = unmanagedBrandsText(file.unmanagedBrands, style);
+        if (unmanaged.length > 0) ctx.io.stdout.write(`\n${unmanaged.join('\n')}\n`);
         const failed = file.brands.filter(planFailed).length;
         // With failed brands the saved plan is not the whole story: the line says so.
         const saved = failed > 0 ? `Nothing can be applied for the ${failed} brand${failed === 1 ? '' : 's'} that failed (above); apply the others' steps with` : 'Apply exactly these steps with';
@@ -83,7 +87,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
         if (notes.length > 0) ctx.io.stdout.write(`\n${notes.join('')}`);
       }
       reportFailures(ctx, plans, { shownOnStdout: format === 'text' });
-      ctx.exit(planExitCode(plans, opts.detailedExitcode));
+      ctx.exit(planExitCode(plans, opts.detailedExitcode, (file.unmanagedBrands ?? []).length));
     });
 }
 
@@ -98,9 +102,9 @@ async function writeStopped(ctx: CommandContext, err: ManifestsStopped, opts: Pl
   }
 }
 
-/** 1 when any brand failed or has problems; 2 for changes under --detailed-exitcode; else 0. */
-function planExitCode(plans: BrandOutcome[], detailed: boolean): ExitCode {
+/** 1 when any brand failed or has problems; 2 for changes (or live brands no manifest declares) under --detailed-exitcode; else 0. */
+function planExitCode(plans: BrandOutcome[], detailed: boolean, unmanagedBrands: number): ExitCode {
   if (plans.some((p) => isFailed(p) || p.plan.problems.length > 0)) return EXIT_ERROR;
-  if (detailed && plans.some((p) => p.plan.steps.length > 0)) return EXIT_CHANGES;
+  if (detailed && (unmanagedBrands > 0 || plans.some((p) => p.plan.steps.length > 0))) return EXIT_CHANGES;
   return EXIT_OK;
 }

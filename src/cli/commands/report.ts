@@ -14,6 +14,7 @@ import { summaryLine as driftSummaryLine } from '../../render/drift-text.js';
 import { partialText } from '../../render/partial.js';
 import { renderPlanJson } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
+import { unmanagedBrandsText } from '../../render/unmanaged-brands.js';
 import { planTotals, renderPlans, totalLine } from '../../render/plan-text.js';
 import { makeStyle, type Style } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
@@ -69,9 +70,10 @@ function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], st
   const stopped = file.error;
   if (format === 'markdown') {
     const head = stopped !== undefined ? `${brandErrorMarkdown('manifests', stopped, STOPPED_HEADLINE).join('\n')}\n\n` : '';
-    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(file.partial !== undefined ? { partial: file.partial } : {}) });
+    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(file.partial !== undefined ? { partial: file.partial } : {}), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}) });
   }
-  const text = (stopped !== undefined ? [style.red(style.bold(`Plan: ${STOPPED_HEADLINE} in a shard.`)), ...brandErrorText(stopped, style), '', ''].join('\n') : '') + renderPlans(file.brands, style);
+  const unmanaged = unmanagedBrandsText(file.unmanagedBrands, style);
+  const text = (stopped !== undefined ? [style.red(style.bold(`Plan: ${STOPPED_HEADLINE} in a shard.`)), ...brandErrorText(stopped, style), '', ''].join('\n') : '') + renderPlans(file.brands, style) + (unmanaged.length > 0 ? `\n${unmanaged.join('\n')}\n` : '');
   const partial = banner(merged, style);
   return partial === '' ? text : `${partial}\n${text}\n${partial}`;
 }
@@ -101,5 +103,5 @@ function exitCode(merged: MergedReport, detailed: boolean): ExitCode {
   if (merged.report.error !== undefined) return EXIT_ERROR;
   if (merged.report.brands.some((b) => b.problems.length > 0 || b.error !== undefined)) return EXIT_ERROR;
   if (merged.kind === 'drift') return merged.report.clean ? EXIT_OK : EXIT_CHANGES;
-  return detailed && merged.report.brands.some((b) => b.steps.length > 0) ? EXIT_CHANGES : EXIT_OK;
+  return detailed && ((merged.report.unmanagedBrands ?? []).length > 0 || merged.report.brands.some((b) => b.steps.length > 0)) ? EXIT_CHANGES : EXIT_OK;
 }

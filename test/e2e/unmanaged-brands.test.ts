@@ -1,0 +1,139 @@
+// Brands nobody declares (issue 38): plan and drift of a repository list the
+// live brands the account can see that no manifest declares, as
+// BRAND_UNMANAGED, in every format; --detailed-exitcode counts them; a brand
+// rcsctl planned before (its cache holds it) is named as a removed folder;
+// --unmanaged-brand leaves one out on purpose; each shard names only its own.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import formatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { loadSeed, type Seed } from '../../src/emulator/index.js';
+import { planValidator } from '../../src/plan/plan-file.js';
+import { shardOf } from '../../src/plan/shard.js';
+import { cli, emulator, REPO, ROOT } from './helpers.js';
+
+const ORPHANS = ['BR.orphan0001', 'BR.orphan0002', 'BR.orphan0003', 'BR.orphan0004'];
+
+function seed(): Seed {
+  const s = loadSeed(join(ROOT, 'examples', 'emulator-seed.yaml'));
+  const master = s.accounts.find((a) => a.userId === 'master');
+  if (master === undefined) throw new Error('the example seed has no master account');
+  ORPHANS.forEach((brandId, i) => {
+    s.brands.push({ brandId, brandKey: `BK.orphan00000${i + 1}`, page: { name: `Old Client ${i + 1}` } });
+    (master.brands ??= []).push({ brandId, role: 'representative' });
+  });
+  return s;
+}
+
+let emu: RunningEmulator;
+let cache: string;
+let REPO: string;
+const env = (): Record<string, string> => ({ RCSCTL_PERSON_ID: 'master', RCSCTL_CACHE_DIR: cache });
+
+beforeAll(async () => {
+  emu = await emulator(seed());
+  cache = mkdtempSync(join(tmpdir(), 'rcsctl-unmanaged-cache-'));
+  // A repository that declares the example brand and nothing in it: its plan has no changes, so only the unmanaged brands remain to report.
+  REPO = mkdtempSync(join(tmpdir(), 'rcsctl-unmanaged-decl-'));
+  writeFileSync(join(REPO, 'brand.yaml'), 'apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: BR.demo000001\n');
+});
+afterAll(async () => {
+  await emu.close();
+  rmSync(cache, { recursive: true, force: true });
+  rmSync(REPO, { recursive: true, force: true });
+});
+
+describe('brands nobody declares', () => {
+  it('plan names each one, and --detailed-exitcode counts them', async () => {
+    const r = await cli(['plan', REPO, '--detailed-exitcode'], { emu, env: env() });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stdout).toContain('4 live brands of the account no manifest declares (BRAND_UNMANAGED):');
+    for (const [i, id] of ORPHANS.entries()) expect(r.stdout).toContain(`warning BRAND_UNMANAGED ${id} "Old Client ${i + 1}"`);
+    expect(r.stdout).not.toContain('BRAND_UNMANAGED BR.demo000001');
+    // Without the account's id, no list is read: nothing to report, the plan has no changes.
+    const bare = await cli(['plan', REPO, '--detailed-exitcode'], { emu, env: { ...env(), RCSCTL_PERSON_ID: undefined } as Record<string, string> });
+    expect(bare.code, bare.stdout + bare.stderr).toBe(0);
+    expect(bare.stdout).not.toContain('BRAND_UNMANAGED');
+  });
+
+  it('--unmanaged-brand leaves a brand out on purpose; --brand checks no list', async () => {
+    const r = await cli(['plan', REPO, '--detailed-exitcode', ...ORPHANS.flatMap((id) => ['--unmanaged-brand', id])], { emu, env: env() });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('BRAND_UNMANAGED');
+    const one = await cli(['plan', REPO, '--detailed-exitcode', '--brand', 'BR.demo000001'], { emu, env: env() });
+    expect(one.code, one.stdout + one.stderr).toBe(0);
+  });
+
+  it('plan JSON and Markdown carry them; the JSON validates', async () => {
+    const json = await cli(['plan', REPO, '--format', 'json'], { emu, env: env() });
+    const file = JSON.parse(json.stdout) as { unmanagedBrands: { brandId: string; name: string; finding: { code: string; severity: string; address: string } }[] };
+    expect(file.unmanagedBrands.map((b) => b.brandId)).toEqual(ORPHANS);
+    expect(file.unmanagedBrands[0]?.finding).toMatchObject({ code: 'BRAND_UNMANAGED', severity: 'warning', address: 'brand.BR.orphan0001' });
+    const validate = planValidator();
+    expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
+    const md = await cli(['plan', REPO, '--format', 'markdown'], { emu, env: env() });
+    expect(md.stdout).toContain('### ⚠️ 4 live brands of the account no manifest declares (BRAND_UNMANAGED):');
+    expect(md.stdout).toContain('| `BR.orphan0003` | Old Client 3 |');
+  });
+
+  it('drift reports them in text, JSON, Markdown and JUnit, and is not clean (exit 2)', async () => {
+    const text = await cli(['drift', REPO], { emu, env: env() });
+    expect(text.code, text.stdout + text.stderr).toBe(2);
+    expect(text.stdout).toContain('warning BRAND_UNMANAGED BR.orphan0002 "Old Client 2"');
+    expect(text.stdout).toMatch(/4 live brands no manifest declares\.\n$/);
+    const json = await cli(['drift', REPO, '--format', 'json'], { emu, env: env() });
+    expect(json.code).toBe(2);
+    const report = JSON.parse(json.stdout) as { clean: boolean; unmanagedBrands: { brandId: string; finding: { help: string } }[] };
+    expect(report.clean).toBe(false);
+    expect(report.unmanagedBrands.map((b) => b.brandId)).toEqual(ORPHANS);
+    expect(report.unmanagedBrands[0]?.finding.help).toMatch(/troubleshooting\.md#brand_unmanaged$/);
+    const ajv = (formatsModule as unknown as (a: Ajv) => Ajv)(new Ajv({ strict: true, allErrors: true }));
+    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schemas', 'drift-report.schema.json'), 'utf8')) as object);
+    expect(validate(report), ajv.errorsText(validate.errors)).toBe(true);
+    const md = await cli(['drift', REPO, '--format', 'markdown'], { emu, env: env() });
+    expect(md.stdout).toContain('| `BR.orphan0004` | Old Client 4 |');
+    const junit = await cli(['drift', REPO, '--format', 'junit'], { emu, env: env() });
+    expect(junit.stdout).toContain('<testsuite name="unmanaged brands" tests="4" failures="4"');
+    expect(junit.stdout).toContain('<testcase classname="unmanaged brands" name="brand.BR.orphan0001">');
+  });
+
+  it('a brand whose folder was removed is named so: rcsctl planned it before', async () => {
+    // A second repository declaring one orphan, planned with the same cache: then its folder goes away.
+    const repo = mkdtempSync(join(tmpdir(), 'rcsctl-unmanaged-repo-'));
+    try {
+      writeFileSync(join(repo, 'brand.yaml'), 'apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: BR.orphan0001\n');
+      const before = await cli(['plan', repo], { emu, env: env() });
+      expect(before.code, before.stdout + before.stderr).toBe(0);
+      const after = await cli(['plan', REPO, '--format', 'json'], { emu, env: env() });
+      const file = JSON.parse(after.stdout) as { unmanagedBrands: { brandId: string; declaredBefore: boolean; finding: { message: string } }[] };
+      expect(file.unmanagedBrands.find((b) => b.brandId === 'BR.orphan0001')).toMatchObject({ declaredBefore: true });
+      expect(file.unmanagedBrands.find((b) => b.brandId === 'BR.orphan0001')?.finding.message).toContain('its folder was removed or renamed');
+      expect(file.unmanagedBrands.find((b) => b.brandId === 'BR.orphan0002')).toMatchObject({ declaredBefore: false });
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it('with --shard, each shard names only the brands that hash to it; the merge names each once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcsctl-unmanaged-shards-'));
+    try {
+      const files: string[] = [];
+      for (const i of [1, 2]) {
+        const out = join(dir, `drift-${i}.json`);
+        await cli(['drift', REPO, '--shard', `${i}/2`, '--format', 'json', '--out', out], { emu, env: env() });
+        const report = JSON.parse(readFileSync(out, 'utf8')) as { unmanagedBrands: { brandId: string }[] };
+        expect(report.unmanagedBrands.map((b) => b.brandId)).toEqual(ORPHANS.filter((id) => shardOf(id, 2) === i));
+        files.push(out);
+      }
+      const merged = await cli(['report', 'merge', ...files, '--format', 'json'], { emu, env: env() });
+      expect(merged.code, merged.stdout + merged.stderr).toBe(2);
+      expect((JSON.parse(merged.stdout) as { unmanagedBrands: { brandId: string }[] }).unmanagedBrands.map((b) => b.brandId)).toEqual(ORPHANS);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
