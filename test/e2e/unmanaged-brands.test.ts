@@ -14,7 +14,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { loadSeed, type Seed } from '../../src/emulator/index.js';
 import { planValidator } from '../../src/plan/plan-file.js';
 import { shardOf } from '../../src/plan/shard.js';
-import { cli, emulator, REPO, ROOT } from './helpers.js';
+import { cli, emulator, ROOT } from './helpers.js';
 
 const ORPHANS = ['BR.orphan0001', 'BR.orphan0002', 'BR.orphan0003', 'BR.orphan0004'];
 
@@ -55,7 +55,7 @@ describe('brands nobody declares', () => {
     for (const [i, id] of ORPHANS.entries()) expect(r.stdout).toContain(`warning BRAND_UNMANAGED ${id} "Old Client ${i + 1}"`);
     expect(r.stdout).not.toContain('BRAND_UNMANAGED BR.demo000001');
     // Without the account's id, no list is read: nothing to report, the plan has no changes.
-    const bare = await cli(['plan', REPO, '--detailed-exitcode'], { emu, env: { ...env(), RCSCTL_PERSON_ID: undefined } as Record<string, string> });
+    const bare = await cli(['plan', REPO, '--detailed-exitcode'], { emu, env: { ...env(), RCSCTL_PERSON_ID: undefined } });
     expect(bare.code, bare.stdout + bare.stderr).toBe(0);
     expect(bare.stdout).not.toContain('BRAND_UNMANAGED');
   });
