@@ -64,6 +64,8 @@ interface StepBase {
   name: string;
   /** Service id, when the resource exists live. */
   liveId?: string;
+  /** The address the live object had before a `moved:` declaration renamed it (`autoReply.ARM000000000001`). */
+  movedFrom?: string;
   /**
    * The account (the service's personId) the live object was read as, for
    * objects the service reads per account: apply re-reads it as the same one

@@ -65,9 +65,38 @@ const FRAME: JsonSchema = {
       "items": {
         "description": "A resource kind that may be pruned."
       }
+    },
+    "moved": {
+      "description": "Renames: each entry says the resource the plan addresses as `from` is now `to` (`{ from: autoReply.ARM000000000001, to: autoReply.welcome }`), so plan updates it in place and keeps its live id, links and postbacks, instead of deleting it and creating a new one. `from` is the address the plan showed for the delete (its kind and live id); `to` is a resource of this brand (its own, or one a base gives it). Once done, no live object matches `from` and the entry is ignored; remove it when every brand has applied it.",
+      "type": "array",
+      "items": {
+        "description": "One rename: the old address and the new one, of the same kind.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "from",
+          "to"
+        ],
+        "properties": {
+          "from": {
+            "description": "The old address: `<kind>.<live id or old key>`, as the plan showed it for the delete.",
+            "$ref": "#/definitions/address"
+          },
+          "to": {
+            "description": "The new address: `<kind>.<key>` of a resource of this brand.",
+            "$ref": "#/definitions/address"
+          }
+        }
+      }
     }
   },
   "definitions": {
+    "address": {
+      "description": "A resource address as plan shows it: the kind, a dot, the key (`autoReply.welcome`).",
+      "type": "string",
+      "maxLength": 200,
+      "pattern": "^[a-z][A-Za-z]*\\.[^\\s]+$"
+    },
     "handle": {
       "description": "A local handle: a letter, then letters, digits, `_` or `-` (max 64).",
       "type": "string",

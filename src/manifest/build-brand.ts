@@ -27,6 +27,7 @@ export interface BrandDraft {
 interface RawDoc {
   brand: { id: string; key?: string };
   prune?: PruneKind[];
+  moved?: { from: string; to: string }[];
   [section: string]: unknown;
 }
 
@@ -68,6 +69,9 @@ export async function addDocument(
     }
   }
   for (const kind of raw.prune ?? []) if (!brand.prune.includes(kind)) brand.prune.push(kind);
+  (raw.moved ?? []).forEach(({ from, to }, i) => {
+    (brand.moved ??= []).push({ from, to, fromAt: locationOf(src, ['moved', i, 'from']), toAt: locationOf(src, ['moved', i, 'to']) });
+  });
   for (const { section, key } of left) if (!draft.declared.has(`${section}/${key}`)) draft.declared.set(`${section}/${key}`, locationOf(src, [section, key]));
 
   // Declared twice across documents: the first one wins, the second is an error.

@@ -3,6 +3,7 @@
 // the service would silently ignore or refuse. Each kind brings its own rules
 // (src/kinds/<kind>/manifest.ts); this runs them. Pure: no I/O.
 
+import { checkMoves } from './moves.js';
 import { KINDS } from '../kinds/index.js';
 import type { LintContext } from '../kinds/manifest-section.js';
 import type { BrandDraft } from './build-brand.js';
@@ -39,5 +40,6 @@ export function lintBrand(draft: BrandDraft, others: readonly BrandDraft[] = [])
     },
   };
   for (const kind of KINDS) kind.manifest?.lint?.(ctx);
+  diags.push(...checkMoves(brand, KINDS));
   return diags;
 }

@@ -63,6 +63,14 @@ export type PruneKind = string;
 export interface DesiredSections {}
 
 /** What every desired brand has, whatever the kinds. */
+/** A `moved:` entry: the resource plan addressed as `from` (kind and live id) is now `to` (kind and key). */
+export interface DesiredMove {
+  from: string;
+  to: string;
+  fromAt: SourceLocation;
+  toAt: SourceLocation;
+}
+
 export interface DesiredBrandFrame {
   brandId: string;
   /** Brand key after `${env:NAME}` interpolation; never printed. */
@@ -71,6 +79,8 @@ export interface DesiredBrandFrame {
   /** The manifest files that contributed to this brand. */
   manifestFiles: string[];
   source: SourceLocation;
+  /** Renames the manifests declare (`moved:`), every document's, in order. */
+  moved?: DesiredMove[];
 }
 
 /** Everything the manifests say about one brand. */

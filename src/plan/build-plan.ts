@@ -8,6 +8,7 @@ import type { AnyKind, LiveContext, PlanContext, PlanOptions, StepSeed } from '.
 import type { DesiredBrand } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
 import { additions, diffObjects, removals } from './diff.js';
+import { applyMoves, renameHints } from './moves.js';
 import { orderSteps, type OrderInputs } from './order.js';
 import type { BrandPlan, DeleteStep, Gate, KindName, LiveBrand, LiveSnapshot, PlanProblem, PlanSummary, Step, Unmanaged } from './types.js';
 
@@ -25,7 +26,13 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
   const extra: OrderInputs = { after: new Map(), liveRefs: new Map() };
 
   const matches = KINDS.map((kind) => ({ kind, match: kind.match(kind.desired(brand), kind.live(live), brand) }));
+  const moves = applyMoves(brand, matches);
+  const movedFrom = new Map(moves.map((m) => [`${m.kind}:${m.liveId}`, m.from]));
   const ctx = planContext(brand, live, matches, options);
+  const renames = renameHints(matches, (kind, _l) => {
+    const prune = pruneOf(kind);
+    return prune !== undefined && brand.prune.includes(prune);
+  }, ctx);
 
   for (const { kind, match } of matches) {
     problems.push(...match.problems, ...(isLiveChecked(kind) ? kind.liveProblems(kind.desired(brand), live) : []));
@@ -38,6 +45,8 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
       const seed = stepSeed(kind, kind.key(d), 'update', name, kind.gates.update(l, changes, d), changes);
       const step = withOpId(kind.updateStep(d, l, ctx, seed));
       step.expected = expected;
+      const from = movedFrom.get(`${kind.name}:${kind.liveId(l)}`);
+      if (from !== undefined) step.movedFrom = from;
       remember(step.address, kind, l);
       extra.liveRefs.set(step.id, kind.liveRefs(l));
       if (isOrdered(kind)) extra.after.set(step.id, kind.after(d, l));
@@ -76,7 +85,16 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
 
   blockDanglingDeletes(steps, live);
   const ordered = holdDependants(orderSteps(steps, extra));
-  return { brandId: brand.brandId, steps: ordered, unmanaged, problems, fingerprints, snapshots };
+  return {
+    brandId: brand.brandId,
+    steps: ordered,
+    unmanaged,
+    problems,
+    fingerprints,
+    snapshots,
+    ...(moves.length > 0 ? { moves: moves.map(({ from, to, liveId }) => ({ from, to, liveId })) } : {}),
+    ...(renames.length > 0 ? { renames: renames.map(({ from, to, fromName, toName }) => ({ from, to, fromName, toName })) } : {}),
+  };
 }
 
 /** What staleness is judged on: a live object's state and normalised form. */

@@ -29,6 +29,10 @@ export interface BrandPlan {
   fingerprints: Record<string, string>;
   /** The state and normalised form each fingerprint was taken of, to say how a stale plan's resource changed. */
   snapshots: Record<string, LiveSnapshot>;
+  /** The `moved:` declarations this plan applies: each turns a delete and a create into an update that keeps `liveId`. */
+  moves?: { from: string; to: string; liveId: string }[];
+  /** Deletes and creates that differ in the name only: the `moved:` entry that would keep the live id. */
+  renames?: { from: string; to: string; fromName: string; toName: string }[];
   /** Where the manifests declare the brand (its `brand:` line), kept in a saved plan so that apply names it in a service error. */
   declaredAt?: { file: string; line: number };
 }

@@ -102,6 +102,15 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
     lines.push('', '**Live state** (as `rcsctl drift` reports it):', '');
     for (const f of findings) lines.push(`- ${SEVERITY_ICON[f.severity]} \`${cell(f.address)}\` **${f.code}** (${f.severity}): ${inline(f.message)} ${inline(f.action)} ([help](${f.help}))`);
   }
+  if (p.moves !== undefined && p.moves.length > 0) {
+    lines.push('', '**Moved** (`moved:` declarations, updated in place, live ids kept):', '');
+    for (const m of p.moves) lines.push(`- \`${cell(m.from)}\` → \`${cell(m.to)}\` (${cell(m.liveId)})`);
+  }
+  if (p.renames !== undefined && p.renames.length > 0) {
+    lines.push('', '**Looks like a rename:** a delete and a create with the same content under another name. To keep the live id, declare:', '', '```yaml', 'moved:');
+    for (const r of p.renames) lines.push(`  - { from: ${r.from}, to: ${r.to} }  # ${JSON.stringify(r.fromName)} → ${JSON.stringify(r.toName)}`);
+    lines.push('```');
+  }
   if (p.unmanaged.length > 0) {
     lines.push('', `<details><summary>${p.unmanaged.length} unmanaged (live, not in the manifests)</summary>`, '');
     for (const u of p.unmanaged) lines.push(`- ${MARKERS.unmanaged} \`${cell(`${u.kind}.${u.id}`)}\` ${inline(JSON.stringify(u.name))}`);

@@ -49,6 +49,7 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
   } else if (plan.steps.length === 0) {
     lines.push('');
   }
+  if (plan.renames !== undefined && plan.renames.length > 0) lines.push(...renameText(plan.renames).map((l) => style.yellow(l)), '');
   if (findings.length > 0) lines.push(...renderFindings(findings, style), '');
   lines.push(summaryLine(summarise(plan)));
   return lines.join('\n') + '\n';
@@ -113,6 +114,7 @@ export function renderStep(step: Step, style: Style): string[] {
   const id = step.liveId !== undefined && step.liveId !== step.address.split('.').slice(1).join('.') ? ` (${step.liveId})` : '';
   const header = `  ${paint(marker)} ${style.bold(step.address)} "${step.name}"${id}  ${describe(step)}`;
   const lines = [header];
+  if (step.movedFrom !== undefined) lines.push(style.yellow(`      moved from ${step.movedFrom} (a \`moved:\` declaration): updated in place, the live id kept`));
   switch (step.gate.type) {
     case 'blocked':
       lines.push(style.red(`      blocked (${step.gate.state}): ${step.gate.reason}; this step will not be sent`));
@@ -208,4 +210,15 @@ export function renderChange(c: FieldChange, style: Style): string {
 
 function plural(n: number): string {
   return n === 1 ? '' : 's';
+}
+
+/** The note for deletes and creates that differ in the name only, with the `moved:` entries that would keep the ids. */
+export function renameText(renames: NonNullable<BrandPlan['renames']>): string[] {
+  const one = renames.length === 1;
+  return [
+    `  note: ${one ? 'a delete and a create look' : `${renames.length} deletes and creates look`} like a rename (the same content, another name).`,
+    `  To keep the live id${one ? '' : 's'} (and postbacks, and links to ${one ? 'it' : 'them'}), declare ${one ? 'it' : 'them'} in the brand's manifest:`,
+    '    moved:',
+    ...renames.map((r) => `      - { from: ${r.from}, to: ${r.to} }  # ${JSON.stringify(r.fromName)} → ${JSON.stringify(r.toName)}`),
+  ];
 }
