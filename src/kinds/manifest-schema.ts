@@ -79,7 +79,7 @@ const FRAME: JsonSchema = {
         ],
         "properties": {
           "from": {
-            "description": "The old address: `<kind>.<live id or old key>`, as the plan showed it for the delete.",
+            "description": "The old address: `<kind>.<live id>`, as the plan showed it for the delete.",
             "$ref": "#/definitions/address"
           },
           "to": {
@@ -154,7 +154,7 @@ const BASE_FRAME = {
 export function assembleBaseSchema(kinds: Parameters<typeof assembleManifestSchema>[0]): JsonSchema {
   const brand = assembleManifestSchema(kinds) as { properties: Record<string, JsonSchema>; required: string[]; [k: string]: unknown };
   const properties: Record<string, JsonSchema> = { apiVersion: brand.properties.apiVersion as JsonSchema, kind: BASE_FRAME.kind, ...BASE_FRAME.extra };
-  for (const [k, v] of Object.entries(brand.properties)) if (!['apiVersion', 'kind', 'brand', 'prune', 'bases', 'overrides'].includes(k)) properties[k] = withVariables(v);
+  for (const [k, v] of Object.entries(brand.properties)) if (!['apiVersion', 'kind', 'brand', 'prune', 'moved', 'bases', 'overrides'].includes(k)) properties[k] = withVariables(v);
   const definitions = Object.fromEntries(Object.entries((brand.definitions ?? {}) as Record<string, JsonSchema>).map(([k, v]) => [k, k === 'baseUse' ? v : withVariables(v)]));
   return { ...brand, definitions, $id: 'https://rcsctl.dev/schemas/base.schema.json', title: BASE_FRAME.title, description: BASE_FRAME.description, required: ['apiVersion', 'kind'], properties } as JsonSchema;
 }

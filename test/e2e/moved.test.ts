@@ -2,7 +2,7 @@
 // column; apply of a declared rename keeps the live id and the links to it; the
 // rename suggestion shows in the text, Markdown and JSON plans.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,5 +119,31 @@ describe('moved declarations', () => {
     // Done: the declaration is ignored.
     const again = await cli(['plan', 'm.yaml'], { cwd: dir, emu });
     expect(again.stdout).toContain('No changes');
+  });
+
+  it('takes a handle a base gives the brand as a move\'s to', async () => {
+    const root = join(dir, 'fleet');
+    mkdirSync(join(root, 'bases', 'greet'), { recursive: true });
+    mkdirSync(join(root, 'brands', 'one'), { recursive: true });
+    writeFileSync(
+      join(root, 'bases', 'greet', 'base.yaml'),
+      'apiVersion: rcsctl/v1\nkind: Base\nautoReplies:\n  greet: { name: Greeting from the base, messagebaseId: SCS00000, body: { description: "Hello from the base" } }\n',
+    );
+    const brandFile = join(root, 'brands', 'one', 'brand.yaml');
+    // First the brand's own auto-reply, applied: the live object the move will keep.
+    writeFileSync(brandFile, HEAD + 'autoReplies:\n  hello: { name: Old greeting, messagebaseId: SCS00000, body: { description: "Hello from the base" } }\n');
+    expect((await cli(['apply', 'fleet/brands/one', '--yes'], { cwd: dir, emu })).code).toBe(0);
+    const oldId = (await liveReplies()).find((a) => a.autoReplyMsgName === 'Old greeting')!.autoReplyMsgId;
+    const withBase = (to: string): string => HEAD + `bases:\n  - base: ../../bases/greet\nmoved:\n  - { from: autoReply.${oldId}, to: ${to} }\n`;
+    writeFileSync(brandFile, withBase('autoReply.nope'));
+    const bad = await cli(['validate', 'fleet/brands/one'], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout + bad.stderr).toMatch(/fleet\/brands\/one\/brand\.yaml:7:\d+.*RCS541/);
+    writeFileSync(brandFile, withBase('autoReply.greet'));
+    const ok = await cli(['validate', 'fleet/brands/one'], { cwd: dir });
+    expect(ok.stdout + ok.stderr).not.toContain('RCS54');
+    const plan = await cli(['plan', 'fleet/brands/one'], { cwd: dir, emu });
+    expect(plan.stdout).toContain(`~ autoReply.greet "Greeting from the base" (${oldId})  will be updated`);
+    expect(plan.stdout).toContain(`moved from autoReply.${oldId}`);
   });
 });
