@@ -31,6 +31,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   controller: async () => (await import('./commands/controller.js')).registerController,
   emulator: async () => (await import('./commands/emulator.js')).registerEmulator,
   show: async () => (await import('./commands/show.js')).registerShow,
+  render: async () => (await import('./commands/render.js')).registerRender,
   preview: async () => (await import('./commands/preview.js')).registerPreview,
   graph: async () => (await import('./commands/graph.js')).registerGraph,
   completion: async () => (await import('./commands/completion.js')).registerCompletion,

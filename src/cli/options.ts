@@ -9,7 +9,7 @@ import { RcsctlError } from '../errors.js';
 import type { CommandContext } from './context.js';
 
 /** Every rendering a command may offer. */
-export type Format = 'text' | 'json' | 'markdown' | 'junit';
+export type Format = 'text' | 'json' | 'markdown' | 'junit' | 'yaml';
 
 /** Add `[paths...]`, defaulting to the current directory. */
 export function pathsArgument(cmd: Command, description = 'manifest files or directories, read recursively for *.yaml and *.yml (default: .)'): Command {
@@ -35,8 +35,8 @@ export function outValue(opts: { out?: string; output?: string }): string | unde
 }
 
 /** Add `--format <format>` (with its choices for help and completion) and `--json`. */
-export function formatOption(cmd: Command, formats: readonly Format[], what: string): Command {
-  const option = new Option('--format <format>', what).default('text');
+export function formatOption(cmd: Command, formats: readonly Format[], what: string, fallback: Format = 'text'): Command {
+  const option = new Option('--format <format>', what).default(fallback);
   // Listed for help and completion; checked by formatValue, whose message names the command's formats.
   option.argChoices = [...formats];
   return cmd.addOption(option).option('--json', 'the same as --format json', false);

@@ -5,3 +5,4 @@ export { renderDiagnostics, hasErrors, sortDiagnostics, diagnosticExcerpt } from
 export { DIAGNOSTIC_CODES, type DiagnosticCode } from './codes.js';
 export { manifestSchema, manifestSchemaPath } from './schema-check.js';
 export type * from './types.js';
+export { effectiveManifest, explainResource, type Explained } from './effective.js';

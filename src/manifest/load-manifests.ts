@@ -34,6 +34,8 @@ export interface LoadOptions {
   cacheDir?: string;
   /** The folder `path:` files must stay in (--root, RCSCTL_ROOT), absolute; else the repository above each manifest. */
   root?: string;
+  /** Keep each brand's documents as composed and interpolated (`rcsctl render`): LoadResult.docs. */
+  keepDocs?: boolean;
 }
 
 /** Load every manifest under `paths` (files, or directories read recursively). */
@@ -78,6 +80,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   };
   const echo = (d: Diagnostic): boolean => echoesRemoval(d.path, prunedIn.get(d.file) ?? []);
   const readDocs: SourceDoc[] = [];
+  const kept = new Map<string, SourceDoc[]>();
   for (const f of files) {
     const read = await readManifestFile(f.abs, f.shown, cache);
     diagnostics.push(...read.diagnostics);
@@ -97,6 +100,10 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   diagnostics.push(...composed.diagnostics);
   {
     for (const src of composed.docs) {
+      if (opts.keepDocs === true) {
+        const brandId = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;
+        if (typeof brandId === 'string') kept.set(brandId, [...(kept.get(brandId) ?? []), src]);
+      }
       const interpolated = interpolateDoc(src, opts.env, fromEnv, envNames);
       for (const [name, value] of envNames) {
         if (value.length >= MIN_SECRET_LENGTH && isSensitiveName(name, patterns) && !sensitiveValues.includes(value)) sensitiveValues.push(value);
@@ -182,7 +189,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   }
   const envValues = new Redaction();
   envValues.add([...fromEnv].map((value) => ({ name: 'a value from the environment', value })));
-  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, envValues))), files: [...files.map((f) => f.shown), ...composed.baseFiles.filter((b) => !files.some((f) => f.shown === b))], skipped, sensitive };
+  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, envValues))), files: [...files.map((f) => f.shown), ...composed.baseFiles.filter((b) => !files.some((f) => f.shown === b))], skipped, sensitive, ...(opts.keepDocs === true ? { docs: kept } : {}) };
 }
 
 // Messages quote handles and names, and any of them may come from `${env:...}`

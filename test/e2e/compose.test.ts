@@ -193,3 +193,51 @@ describe('the example agency', () => {
     expect(r.stdout + r.stderr).toMatch(/BR\.beandaegu1: 4 done, 0 failed/);
   }, 60_000);
 });
+
+describe('rcsctl render', () => {
+  it("prints each brand's effective manifest: base, variables, override and the brand's own resources in one Brand document", async () => {
+    const r = await run(['render', 'examples/agency', '--brand', 'BR.beanseoul1'], ROOT);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = parseManifestText(r.stdout, 'x', 'x').docs[0]?.value as { brand: { id: string }; autoReplies: Record<string, { body: { title?: string; description: string } }>; files: Record<string, unknown> };
+    expect(doc.brand.id).toBe('BR.beanseoul1');
+    expect(Object.keys(doc.autoReplies).sort()).toEqual(['hours', 'legal', 'rooftop', 'welcome']);
+    expect(doc.autoReplies.hours?.body).toMatchObject({ title: 'Bean Street Seoul', description: 'Mon-Sun 7:00-23:00: the flagship opens late.' });
+    expect(doc.autoReplies.legal?.body.description).toMatch(/^Bean Street Seoul is a franchise/);
+    const json = await run(['render', 'examples/agency', '--format', 'json'], ROOT);
+    expect((JSON.parse(json.stdout) as { brand: { id: string } }[]).map((m) => m.brand.id)).toEqual(['BR.beanbusan1', 'BR.beandaegu1', 'BR.beanichn01', 'BR.beanseoul1']);
+  });
+
+  it('--explain names, per field, the file and line that set it: base, override, variable, generator row', async () => {
+    const r = await run(['render', 'examples/agency', '--explain', 'autoReply.hours', '--format', 'json'], ROOT);
+    expect(r.code, r.stderr).toBe(0);
+    const found = JSON.parse(r.stdout) as { brandId: string; fields: { path: string; at: { file: string; line: number; how: string }; variables: { name: string; at: { file: string; line: number; how: string } }[] }[] }[];
+    const field = (brand: string, path: string) => found.find((b) => b.brandId === brand)?.fields.find((f) => f.path === path);
+    const base = 'examples/agency/bases/franchise/base.yaml';
+    expect(field('BR.beanseoul1', '/autoReplies/hours/name')).toMatchObject({ at: { file: base, line: 29, how: 'base' }, variables: [] });
+    expect(field('BR.beanseoul1', '/autoReplies/hours/body/description')).toMatchObject({ at: { file: 'examples/agency/brands/seoul/brand.yaml', line: 17, how: 'override' }, variables: [] });
+    expect(field('BR.beanseoul1', '/autoReplies/hours/body/title')).toMatchObject({ at: { file: base, line: 32 }, variables: [{ name: 'city', at: { file: 'examples/agency/brands/seoul/brand.yaml', line: 12, how: 'variable' } }] });
+    expect(field('BR.beanbusan1', '/autoReplies/hours/body/description')?.variables).toEqual([{ name: 'seats', at: { file: base, line: 14, col: 35, how: 'default' } }]);
+    expect(field('BR.beanichn01', '/autoReplies/hours/body/title')?.variables).toEqual([{ name: 'city', at: { file: 'examples/agency/stores/stores.csv', line: 3, col: 1, how: 'generator row' } }]);
+    const text = await run(['render', 'examples/agency', '--explain', 'autoReply.hours', '--brand', 'BR.beanseoul1'], ROOT);
+    expect(text.stdout).toContain('  body.description = "Mon-Sun 7:00-23:00: the flagship opens late."\n      set at examples/agency/brands/seoul/brand.yaml:17:22 (override)\n');
+    const wrong = await run(['render', 'examples/agency', '--explain', 'hours'], ROOT);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/--explain takes an address KIND\.KEY/);
+  });
+
+  it('keeps a secret given as a variable (sensitive), and refuses manifests with errors', async () => {
+    const dir = repo({
+      'base/base.yaml': BASE,
+      'a/brand.yaml': brand('BR.composeaaa', '', '{ city: "${env:STORE_SECRET_TOKEN}" }'),
+    });
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const code = await main(['render', '.'], { stdout, stderr, env: { STORE_SECRET_TOKEN: 'hunter2-very-secret-value' }, cwd: dir });
+    expect(code, stderr.text).toBe(0);
+    expect(stdout.text).toContain('Bean Street (sensitive), 24 seats.');
+    expect(stdout.text + stderr.text).not.toContain('hunter2');
+    const broken = await run(['render', '.'], repo({ 'base/base.yaml': BASE, 'a/brand.yaml': brand('BR.composeaaa', '', '{}') }));
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('error RCS702');
+  });
+});

@@ -230,6 +230,11 @@ const RUNNERS: Record<string, (format: string | undefined) => Promise<void>> = {
     await run(withFormat(['show', saved, '-o', out(`show.${f}`)], f));
     await run(['graph', '--plan', saved, '-o', out('plan-graph')]);
   },
+  render: async (f) => {
+    expect((await run(withFormat(['render', manifests], f))).code).toBe(0);
+    await run(withFormat(['render', manifests, '-o', out(`render.${f}`)], f));
+    await run(withFormat(['render', manifests, '--explain', 'autoReply.welcome'], f));
+  },
   export: async () => {
     await run(['export', '--brand', BRAND, '-o', out('export')]);
     // Adopting a live resource into the canary manifest keeps its references, not their values.
@@ -429,6 +434,7 @@ describe('no secret on a terminal', () => {
       graph: [['graph', manifests]],
       plan: [['plan', manifests, '--out', saved]],
       show: [['show', saved]],
+      render: [['render', manifests]],
       export: [['export', '--brand', BRAND, '-o', out('tty-export')]],
       doctor: [['doctor', '--brand', BRAND]],
       completion: [['completion', 'bash']],
