@@ -38,9 +38,15 @@ export interface LoadOptions {
   keepDocs?: boolean;
 }
 
+/** A load's result, with each brand's documents when `keepDocs` asked for them. */
+export interface LoadedManifests extends LoadResult {
+  /** With `keepDocs`: each brand's documents, composed and interpolated, in load order (`rcsctl render`). */
+  docs?: Map<string, SourceDoc[]>;
+}
+
 /** Load every manifest under `paths` (files, or directories read recursively). */
 // long: one pass (find, read, build the brands, then ownership, credentials and the cache) over drafts and diagnostics it keeps together; each step is a helper it calls.
-export async function loadManifests(paths: string[], opts: LoadOptions): Promise<LoadResult> {
+export async function loadManifests(paths: string[], opts: LoadOptions): Promise<LoadedManifests> {
   const diagnostics: Diagnostic[] = [];
   const files: FoundFile[] = [];
   for (const p of paths) {

@@ -106,6 +106,4 @@ export interface LoadResult {
   skipped: { brandId: string; file: string; by: 'document' | 'folder' | 'path' }[];
   /** Values interpolated from sensitive-looking variables: shown as (sensitive), hashed in saved plans. */
   sensitive: { name: string; value: string }[];
-  /** With `keepDocs`: each brand's documents, composed and interpolated, in load order (`rcsctl render`). */
-  docs?: Map<string, import('./source.js').SourceDoc[]>;
 }

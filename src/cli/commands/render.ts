@@ -33,7 +33,7 @@ export function registerRender(program: Command, ctx: CommandContext): void {
   outOption(cmd, 'file', 'write it to FILE instead of stdout');
   formatOption(cmd, FORMATS, 'output format', 'yaml');
   brandOption(cmd, 'render only this brand');
-  cmd.option('--explain <address>', 'for each field of one resource (`autoReply.welcome`), the file and line that set it: the brand, a base, an override, a variable or a generator row');
+  cmd.option('--explain <address>', 'for each field of one resource (its address as plan shows it: KIND.KEY), the file and line that set it: the brand, a base, an override, a variable or a generator row');
   cmd.action(async (paths: string[] | undefined, opts: RenderOptions) => {
     const format = formatValue(opts, FORMATS);
     const out = outValue(opts);
