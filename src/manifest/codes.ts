@@ -69,6 +69,7 @@ export const DIAGNOSTIC_CODES = {
   RCS511: { severity: 'error', title: 'menu item field does not fit its type' },
   RCS512: { severity: 'warning', title: 'postback data on a reply link' },
   RCS513: { severity: 'warning', title: 'media id that looks like a file handle' },
+  RCS514: { severity: 'note', title: 'room without a subscription certificate', liveChecked: true },
   RCS530: { severity: 'error', title: 'template needs exactly one of formattedString and body' },
   RCS531: { severity: 'error', title: 'custTmpltId declared twice' },
   RCS532: { severity: 'error', title: 'template variable or button breaks the template rules' },
@@ -92,7 +93,17 @@ export const DIAGNOSTIC_CODES = {
   RCS706: { severity: 'error', title: 'malformed base, bases, overrides or BrandSet entry' },
   RCS707: { severity: 'error', title: 'generator rows cannot be read' },
   RCS708: { severity: 'error', title: 'override changes nothing a base sets' },
-} as const satisfies Record<string, { severity: Severity; title: string }>;
+} as const satisfies Record<string, { severity: Severity; title: string; liveChecked?: true }>;
 
 /** A diagnostic code of the table above. */
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/**
+ * Whether `code` is a guess that reading the live service settles
+ * (`liveChecked`): validate shows it, and plan, apply and drift, which read
+ * the service and say what it settles with file and line, do not.
+ */
+export function isLiveChecked(code: string): boolean {
+  const entry = (DIAGNOSTIC_CODES as Record<string, { liveChecked?: true }>)[code];
+  return entry?.liveChecked === true;
+}

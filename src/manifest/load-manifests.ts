@@ -8,7 +8,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compose } from './compose.js';
 import { manifestFilesUnder } from './files-under.js';
 import { addDocument, type BrandDraft } from './build-brand.js';
-import { DIAGNOSTIC_CODES } from './codes.js';
+import { DIAGNOSTIC_CODES, isLiveChecked } from './codes.js';
 import { interpolateDoc } from './interpolate.js';
 import { lintBrand } from './lint.js';
 import { FileReader } from './local-files.js';
@@ -32,6 +32,12 @@ export interface LoadOptions {
   credentials?: Credential[];
   /** The cache directory: unchanged manifests are read from what the fast YAML reader made of them last time (parse-cache.ts). */
   cacheDir?: string;
+  /**
+   * Keep the notes a read of the live service settles (`liveChecked` codes,
+   * such as RCS514): `validate` asks for them; the commands that read the
+   * service say what it settles themselves, with file and line.
+   */
+  liveChecked?: boolean;
   /** The folder `path:` files must stay in (--root, RCSCTL_ROOT), absolute; else the repository above each manifest. */
   root?: string;
   /** Keep each brand's documents as composed and interpolated (`rcsctl render`): LoadResult.docs. */
@@ -186,8 +192,8 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     diagnostics.push(topLevel('RCS114', files[0]?.shown ?? '', 'the manifests declare no brand: nothing to validate, plan or apply'));
   }
   if (cache !== undefined) {
-    // Only files that gave no diagnostic at all are kept.
-    const noisy = new Set(diagnostics.map((d) => d.file));
+    // Only files that gave no diagnostic at all are kept (a live-checked note is lint's, made again on every load).
+    const noisy = new Set(diagnostics.filter((d) => !isLiveChecked(d.code)).map((d) => d.file));
     const shown = new Map(files.map((f) => [f.abs, f.shown]));
     const secrets = new Redaction();
     secrets.add([...sensitive, ...[...(opts.credentials ?? []), ...brandKeys].map((c) => ({ name: c.label, value: c.value }))]);
@@ -195,7 +201,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   }
   const envValues = new Redaction();
   envValues.add([...fromEnv].map((value) => ({ name: 'a value from the environment', value })));
-  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.map((d) => scrub(d, envValues))), files: [...files.map((f) => f.shown), ...composed.baseFiles.filter((b) => !files.some((f) => f.shown === b))], skipped, sensitive, ...(opts.keepDocs === true ? { docs: kept } : {}) };
+  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.filter((d) => opts.liveChecked === true || !isLiveChecked(d.code)).map((d) => scrub(d, envValues))), files: [...files.map((f) => f.shown), ...composed.baseFiles.filter((b) => !files.some((f) => f.shown === b))], skipped, sensitive, ...(opts.keepDocs === true ? { docs: kept } : {}) };
 }
 
 // Messages quote handles and names, and any of them may come from `${env:...}`

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { escapeUnsafe } from '../util/terminal-text.js';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic, Severity } from './types.js';
 
 /** Source excerpts shown (the first ones; later diagnostics get their message line only). */
 export const MAX_EXCERPTS = 20;
@@ -17,8 +17,22 @@ export const MAX_RENDERED = 200;
 
 const RED = '\u001b[31m';
 const YELLOW = '\u001b[33m';
+const CYAN = '\u001b[36m';
 const BOLD = '\u001b[1m';
 const RESET = '\u001b[0m';
+
+const TONE: Record<Severity, string> = { error: RED, warning: YELLOW, note: CYAN };
+
+/**
+ * `2 errors, 1 warning`, and `, 3 notes` when there are any: the count line of
+ * every view (a note never fails a run, so a run without any says nothing of them).
+ */
+export function diagnosticCounts(diags: Diagnostic[]): string {
+  const count = (sev: Severity): number => diags.filter((d) => d.severity === sev).length;
+  const n = (k: number, one: string): string => `${k} ${one}${k === 1 ? '' : 's'}`;
+  const notes = count('note');
+  return `${n(count('error'), 'error')}, ${n(count('warning'), 'warning')}${notes > 0 ? `, ${n(notes, 'note')}` : ''}`;
+}
 
 /** True when any diagnostic is an error. */
 export function hasErrors(diags: Diagnostic[]): boolean {
@@ -52,7 +66,7 @@ export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; c
   let excerpts = 0;
   const shown = sortDiagnostics(diags).filter((d) => d.followOn !== true || opts.verbose === true);
   for (const d of shown.slice(0, MAX_RENDERED)) {
-    const sev = d.severity === 'error' ? paint(RED + BOLD, 'error') : paint(YELLOW + BOLD, 'warning');
+    const sev = paint(TONE[d.severity] + BOLD, d.severity);
     const where = d.path === '' ? '' : ` [${escapeUnsafe(cut(d.path, 200))}]`;
     const at = d.line > 0 ? `${escapeUnsafe(d.file)}:${d.line}:${d.col}` : escapeUnsafe(d.file);
     out.push(`${paint(BOLD, at)}: ${sev} ${d.code}: ${escapeUnsafe(cut(d.message, MAX_MESSAGE))}${where}`);
@@ -60,14 +74,12 @@ export function renderDiagnostics(diags: Diagnostic[], opts: { color: boolean; c
     const line = excerpts < MAX_EXCERPTS && d.line > 0 && d.code !== 'RCS109' ? linesOf(d.file)?.[d.line - 1] : undefined;
     if (line !== undefined) {
       excerpts++;
-      out.push(...caretLines(d, line, (s) => paint(d.severity === 'error' ? RED : YELLOW, s)));
+      out.push(...caretLines(d, line, (s) => paint(TONE[d.severity], s)));
     }
   }
   if (shown.length > MAX_RENDERED) out.push(`… and ${shown.length - MAX_RENDERED} more (fix these first, or list them all with validate --format json)`);
-  const errors = diags.filter((d) => d.severity === 'error').length;
-  const warnings = diags.length - errors;
   if (folded > 0) out.push(`${folded} follow-on error${folded === 1 ? '' : 's'} suppressed: fix the first error in the file and validate again (--verbose shows them all)`);
-  if (diags.length > 0) out.push(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  if (diags.length > 0) out.push(diagnosticCounts(diags));
   return out.length === 0 ? '' : out.join('\n') + '\n';
 }
 

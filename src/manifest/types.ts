@@ -2,8 +2,12 @@
 // planner consumes it. Local handles are kept as written; the kinds resolve
 // them to service ids at plan time.
 
-/** Severity of a diagnostic. */
-export type Severity = 'error' | 'warning';
+/**
+ * Severity of a diagnostic. An error stops the brand; a warning fails
+ * `validate --strict`; a note is something worth knowing that no run fails
+ * on, not even under `--strict` (what only the live service can settle).
+ */
+export type Severity = 'error' | 'warning' | 'note';
 
 /** A problem found in a manifest, with a stable code and a source position. */
 export interface Diagnostic {

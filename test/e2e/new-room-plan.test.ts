@@ -70,13 +70,21 @@ describe('a new room in the plan', () => {
     expect(again.code, again.stdout).toBe(0);
   });
 
-  it('without a certificate: plan fails naming the file and line, in text and Markdown', async () => {
+  it('without a certificate: validate notes it (RCS514) at the room, plan fails naming the file and line, in text and Markdown, and plan and drift do not repeat the note', async () => {
     const NO_CERT = join(ROOT, 'test', 'plan-cases', '022-new-room-without-certificate-error');
+    const v = await cli(['validate', 'manifest.yaml', '--strict'], { cwd: NO_CERT });
+    expect(v.code).toBe(0);
+    expect(v.stderr).toContain('manifest.yaml:5:3: note RCS514: room 0211112222 declares no certificate; if it is not registered yet, registering it will need one (plan checks the live list)');
     const other = await emulator(join(NO_CERT, 'seed.yaml'));
     try {
       const p = await cli(['plan', 'manifest.yaml'], { emu: other, cwd: NO_CERT });
       expect(p.code).toBe(1);
       expect(p.stdout).toContain('error[E_PLAN_ROOM_CERTIFICATE] manifest.yaml:5: room 0211112222 does not exist; registering it needs');
+      // Plan read the live list: the note is settled, and only the plan's error says it.
+      expect(p.stdout + p.stderr).not.toContain('RCS514');
+      const d = await cli(['drift', 'manifest.yaml'], { emu: other, cwd: NO_CERT });
+      expect(d.stdout).toContain('manifest.yaml:5');
+      expect(d.stdout + d.stderr).not.toContain('RCS514');
       const md = await cli(['plan', 'manifest.yaml', '--format', 'markdown'], { emu: other, cwd: NO_CERT });
       expect(md.stdout).toContain('**E_PLAN_ROOM_CERTIFICATE**: manifest.yaml:5: room 0211112222 does not exist');
     } finally {

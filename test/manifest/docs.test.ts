@@ -13,7 +13,7 @@ const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 describe('docs', () => {
   it('docs/diagnostics.md lists exactly the codes of src/manifest/codes.ts, with their severity', () => {
     const text = readFileSync(join(ROOT, 'docs', 'diagnostics.md'), 'utf8');
-    const documented = [...text.matchAll(/^### (RCS\d{3}): .* \((error|warning)\)$/gm)].map((m) => `${m[1]} ${m[2]}`);
+    const documented = [...text.matchAll(/^### (RCS\d{3}): .* \((error|warning|note)\)$/gm)].map((m) => `${m[1]} ${m[2]}`);
     const table = Object.entries(DIAGNOSTIC_CODES).map(([code, { severity }]) => `${code} ${severity}`);
     expect(documented.sort()).toEqual(table.sort());
   });

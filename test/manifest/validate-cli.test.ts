@@ -2,6 +2,8 @@
 // process: exit codes, text and JSON output, --strict.
 
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +30,11 @@ async function run(argv: string[], cwd = ROOT, env: Record<string, string | unde
 }
 
 describe('rcsctl validate (in-process)', () => {
-  it('exits 0 on the example brand and says what it holds', async () => {
-    const r = await run(['validate', 'examples/brand']);
-    expect(r.stderr).toBe('');
+  it('exits 0 on the example brand, even with --strict, and says what it holds', async () => {
+    const r = await run(['validate', 'examples/brand', '--strict']);
+    // Its two rooms exist (plan reads them live) and declare no certificate: a note each (RCS514), no error, no warning.
+    expect(r.stderr.match(/^\S+: (error|warning|note) RCS\d+/gm)).toEqual(['examples/brand/brand.yaml:118:3: note RCS514', 'examples/brand/brand.yaml:135:3: note RCS514']);
+    expect(r.stderr).toContain('0 errors, 0 warnings, 2 notes\n');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^BR\.demo000001: valid \(2 auto-reply files, 6 auto-replies, 1 logo, 0 templates, 2 rooms, 1 persistent menu, 1 agency file, 0 brand profiles\)\n$/);
   });
@@ -72,6 +76,41 @@ describe('rcsctl validate (in-process)', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, errors: 0, warnings: 1 });
   });
 
+  it('notes a room without a certificate (RCS514) at its line in every format, and never fails on it, not even with --strict', async () => {
+    const NO_CERT = join(ROOT, 'test', 'plan-cases', '022-new-room-without-certificate-error');
+    const message = 'room 0211112222 declares no certificate; if it is not registered yet, registering it will need one (plan checks the live list)';
+    const text = await run(['validate', '--strict', 'manifest.yaml'], NO_CERT);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toBe(`manifest.yaml:5:3: note RCS514: ${message} [/chatbots/0211112222]\n   5 |   "0211112222":\n     |   ^\n0 errors, 0 warnings, 1 note\n`);
+    expect(text.stdout).toMatch(/^BR\.demo000001: valid \(/);
+    const json = await run(['validate', '--strict', '--format', 'json', 'manifest.yaml'], NO_CERT);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, errors: 0, warnings: 0, notes: 1, diagnostics: [{ code: 'RCS514', severity: 'note', file: 'manifest.yaml', line: 5, col: 3, path: '/chatbots/0211112222', message }] });
+    const md = await run(['validate', '--strict', '--format', 'markdown', 'manifest.yaml'], NO_CERT);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain('**Valid**: 1 manifest file, 0 warnings, 1 note.');
+    expect(md.stdout).toContain(`| ℹ️ | RCS514 | \`manifest.yaml:5:3\` | \`/chatbots/0211112222\` | ${message} |`);
+    const junit = await run(['validate', '--strict', '--format', 'junit', 'manifest.yaml'], NO_CERT);
+    expect(junit.code).toBe(0);
+    expect(junit.stdout).toContain('failures="0"');
+    expect(junit.stdout).not.toContain('<failure');
+    expect(junit.stdout).toContain(`<testcase classname="manifest.yaml" name="RCS514 manifest.yaml:5:3 /chatbots/0211112222">\n      <system-out>note RCS514: ${message}</system-out>`);
+    const dir = mkdtempSync(join(tmpdir(), 'rcsctl-note-'));
+    try {
+      const report = join(dir, 'report.xml');
+      const out = await run(['validate', '--strict', '--format', 'junit', '--out', report, 'manifest.yaml'], NO_CERT);
+      expect(out.code).toBe(0);
+      expect(out.stdout).toBe(`valid: 0 errors, 0 warnings, 1 note\nWrote the junit report to ${report}.\n`);
+      expect(readFileSync(report, 'utf8')).toContain('<system-out>note RCS514: ');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // A warning beside the note still fails --strict: the note does not hide it, nor count as one.
+    const both = await run(['validate', '--strict', '--format', 'json', 'manifest.yaml', join(FIXTURES, '501-ignored-body-field.yaml')], NO_CERT);
+    expect(both.code).toBe(1);
+    expect(JSON.parse(both.stdout)).toMatchObject({ ok: false, errors: 0, warnings: 1, notes: 1 });
+  });
+
   it('refuses an unknown --format and a missing path argument', async () => {
     expect((await run(['validate', '--format', 'xml', 'examples/brand'])).code).toBe(1);
     expect((await run(['validate'])).code).toBe(1);
@@ -89,8 +128,9 @@ describe('rcsctl validate (built CLI, child process)', () => {
   // dist/ is current: test/global-build.ts builds it when older than the sources.
 
   it('validates the example clean (exit 0)', async () => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, 'validate', 'examples/brand'], { cwd: ROOT });
-    expect(stderr).toBe('');
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, 'validate', 'examples/brand', '--strict'], { cwd: ROOT });
+    expect(stderr.match(/(error|warning) RCS/g)).toBeNull();
+    expect(stderr).toContain('0 errors, 0 warnings, 2 notes');
     expect(stdout).toContain('BR.demo000001: valid');
   });
 

@@ -58,12 +58,12 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
   brandOption(cmd, 'report only this brand');
   cmd
     .option('--shard <i/n>', 'check only the brands of shard i of n, and files that belong to no brand (split by brand id; see docs/ci.md)')
-    .option('--strict', 'fail (exit 1) on warnings too', false)
+    .option('--strict', 'fail (exit 1) on warnings too (never on notes)', false)
     .action(async (paths: string[] | undefined, opts: ValidateOptions) => {
       const format = formatValue(opts, VALIDATE_FORMATS);
       const outPath = outValue(opts);
       const { io } = ctx;
-      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), ...rootOption(ctx) });
+      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), liveChecked: true, ...rootOption(ctx) });
       protectSensitive(ctx, loaded.sensitive);
       const only = opts.brand ?? [];
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
@@ -80,9 +80,11 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       const files = only.length === 0 && shard === undefined ? loaded.files : loaded.files.filter((f) => owners.get(f)?.some(chosen) ?? only.length === 0);
       const diagnostics = only.length === 0 && shard === undefined ? loaded.diagnostics : loaded.diagnostics.filter((d) => files.includes(d.file));
       const errors = diagnostics.filter((d) => d.severity === 'error').length;
-      const warnings = diagnostics.length - errors;
+      const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+      const notes = diagnostics.filter((d) => d.severity === 'note').length;
+      // A note never fails the run, not even under --strict: it says what only the live service settles.
       const failed = hasErrors(diagnostics) || (opts.strict && warnings > 0);
-      const result = { ok: !failed, errors, warnings, diagnostics, files };
+      const result = { ok: !failed, errors, warnings, notes, diagnostics, files };
       // One brand's errors leave the others' verdicts standing (listed when any brand is valid).
       const errorsOf = (id: string): number => diagnostics.filter((d) => d.severity === 'error' && d.followOn !== true && owners.get(d.file)?.includes(id) === true).length;
       const verdict = (id: string): string => {
@@ -95,7 +97,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       if (outPath !== undefined) {
         const path = resolve(io.cwd, outPath);
         writeOutputFile(path, report(format, result, brands, opts.strict, () => renderDiagnostics(diagnostics, { color: false, cwd: io.cwd, verbose: ctx.globals().verbose === true }) + verdicts), ctx.redaction);
-        io.stdout.write(`${failed ? 'invalid' : 'valid'}: ${n(errors, 'error')}, ${n(warnings, 'warning')}\nWrote the ${format} report to ${outPath}.\n`);
+        io.stdout.write(`${failed ? 'invalid' : 'valid'}: ${n(errors, 'error')}, ${n(warnings, 'warning')}${notes > 0 ? `, ${n(notes, 'note')}` : ''}\nWrote the ${format} report to ${outPath}.\n`);
       } else if (format === 'text') {
         // Diagnostics go to stderr, as a compiler's do; the verdicts to stdout.
         io.stderr.write(renderDiagnostics(diagnostics, { color: ctx.globals().color, cwd: io.cwd, verbose: ctx.globals().verbose === true }));

@@ -30,6 +30,14 @@ export const chatbotManifest: KindManifest = {
       ctx.add(chatbotId, d);
     }
   },
+  // Whether the room exists is known only to plan (the live list); what validate knows is that registering it needs the certificate: a note, never a failure.
+  lint(ctx) {
+    for (const [chatbotId, c] of ctx.brand.chatbots) {
+      const src = ctx.srcOf(c);
+      if (src === undefined || c.certificate !== undefined) continue;
+      ctx.diag(src, 'RCS514', ['chatbots', chatbotId], `room ${chatbotId} declares no certificate; if it is not registered yet, registering it will need one (plan checks the live list)`, { at: 'key' });
+    }
+  },
 };
 
 function toChatbot(chatbotId: string, c: Obj, source: SourceLocation): DesiredChatbot {
