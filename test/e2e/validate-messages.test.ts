@@ -107,6 +107,8 @@ chatbots:
       'RCS402 12 /autoReplies/card/buttons/0/suggestions/1/reply/autoReply',
       'RCS207 14 /autoReplies/card/buttons/1/suggestions/0/action/urlAction/openUrl/url',
       'RCS402 15 /autoReplies/card/buttons/1/suggestions/1/reply/autoReply',
+      // The room declares no certificate: validate's note (RCS514) at its key.
+      'RCS514 17 /chatbots/0212345678',
       'RCS203 20 /chatbots/0212345678/persistentMenu/0/title',
       'RCS402 21 /chatbots/0212345678/persistentMenu/1/autoReply',
     ]);
