@@ -105,6 +105,8 @@ export interface ControllerOptions {
   secrets?: string[];
   /** The cache directory (live cache and parsed manifests); absent: no cache. */
   cacheDir?: string;
+  /** The folder manifests' `path:` files must stay in (--root); absent: each manifest's repository. */
+  root?: string;
   /** The run's redaction (the CLI's): the controller adds the secrets it learns, and the live cache seals by it. */
   redaction?: Redaction;
   /** The lock directory (default: RCSCTL_LOCK_DIR or <tmpdir>/rcsctl-locks). */
@@ -221,6 +223,7 @@ class Controller implements RunningController {
         ...(options.shard !== undefined ? { shard: options.shard } : {}),
         ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
         ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+        ...(options.root !== undefined ? { root: options.root } : {}),
         watchDebounceMs: options.watchDebounceMs ?? 300,
       },
       { book: this.book, log, redaction: this.redaction, forget: (id) => this.forget(id), markDirty },

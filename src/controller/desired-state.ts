@@ -20,6 +20,8 @@ export interface DesiredSettings {
   shard?: Shard;
   credentials?: Credential[];
   cacheDir?: string;
+  /** The folder manifests' `path:` files must stay in (--root); absent: each manifest's repository. */
+  root?: string;
   /** Quiet time after a manifest change before re-reading. */
   watchDebounceMs: number;
 }
@@ -77,7 +79,7 @@ export class DesiredState {
   private async read(): Promise<void> {
     const s = this.settings;
     const { book, log, redaction } = this.deps;
-    const opts = { env: s.env, cwd: s.cwd, ...(s.credentials !== undefined ? { credentials: s.credentials } : {}), ...(s.cacheDir !== undefined ? { cacheDir: s.cacheDir } : {}) };
+    const opts = { env: s.env, cwd: s.cwd, ...(s.credentials !== undefined ? { credentials: s.credentials } : {}), ...(s.cacheDir !== undefined ? { cacheDir: s.cacheDir } : {}), ...(s.root !== undefined ? { root: s.root } : {}) };
     const next = await loadDesired(s.paths, opts, s.shard, this.current.files);
     redaction.add(next.sensitive);
     for (const e of next.orphanErrors) log('error', 'manifest.error', { message: e });

@@ -14,7 +14,7 @@ import { connect } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { untilStopped } from '../interrupt.js';
-import { pathsOrCwd } from '../options.js';
+import { pathsOrCwd, rootOption } from '../options.js';
 import { withCacheOptions } from '../plan-run.js';
 import { reviewedThings } from '../../kinds/index.js';
 import { lockUrlOf } from '../lock-backend.js';
@@ -115,6 +115,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
         credentials,
         redaction: ctx.redaction,
         ...(cacheDir !== undefined ? { cacheDir } : {}),
+        ...rootOption(ctx),
         ...(lockUrl !== undefined ? { lockUrl } : {}),
         ...(advertiseUrl !== undefined ? { advertiseUrl } : {}),
       });
