@@ -89,7 +89,7 @@ export function scripts(node: unknown, keys: readonly string[], key = ''): strin
  * Whether the real CLI accepts `argv`, run in `cwd` with no service address and
  * no credentials: it succeeds (validate) or stops at connecting. Commander's own
  * errors (`error: unknown option …`) and rcsctl usage errors fail. With
- * `missingReports`, `report merge` may also stop at reading a report the CI
+ * `missingReports`, `report merge` and `show` may also stop at reading a report the CI
  * jobs would have made.
  */
 export async function acceptedIn(cwd: string, argv: string[], opts: { missingReports?: boolean } = {}): Promise<{ ok: boolean; why: string }> {
@@ -97,6 +97,6 @@ export async function acceptedIn(cwd: string, argv: string[], opts: { missingRep
   if (/^error: /m.test(r.stderr)) return { ok: false, why: r.stderr };
   if (r.code === 0) return { ok: true, why: '' };
   const atConnect = /^Error: no service address: set RCSCTL_BASE_URL/m.test(r.stderr);
-  const atReport = opts.missingReports === true && argv[0] === 'report' && /^Error: cannot read \S+ \(ENOENT\)/m.test(r.stderr);
+  const atReport = opts.missingReports === true && ((argv[0] === 'report' && /^Error: cannot read \S+ \(ENOENT\)/m.test(r.stderr)) || (argv[0] === 'show' && /^Error: cannot read plan file \S+: ENOENT/m.test(r.stderr)));
   return { ok: atConnect || atReport, why: r.stderr };
 }

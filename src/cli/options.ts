@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { DEFAULT_MAX_CONCURRENCY, type ConcurrencySetting } from '../api/limiter.js';
 import { RcsctlError } from '../errors.js';
 import type { CommandContext } from './context.js';
+import { DEFAULT_MAX_BYTES, MIN_MAX_BYTES } from '../render/fit.js';
 
 /** Every rendering a command may offer. */
 export type Format = 'text' | 'json' | 'markdown' | 'junit' | 'yaml';
@@ -95,4 +96,23 @@ export function concurrencyValue(concurrency: string, maxConcurrency: string | u
 export function rootOption(ctx: CommandContext): { root?: string } {
   const root = ctx.globals().root;
   return root === undefined ? {} : { root };
+}
+
+/** Add `--max-bytes N` and `--full-report-url URL`, the size budget of a Markdown report (docs/ci.md). */
+export function commentOptions(cmd: Command): Command {
+  return cmd
+    .option('--max-bytes <n>', `Markdown only: the report's size budget in bytes (default ${DEFAULT_MAX_BYTES}, within GitHub's 65,536-character comment limit); details that do not fit are left out, and a line says which`)
+    .option('--full-report-url <url>', 'Markdown only: where the full report is (a URL, or a CI artifact\'s name), named in the line that says what was left out');
+}
+
+/** The budget and full-report options given, checked: --max-bytes is a whole number of at least MIN_MAX_BYTES. */
+export function commentValues(opts: { maxBytes?: string; fullReportUrl?: string }): { maxBytes?: number; fullReport?: string } {
+  const out: { maxBytes?: number; fullReport?: string } = {};
+  if (opts.maxBytes !== undefined) {
+    const n = Number(opts.maxBytes);
+    if (!/^\d+$/.test(opts.maxBytes) || n < MIN_MAX_BYTES) throw new RcsctlError('E_USAGE', `--max-bytes must be a whole number of bytes, at least ${MIN_MAX_BYTES}, not "${opts.maxBytes}"`);
+    out.maxBytes = n;
+  }
+  if (opts.fullReportUrl !== undefined) out.fullReport = opts.fullReportUrl;
+  return out;
 }

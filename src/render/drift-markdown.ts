@@ -1,6 +1,6 @@
 // The Markdown view of a drift report, sized for a pull-request or issue
-// comment: a summary table per brand, then one collapsible <details> block
-// per resource that has findings.
+// comment (fit.ts): one table of the brands that drifted or failed, then per
+// brand a collapsed block of its resources with findings.
 
 import { formatChange } from './change.js';
 import type { FieldChange } from '../plan/types.js';
@@ -8,60 +8,84 @@ import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
 import { brandErrorMarkdown, STOPPED_HEADLINE } from './brand-error.js';
 import { partialMarkdown } from './partial.js';
 import { unmanagedBrandsMarkdown } from './unmanaged-brands.js';
+import { summaryLine } from './drift-text.js';
 import { brandFailed } from '../report/build-drift.js';
-import type { DriftReport, ResourceDrift, Severity } from '../report/types.js';
+import type { BrandDrift, DriftReport, ResourceDrift, Severity } from '../report/types.js';
+import { fitMarkdown, type Part, type Unit } from './fit.js';
 
 const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
 
-/** GitHub refuses comments over 65,536 characters; details stop short of that, with room for the rest. */
-export const MARKDOWN_BUDGET = 60_000;
+/** What a drift report's Markdown takes beyond the report. */
+export interface DriftMarkdownOptions {
+  /** The size budget in bytes (DEFAULT_MAX_BYTES). */
+  maxBytes?: number;
+  /** Where the full report is, named when details are left out (a URL or a CI artifact's name). */
+  fullReport?: string;
+  /**
+   * By brand, the addresses a plan in the same comment already shows: their
+   * drift is not repeated (a pull request's drift is its plan's changes).
+   */
+  shownInPlan?: Map<string, Set<string>>;
+}
 
-/** Render the report as GitHub-flavoured Markdown, at most about `budget` characters. */
-export function renderDriftMarkdown(report: DriftReport, budget = MARKDOWN_BUDGET): string {
+/** The findings a plan's step at the same address shows. */
+const SHOWN_BY_PLAN = new Set(['DRIFT_CHANGED', 'DRIFT_MISSING']);
+
+/** Said where the full drift report is when no --full-report-url is given. */
+export const DRIFT_FULL_REPORT = "the job's output (`rcsctl drift --format json` or `--format junit`)";
+
+/** Render the report as GitHub-flavoured Markdown within `maxBytes`. */
+export function renderDriftMarkdown(report: DriftReport, opts: DriftMarkdownOptions = {}): string {
+  const fit = { ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}), ...(opts.fullReport !== undefined ? { fullReport: opts.fullReport } : {}) };
+  return fitMarkdown([driftPart(report, opts)], ['', `<sub>rcsctl ${report.rcsctlVersion}, ${report.generatedAt}</sub>`], { ...fit, fullReportDefault: DRIFT_FULL_REPORT });
+}
+
+/** A brand the table lists: it drifted or failed. */
+function listed(b: BrandDrift): boolean {
+  return brandFailed(b) || !b.clean;
+}
+
+/** The drift report as a part of a comment: the verdict, the one table of the brands that drifted or failed, then a collapsed block per brand. */
+export function driftPart(report: DriftReport, opts: DriftMarkdownOptions = {}): Part {
   const s = report.summary;
-  const out: string[] = [];
   const verdict = report.error !== undefined ? 'stopped' : report.partial !== undefined ? 'partial report' : s.failedBrands > 0 ? `${s.failedBrands} of ${s.brands} brand${s.brands === 1 ? '' : 's'} failed` : report.clean ? 'no drift' : 'drift found';
-  out.push(`## rcsctl drift: ${verdict}`, '');
-  if (report.partial !== undefined) out.push(...partialMarkdown(report.partial, report.brands.length));
-  if (report.error !== undefined) out.push(...brandErrorMarkdown('manifests', report.error, STOPPED_HEADLINE), '');
-  if (report.brands.length > 0 || report.error === undefined) {
-    out.push('| Brand | Status | Resources | In sync | Changed | Missing | Unmanaged | Errors | Warnings | Info |');
-    out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  }
-  for (const b of report.brands) {
-    const t = b.summary;
-    out.push(`| \`${b.brandId}\` | ${brandFailed(b) ? '❌ failed' : b.clean ? '✅ clean' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`);
-  }
-  if (report.brands.length > 1) {
-    const failed = s.failedBrands;
-    out.push(`| **total** | ${failed > 0 ? `❌ ${failed} failed` : report.clean ? '✅ clean' : '❌ drifted'} | ${s.resources} | ${s.inSync} | ${s.changed} | ${s.missing} | ${s.unmanaged} | ${s.errors} | ${s.warnings} | ${s.infos} |`);
-  }
-  out.push(...unmanagedBrandsMarkdown(report.unmanagedBrands));
-  let size = out.join('\n').length;
-  let left = 0;
-  for (const b of report.brands) {
-    const withFindings = b.resources.filter((r) => r.findings.length > 0);
-    if (withFindings.length === 0 && b.problems.length === 0 && b.notes.length === 0 && b.error === undefined) continue;
-    const head = ['', `### ${b.brandId}`, ''];
-    if (b.error !== undefined) head.push(...brandErrorMarkdown(b.brandId, b.error));
-    for (const p of b.problems) head.push(`- ❌ **${p.code}**: ${inline(p.message)}`);
-    for (const n of b.notes) head.push(`> ${inline(n)}`, '');
-    out.push(...head);
-    size += head.join('\n').length;
-    for (const r of withFindings) {
-      const block = [...details(r), ''];
-      const length = block.join('\n').length + 1;
-      if (left > 0 || size + length > budget) {
-        left++;
-        continue;
-      }
-      out.push(...block);
-      size += length;
+  const head: Unit[] = [{ lines: [`## rcsctl drift: ${verdict}`, ''] }];
+  if (report.partial !== undefined) head.push({ lines: partialMarkdown(report.partial, report.brands.length) });
+  if (report.error !== undefined) head.push({ lines: [...brandErrorMarkdown('manifests', report.error, STOPPED_HEADLINE), ''] });
+  const rows = report.brands.filter(listed);
+  if (rows.length > 0) head.push({ lines: [`**${summaryLine(s, report.clean)}**`, ''] });
+  if (rows.length > 0) {
+    head.push({ lines: ['| Brand | Status | Resources | In sync | Changed | Missing | Unmanaged | Errors | Warnings | Info |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|'] });
+    for (const b of rows) {
+      const t = b.summary;
+      head.push({ lines: [`| \`${b.brandId}\` | ${brandFailed(b) ? '❌ failed' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`], label: b.brandId });
     }
   }
-  if (left > 0) out.push('', `_${left} more resource${left === 1 ? '' : 's'} with findings not shown here, to keep this comment within size limits; the full report is in the job's output (\`rcsctl drift --format json\` or \`--format junit\`)._`);
-  out.push('', `<sub>rcsctl ${report.rcsctlVersion}, ${report.generatedAt}</sub>`);
-  return out.join('\n') + '\n';
+  const quiet = report.brands.length - rows.length;
+  if (quiet > 0) head.push({ lines: [...(rows.length === 0 ? [] : ['']), rows.length === 0 ? `No drift: all ${quiet} brand${quiet === 1 ? '' : 's'} match their manifests.` : `${quiet} other brand${quiet === 1 ? '' : 's'} clean.`] });
+  const unmanagedBrands = unmanagedBrandsMarkdown(report.unmanagedBrands);
+  if (unmanagedBrands.length > 0) head.push({ lines: unmanagedBrands });
+  const blocks: Unit[] = [];
+  let repeated = 0;
+  for (const b of report.brands) {
+    const shown = opts.shownInPlan?.get(b.brandId);
+    const withFindings = b.resources.filter((r) => r.findings.length > 0);
+    // A change or a missing resource the plan shows is its step; other findings of it still show.
+    const fresh = withFindings
+      .map((r) => (shown?.has(r.address) === true ? { ...r, findings: r.findings.filter((f) => !SHOWN_BY_PLAN.has(f.code)) } : r))
+      .filter((r) => r.findings.length > 0);
+    repeated += withFindings.length - fresh.length;
+    if (fresh.length === 0 && b.problems.length === 0 && b.notes.length === 0 && b.error === undefined) continue;
+    const verdict = brandFailed(b) ? 'failed' : `${b.clean ? 'clean; ' : ''}${fresh.length} resource${fresh.length === 1 ? '' : 's'} with findings`;
+    const lines = ['', `<details><summary><code>${escapeHtml(b.brandId)}</code>: ${verdict}</summary>`, ''];
+    if (b.error !== undefined) lines.push(...brandErrorMarkdown(b.brandId, b.error), '');
+    for (const p of b.problems) lines.push(`- ❌ **${p.code}**: ${inline(p.message)}`);
+    for (const n of b.notes) lines.push(`> ${inline(n)}`, '');
+    const items = fresh.map((r) => [...details(r), '']);
+    blocks.push({ lines: [...lines, ...items.flat(), '</details>'], label: b.brandId, parts: { open: lines, items, close: ['</details>'] } });
+  }
+  if (repeated > 0) head.push({ lines: ['', `_${repeated} drifted resource${repeated === 1 ? ' is' : 's are'} the plan's changes above: not repeated here._`] });
+  return { name: 'drift', head, blocks };
 }
 
 function details(r: ResourceDrift): string[] {

@@ -3,7 +3,7 @@
 import type { DriftReport } from '../report/types.js';
 import { renderDriftJson } from './drift-json.js';
 import { renderDriftJunit } from './drift-junit.js';
-import { renderDriftMarkdown } from './drift-markdown.js';
+import { renderDriftMarkdown, type DriftMarkdownOptions } from './drift-markdown.js';
 import { renderDriftText } from './drift-text.js';
 import type { Style } from './style.js';
 
@@ -13,15 +13,15 @@ export const DRIFT_FORMATS = ['text', 'json', 'markdown', 'junit'] as const;
 /** One of DRIFT_FORMATS. */
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
-/** Render a report in `format` (`style` colours the text format). */
-export function renderDrift(report: DriftReport, format: DriftFormat, style: Style): string {
+/** Render a report in `format` (`style` colours the text format; `markdown` sizes the Markdown). */
+export function renderDrift(report: DriftReport, format: DriftFormat, style: Style, markdown: DriftMarkdownOptions = {}): string {
   switch (format) {
     case 'text':
       return renderDriftText(report, style);
     case 'json':
       return renderDriftJson(report);
     case 'markdown':
-      return renderDriftMarkdown(report);
+      return renderDriftMarkdown(report, markdown);
     case 'junit':
       return renderDriftJunit(report);
     default: {

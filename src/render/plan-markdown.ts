@@ -1,6 +1,6 @@
 // The Markdown view of a plan, for a pull-request comment: a summary table,
 // then per brand a table of steps (marker, resource, what happens, gate) and
-// the field changes in a collapsible diff. Sized to fit a comment.
+// the field changes in a collapsible diff. Sized to fit a comment (fit.ts).
 
 import { planGraph, renderMermaid } from '../graph/graph.js';
 import { summarise } from '../plan/build-plan.js';
@@ -11,9 +11,10 @@ import { partialMarkdown } from './partial.js';
 import { unmanagedBrandsMarkdown } from './unmanaged-brands.js';
 import type { UnmanagedBrand } from '../plan/unmanaged-brands.js';
 import { stepUpload, uploadLine } from './change.js';
-import { diffLines, MARKDOWN_BUDGET } from './drift-markdown.js';
-import { cell, fence, inline } from '../util/markdown.js';
-import { describe, MARKERS, markerOf, needsAttention, planTotals, problemText, showsChanges, summaryLine } from './plan-text.js';
+import { diffLines } from './drift-markdown.js';
+import { fitMarkdown, type Part, type Unit } from './fit.js';
+import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
+import { describe, MARKERS, markerOf, needsAttention, planTotals, problemText, showsChanges, summaryLine, totalLine } from './plan-text.js';
 import { makeStyle } from './style.js';
 import { reviewText } from '../core/step.js';
 
@@ -22,48 +23,85 @@ const plain = makeStyle(false);
 /** How each severity opens its line. */
 const SEVERITY_ICON = { error: '❌', warning: '⚠️', info: 'ℹ️' } as const;
 
-/** Render the plans of every brand as GitHub-flavoured Markdown, at most about `budget` characters. */
-export function renderPlanMarkdown(plans: BrandPlan[], opts: { rcsctlVersion: string; budget?: number; previewLink?: string; graph?: boolean; partial?: ShardGaps; unmanagedBrands?: UnmanagedBrand[] }): string {
-  const budget = opts.budget ?? MARKDOWN_BUDGET;
+/** What a plan's Markdown takes beyond the plans. */
+export interface PlanMarkdownOptions {
+  rcsctlVersion: string;
+  /** The size budget in bytes (DEFAULT_MAX_BYTES). */
+  maxBytes?: number;
+  /** Where the full report is, named when details are left out (a URL or a CI artifact's name). */
+  fullReport?: string;
+  previewLink?: string;
+  graph?: boolean;
+  partial?: ShardGaps;
+  /** Live brands no manifest declares (BRAND_UNMANAGED), listed under the table. */
+  unmanagedBrands?: UnmanagedBrand[];
+}
+
+/** Render the plans of every brand as GitHub-flavoured Markdown within `maxBytes`. */
+export function renderPlanMarkdown(plans: BrandPlan[], opts: PlanMarkdownOptions): string {
+  return fitMarkdown([planPart(plans, opts)], versionFoot(opts.rcsctlVersion), { ...fitOf(opts), fullReportDefault: PLAN_FULL_REPORT });
+}
+
+/** Said where the full plan is when no --full-report-url is given. */
+export const PLAN_FULL_REPORT = "the job's output (`rcsctl plan`, or `--format json`)";
+
+/** The budget and full-report options, as fitMarkdown takes them. */
+export function fitOf(opts: { maxBytes?: number; fullReport?: string }): { maxBytes?: number; fullReport?: string } {
+  return { ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}), ...(opts.fullReport !== undefined ? { fullReport: opts.fullReport } : {}) };
+}
+
+/** The version line that closes a comment. */
+export function versionFoot(version: string, at?: string): string[] {
+  return ['', `<sub>rcsctl ${version}${at !== undefined ? `, ${at}` : ''}</sub>`];
+}
+
+/** A brand the table lists: it changes, failed, or has live resources that need attention. */
+export function planListed(p: BrandPlan): boolean {
+  return p.error !== undefined || p.problems.length > 0 || p.steps.length > 0 || (p.findings ?? []).some(needsAttention);
+}
+
+/** The plan as a part of a comment: the verdict and the one table of the brands that change or fail, then a collapsed block per brand. */
+export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
   const totals = planTotals(plans);
-  const verdict = opts.partial !== undefined ? ': partial report' : totals.failedBrands > 0 ? `: ${totals.failedBrands} of ${totals.brands} brand${totals.brands === 1 ? '' : 's'} failed` : '';
-  const out: string[] = [`## rcsctl plan${verdict}`, ''];
-  if (opts.partial !== undefined) out.push(...partialMarkdown(opts.partial, plans.length));
-  out.push('| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const p of plans) {
-    const s = summarise(p);
-    if (p.error !== undefined) {
-      out.push(`| \`${p.brandId}\` | – | – | – | – | – | – | ❌ ${p.error.code} |`);
-      continue;
+  const listed = plans.filter(planListed);
+  const changing = listed.filter((p) => p.steps.length > 0).length;
+  const verdict = opts.partial !== undefined ? 'partial report' : totals.failedBrands > 0 ? `${totals.failedBrands} of ${totals.brands} brand${totals.brands === 1 ? '' : 's'} failed` : changing > 0 ? `${changing} of ${totals.brands} brand${totals.brands === 1 ? '' : 's'} change` : 'no changes';
+  const head: Unit[] = [{ lines: [`## rcsctl plan: ${verdict}`, ''] }];
+  if (opts.partial !== undefined) head.push({ lines: partialMarkdown(opts.partial, plans.length) });
+  if (listed.length > 0) head.push({ lines: [`**${totalLine(totals)}**`, ''] });
+  if (opts.previewLink !== undefined) head.push({ lines: [previewLine(opts.previewLink), ''] });
+  if (listed.length > 0) {
+    head.push({ lines: ['| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|'] });
+    for (const p of listed) {
+      const s = summarise(p);
+      const row = p.error !== undefined ? `| \`${p.brandId}\` | – | – | – | – | – | – | ❌ ${p.error.code} |` : `| \`${p.brandId}\` | ${s.create} | ${s.update} | ${s.delete} | ${s.blocked} | ${s.review} | ${s.unmanaged} | ${p.problems.length} |`;
+      head.push({ lines: [row], label: p.brandId });
     }
-    out.push(`| \`${p.brandId}\` | ${s.create} | ${s.update} | ${s.delete} | ${s.blocked} | ${s.review} | ${s.unmanaged} | ${p.problems.length} |`);
   }
-  if (plans.length > 1) {
-    const t = totals;
-    out.push(`| **total** | ${t.create} | ${t.update} | ${t.delete} | ${t.blocked} | ${t.review} | ${t.unmanaged} | ${t.failedBrands > 0 ? `❌ ${t.failedBrands} brand${t.failedBrands === 1 ? '' : 's'} failed` : '0'} |`);
+  const quiet = plans.length - listed.length;
+  const unmanaged = plans.filter((p) => !planListed(p) && p.unmanaged.length > 0).length;
+  if (quiet > 0) {
+    const also = unmanaged > 0 ? ` (${unmanaged} of them with unmanaged live resources: \`rcsctl plan\` lists them)` : '';
+    head.push({ lines: [...(listed.length === 0 ? [] : ['']), listed.length === 0 ? `No changes: all ${quiet} brand${quiet === 1 ? '' : 's'} match their manifests${also}.` : `${quiet} other brand${quiet === 1 ? '' : 's'} unchanged${also}.`] });
   }
-  if (opts.previewLink !== undefined) out.push('', previewLine(opts.previewLink));
-  out.push(...unmanagedBrandsMarkdown(opts.unmanagedBrands));
-  let size = out.join('\n').length;
-  let omitted = 0;
-  for (const p of plans) {
-    const block = brandBlock(p, opts.graph === true);
-    const length = block.join('\n').length + 1;
-    if (size + length > budget) {
-      omitted++;
-      out.push('', `### ${p.brandId}`, '', `**${summaryLine(summarise(p))}** Details left out to keep this comment within size limits.`);
-      continue;
-    }
-    out.push(...block);
-    size += length;
-  }
-  if (omitted > 0) out.push('', `_The full plan is in the job's output (\`rcsctl plan\`, or \`--format json\`)._`);
-  out.push('', `<sub>rcsctl ${opts.rcsctlVersion}</sub>`);
-  return out.join('\n') + '\n';
+  const unmanagedBrands = unmanagedBrandsMarkdown(opts.unmanagedBrands);
+  if (unmanagedBrands.length > 0) head.push({ lines: unmanagedBrands });
+  const blocks = listed.map((p) => ({ lines: ['', `<details><summary><code>${escapeHtml(p.brandId)}</code>: ${escapeHtml(brandVerdict(p))}</summary>`, ...brandBlock(p, opts.graph === true), '', '</details>'], label: p.brandId }));
+  return { name: 'plan', head, blocks };
+}
+
+/** `1 to create, 2 to update`, `failed: …`: a brand's summary line in a few words. */
+function brandVerdict(p: BrandPlan): string {
+  if (p.error !== undefined) return `failed (${p.error.code})`;
+  if (p.problems.length > 0) return `${p.problems.length} problem${p.problems.length === 1 ? '' : 's'}: nothing can be applied`;
+  const s = summarise(p);
+  const parts = [[s.create, 'to create'], [s.update, 'to update'], [s.delete, 'to delete'], [s.blocked, 'blocked'], [s.review, s.review === 1 ? 'needs review' : 'need review']] as const;
+  const said = parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`).join(', ');
+  return said === '' ? 'no changes; live resources need attention' : said;
 }
 
 function brandBlock(p: BrandPlan, graph: boolean): string[] {
-  const lines = ['', `### ${p.brandId}`, ''];
+  const lines = [''];
   if (p.error !== undefined) return [...lines, ...brandErrorMarkdown(p.brandId, p.error), '', '**The plan failed: nothing can be applied for this brand.**'];
   if (p.problems.length > 0) {
     for (const problem of p.problems) lines.push(`- ❌ **${problem.code}**: ${inline(problemText(problem))}`);

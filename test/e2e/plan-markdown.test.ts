@@ -41,6 +41,7 @@ describe('plan --format markdown', () => {
     expect(md.replace(/```diff\n[\s\S]*?```/g, '')).not.toContain('<b>');
     expect(md).toContain('+ name: "Events | <b>tastings</b>"');
     expect(md).toMatch(/<details><summary>Field changes<\/summary>\n\n```diff\n/);
+    expect(md).toContain('<details><summary><code>BR.demo000001</code>: 11 to create, 5 to update, 1 needs review</summary>');
     expect(md).toContain('+ chipList[0].reply.autoReplyMsgId: (known after apply: autoReply.location)');
   });
 
@@ -54,9 +55,17 @@ describe('plan --format markdown', () => {
   it('stays within the size budget, saying what it left out', async () => {
     const r = await cli(['plan', dir, '--json'], { emu });
     const file = JSON.parse(r.stdout) as PlanFile;
-    const md = renderPlanMarkdown(file.brands, { rcsctlVersion: 'test', budget: 800 });
-    expect(md.length).toBeLessThan(1500);
-    expect(md).toContain('Details left out to keep this comment within size limits.');
+    const md = renderPlanMarkdown(file.brands, { rcsctlVersion: 'test', maxBytes: 2000, fullReport: 'rcsctl-reports' });
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(2000);
+    // The table still names the brand; its details are left out whole, never cut inside.
+    expect(md).toContain('| `BR.demo000001` | 11 | 5 | 0 | 0 | 1 | 0 | 0 |');
+    expect(md).not.toContain('<details>');
+    expect(md).toContain('**Left out to keep this comment within 2000 bytes:** the plan details of 1 brand (in part or whole). The full report: `rcsctl-reports`.');
+    const whole = await cli(['plan', dir, '--format', 'markdown', '--max-bytes', '2000', '--full-report-url', 'rcsctl-reports'], { emu });
+    expect(whole.stdout).toBe(md.replace('rcsctl test', `rcsctl ${file.rcsctlVersion}`));
+    const bad = await cli(['plan', dir, '--format', 'markdown', '--max-bytes', '100'], { emu });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--max-bytes must be a whole number of bytes, at least 2000, not "100"');
   });
 
   it('refuses an unknown format before connecting', async () => {

@@ -41,7 +41,7 @@ describe('rcsctl show', () => {
     expect((await cli(['show', planPath, '--format', 'json'], noService)).stdout).toBe(json.stdout);
 
     const md = await cli(['show', planPath, '--format', 'markdown'], noService);
-    expect(md.stdout).toMatch(/^## rcsctl plan\n/);
+    expect(md.stdout).toMatch(/^## rcsctl plan: 1 of 1 brand change\n/);
     expect(md.stdout).toContain('`BR.demo000001`');
   });
 

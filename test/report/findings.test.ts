@@ -130,7 +130,9 @@ describe('renderers on hostile text', () => {
     expect(md).toContain('a\\|b &lt;script&gt;');
     const fenceLines = md.split('\n').filter((l) => l.startsWith('```'));
     expect(fenceLines).toEqual(['```diff', '```']);
-    expect(md.match(/<details>/g)).toHaveLength(1);
+    // The brand's collapsed block, and in it the resource's.
+    expect(md.match(/<details>/g)).toHaveLength(2);
+    expect(md.match(/<\/details>/g)).toHaveLength(2);
   });
 
   it('Markdown for a huge drift stays under the comment size limit and says how much it left out', () => {
@@ -139,11 +141,16 @@ describe('renderers on hostile text', () => {
     const template = brand.resources[0]!;
     brand.resources = Array.from({ length: 2000 }, (_, i) => ({ ...structuredClone(template), address: `autoReply.r${i}` }));
     const md = renderDriftMarkdown(many);
-    expect(md.length).toBeLessThan(65_536);
-    const shown = md.match(/<details>/g)?.length ?? 0;
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(60_000);
+    // The brand's block keeps the resources that fit, counts the others, and the comment says where the rest is.
+    const shown = (md.match(/<details>/g)?.length ?? 0) - 1;
     expect(shown).toBeGreaterThan(10);
-    expect(md).toContain(`_${2000 - shown} more resources with findings not shown here`);
+    expect(md).toContain(`_${2000 - shown} more left out here (in the full report, below)._`);
+    expect(md).toContain("**Left out to keep this comment within 60000 bytes:** the drift details of 1 brand (in part or whole). The full report: the job's output (`rcsctl drift --format json` or `--format junit`).");
     expect(md.match(/<details>/g)?.length).toBe(md.match(/<\/details>/g)?.length);
+    const small = renderDriftMarkdown(many, { maxBytes: 5000, fullReport: 'https://ci.example/artifacts/42' });
+    expect(Buffer.byteLength(small)).toBeLessThanOrEqual(5000);
+    expect(small).toContain('The full report: [https://ci.example/artifacts/42](https://ci.example/artifacts/42).');
   });
 
   it('JSON is valid against the schema; text shows the change', () => {

@@ -14,7 +14,7 @@ import { DEFAULT_DRIFT_OPTIONS } from '../../report/types.js';
 import { DOCS_URL, docsBase } from '../../version.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../exit-codes.js';
-import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
+import { brandOption, commentOptions, commentValues, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
 import { reportFailures, runPlan, selectionOf, withCacheOptions, withUnmanagedOption } from '../plan-run.js';
 import { ManifestsStopped } from '../load.js';
 import { shardOrigin } from '../../plan/shard.js';
@@ -35,6 +35,8 @@ interface DriftFlags {
   cache: boolean;
   docsUrl?: string;
   unmanagedBrand?: string[];
+  maxBytes?: string;
+  fullReportUrl?: string;
 }
 
 /** Register `rcsctl drift`. */
@@ -51,12 +53,14 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
     .option('--shard <i/n>', 'check only the brands of shard i of n (split by brand id; see docs/ci.md)')
     .option('--expiry-warning <days>', 'warn about agency files whose sendable window ends within DAYS', String(DEFAULT_DRIFT_OPTIONS.expiryWarningDays))
     .option('--review-warning <days>', 'warn about reviews waiting longer than DAYS', String(DEFAULT_DRIFT_OPTIONS.reviewWarningDays));
+  commentOptions(cmd);
   withUnmanagedOption(withCacheOptions(cmd))
     .option('--docs-url <url>', `where the findings' help links point: the docs folder of your copy (default: ${DOCS_URL})`)
     .action(async (paths: string[] | undefined, flags: DriftFlags) => {
       const format = formatValue(flags, DRIFT_FORMATS);
       const docsUrl = docsBase(flags.docsUrl);
       const out = outValue(flags);
+      const budget = commentValues(flags);
       const expiryWarningDays = days(flags.expiryWarning, '--expiry-warning');
       const reviewWarningDays = days(flags.reviewWarning, '--review-warning');
       const options = { expiryWarningDays, reviewWarningDays };
@@ -70,9 +74,9 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
         const shard = selectionOf(flags).shard;
         if (shard !== undefined) report.shard = shardOrigin(shard, err.all);
         if (out !== undefined) {
-          writeOutputFile(resolve(ctx.io.cwd, out), renderDrift(report, format, makeStyle(false)), ctx.redaction);
+          writeOutputFile(resolve(ctx.io.cwd, out), renderDrift(report, format, makeStyle(false), budget), ctx.redaction);
           ctx.io.stdout.write(`Drift: ${STOPPED_HEADLINE}.\nWrote the ${format} report to ${out}.\n`);
-        } else if (format !== 'text') ctx.io.stdout.write(renderDrift(report, format, makeStyle(false)));
+        } else if (format !== 'text') ctx.io.stdout.write(renderDrift(report, format, makeStyle(false), budget));
         throw err;
       }
       const { outcomes, shard, unmanagedBrands } = run;
@@ -82,10 +86,10 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       const g = ctx.globals();
       if (out !== undefined) {
         const path = resolve(ctx.io.cwd, out);
-        writeOutputFile(path, renderDrift(report, format, makeStyle(false)), ctx.redaction);
+        writeOutputFile(path, renderDrift(report, format, makeStyle(false), budget), ctx.redaction);
         ctx.io.stdout.write(`${summaryLine(report.summary, report.clean)}\nWrote the ${format} report to ${out}.\n`);
       } else {
-        ctx.io.stdout.write(renderDrift(report, format, makeStyle(g.color)));
+        ctx.io.stdout.write(renderDrift(report, format, makeStyle(g.color), budget));
       }
       reportFailures(ctx, outcomes, { shownOnStdout: format === 'text' && out === undefined });
       ctx.exit(report.brands.some((b) => b.problems.length > 0 || b.error !== undefined) ? EXIT_ERROR : report.clean ? EXIT_OK : EXIT_CHANGES);

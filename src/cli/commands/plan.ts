@@ -12,7 +12,7 @@ import { makeStyle } from '../../render/style.js';
 import { unmanagedBrandsText } from '../../render/unmanaged-brands.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
-import { brandOption, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
+import { brandOption, commentOptions, commentValues, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
 import { ManifestsStopped } from '../load.js';
 import { reportFailures, runPlan, selectionOf, withCacheOptions, withUnmanagedOption } from '../plan-run.js';
 import { checkPreviewDir, previewOptions, writePlanPreview } from '../preview-option.js';
@@ -34,6 +34,8 @@ interface PlanOptions {
   unmanagedBrand?: string[];
   graph: boolean;
   cache: boolean;
+  maxBytes?: string;
+  fullReportUrl?: string;
 }
 
 const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -50,9 +52,11 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
     .option('--shard <i/n>', 'plan only the brands of shard i of n (split by brand id; see docs/ci.md)')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
     .option('--cancel-review', 'a change to what waits for review withdraws that review first (gated like a delete)', false);
+  commentOptions(cmd);
   previewOptions(withUnmanagedOption(withCacheOptions(cmd))).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
+      const budget = commentValues(opts);
       await checkPreviewDir(ctx, opts.preview);
       const result = await runPlan(ctx, pathsOrCwd(paths), selectionOf(opts)).catch(async (err: unknown) => {
         // A manifest error of no brand stops the run; --out and the JSON view still say why (docs/ci.md).
@@ -74,7 +78,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
         const link = opts.previewUrl ?? preview;
         // The Markdown view (and the graph it may draw) loads only for --format markdown.
         const { renderPlanMarkdown } = await import('../../render/plan-markdown.js');
-        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}) }));
+        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...budget, ...(link === undefined ? {} : { previewLink: link }), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}) }));
       } else {
         const style = makeStyle(g.color);
         ctx.io.stdout.write(renderPlans(file.brands, style));

@@ -6,7 +6,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
-import { mergeReports, type MergedReport } from '../../report/merge.js';
+import { mergeReports, type MergedReport, type ShardReport } from '../../report/merge.js';
+import { renderComment } from '../../render/comment.js';
 import { readShardReport } from '../../report/read-report.js';
 import { brandErrorMarkdown, brandErrorText, STOPPED_HEADLINE } from '../../render/brand-error.js';
 import { DRIFT_FORMATS, renderDrift } from '../../render/drift.js';
@@ -19,7 +20,7 @@ import { planTotals, renderPlans, totalLine } from '../../render/plan-text.js';
 import { makeStyle, type Style } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
-import { formatOption, formatValue, outOption, outValue } from '../options.js';
+import { commentOptions, commentValues, formatOption, formatValue, outOption, outValue } from '../options.js';
 import { writeOutputFile } from '../../util/output-file.js';
 
 interface MergeFlags {
@@ -29,6 +30,8 @@ interface MergeFlags {
   output?: string;
   allowPartial: boolean;
   detailedExitcode: boolean;
+  maxBytes?: string;
+  fullReportUrl?: string;
 }
 
 /** Register `rcsctl report` and its `merge`. */
@@ -37,40 +40,66 @@ export function registerReport(program: Command, ctx: CommandContext): void {
   const merge = report
     .command('merge')
     .description('combine the JSON reports of CI shards (drift --format json, or plan --format json) into one')
-    .argument('<files...>', 'the shards\' JSON reports, all drift or all plan');
+    .argument('<files...>', 'the shards\' JSON reports, all drift or all plan; or both, for one Markdown comment of the plan and its drift');
   outOption(merge, 'file', 'write the merged report to FILE (stdout gets a summary line)');
   formatOption(merge, DRIFT_FORMATS, 'output: text, json, markdown, or junit (drift reports only)');
   merge
     .option('--allow-partial', 'merge even when a shard is missing, given twice or from another split: the report says so in every format, and the exit code is 1', false)
     .option('--detailed-exitcode', 'exit 0 when clean, 2 when a plan has changes or drift was found, 1 on error (as plan --detailed-exitcode)', false);
+  commentOptions(merge);
   merge.action(async (files: string[], opts: MergeFlags) => {
     const format = formatValue(opts, DRIFT_FORMATS);
     const out = outValue(opts);
-    const merged = mergeReports(
-      files.map((f) => readShardReport(resolve(ctx.io.cwd, f), f)),
-      { allowPartial: opts.allowPartial },
-    );
+    const budget = commentValues(opts);
+    const shards = files.map((f) => readShardReport(resolve(ctx.io.cwd, f), f));
+    const plans = shards.filter((r) => r.kind === 'plan');
+    // Both kinds make one Markdown comment; in another format the merge refuses them, naming the files.
+    if (format === 'markdown' && plans.length > 0 && plans.length < shards.length) {
+      mergeBoth(ctx, plans, shards.filter((r) => r.kind === 'drift'), { out, opts, budget });
+      return;
+    }
+    const merged = mergeReports(shards, { allowPartial: opts.allowPartial });
     if (merged.kind === 'plan' && format === 'junit') throw new RcsctlError('E_USAGE', 'plans have no JUnit form: use --format text, json or markdown');
     if (out !== undefined) {
       const path = resolve(ctx.io.cwd, out);
-      writeOutputFile(path, render(merged, format, makeStyle(false)), ctx.redaction);
+      writeOutputFile(path, render(merged, format, makeStyle(false), budget), ctx.redaction);
       ctx.io.stdout.write(`${banner(merged, makeStyle(ctx.globals().color))}${headline(merged, files.length)}\nWrote the ${format} report to ${out}.\n`);
     } else {
-      ctx.io.stdout.write(render(merged, format, makeStyle(ctx.globals().color)));
+      ctx.io.stdout.write(render(merged, format, makeStyle(ctx.globals().color), budget));
     }
     ctx.exit(exitCode(merged, opts.detailedExitcode));
   });
 }
 
-function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], style: Style): string {
-  if (merged.kind === 'drift') return renderDrift(merged.report, format, style);
+/**
+ * Plans and drift reports together: one Markdown comment (render/comment.ts),
+ * the drift the plan shows not repeated; the exit code is the worse of the two.
+ */
+function mergeBoth(ctx: CommandContext, plans: ShardReport[], drifts: ShardReport[], run: { out: string | undefined; opts: MergeFlags; budget: Budget }): void {
+  const plan = mergeReports(plans, { allowPartial: run.opts.allowPartial });
+  const drift = mergeReports(drifts, { allowPartial: run.opts.allowPartial });
+  if (plan.kind !== 'plan' || drift.kind !== 'drift') throw new Error('merged reports of the wrong kind');
+  const text = renderComment(plan.report, drift.report, run.budget);
+  if (run.out !== undefined) {
+    writeOutputFile(resolve(ctx.io.cwd, run.out), text, ctx.redaction);
+    const style = makeStyle(ctx.globals().color);
+    ctx.io.stdout.write(`${banner(plan, style)}${headline(plan, plans.length)}\n${headline(drift, drifts.length)}\nWrote the markdown report to ${run.out}.\n`);
+  } else ctx.io.stdout.write(text);
+  const codes = [exitCode(plan, run.opts.detailedExitcode), exitCode(drift, run.opts.detailedExitcode)];
+  ctx.exit(codes.includes(EXIT_ERROR) ? EXIT_ERROR : codes.includes(EXIT_CHANGES) ? EXIT_CHANGES : EXIT_OK);
+}
+
+type Budget = ReturnType<typeof commentValues>;
+
+function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], style: Style, budget: Budget): string {
+  if (merged.kind === 'drift') return renderDrift(merged.report, format, style, budget);
   const file = merged.report;
   if (format === 'json') return renderPlanJson(file);
   // A shard that stopped on a manifest error of no brand: its error opens the view.
   const stopped = file.error;
   if (format === 'markdown') {
     const head = stopped !== undefined ? `${brandErrorMarkdown('manifests', stopped, STOPPED_HEADLINE).join('\n')}\n\n` : '';
-    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...(file.partial !== undefined ? { partial: file.partial } : {}), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}) });
+    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...budget, ...(file.partial !== undefined ? { partial: file.partial } : {}), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}) });
   }
   const unmanaged = unmanagedBrandsText(file.unmanagedBrands, style);
   const text = (stopped !== undefined ? [style.red(style.bold(`Plan: ${STOPPED_HEADLINE} in a shard.`)), ...brandErrorText(stopped, style), '', ''].join('\n') : '') + renderPlans(file.brands, style) + (unmanaged.length > 0 ? `\n${unmanaged.join('\n')}\n` : '');
