@@ -63,6 +63,8 @@ interface Recipe {
   comment(): string;
   /** Where the recipe says the full report is. */
   full: RegExp;
+  /** One `report merge` of plan and drift: the drift that is the plan's changes is not repeated. */
+  combined: boolean;
 }
 
 let emu: RunningEmulator;
@@ -85,12 +87,13 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function github(file: string, full: RegExp): Recipe {
+function github(file: string, full: RegExp, combined: boolean): Recipe {
   const wf = readWorkflow(join(ROOT, 'examples', 'ci', file));
   const gh = new GhComments(join(root, `gh-${file}.json`));
   return {
     file,
     full,
+    combined,
     run: (e, repoDir) =>
       runWorkflow(wf, {
         event: 'pull_request',
@@ -105,11 +108,12 @@ function github(file: string, full: RegExp): Recipe {
   };
 }
 
-function gitlab(file: string, full: RegExp): Recipe {
+function gitlab(file: string, full: RegExp, combined: boolean): Recipe {
   const doc = readPipeline(join(ROOT, 'examples', 'ci', file));
   return {
     file,
     full,
+    combined,
     run: (e, repoDir) =>
       runPipeline(doc, {
         source: 'merge_request_event',
@@ -124,10 +128,10 @@ function gitlab(file: string, full: RegExp): Recipe {
 }
 
 const RECIPES = [
-  () => github('github-actions-matrix.yml', /The full report: \[https:\/\/github\.example\/artifacts\/rcsctl-reports\]/),
-  () => gitlab('gitlab-ci-parallel.yml', /The full report: \[[^\]]*\/artifacts\/browse\]/),
-  () => github('github-actions.yml', /The full report: `the log of the job Validate and plan`/),
-  () => gitlab('gitlab-ci.yml', /The full report: \[[^\]]*\]/),
+  () => github('github-actions-matrix.yml', /The full report: \[https:\/\/github\.example\/artifacts\/rcsctl-reports\]/, true),
+  () => gitlab('gitlab-ci-parallel.yml', /The full report: \[[^\]]*\/artifacts\/browse\]/, true),
+  () => github('github-actions.yml', /The full report: `the log of the job Validate and plan`/, false),
+  () => gitlab('gitlab-ci.yml', /The full report: \[[^\]]*\]/, false),
 ];
 
 describe('the comment the recipes post, at 40 brands', () => {
@@ -149,6 +153,14 @@ describe('the comment the recipes post, at 40 brands', () => {
       expect(body).toContain(`**Total for 40 brands: 0 to create, ${40 * REPLIES} to update`);
       expect(body).toMatch(/\*\*Left out to keep this comment within \d+ bytes:\*\* the plan details of \d+ brands/);
       expect(body).toMatch(recipe.full);
+      // The plan's brands come under the plan, before the drift's heading.
+      expect(body.indexOf('<details><summary><code>BR.cicmt00000</code>: 12 to update</summary>')).toBeGreaterThan(0);
+      expect(body.indexOf('<details><summary><code>BR.cicmt00000</code>: 12 to update</summary>')).toBeLessThan(body.indexOf('## rcsctl drift'));
+      if (recipe.combined) {
+        // The same 480 changes are not shown again as drift, nor listed in a second table.
+        expect(body).toContain(`${40 * REPLIES} drifted resources are the plan's changes above: not repeated here (40 brands drifted only so).`);
+        expect(body).not.toContain('| Brand | Status |');
+      }
     }, 600_000);
   }
 });

@@ -40,11 +40,6 @@ export function renderDriftMarkdown(report: DriftReport, opts: DriftMarkdownOpti
   return fitMarkdown([driftPart(report, opts)], ['', `<sub>rcsctl ${report.rcsctlVersion}, ${report.generatedAt}</sub>`], { ...fit, fullReportDefault: DRIFT_FULL_REPORT });
 }
 
-/** A brand the table lists: it drifted or failed. */
-function listed(b: BrandDrift): boolean {
-  return brandFailed(b) || !b.clean;
-}
-
 /** The drift report as a part of a comment: the verdict, the one table of the brands that drifted or failed, then a collapsed block per brand. */
 export function driftPart(report: DriftReport, opts: DriftMarkdownOptions = {}): Part {
   const s = report.summary;
@@ -52,29 +47,28 @@ export function driftPart(report: DriftReport, opts: DriftMarkdownOptions = {}):
   const head: Unit[] = [{ lines: [`## rcsctl drift: ${verdict}`, ''] }];
   if (report.partial !== undefined) head.push({ lines: partialMarkdown(report.partial, report.brands.length) });
   if (report.error !== undefined) head.push({ lines: [...brandErrorMarkdown('manifests', report.error, STOPPED_HEADLINE), ''] });
-  const rows = report.brands.filter(listed);
+  const brands = report.brands.map((b) => ({ b, ...unshown(b, opts.shownInPlan?.get(b.brandId)) }));
+  // A brand whose drift is all the plan's changes is the plan's row, not another one here.
+  const rows = brands.filter(({ b, fresh }) => brandFailed(b) || (!b.clean && fresh.some((r) => r.findings.some((f) => f.severity !== 'info'))));
+  const planned = brands.filter(({ b, repeated }) => !b.clean && repeated > 0 && !rows.some((r) => r.b === b)).length;
+  const repeated = brands.reduce((n, x) => n + x.repeated, 0);
   if (rows.length > 0) head.push({ lines: [`**${summaryLine(s, report.clean)}**`, ''] });
   if (rows.length > 0) {
     head.push({ lines: ['| Brand | Status | Resources | In sync | Changed | Missing | Unmanaged | Errors | Warnings | Info |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|'] });
-    for (const b of rows) {
+    for (const { b } of rows) {
       const t = b.summary;
       head.push({ lines: [`| \`${b.brandId}\` | ${brandFailed(b) ? '❌ failed' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`], label: b.brandId });
     }
   }
-  const quiet = report.brands.length - rows.length;
-  if (quiet > 0) head.push({ lines: [...(rows.length === 0 ? [] : ['']), rows.length === 0 ? `No drift: all ${quiet} brand${quiet === 1 ? '' : 's'} match their manifests.` : `${quiet} other brand${quiet === 1 ? '' : 's'} clean.`] });
+  const clean = report.brands.filter((b) => b.clean && !brandFailed(b)).length;
+  const said: string[] = [];
+  if (repeated > 0) said.push(`${repeated} drifted resource${repeated === 1 ? ' is' : 's are'} the plan's changes above: not repeated here${planned > 0 ? ` (${planned} brand${planned === 1 ? '' : 's'} drifted only so)` : ''}.`);
+  if (clean > 0) said.push(rows.length === 0 && planned === 0 ? `No drift: all ${clean} brand${clean === 1 ? '' : 's'} match their manifests.` : `${clean} ${rows.length > 0 ? 'other ' : ''}brand${clean === 1 ? '' : 's'} clean.`);
+  if (said.length > 0) head.push({ lines: [...(rows.length === 0 ? [] : ['']), said.join(' ')] });
   const unmanagedBrands = unmanagedBrandsMarkdown(report.unmanagedBrands);
   if (unmanagedBrands.length > 0) head.push({ lines: unmanagedBrands });
   const blocks: Unit[] = [];
-  let repeated = 0;
-  for (const b of report.brands) {
-    const shown = opts.shownInPlan?.get(b.brandId);
-    const withFindings = b.resources.filter((r) => r.findings.length > 0);
-    // A change or a missing resource the plan shows is its step; other findings of it still show.
-    const fresh = withFindings
-      .map((r) => (shown?.has(r.address) === true ? { ...r, findings: r.findings.filter((f) => !SHOWN_BY_PLAN.has(f.code)) } : r))
-      .filter((r) => r.findings.length > 0);
-    repeated += withFindings.length - fresh.length;
+  for (const { b, fresh } of brands) {
     if (fresh.length === 0 && b.problems.length === 0 && b.notes.length === 0 && b.error === undefined) continue;
     const verdict = brandFailed(b) ? 'failed' : `${b.clean ? 'clean; ' : ''}${fresh.length} resource${fresh.length === 1 ? '' : 's'} with findings`;
     const lines = ['', `<details><summary><code>${escapeHtml(b.brandId)}</code>: ${verdict}</summary>`, ''];
@@ -84,8 +78,16 @@ export function driftPart(report: DriftReport, opts: DriftMarkdownOptions = {}):
     const items = fresh.map((r) => [...details(r), '']);
     blocks.push({ lines: [...lines, ...items.flat(), '</details>'], label: b.brandId, parts: { open: lines, items, close: ['</details>'] } });
   }
-  if (repeated > 0) head.push({ lines: ['', `_${repeated} drifted resource${repeated === 1 ? ' is' : 's are'} the plan's changes above: not repeated here._`] });
   return { name: 'drift', head, blocks };
+}
+
+/** A brand's resources with findings the plan does not show (a change or a missing resource at an address it changes is its step), and how many it does. */
+function unshown(b: BrandDrift, shown: Set<string> | undefined): { fresh: ResourceDrift[]; repeated: number } {
+  const withFindings = b.resources.filter((r) => r.findings.length > 0);
+  const fresh = withFindings
+    .map((r) => (shown?.has(r.address) === true ? { ...r, findings: r.findings.filter((f) => !SHOWN_BY_PLAN.has(f.code)) } : r))
+    .filter((r) => r.findings.length > 0);
+  return { fresh, repeated: withFindings.length - fresh.length };
 }
 
 function details(r: ResourceDrift): string[] {

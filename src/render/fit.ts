@@ -53,27 +53,35 @@ const bytes = (lines: string[]): number => lines.reduce((n, l) => n + Buffer.byt
 export function fitMarkdown(parts: Part[], foot: string[], opts: FitOptions): string {
   const max = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const room = max - bytes(leftOutLines(parts.map((p) => ({ name: p.name, rows: p.head.length, blocks: p.blocks.length })), opts)) - bytes(foot);
-  const out: string[] = [];
-  const left = parts.map((p) => ({ name: p.name, rows: 0, blocks: 0 }));
+  // Heads are sized first, so that the blocks of the first part cannot crowd out the head of the next;
+  // each part is then written whole: its head, then its blocks.
+  const kept: string[][][] = parts.map(() => []);
+  const left = parts.map((p) => ({ name: p.name, rows: 0, blocks: 0, heads: [] as string[][] }));
   let size = 0;
-  const take = (lines: string[]): boolean => {
+  const fits = (lines: string[]): boolean => {
     const n = bytes(lines);
     if (size + n > room) return false;
-    out.push(...lines);
     size += n;
     return true;
   };
   parts.forEach((p, i) => {
-    for (const u of p.head) if (!take(u.lines)) (left[i] as { rows: number }).rows++;
+    for (const u of p.head) {
+      if (fits(u.lines)) (left[i] as { heads: string[][] }).heads.push(u.lines);
+      else (left[i] as { rows: number }).rows++;
+    }
   });
   parts.forEach((p, i) => {
     for (const u of p.blocks) {
-      if (take(u.lines)) continue;
-      const kept = u.parts === undefined ? [] : someOf(u.parts, room - size);
-      if (kept.length > 0) take(kept);
+      if (fits(u.lines)) {
+        (kept[i] as string[][]).push(u.lines);
+        continue;
+      }
+      const some = u.parts === undefined ? [] : someOf(u.parts, room - size);
+      if (some.length > 0 && fits(some)) (kept[i] as string[][]).push(some);
       (left[i] as { blocks: number }).blocks++;
     }
   });
+  const out = parts.flatMap((_, i) => [...(left[i]?.heads ?? []), ...(kept[i] ?? [])].flat());
   if (left.some((l) => l.rows > 0 || l.blocks > 0)) out.push(...leftOutLines(left, opts, max));
   out.push(...foot);
   return out.join('\n') + '\n';
