@@ -2,6 +2,16 @@
 // Thin launcher: the CLI is a function (src/cli/main.ts) so tests can run it in-process.
 import { main } from '../dist/src/cli/main.js';
 
+// A reader that stops reading (`rcsctl --help | head -1`) closes the pipe: the
+// rest of the output has nobody to go to, so the process ends quietly, as
+// other command-line tools do, instead of dying on an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 process.exitCode = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
