@@ -6,11 +6,14 @@
 // aborts, in flight, waiting for a slot, or between its retries.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setMaxListeners } from 'node:events';
 
 const scope = new AsyncLocalStorage<AbortSignal>();
 
 /** Run `fn`; every request it sends, directly or through any client module, is aborted when `signal` aborts. */
 export function withRequestSignal<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+  // Every request in flight listens on it: more than ten at once is the point, not a leak.
+  setMaxListeners(0, signal);
   return scope.run(signal, fn);
 }
 

@@ -9,6 +9,7 @@
 // the pools), each one step of a request; the file is over 400 lines because
 // the request's types and those parts are read together.
 
+import { setMaxListeners } from 'node:events';
 import { Pool, type FormData } from './undici.js';
 import { USER_AGENT } from '../version.js';
 import { ERRORS } from '../contract/codes.js';
@@ -359,6 +360,8 @@ class HttpTransport implements Transport {
       this.counts.retries += 1;
     });
     if (signal === undefined) return sent;
+    // A caller's signal may be shared by many requests in flight, each listening below: no leak.
+    if (req.signal !== undefined) setMaxListeners(0, req.signal);
     // An abort also ends a wait between retries: the retry loop's next attempt then stops at once.
     sent.catch(() => undefined);
     return new Promise<ApiResponse>((resolve, reject) => {

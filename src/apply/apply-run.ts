@@ -6,6 +6,7 @@
 // progress through `events.reporterFor`, aborts through `signal`, and renders
 // the result.
 
+import { setMaxListeners } from 'node:events';
 import type { RcsClient } from '../api/index.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import type { LiveCache } from '../kinds/live-cache.js';
@@ -108,6 +109,8 @@ export async function runApply(client: RcsClient, source: ApplySource, opts: App
   };
   // Locks that went with a lost database connection protect nothing: no step starts after that.
   const signal = backend !== undefined ? AbortSignal.any([backend.lost, ...(opts.signal !== undefined ? [opts.signal] : [])]) : opts.signal;
+  // Every step in flight listens on it (as many as --concurrency allows): not a leak.
+  if (signal !== undefined) setMaxListeners(0, signal);
   const result: ApplyRunResult = { status: 'nothing', runs: [], planned: [], outcomes: [], failures: new Map(), stepsFailed: 0, stepsHeld: 0, unconverged: [], interrupted: [] };
   try {
     if (source.from === 'saved') {

@@ -3,6 +3,7 @@
 // lock, verification and interference check), then read what it left. The
 // verdict goes to the brand book; a pass never throws.
 
+import { setMaxListeners } from 'node:events';
 import type { RcsClient } from '../api/index.js';
 import { applyBrand } from '../apply/apply-run.js';
 import type { LockBackend } from '../apply/lock-backend.js';
@@ -170,6 +171,8 @@ export class BrandPasses {
     const lease = s.leaseSignal?.();
     if (s.lockBackend !== undefined && (backend === undefined || lease?.aborted === true)) return undefined;
     const signal = lease !== undefined ? AbortSignal.any([this.deps.signal, lease]) : this.deps.signal;
+    // Every step in flight listens on it: not a leak.
+    setMaxListeners(0, signal);
     let run;
     try {
       run = await applyBrand(this.deps.client, want, {

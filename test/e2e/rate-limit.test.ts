@@ -69,7 +69,7 @@ describe('--concurrency auto against a rate limit of 20 requests a second', () =
     expect(allowed).toBeGreaterThan(100);
     // Unpaced, eight in flight at 50 ms a round trip is 160 a second against 20: most were refused.
     expect(limited / (allowed + limited)).toBeLessThan(0.1);
-    const planned = await cli(['plan', path, '--concurrency', '8'], { emu });
+    const planned = await cli(['plan', path, '--concurrency', '8', '--json'], { emu });
     expect((JSON.parse(planned.stdout) as { brands: { steps: unknown[] }[] }).brands[0]?.steps).toEqual([]);
   });
 });
