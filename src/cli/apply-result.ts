@@ -2,6 +2,7 @@
 // scripts and CI. The human view (plan, progress, verdict) goes to stderr; this
 // document alone goes to stdout.
 
+import type { RequestCount } from '../core/requests.js';
 import type { StepResult } from '../apply/execute.js';
 import type { IdMap } from '../core/refs.js';
 import type { Unconverged } from '../apply/verify.js';
@@ -39,6 +40,8 @@ export interface ApplyResult {
   brands: BrandApplyResult[];
   /** Set on a run with `--shard i/n` (or of a sharded saved plan): which shard, of which brand list. */
   shard?: ShardOrigin;
+  /** The requests the run sent, and how many were answered 429. */
+  requests?: RequestCount;
   error?: { code: string; message: string };
 }
 
@@ -64,11 +67,12 @@ export function applySummary(brands: BrandApplyResult[]): ApplySummary {
 }
 
 /** The document for a run that ended with `exitCode` (or threw `err`); `shard` when it ran one shard. */
-export function applyResult(brands: BrandApplyResult[], exitCode: ExitCode, err?: unknown, shard?: ShardOrigin): ApplyResult {
+export function applyResult(brands: BrandApplyResult[], exitCode: ExitCode, err?: unknown, shard?: ShardOrigin, requests?: RequestCount): ApplyResult {
   const outcome: ApplyResult['outcome'] =
     err !== undefined ? 'error' : exitCode === EXIT_ERROR ? 'failed' : exitCode === EXIT_HELD ? 'held' : brands.every((b) => b.steps.length === 0) ? 'nothing-to-do' : 'applied';
   const doc: ApplyResult = { version: 1, rcsctlVersion: VERSION, outcome, exitCode: err !== undefined ? EXIT_ERROR : exitCode, summary: applySummary(brands), brands };
   if (shard !== undefined) doc.shard = shard;
+  if (requests !== undefined) doc.requests = requests;
   if (err !== undefined) doc.error = { code: err instanceof RcsctlError ? err.code : 'E_INTERNAL', message: errorMessage(err) };
   return doc;
 }

@@ -18,6 +18,7 @@ import { shortPath } from '../util/paths.js';
 import { parseDuration } from '../util/duration.js';
 import type { LockBackend } from '../apply/lock-backend.js';
 import { applyResult, type BrandApplyResult } from './apply-result.js';
+import type { RequestCount } from '../core/requests.js';
 import { applyEvents, applyVerdict } from './apply-view.js';
 import { connect, type Connection } from './connect.js';
 import type { CommandContext } from './context.js';
@@ -59,14 +60,15 @@ export async function applyCommand(ctx: CommandContext, paths: string[], opts: A
   // Everything people read goes to stderr.
   const results: BrandApplyResult[] = [];
   let shard: ShardOrigin | undefined;
+  let requests: RequestCount | undefined;
   const human: CommandContext = { ...ctx, io: { ...ctx.io, stdout: ctx.io.stderr } };
   const write = (doc: unknown): void => void ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   try {
-    const code = await runApplyCommand(human, paths, opts, { brand: (r) => results.push(r), shard: (o) => (shard = o) });
-    write(applyResult(results, code, undefined, shard));
+    const code = await runApplyCommand(human, paths, opts, { brand: (r) => results.push(r), shard: (o) => (shard = o), requests: (c) => (requests = c) });
+    write(applyResult(results, code, undefined, shard, requests));
     return code;
   } catch (err) {
-    write(applyResult(results, EXIT_ERROR, err, shard));
+    write(applyResult(results, EXIT_ERROR, err, shard, requests));
     throw err;
   }
 }
@@ -75,6 +77,7 @@ export async function applyCommand(ctx: CommandContext, paths: string[], opts: A
 interface Recorder {
   brand(r: BrandApplyResult): void;
   shard(o: ShardOrigin): void;
+  requests(c: RequestCount): void;
 }
 
 async function runApplyCommand(ctx: CommandContext, paths: string[], opts: ApplyOptions, record?: Recorder): Promise<ExitCode> {
@@ -120,6 +123,7 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
     interrupts.dispose();
     await backend?.close();
     await conn.close();
+    record?.requests({ ...conn.requests });
   }
 }
 

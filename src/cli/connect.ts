@@ -11,6 +11,7 @@ import { RcsctlError } from '../errors.js';
 import { defaultSeedPath } from '../util/paths.js';
 import type { DeclaredBrand } from '../emulator/seed-brands.js';
 import type { CommandContext } from './context.js';
+import type { RequestCount } from '../core/requests.js';
 
 export type { RunningEmulator };
 
@@ -21,6 +22,8 @@ export interface Connection {
   sandbox?: RunningEmulator;
   /** How the client authenticates: a static token cannot be renewed, client credentials are. */
   credentialsKind: 'static-token' | 'client-credentials';
+  /** The requests the client made so far, and how many were answered 429 (live counts). */
+  requests: RequestCount;
   /** Close the client, then the sandbox. */
   close(): Promise<void>;
 }
@@ -101,9 +104,15 @@ export async function connect(ctx: CommandContext, connectOpts: ConnectOptions =
     await sandbox?.close();
     throw err;
   }
+  const requests: RequestCount = { requests: 0, rateLimited: 0 };
+  client.observe((e) => {
+    requests.requests++;
+    if (e.status === 429) requests.rateLimited++;
+  });
   const conn: Connection = {
     client,
     baseUrl,
+    requests,
     credentialsKind: 'token' in credentials ? 'static-token' : 'client-credentials',
     async close() {
       await client.close();

@@ -14,6 +14,7 @@ import { makePlanFile } from '../plan/plan-file.js';
 import { isFailed, planEachBrand, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import { parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
 import { TARGET_WARNING, targetBrands } from '../plan/target.js';
+import type { RequestCount } from '../core/requests.js';
 import { findUnmanagedBrands, type UnmanagedBrand } from '../plan/unmanaged-brands.js';
 import type { PlanFile } from '../plan/types.js';
 import { connect, type Connection } from './connect.js';
@@ -60,13 +61,15 @@ export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?
  * error, and the others are planned in full. With `--shard`, the plan file
  * and `shard` say which shard of which brand list this is.
  */
-export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandSelection & PlanWithOptions): Promise<{ outcomes: BrandOutcome[]; file: PlanFile; shard?: ShardOrigin; unmanagedBrands?: UnmanagedBrand[] }> {
+export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandSelection & PlanWithOptions): Promise<{ outcomes: BrandOutcome[]; file: PlanFile; shard?: ShardOrigin; unmanagedBrands?: UnmanagedBrand[]; requests: RequestCount }> {
   const loaded = await loadBrands(ctx, paths, opts);
   const conn = await connect(ctx, declaredBy(loaded.brands, opts.shard));
   try {
     const planned = await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
     const unmanagedBrands = await unmanagedOf(ctx, conn, loaded.all, opts);
-    const withUnmanaged = unmanagedBrands === undefined ? planned : { ...planned, file: { ...planned.file, unmanagedBrands }, unmanagedBrands };
+    const requests = { ...conn.requests };
+    const counted = { ...planned, file: { ...planned.file, requests }, requests };
+    const withUnmanaged = unmanagedBrands === undefined ? counted : { ...counted, file: { ...counted.file, unmanagedBrands }, unmanagedBrands };
     if (opts.shard === undefined) return withUnmanaged;
     const shard = shardOrigin(opts.shard, loaded.all);
     return { ...withUnmanaged, file: { ...withUnmanaged.file, shard }, shard };

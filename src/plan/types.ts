@@ -7,6 +7,7 @@ import type { LiveSnapshot, PlanProblem, Step, Unmanaged } from '../core/step.js
 import type { BrandError } from './brand-error.js';
 import type { ShardGaps, ShardOrigin } from './shard.js';
 import type { UnmanagedBrand } from './unmanaged-brands.js';
+import type { RequestCount } from '../core/requests.js';
 
 export type * from '../core/step.js';
 export type { LiveBrand } from '../core/live.js';
@@ -67,4 +68,6 @@ export interface PlanFile {
   error?: BrandError;
   /** Live brands of the account that no manifest declares (BRAND_UNMANAGED); set when the run checked for them. Apply ignores them. */
   unmanagedBrands?: UnmanagedBrand[];
+  /** The requests the run that made it sent, and how many were answered 429 (a merge adds the shards'). */
+  requests?: RequestCount;
 }

@@ -6,8 +6,15 @@
 import { RcsctlError } from '../errors.js';
 import type { PlanFile } from '../plan/types.js';
 import { checkShardSet, describeGaps } from './shard-set.js';
+import { addRequests } from '../core/requests.js';
 import { reportSummary } from './build-drift.js';
 import type { DriftReport, UnmanagedBrand } from './types.js';
+
+/** The shards' requests added up (absent when no shard counted). */
+function requestsOf(counts: Parameters<typeof addRequests>[0]): { requests?: NonNullable<ReturnType<typeof addRequests>> } {
+  const sum = addRequests(counts);
+  return sum === undefined ? {} : { requests: sum };
+}
 
 /** The shards' unmanaged brands (each shard names those that hash to it), in brand-id order; undefined when no shard checked. */
 function mergeUnmanaged(lists: (UnmanagedBrand[] | undefined)[]): { unmanagedBrands?: UnmanagedBrand[] } {
@@ -79,6 +86,7 @@ function mergeDrift(parts: Extract<ShardReport, { kind: 'drift' }>[]): DriftRepo
     brands,
     ...(stopped !== undefined ? { error: stopped } : {}),
     ...unmanaged,
+    ...requestsOf(parts.map((p) => p.report.requests)),
   };
 }
 
@@ -99,5 +107,6 @@ function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
     ...(parts.some((p) => p.report.shortened === true) ? { shortened: true as const } : {}),
     ...(stopped !== undefined ? { error: stopped } : {}),
     ...mergeUnmanaged(parts.map((p) => p.report.unmanagedBrands)),
+    ...requestsOf(parts.map((p) => p.report.requests)),
   };
 }

@@ -9,6 +9,7 @@ export { DEFAULT_DRIFT_OPTIONS, type DriftOptions, type Finding, type FindingCod
 import type { BrandError } from '../plan/brand-error.js';
 import type { ShardGaps, ShardOrigin } from '../plan/shard.js';
 import type { UnmanagedBrand } from '../plan/unmanaged-brands.js';
+import type { RequestCount } from '../core/requests.js';
 export type { UnmanagedBrand } from '../plan/unmanaged-brands.js';
 
 /** Current drift report format version. */
@@ -81,4 +82,6 @@ export interface DriftReport {
   error?: BrandError;
   /** Live brands of the account that no manifest declares (BRAND_UNMANAGED, a warning each: the report is not clean); set when the run checked for them. */
   unmanagedBrands?: UnmanagedBrand[];
+  /** The requests the run sent, and how many were answered 429 (a merge adds the shards'). */
+  requests?: RequestCount;
 }

@@ -83,6 +83,7 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       const report = buildDrift(outcomes, new Date(), options, flags.target ?? [], docsUrl);
       if (shard !== undefined) report.shard = shard;
       if (unmanagedBrands !== undefined) withUnmanagedBrands(report, unmanagedBrands, docsUrl);
+      report.requests = run.requests;
       const g = ctx.globals();
       if (out !== undefined) {
         const path = resolve(ctx.io.cwd, out);

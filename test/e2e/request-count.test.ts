@@ -1,0 +1,55 @@
+// Cost (issue 38): every summary gives the requests the run made and how many
+// were answered 429; the numbers are the emulator's own count of what it
+// received (its request log), in plan (JSON), drift (JSON) and apply (JSON), and with the rate limit refusing some.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { admin, cli, emulator, EXAMPLE } from './helpers.js';
+
+let emu: RunningEmulator;
+const env = { RCSCTL_CACHE_DIR: '', RCSCTL_PERSON_ID: 'master' };
+
+/** The emulator's log since the last call: how many requests, how many refused with 429. */
+async function served(): Promise<{ requests: number; rateLimited: number }> {
+  const log = (await admin(emu, 'GET', 'requests')) as { requests: { status: number }[] };
+  await admin(emu, 'DELETE', 'requests');
+  return { requests: log.requests.length, rateLimited: log.requests.filter((r) => r.status === 429).length };
+}
+
+beforeAll(async () => {
+  emu = await emulator();
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+describe('requests in every summary', () => {
+  it('plan: the JSON plan gives the emulator\'s count', async () => {
+    await served();
+    const json = await cli(['plan', EXAMPLE, '--format', 'json', '--no-cache'], { emu, env });
+    const file = JSON.parse(json.stdout) as { requests: { requests: number; rateLimited: number } };
+    const count = await served();
+    expect(count.requests).toBeGreaterThan(5);
+    expect(file.requests).toEqual(count);
+  });
+
+  it('drift: the JSON report gives the count', async () => {
+    await served();
+    const json = await cli(['drift', EXAMPLE, '--format', 'json', '--no-cache'], { emu, env });
+    expect((JSON.parse(json.stdout) as { requests: unknown }).requests).toEqual(await served());
+  });
+
+  it('apply, with the rate limit refusing some: the 429s are counted too', async () => {
+    await admin(emu, 'POST', 'rate-limit', { perSecond: 15 });
+    try {
+      await served();
+      const json = await cli(['apply', EXAMPLE, '--yes', '--format', 'json', '--no-cache', '--allow-review'], { emu, env });
+      const doc = JSON.parse(json.stdout) as { requests: { requests: number; rateLimited: number } };
+      const count = await served();
+      expect(count.rateLimited, 'the limit refused nothing: the test says nothing about 429s').toBeGreaterThan(0);
+      expect(doc.requests).toEqual(count);
+    } finally {
+      await admin(emu, 'POST', 'rate-limit', { perSecond: 0 });
+    }
+  });
+});
