@@ -1,6 +1,6 @@
 // No function in src over 100 lines without a reason written beside it: a
-// long function hides its state and cannot be tested in pieces (STYLE.md,
-// "Long work is an object with parts"). A function may be longer when a
+// long function hides its state and cannot be tested in pieces (long work is
+// an object with parts). A function may be longer when a
 // `// long: <reason>` comment sits right above it (its doc comment block or
 // the statement that holds it). Found with the TypeScript compiler's parser,
 // so every function counts: declarations, methods, arrows, function
