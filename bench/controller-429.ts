@@ -15,13 +15,14 @@
 //   BENCH_RUNS=5 npm run bench -- controller 429
 //   BENCH_RATES=0,0.05 npm run bench -- controller 429
 
-import { fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { startEmulator, type Seed } from '../src/emulator/index.js';
+import { emulatorChild as emulatorChildOf, fleetSeed, writeFleetManifests, type Fleet } from './controller-fleet.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'rcsctl.js');
@@ -36,38 +37,16 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 /** A run that has not put every brand in sync by then is reported as such. */
 const GIVE_UP_MS = 10 * 60_000;
 
-const brandId = (b: number): string => `BR.r29${String(b).padStart(7, '0')}`;
-const replyName = (i: number): string => `Auto-reply ${String(i).padStart(3, '0')}`;
-
-function seed(): Seed {
-  const ids = Array.from({ length: BRANDS }, (_, b) => brandId(b));
-  return {
-    accounts: [{ userId: 'bench', role: 'master', token: TOKEN, brands: ids.map((id) => ({ brandId: id, role: 'representative' })) }],
-    brands: ids.map((id) => ({
-      brandId: id,
-      brandKey: `BK.${id.slice(3)}0000`,
-      autoReplies: Array.from({ length: PER_BRAND }, (_, i) => ({ autoReplyMsgName: replyName(i), messagebaseId: 'SCS00000', body: { description: `Auto-reply number ${i}` } })),
-    })),
-  } as unknown as Seed;
-}
-
-function writeManifests(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  for (let b = 0; b < BRANDS; b++) {
-    const lines = ['apiVersion: rcsctl/v1', 'kind: Brand', 'brand:', `  id: ${brandId(b)}`, 'autoReplies:'];
-    for (let i = 0; i < PER_BRAND; i++) lines.push(`  ar${i}:`, `    name: "${replyName(i)}"`, '    messagebaseId: SCS00000', '    body:', `      description: "Auto-reply number ${i}"`);
-    writeFileSync(join(dir, `brand-${String(b).padStart(3, '0')}.yaml`), lines.join('\n') + '\n');
-  }
-}
-
-async function emulatorChild(): Promise<{ url: string; close: () => void }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('message', (m) => resolve(String(m)));
-    child.once('exit', (code) => reject(new Error(`emulator child exited with ${code}`)));
-  });
-  return { url, close: () => child.kill('SIGTERM') };
-}
+const FLEET: Fleet = {
+  brands: BRANDS,
+  perBrand: PER_BRAND,
+  token: TOKEN,
+  brandId: (b) => `BR.r29${String(b).padStart(7, '0')}`,
+  replyName: (i) => `Auto-reply ${String(i).padStart(3, '0')}`,
+};
+const seed = (): Seed => fleetSeed(FLEET);
+const writeManifests = (dir: string): void => writeFleetManifests(dir, FLEET);
+const emulatorChild = (): Promise<{ url: string; close: () => void }> => emulatorChildOf(import.meta.url);
 
 async function faults(url: string, rate: number, seedNo: number): Promise<void> {
   const body = rate === 0 ? undefined : JSON.stringify({ seed: seedNo, rules: [{ kind: 'rate-limit', rate }] });

@@ -18,14 +18,15 @@
 //   npm run bench -- controller
 //   BENCH_RUNS=5 npm run bench -- controller
 
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { createClient, type RcsClient } from '../src/api/index.js';
 import { startEmulator, type Seed } from '../src/emulator/index.js';
+import { emulatorChild as emulatorChildOf, fleetSeed, writeFleetManifests, type Fleet } from './controller-fleet.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'rcsctl.js');
@@ -42,44 +43,18 @@ const SAMPLES = 50;
 const BURST = 1000;
 const TARGET_RATIO = 1.1;
 
-function brandId(b: number): string {
-  return `BR.ctl${String(b).padStart(7, '0')}`;
-}
-
-function replyName(i: number): string {
-  return `Auto-reply ${String(i).padStart(4, '0')}`;
-}
-
-function seed(): Seed {
-  const ids = Array.from({ length: BRANDS }, (_, b) => brandId(b));
-  return {
-    accounts: [{ userId: 'bench', role: 'master', token: TOKEN, brands: ids.map((id) => ({ brandId: id, role: 'representative' })) }],
-    brands: ids.map((id) => ({
-      brandId: id,
-      brandKey: `BK.${id.slice(3)}0000`,
-      autoReplies: Array.from({ length: PER_BRAND }, (_, i) => ({ autoReplyMsgName: replyName(i), messagebaseId: 'SCS00000', body: { description: `Auto-reply number ${i}` } })),
-    })),
-  } as unknown as Seed;
-}
-
-/** One manifest per brand, matching the seed: every brand starts in sync. */
-function writeManifests(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  for (let b = 0; b < BRANDS; b++) {
-    const lines = ['apiVersion: rcsctl/v1', 'kind: Brand', 'brand:', `  id: ${brandId(b)}`, 'autoReplies:'];
-    for (let i = 0; i < PER_BRAND; i++) lines.push(`  ar${i}:`, `    name: "${replyName(i)}"`, '    messagebaseId: SCS00000', '    body:', `      description: "Auto-reply number ${i}"`);
-    writeFileSync(join(dir, `brand-${String(b).padStart(4, '0')}.yaml`), lines.join('\n') + '\n');
-  }
-}
-
-async function emulatorChild(): Promise<{ url: string; close: () => void }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('message', (m) => resolve(String(m)));
-    child.once('exit', (code) => reject(new Error(`emulator child exited with ${code}`)));
-  });
-  return { url, close: () => child.kill('SIGTERM') };
-}
+const FLEET: Fleet = {
+  brands: BRANDS,
+  perBrand: PER_BRAND,
+  token: TOKEN,
+  brandId: (b) => `BR.ctl${String(b).padStart(7, '0')}`,
+  replyName: (i) => `Auto-reply ${String(i).padStart(4, '0')}`,
+};
+const brandId = FLEET.brandId;
+const replyName = FLEET.replyName;
+const seed = (): Seed => fleetSeed(FLEET);
+const writeManifests = (dir: string): void => writeFleetManifests(dir, FLEET);
+const emulatorChild = (): Promise<{ url: string; close: () => void }> => emulatorChildOf(import.meta.url);
 
 const env = (url: string): NodeJS.ProcessEnv => ({ ...process.env, RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: WEBHOOK_TOKEN, NO_COLOR: '1' });
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
