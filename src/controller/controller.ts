@@ -40,7 +40,7 @@ import { forwardToLeader, STANDBY_VIA } from './leader-forward.js';
 import { DirtyQueue } from './queue.js';
 import { DEFAULT_RETRY_BACKOFF, RetrySchedule, type RetryBackoff } from './retry-schedule.js';
 import { ServiceCondition } from './service-condition.js';
-import type { ControllerStatus } from './status.js';
+import { asSeenBy, type ControllerStatus } from './status.js';
 import { invalidateCatalogues } from '../kinds/service-catalogue.js';
 
 const DAY_MS = 86_400_000;
@@ -297,7 +297,7 @@ class Controller implements RunningController {
       queueDepth: this.queue.depth,
       ...(this.leadership !== undefined ? { leadership: this.leadership.view() } : {}),
       service: this.service.toJSON(),
-      brands: this.book.list(),
+      brands: this.book.list().map((b) => asSeenBy(b, this.leadership?.view())),
     };
   }
 
@@ -370,7 +370,10 @@ class Controller implements RunningController {
     const server = makeServer(
       {
         status: () => this.status(),
-        brand: (id) => this.book.view(id),
+        brand: (id) => {
+          const b = this.book.view(id);
+          return b !== undefined ? { ...b, ...asSeenBy(b, this.leadership?.view()) } : undefined;
+        },
         readiness: () => this.readiness(),
         liveness: () => this.workLoop.report(),
         notified: (list, forwarded, via) => this.notified(list, forwarded, via),

@@ -2,7 +2,7 @@
 
 import type { ControllerStatus } from './status.js';
 
-const COLOURS: Record<string, string> = { 'in-sync': '#1a7f37', drifted: '#bf8700', 'waiting-review': '#0969da', blocked: '#8250df', failed: '#cf222e', reconciling: '#57606a' };
+const COLOURS: Record<string, string> = { 'in-sync': '#1a7f37', drifted: '#bf8700', 'waiting-review': '#0969da', blocked: '#8250df', failed: '#cf222e', reconciling: '#57606a', standby: '#57606a' };
 
 /** The status page (escaped; no script). */
 export function renderStatusPage(s: ControllerStatus): string {

@@ -10,7 +10,10 @@ import type { BrandState, PassCounts } from './state.js';
 /** One brand, as GET /status lists it. */
 export interface BrandStatus {
   brandId: string;
-  state: BrandState;
+  /** `standby`: another replica leads the shard and runs the brand's passes (this one runs none). */
+  state: BrandState | 'standby';
+  /** On a standby: the replica that leads the shard (`host pid N`), whose /status has the brand's state. */
+  leader?: string;
   /** When the last pass ended (ISO 8601), absent before the first. */
   lastPassAt?: string;
   lastPassDurationMs?: number;
@@ -41,4 +44,15 @@ export interface ControllerStatus {
   /** The service's condition: ok, unreachable or unauthorized, since when, and the error that said so. */
   service: ServiceStatus;
   brands: BrandStatus[];
+}
+
+/**
+ * A brand as a standby shows it: state `standby` naming the leader, which
+ * runs the brand's passes; what this replica's own passes found, if it led
+ * before, stays beside it. Other places leave the brand as it is.
+ */
+export function asSeenBy(brand: BrandStatus, leadership: LeadershipView | undefined): BrandStatus {
+  if (leadership?.state !== 'standby') return brand;
+  const leader = leadership.leader !== undefined ? `${leadership.leader.host} pid ${leadership.leader.pid}` : 'another replica';
+  return { ...brand, state: 'standby', leader, pendingReasons: [`standby: ${leader} leads shard ${leadership.lease} and runs this brand's passes`] };
 }

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RcsClient } from '../../src/api/index.js';
 import type { LeadershipView } from '../../src/controller/leader.js';
+import type { BrandStatus } from '../../src/controller/status.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { PG_PASSWORD, usePostgres } from '../pg.js';
 import { admin, BRAND, cli, clientFor, converge, emulator, EXAMPLE, ROOT, TOKEN } from '../e2e/helpers.js';
@@ -109,6 +110,14 @@ describe('controller replicas of one shard with one --lock-url', () => {
     expect(sp.leader?.url).toBe(`${leader.url}/webhook`);
     expect(lp.leader?.pid).toBe(leader.proc.pid);
     expect((await get(standby.url, '/readyz')).status).toBe(200);
+    // Its brands show the standby state naming the leader, not a pass that never runs.
+    const host = lp.leader?.host as string;
+    for (const b of [await brandStatus(standby.url, BRAND), ...((await get(standby.url, '/status')).body.brands as BrandStatus[])]) {
+      expect(b.state).toBe('standby');
+      expect(b.leader).toBe(`${host} pid ${leader.proc.pid}`);
+      expect(b.pendingReasons).toEqual([`standby: ${host} pid ${leader.proc.pid} leads shard 1/1 and runs this brand's passes`]);
+    }
+    expect(((await get(leader.url, '/status')).body.brands as BrandStatus[]).every((b) => b.state !== 'standby' && b.leader === undefined)).toBe(true);
     // rcsctl_shard_leader: 1 on the leader, 0 on the standby; both ready.
     for (const [r, leads] of [[leader, 1], [standby, 0]] as const) {
       const text = (await get(r.url, '/metrics')).body as string;
