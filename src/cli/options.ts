@@ -10,7 +10,7 @@ import type { CommandContext } from './context.js';
 import { DEFAULT_MAX_BYTES, MIN_MAX_BYTES } from '../render/fit.js';
 
 /** Every rendering a command may offer. */
-export type Format = 'text' | 'json' | 'markdown' | 'junit' | 'yaml';
+export type Format = 'text' | 'json' | 'markdown' | 'junit' | 'yaml' | 'codeowners';
 
 /** Add `[paths...]`, defaulting to the current directory. */
 export function pathsArgument(cmd: Command, description = 'manifest files or directories, read recursively for *.yaml and *.yml (default: .)'): Command {

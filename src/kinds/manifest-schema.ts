@@ -45,6 +45,13 @@ const FRAME: JsonSchema = {
           "description": "Brand key sent as X-RCS-Brandkey (max 18). Needed by agency accounts only. Never write it literally: use `${env:BRAND_KEY}`.",
           "type": "string",
           "maxLength": 18
+        },
+        "owners": {
+          "description": "The people or teams who own this brand, as CODEOWNERS writes them: `@user`, `@org/team` (GitHub), `@group/subgroup` (GitLab) or an e-mail address. Plans and comments show them beside the brand; `rcsctl brands --owners --format codeowners` makes a CODEOWNERS file that requests their review (docs/ci.md). Several documents of one brand add up.",
+          "type": "array",
+          "minItems": 1,
+          "uniqueItems": true,
+          "items": { "$ref": "#/definitions/owner" }
         }
       }
     },
@@ -96,6 +103,12 @@ const FRAME: JsonSchema = {
       "type": "string",
       "maxLength": 200,
       "pattern": "^[a-z][A-Za-z]*\\.[^\\s]+$"
+    },
+    "owner": {
+      "description": "An owner: `@user`, `@org/team`, `@group/subgroup` or an e-mail address.",
+      "type": "string",
+      "maxLength": 254,
+      "pattern": "^(@[A-Za-z0-9](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?(?:/[A-Za-z0-9_.-]+)*|[^@\\s]+@[^@\\s]+\\.[^@\\s]+)$"
     },
     "handle": {
       "description": "A local handle: a letter, then letters, digits, `_` or `-` (max 64).",

@@ -25,7 +25,7 @@ export interface BrandDraft {
 
 // The frame is what the schema has already guaranteed; sections are the kinds'.
 interface RawDoc {
-  brand: { id: string; key?: string };
+  brand: { id: string; key?: string; owners?: string[] };
   prune?: PruneKind[];
   moved?: { from: string; to: string }[];
   [section: string]: unknown;
@@ -69,6 +69,7 @@ export async function addDocument(
     }
   }
   for (const kind of raw.prune ?? []) if (!brand.prune.includes(kind)) brand.prune.push(kind);
+  for (const owner of raw.brand.owners ?? []) if (!(brand.owners ??= []).includes(owner)) brand.owners.push(owner);
   (raw.moved ?? []).forEach(({ from, to }, i) => {
     (brand.moved ??= []).push({ from, to, fromAt: locationOf(src, ['moved', i, 'from']), toAt: locationOf(src, ['moved', i, 'to']) });
   });

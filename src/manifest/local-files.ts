@@ -198,7 +198,7 @@ export async function loadLocalFile(
 }
 
 /** The nearest folder from `dir` up holding `.git` (a directory, or a file as in a worktree), or `dir` when none does. */
-async function repositoryOf(dir: string): Promise<string> {
+export async function repositoryOf(dir: string): Promise<string> {
   for (let at = dir; ; at = dirname(at)) {
     try {
       await access(resolve(at, '.git'));

@@ -80,6 +80,8 @@ export interface DesiredBrandFrame {
   /** Brand key after `${env:NAME}` interpolation; never printed. */
   brandKey?: string;
   prune: PruneKind[];
+  /** The people or teams who own the brand (`brand.owners`, every document's, in order): plans show them, `brands --owners` lists them. */
+  owners?: string[];
   /** The manifest files that contributed to this brand. */
   manifestFiles: string[];
   source: SourceLocation;

@@ -38,7 +38,7 @@ export function isFailed(o: BrandOutcome): o is FailedBrand {
 
 /** The FailedBrand for `brandId` with `error`. */
 export function failedBrand(brandId: string, error: BrandError, desired?: DesiredBrand): FailedBrand {
-  const plan: BrandPlan = { brandId, steps: [], unmanaged: [], problems: [], fingerprints: {}, snapshots: {}, error };
+  const plan: BrandPlan = { brandId, steps: [], unmanaged: [], problems: [], fingerprints: {}, snapshots: {}, error, ...(desired?.owners !== undefined ? { owners: desired.owners } : {}) };
   return desired !== undefined ? { brandId, desired, plan, error } : { brandId, plan, error };
 }
 
@@ -87,6 +87,7 @@ async function planOne(client: RcsClient, desired: DesiredBrand, opts: PlanBrand
   const plan = buildPlan(desired, live, opts.plan ?? {});
   plan.findings = stateFindings(desired, live, opts.now ?? new Date()).flatMap((r) => r.findings);
   plan.declaredAt = { file: desired.source.file, line: desired.source.line };
+  if (desired.owners !== undefined) plan.owners = desired.owners;
   return { desired, live, plan };
 }
 

@@ -34,6 +34,8 @@ export interface BrandPlan {
   moves?: { from: string; to: string; liveId: string }[];
   /** Deletes and creates that differ in the name only: the `moved:` entry that would keep the live id. */
   renames?: { from: string; to: string; fromName: string; toName: string }[];
+  /** The brand's owners as its manifests declare them (`brand.owners`): shown beside the brand. */
+  owners?: string[];
   /** Where the manifests declare the brand (its `brand:` line), kept in a saved plan so that apply names it in a service error. */
   declaredAt?: { file: string; line: number };
 }

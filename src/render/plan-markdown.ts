@@ -101,7 +101,7 @@ function brandVerdict(p: BrandPlan): string {
 }
 
 function brandBlock(p: BrandPlan, graph: boolean): string[] {
-  const lines = [''];
+  const lines = ['', ...(p.owners !== undefined ? [`Owners: ${p.owners.map((o) => `\`${cell(o)}\``).join(', ')}`, ''] : [])];
   if (p.error !== undefined) return [...lines, ...brandErrorMarkdown(p.brandId, p.error), '', '**The plan failed: nothing can be applied for this brand.**'];
   if (p.problems.length > 0) {
     for (const problem of p.problems) lines.push(`- ❌ **${problem.code}**: ${inline(problemText(problem))}`);

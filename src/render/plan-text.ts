@@ -18,11 +18,12 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
   const lines: string[] = [];
   const where = opts.baseUrl !== undefined ? ` at ${opts.baseUrl}` : '';
   if (plan.error !== undefined) {
-    lines.push(style.bold(`Brand ${plan.brandId}${where}: ${failedHeadline(plan.error)}`), '', ...brandErrorText(plan.error, style), '');
+    lines.push(style.bold(`Brand ${plan.brandId}${where}: ${failedHeadline(plan.error)}`), ...(plan.owners !== undefined ? [`  Owners: ${plan.owners.join(', ')}`] : []), '', ...brandErrorText(plan.error, style), '');
     lines.push(style.red('Plan failed for this brand; nothing can be applied for it.'));
     return lines.join('\n') + '\n';
   }
   lines.push(style.bold(`Brand ${plan.brandId}${where}`));
+  if (plan.owners !== undefined) lines.push(`  Owners: ${plan.owners.join(', ')}`);
   if (plan.problems.length > 0) {
     lines.push('');
     for (const p of plan.problems) lines.push(style.red(`  error[${p.code}] ${problemText(p)}`));
