@@ -17,6 +17,7 @@ import { TARGET_WARNING, targetBrands } from '../plan/target.js';
 import type { RequestCount } from '../core/requests.js';
 import { findUnmanagedBrands, type UnmanagedBrand } from '../plan/unmanaged-brands.js';
 import type { PlanFile } from '../plan/types.js';
+import { checkBaseDir, compareToBase } from './compare-base.js';
 import { connect, type Connection } from './connect.js';
 import type { CommandContext } from './context.js';
 import { writeFailures } from './failures.js';
@@ -43,8 +44,9 @@ export function withUnmanagedOption(command: Command): Command {
 }
 
 /** The brand selection and planning options of `--brand`, `--shard`, `--cache-dir`/`--no-cache`, `--target`, `--cancel-review` and `--unmanaged-brand`. */
-export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?: string; cache?: boolean; target?: string[]; cancelReview?: boolean; unmanagedBrand?: string[] }): BrandSelection & PlanWithOptions {
+export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?: string; cache?: boolean; target?: string[]; cancelReview?: boolean; unmanagedBrand?: string[]; compareTo?: string }): BrandSelection & PlanWithOptions {
   const out: BrandSelection & PlanWithOptions = {};
+  if (flags.compareTo !== undefined) out.compareTo = flags.compareTo;
   if (flags.unmanagedBrand !== undefined) out.unmanagedBrand = flags.unmanagedBrand;
   if (flags.brand !== undefined) out.brand = flags.brand;
   if (flags.shard !== undefined) out.shard = parseShard(flags.shard);
@@ -62,10 +64,13 @@ export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?
  * and `shard` say which shard of which brand list this is.
  */
 export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandSelection & PlanWithOptions): Promise<{ outcomes: BrandOutcome[]; file: PlanFile; shard?: ShardOrigin; unmanagedBrands?: UnmanagedBrand[]; requests: RequestCount }> {
+  if (opts.compareTo !== undefined) checkBaseDir(ctx, opts.compareTo);
   const loaded = await loadBrands(ctx, paths, opts);
   const conn = await connect(ctx, declaredBy(loaded.brands, opts.shard));
   try {
     const planned = await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
+    // The base is planned against the live state just read: no request more.
+    if (opts.compareTo !== undefined) await compareToBase(ctx, opts.compareTo, planned.outcomes, { cancelReview: opts.cancelReview === true });
     const unmanagedBrands = await unmanagedOf(ctx, conn, loaded.all, opts);
     const requests = { ...conn.requests };
     const counted = { ...planned, file: { ...planned.file, requests }, requests };
@@ -83,6 +88,8 @@ export interface PlanWithOptions extends CacheOptions {
   target?: string[];
   cancelReview?: boolean;
   unmanagedBrand?: string[];
+  /** `plan --compare-to DIR`: the base's manifests, to split the steps by origin. */
+  compareTo?: string;
 }
 
 /**

@@ -18,7 +18,19 @@ export interface FieldChange {
   after?: unknown;
   /** On a create: the manifest leaves the field out and this is the service's default for it (shown `(default)`). */
   default?: true;
+  /** Set by `plan --compare-to`: who caused this difference (Origin). */
+  origin?: Origin;
 }
+
+/**
+ * Who caused a step or a field change, when a plan is compared with the
+ * manifests of its base (`plan --compare-to`): `change`, the change to the
+ * manifests since the base; `outside`, a change made outside rcsctl since the
+ * base was applied (a console edit), which the step undoes; `both`, the
+ * manifests change what was also changed outside rcsctl (a step: fields of
+ * both kinds).
+ */
+export type Origin = 'change' | 'outside' | 'both';
 
 /** Why a step may not simply run. */
 export type Gate =
@@ -82,6 +94,8 @@ interface StepBase {
   expected?: unknown;
   /** Ids of steps that must finish first. */
   dependsOn: string[];
+  /** Set by `plan --compare-to`: who caused the step (its field changes say field by field). */
+  origin?: Origin;
   /**
    * The reference this step produces (`autoReply:hours`, `file:hero`): later
    * steps' requests name it as `<ref:…>` until the applier knows the id.

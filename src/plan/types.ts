@@ -12,6 +12,15 @@ import type { RequestCount } from '../core/requests.js';
 export type * from '../core/step.js';
 export type { LiveBrand } from '../core/live.js';
 
+/** How a brand's plan was compared with the base (BrandPlan.compared). */
+export type BaseComparison =
+  /** The base declares the brand: every step and field change has its origin. */
+  | { base: 'declared' }
+  /** The base does not declare the brand (added by the change): every step is the change's. */
+  | { base: 'new' }
+  /** The base's manifests of the brand have errors: the steps are not split. */
+  | { base: 'failed'; message: string };
+
 /** The plan for one brand. */
 export interface BrandPlan {
   brandId: string;
@@ -38,6 +47,8 @@ export interface BrandPlan {
   owners?: string[];
   /** Where the manifests declare the brand (its `brand:` line), kept in a saved plan so that apply names it in a service error. */
   declaredAt?: { file: string; line: number };
+  /** Set by `plan --compare-to`: how the steps were split into the change's and those undoing changes made outside rcsctl (each step's `origin`). */
+  compared?: BaseComparison;
 }
 
 /** Counts for the summary line. */

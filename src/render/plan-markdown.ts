@@ -4,7 +4,8 @@
 
 import { planGraph, renderMermaid } from '../graph/graph.js';
 import { summarise } from '../plan/build-plan.js';
-import type { BrandPlan } from '../plan/types.js';
+import type { BrandPlan, Step } from '../plan/types.js';
+import { BOTH_NOTE, changedOnBothSides, originLine, originSections, outsideSteps } from './origin.js';
 import type { ShardGaps } from '../plan/shard.js';
 import { brandErrorMarkdown } from './brand-error.js';
 import { partialMarkdown } from './partial.js';
@@ -69,6 +70,8 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
   const head: Unit[] = [{ lines: [`## rcsctl plan: ${verdict}`, ''] }];
   if (opts.partial !== undefined) head.push({ lines: partialMarkdown(opts.partial, plans.length) });
   if (listed.length > 0) head.push({ lines: [`**${totalLine(totals)}**`, ''] });
+  const outside = outsideSteps(plans);
+  if (outside.steps > 0) head.push({ lines: [`⚠️ **${outside.steps} step${outside.steps === 1 ? '' : 's'} in ${outside.brands} brand${outside.brands === 1 ? '' : 's'} undo${outside.steps === 1 ? 'es' : ''} changes made outside rcsctl since the base was applied** (a console edit, say): not this change's; each brand's block shows them apart.`, ''] });
   if (opts.previewLink !== undefined) head.push({ lines: [previewLine(opts.previewLink), ''] });
   if (listed.length > 0) {
     head.push({ lines: ['| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|'] });
@@ -97,7 +100,9 @@ function brandVerdict(p: BrandPlan): string {
   const s = summarise(p);
   const parts = [[s.create, 'to create'], [s.update, 'to update'], [s.delete, 'to delete'], [s.blocked, 'blocked'], [s.review, s.review === 1 ? 'needs review' : 'need review']] as const;
   const said = parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`).join(', ');
-  return said === '' ? 'no changes; live resources need attention' : said;
+  const outside = outsideSteps([p]).steps;
+  const undo = outside > 0 ? ` (${outside} undo${outside === 1 ? 'es' : ''} changes made outside rcsctl)` : '';
+  return said === '' ? 'no changes; live resources need attention' : `${said}${undo}`;
 }
 
 function brandBlock(p: BrandPlan, graph: boolean): string[] {
@@ -114,25 +119,14 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
   if (p.steps.length === 0) {
     lines.push(attention > 0 ? `⚠️ No changes to apply, but ${attention} live resource${attention === 1 ? ' needs' : 's need'} attention (below).` : 'No changes. The live brand matches the manifests.');
   } else {
-    lines.push('| | Resource | Name | Action | Gate |', '|---|---|---|---|---|');
-    for (const step of p.steps) {
-      const gate =
-        step.gate.type === 'blocked'
-          ? `blocked (${step.gate.state}): ${step.gate.reason}`
-          : step.gate.type === 'review'
-            ? `${step.gate.withdraws !== undefined ? `withdraws first: ${step.gate.withdraws}; ` : ''}needs review: ${reviewText(step.gate)}`
-            : step.gate.type === 'destructive'
-              ? 'delete'
-              : '';
-      lines.push(`| ${markerOf(step, plain).marker} | \`${cell(step.address)}\` | ${cell(JSON.stringify(step.name))} | ${cell(describe(step))} | ${cell(gate)} |`);
+    const sections = originSections(p);
+    if (sections === undefined) lines.push(...stepsMarkdown(p.steps, 'Field changes'));
+    for (const sec of sections ?? []) {
+      const icon = sec.side === 'outside' ? '⚠️ ' : '';
+      lines.push(`**${icon}${sec.title}** (${sec.steps.length} step${sec.steps.length === 1 ? '' : 's'}):`, '', ...stepsMarkdown(sec.steps, `Field changes (${sec.side === 'outside' ? 'outside rcsctl' : 'the change'})`), '');
     }
-    const diff: string[] = [];
-    for (const step of p.steps) {
-      const upload = stepUpload(step);
-      if ((step.changes.length === 0 && upload === undefined) || !showsChanges(step)) continue;
-      diff.push(`# ${step.address} (${step.op})`, ...(upload !== undefined ? [fence(uploadLine(upload))] : []), ...step.changes.flatMap(diffLines).map(fence));
-    }
-    if (diff.length > 0) lines.push('', `<details><summary>Field changes</summary>`, '', '```diff', ...diff, '```', '', '</details>');
+    const origin = originLine(p);
+    if (origin !== undefined) lines.push('', `_${origin}_`);
     // Mermaid renders in a GitHub comment: the steps, numbered, and what waits for what.
     if (graph) lines.push('', '<details><summary>Order of the steps (graph)</summary>', '', '```mermaid', ...renderMermaid([planGraph(p)]).trimEnd().split('\n').map(fence), '```', '', '</details>');
   }
@@ -154,6 +148,30 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
     for (const u of p.unmanaged) lines.push(`- ${MARKERS.unmanaged} \`${cell(`${u.kind}.${u.id}`)}\` ${inline(JSON.stringify(u.name))}`);
     lines.push('', '</details>');
   }
+  return lines;
+}
+
+/** A table of `steps` (marker, resource, name, action, gate), then their field changes in a collapsed diff titled `title`. */
+function stepsMarkdown(steps: Step[], title: string): string[] {
+  const lines = ['| | Resource | Name | Action | Gate |', '|---|---|---|---|---|'];
+  for (const step of steps) {
+    const gate =
+      step.gate.type === 'blocked'
+        ? `blocked (${step.gate.state}): ${step.gate.reason}`
+        : step.gate.type === 'review'
+          ? `${step.gate.withdraws !== undefined ? `withdraws first: ${step.gate.withdraws}; ` : ''}needs review: ${reviewText(step.gate)}`
+          : step.gate.type === 'destructive'
+            ? 'delete'
+            : '';
+    lines.push(`| ${markerOf(step, plain).marker} | \`${cell(step.address)}\` | ${cell(JSON.stringify(step.name))} | ${cell(describe(step))} | ${cell(gate)} |`);
+  }
+  const diff: string[] = [];
+  for (const step of steps) {
+    const upload = stepUpload(step);
+    if ((step.changes.length === 0 && upload === undefined) || !showsChanges(step)) continue;
+    diff.push(`# ${step.address} (${step.op})`, ...(upload !== undefined ? [fence(uploadLine(upload))] : []), ...step.changes.flatMap((c) => diffLines(c).map((l) => (changedOnBothSides(c) ? `${l}  ${BOTH_NOTE}` : l))).map(fence));
+  }
+  if (diff.length > 0) lines.push('', `<details><summary>${escapeHtml(title)}</summary>`, '', '```diff', ...diff, '```', '', '</details>');
   return lines;
 }
 

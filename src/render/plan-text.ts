@@ -9,6 +9,7 @@ import type { Style } from './style.js';
 import { reviewText } from '../core/step.js';
 import { wordsFor } from '../kinds/index.js';
 import type { Finding } from '../core/finding.js';
+import { BOTH_NOTE, changedOnBothSides, originLine, originSections } from './origin.js';
 
 /** Markers: create, update, delete, blocked, needs review. */
 export const MARKERS = { create: '+', update: '~', delete: '-', blocked: '!', review: '⚑', unmanaged: '?' } as const;
@@ -39,8 +40,7 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
     if (attention > 0) lines.push(style.yellow(`  No changes to apply, but ${attention} live resource${attention === 1 ? ' needs' : 's need'} attention (below).`));
     else lines.push(style.green('  No changes. The live brand matches the manifests.'));
   } else {
-    lines.push('');
-    for (const step of plan.steps) lines.push(...renderStep(step, style), '');
+    lines.push('', ...renderSteps(plan, style));
   }
   if (plan.unmanaged.length > 0) {
     if (plan.steps.length === 0) lines.push('');
@@ -53,7 +53,16 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
   if (plan.renames !== undefined && plan.renames.length > 0) lines.push(...renameText(plan.renames).map((l) => style.yellow(l)), '');
   if (findings.length > 0) lines.push(...renderFindings(findings, style), '');
   lines.push(summaryLine(summarise(plan)));
+  const origin = originLine(plan);
+  if (origin !== undefined) lines.push(plan.compared?.base === 'failed' ? style.yellow(origin) : origin);
   return lines.join('\n') + '\n';
+}
+
+/** Every step's lines; a plan compared with its base (`--compare-to`) in two groups, the change's and those undoing changes made outside rcsctl. */
+function renderSteps(plan: BrandPlan, style: Style): string[] {
+  const sections = originSections(plan);
+  if (sections === undefined) return plan.steps.flatMap((step) => [...renderStep(step, style), '']);
+  return sections.flatMap((s) => [(s.side === 'outside' ? style.yellow : style.bold)(`  ${s.title}:`), '', ...s.steps.flatMap((step) => [...renderStep(step, style), ''])]);
 }
 
 /** `Plan: 3 to create, 2 to update, 1 to delete; 1 blocked, 1 needs review; 4 unmanaged.` */
@@ -205,7 +214,7 @@ export function renderFindings(findings: Finding[], style: Style): string[] {
 /** One field change, indented and coloured: `~ body.title: "Old" → "New"`. */
 export function renderChange(c: FieldChange, style: Style): string {
   const paint = c.type === 'add' ? style.green : c.type === 'remove' ? style.red : style.yellow;
-  return paint(`      ${formatChange(c)}`);
+  return paint(`      ${formatChange(c)}`) + (changedOnBothSides(c) ? style.dim(`  ${BOTH_NOTE}`) : '');
 }
 
 

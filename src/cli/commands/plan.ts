@@ -36,6 +36,7 @@ interface PlanOptions {
   cache: boolean;
   maxBytes?: string;
   fullReportUrl?: string;
+  compareTo?: string;
 }
 
 const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -51,7 +52,8 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
   cmd
     .option('--shard <i/n>', 'plan only the brands of shard i of n (split by brand id; see docs/ci.md)')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
-    .option('--cancel-review', 'a change to what waits for review withdraws that review first (gated like a delete)', false);
+    .option('--cancel-review', 'a change to what waits for review withdraws that review first (gated like a delete)', false)
+    .option('--compare-to <dir>', "the manifests of the change's base (a checkout of the target branch): split the steps into the change's and those undoing changes made outside rcsctl (docs/plan.md)");
   commentOptions(cmd);
   previewOptions(withUnmanagedOption(withCacheOptions(cmd))).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
