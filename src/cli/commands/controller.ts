@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { loadControllerConfig, type ControllerConfig } from '../../controller/config.js';
 import { allowList, startController } from '../../controller/index.js';
 import { RcsctlError } from '../../errors.js';
 import { parseShard } from '../../plan/shard.js';
@@ -38,6 +39,7 @@ interface ControllerFlags {
   cache: boolean;
   lockUrl?: string;
   advertiseUrl?: string;
+  config?: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -56,6 +58,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
     .command('controller')
     .description('keep the brands converged: resync on start and every --interval, and whenever the service notifies a change (docs/controller.md)')
     .argument('[paths...]', 'manifest files or directories, watched for changes (default: .)')
+    .option('--config <file>', 'the controller\'s configuration file (YAML, schemas/controller-config.schema.json): its settings, suspended brands, sync windows, notifications; a flag given here wins over the file')
     .option('--listen <host:port>', 'where to serve /webhook, /status, /metrics, /healthz and /readyz', '127.0.0.1:9464')
     .addOption(modeOption)
     .option('--interval <duration>', 'full resync of every brand this often', '10m')
@@ -71,15 +74,20 @@ export function registerController(program: Command, ctx: CommandContext): void 
     .option('--lock-url <url>', 'take the brand locks, and elect one leader per shard among the replicas, in this PostgreSQL database (postgres://USER:PASSWORD@HOST:5432/DB), shared with every rcsctl apply given the same URL (env: RCSCTL_LOCK_URL; docs/controller.md)')
     .option('--advertise-url <url>', 'with --lock-url: this replica\'s webhook URL, where standbys forward notifications while it leads (env: RCSCTL_ADVERTISE_URL; default: http://LISTEN/webhook)')
     .addOption(logFormat);
-  withCacheOptions(cmd).action(async (paths: string[], flags: ControllerFlags) => {
+  withCacheOptions(cmd).action(async (paths: string[], given: ControllerFlags, self: Command) => {
     const { io } = ctx;
+    const config = given.config !== undefined ? loadControllerConfig(given.config, io.cwd, io.env) : undefined;
+    const flags = withConfig(given, config, (name) => self.getOptionValueSource(name) === 'cli');
+    const later = config === undefined ? [] : (['suspend', 'syncWindows', 'notifications'] as const).filter((k) => config[k].length > 0);
+    if (later.length > 0) throw new RcsctlError('E_CONFIG', `${config!.file}: ${later.join(', ')}: not acted on by this version yet (only controller: is)`);
     const mode = oneOf(flags.mode, MODES, '--mode');
     const logFormat = oneOf(flags.logFormat, LOG_FORMATS, '--log-format');
     const listen = /^(.+):(\d{1,5})$/.exec(flags.listen);
     if (listen === null || Number(listen[2]) > 65535) throw new RcsctlError('E_USAGE', `--listen must be HOST:PORT like 127.0.0.1:9464, not "${flags.listen}"`);
     if (mode === 'observe' && (flags.allowReview || flags.allowDelete)) throw new RcsctlError('E_USAGE', '--allow-review and --allow-delete mean something only with --mode apply');
     allowList(flags.allowFrom ?? []);
-    const webhookToken = tokenOf(ctx, flags.webhookTokenFile);
+    const webhookToken = tokenOf(ctx, flags.webhookTokenFile ?? (io.env.RCSCTL_WEBHOOK_TOKEN === undefined ? config?.controller.webhookTokenFile : undefined));
+    if (config !== undefined) ctx.redaction.add(config.secrets);
     ctx.redaction.add([{ name: 'RCSCTL_WEBHOOK_TOKEN', value: webhookToken }]);
     const credentials = credentialsInPlay(ctx);
     const cacheDir = cacheDirFor(flags, io.env, io.cwd);
@@ -90,7 +98,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
     const conn = await connect(ctx, shard !== undefined ? { peers: shard.count } : {});
     try {
       const controller = await startController({
-        paths: pathsOrCwd(paths),
+        paths: paths.length === 0 && config?.controller.paths !== undefined ? config.controller.paths : pathsOrCwd(paths),
         client: conn.client,
         baseUrl: conn.baseUrl,
         credentialsKind: conn.credentialsKind,
@@ -126,6 +134,32 @@ export function registerController(program: Command, ctx: CommandContext): void 
     }
     ctx.exit(EXIT_OK);
   });
+}
+
+/**
+ * The flags with the configuration file's settings under them: a flag given
+ * on the command line wins, then the file, then the flag's default
+ * (docs/controller.md, "Configuration file").
+ */
+function withConfig(flags: ControllerFlags, config: ControllerConfig | undefined, onCommandLine: (name: string) => boolean): ControllerFlags {
+  if (config === undefined) return flags;
+  const c = config.controller;
+  const out: ControllerFlags = { ...flags };
+  const ms = (v: number): string => `${v}ms`;
+  const take = <K extends keyof ControllerFlags>(key: K, value: ControllerFlags[K] | undefined): void => {
+    if (value !== undefined && !onCommandLine(key)) out[key] = value;
+  };
+  take('listen', c.listen);
+  take('mode', c.mode);
+  take('interval', c.intervalMs !== undefined ? ms(c.intervalMs) : undefined);
+  take('allowReview', c.allowReview);
+  take('allowDelete', c.allowDelete);
+  take('allowFrom', c.allowFrom);
+  take('shutdownTimeout', c.shutdownTimeoutMs !== undefined ? ms(c.shutdownTimeoutMs) : undefined);
+  take('stallTimeout', c.stallTimeoutMs !== undefined ? ms(c.stallTimeoutMs) : undefined);
+  take('reviewWarning', c.reviewWarningMs !== undefined ? ms(c.reviewWarningMs) : undefined);
+  take('logFormat', c.logFormat);
+  return out;
 }
 
 function tokenOf(ctx: CommandContext, file: string | undefined): string {
