@@ -42,9 +42,9 @@ export function writeFleetManifests(dir: string, f: Fleet): void {
   }
 }
 
-/** Fork `moduleUrl` with `--serve` and wait for the emulator URL it sends back. */
-export async function emulatorChild(moduleUrl: string): Promise<{ url: string; close: () => void }> {
-  const child = fork(fileURLToPath(moduleUrl), ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** Fork `moduleUrl` with `--serve` (and `args` after it) and wait for the emulator URL it sends back. */
+export async function emulatorChild(moduleUrl: string, args: string[] = []): Promise<{ url: string; close: () => void }> {
+  const child = fork(fileURLToPath(moduleUrl), ['--serve', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m) => resolve(String(m)));
     child.once('exit', (code) => reject(new Error(`emulator child exited with ${code}`)));
