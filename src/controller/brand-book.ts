@@ -1,8 +1,11 @@
 // The controller's book of brands: each brand's status as /status shows it,
 // the state its last pass settled in, and the last pass's plan and findings.
 // Every change of a brand's state goes through here, so the log line and the
-// metrics always follow it.
+// metrics always follow it. Each brand also keeps its pass history (history.ts)
+// and its last plan, for the page; a brand that leaves the manifests takes both.
 
+import type { BrandPlan } from '../plan/types.js';
+import { DEFAULT_HISTORY_SIZE, PassHistory, type PassRecord } from './history.js';
 import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
 import type { RetryState } from './retry-schedule.js';
@@ -16,6 +19,9 @@ interface BrandEntry {
   /** The state before the pass now running. */
   settled: BrandState;
   lateReviews: number;
+  history: PassHistory;
+  /** The plan the last pass read the brand's state off (the page renders it). */
+  plan?: BrandPlan;
 }
 
 /** An error a pass met, as /status shows it (`httpStatus` when the service answered). */
@@ -32,6 +38,8 @@ export class BrandBook {
   constructor(
     private readonly log: Log,
     private readonly metrics: ControllerMetrics,
+    /** Passes kept per brand. */
+    private readonly historySize: number = DEFAULT_HISTORY_SIZE,
   ) {}
 
   get size(): number {
@@ -48,7 +56,7 @@ export class BrandBook {
     }
     for (const id of ids) {
       if (this.entries.has(id)) continue;
-      this.entries.set(id, { status: { brandId: id, state: 'reconciling', pendingReasons: [], passes: 0 }, settled: 'reconciling', lateReviews: 0 });
+      this.entries.set(id, { status: { brandId: id, state: 'reconciling', pendingReasons: [], passes: 0 }, settled: 'reconciling', lateReviews: 0, history: new PassHistory(this.historySize) });
       this.metrics.brandAdded(id);
     }
     return gone;
@@ -93,6 +101,22 @@ export class BrandBook {
     this.metrics.setState(brandId, c.state, c.counts.lateReviews);
     this.metrics.setReconciling(brandId, false);
     if (c.state !== 'failed' && error === undefined) this.metrics.succeeded(brandId);
+  }
+
+  /** A pass ended: its entry in the brand's history. */
+  recorded(brandId: string, pass: PassRecord): void {
+    this.entries.get(brandId)?.history.add(pass);
+  }
+
+  /** The plan the brand's last pass read its state off. */
+  planned(brandId: string, plan: BrandPlan): void {
+    const entry = this.entries.get(brandId);
+    if (entry !== undefined) entry.plan = plan;
+  }
+
+  /** The brand's last plan, for the page. */
+  plan(brandId: string): BrandPlan | undefined {
+    return this.entries.get(brandId)?.plan;
   }
 
   /** Whether `brandId` is served (it may have left the manifests during its pass). */
@@ -149,10 +173,10 @@ export class BrandBook {
     return [...this.entries.values()].map((b) => ({ ...b.status })).sort((a, b) => a.brandId.localeCompare(b.brandId));
   }
 
-  /** One brand's status with its last plan and findings, as /status/BRANDID gives it. */
-  view(brandId: string): (BrandStatus & Record<string, unknown>) | undefined {
+  /** One brand's status with its last plan and findings and its history (newest first), as /status/BRANDID gives it. */
+  view(brandId: string): (BrandStatus & { history: PassRecord[] } & Record<string, unknown>) | undefined {
     const b = this.entries.get(brandId);
-    return b === undefined ? undefined : { ...b.status, ...(b.detail ?? {}) };
+    return b === undefined ? undefined : { ...b.status, ...(b.detail ?? {}), history: b.history.list() };
   }
 }
 

@@ -15,7 +15,11 @@ import type { LiveCache } from '../kinds/live-cache.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { planEachBrand, type BrandOutcome } from '../plan/plan-brands.js';
 import { buildDrift } from '../report/build-drift.js';
+import type { BrandPlan } from '../plan/types.js';
+import type { StepResult } from '../apply/execute.js';
 import { emptyCounts, type BrandBook, type PassError } from './brand-book.js';
+import { changeRecords, distinctTriggers, STEPS_KEPT, type PassResult, type StepRecord, type Trigger } from './history.js';
+import type { Revision } from './revision.js';
 import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
 import type { RetrySchedule } from './retry-schedule.js';
@@ -55,7 +59,7 @@ export interface PassDeps {
   /** The shutdown's bound: the requests in flight are aborted. */
   requests: AbortSignal;
   /** Ask for another pass of a brand (a lock's retry). */
-  markDirty: (brandId: string) => void;
+  markDirty: (brandId: string, trigger: Trigger) => void;
   /** The service's condition, told what every pass met. */
   service: ServiceCondition;
   /** The failed brands' retries. */
@@ -68,6 +72,16 @@ interface PassOutcome {
   error?: PassError;
   detail?: Record<string, unknown>;
   applied?: string;
+  /** The plan the brand's state was read off (the page renders it). */
+  plan?: BrandPlan;
+  /** Apply mode: the steps the apply ran, held or skipped. */
+  steps?: StepResult[];
+}
+
+/** What a pass is told about itself: why it runs, and the manifest revision it works from. */
+export interface PassContext {
+  triggers: Trigger[];
+  revision?: Revision;
 }
 
 /** Runs brands' passes, and tells the service's condition and the retries what each found. */
@@ -79,35 +93,53 @@ export class BrandPasses {
     private readonly deps: PassDeps,
   ) {}
 
-  /** One pass of `brandId` towards `want`: never throws. */
-  async run(brandId: string, want: DesiredBrand): Promise<void> {
+  /** One pass of `brandId` towards `want`: never throws. Its history entry records why it ran, how it ended and, in apply mode, each step. */
+  async run(brandId: string, want: DesiredBrand, context: PassContext = { triggers: [] }): Promise<void> {
     const { book, log, metrics, signal } = this.deps;
     if (signal.aborted || !book.begin(brandId)) return;
+    const startedAt = new Date().toISOString();
     const started = performance.now();
     let result = 'error';
+    let ended: { outcome: PassResult; c?: PassOutcome; error?: PassError } = { outcome: 'error' };
     try {
       // Every request of the pass is aborted when the shutdown's bound is reached.
-      const c = await withRequestSignal(this.deps.requests, () => (this.settings.mode === 'apply' ? this.apply(brandId, want) : this.observe(want)));
+      const c = await withRequestSignal(this.deps.requests, () => (this.settings.mode === 'apply' ? this.apply(brandId, want, context) : this.observe(want)));
       if (c === undefined) {
         // Waiting for another run's lock: the brand keeps its state until its turn.
         book.resume(brandId);
         result = 'locked';
+        ended = { outcome: 'locked' };
         return;
       }
       result = this.record(brandId, c, Math.round(performance.now() - started));
+      ended = { outcome: result === 'error' ? 'error' : c.classified.state, c, ...(c.error !== undefined ? { error: c.error } : {}) };
     } catch (err) {
       if (signal.aborted) {
         // Stopped by the shutdown: the next start resyncs it.
         book.resume(brandId);
-        log('info', 'pass.stopped', { brand: brandId, ...(err instanceof RcsctlError && err.details.interrupted !== undefined ? { interrupted: err.details.interrupted } : {}) });
+        const interrupted = err instanceof RcsctlError && err.details.interrupted !== undefined ? { interrupted: err.details.interrupted } : {};
+        log('info', 'pass.stopped', { brand: brandId, ...interrupted });
+        ended = { outcome: 'stopped', error: { code: 'E_INTERRUPTED', message: errorMessage(err) } };
         return;
       }
       const message = errorMessage(err);
       const error: PassError = { code: err instanceof RcsctlError ? err.code : 'E_INTERNAL', message, ...(err instanceof RcsApiError ? { httpStatus: err.httpStatus } : {}) };
       result = this.record(brandId, { classified: { state: 'failed', reasons: [message], counts: emptyCounts() }, error }, Math.round(performance.now() - started));
+      ended = { outcome: 'failed', error };
     } finally {
       // A brand that left the manifests during its pass keeps no series.
       if (book.has(brandId)) metrics.pass(brandId, result, (performance.now() - started) / 1000);
+      book.recorded(brandId, {
+        startedAt,
+        durationMs: Math.round(performance.now() - started),
+        mode: this.settings.mode,
+        triggers: distinctTriggers(context.triggers),
+        outcome: ended.outcome,
+        ...(context.revision !== undefined ? { revision: context.revision } : {}),
+        planned: ended.c?.classified.counts.steps ?? 0,
+        ...stepsOf(ended.c?.steps),
+        ...(ended.error !== undefined ? { error: { code: ended.error.code, message: ended.error.message } } : {}),
+      });
       this.deps.cache?.save();
     }
   }
@@ -126,6 +158,7 @@ export class BrandPasses {
       return 'error';
     }
     book.settle(brandId, c.classified, c.error, c.detail, tookMs);
+    if (c.plan !== undefined) book.planned(brandId, c.plan);
     if (c.classified.state === 'failed') {
       const retry = retries.failed(brandId);
       book.retrying(brandId, retry);
@@ -155,16 +188,18 @@ export class BrandPasses {
     const drift = report.brands[0];
     const classified = classify(outcome, drift, now, reviewWarningMs);
     const detail = {
-      steps: outcome.plan.steps.map((s) => ({ address: s.address, op: s.op, gate: s.gate })),
-      findings: (drift?.resources ?? []).flatMap((r) => r.findings.map((f) => ({ code: f.code, severity: f.severity, address: f.address, message: f.message }))),
+      // The pending plan, each step with the fields it changes (before and after, shortened as every view shows them).
+      steps: outcome.plan.steps.map((s) => ({ address: s.address, name: s.name, op: s.op, gate: s.gate, ...changeRecords(s.changes) })),
+      // The findings with their reasons: a rejection's operator reason, how long a review has waited.
+      findings: (drift?.resources ?? []).flatMap((r) => r.findings.map((f) => ({ code: f.code, severity: f.severity, address: f.address, message: f.message, action: f.action, ...pick(f, ['state', 'approvalReason', 'since', 'ageDays', 'expiryDate', 'daysLeft']) }))),
     };
     const e = outcome.plan.error;
     const error: PassError | undefined = e !== undefined ? { code: e.code, message: e.message, ...(e.httpStatus !== undefined ? { httpStatus: e.httpStatus } : {}) } : undefined;
-    return { classified, detail, ...(error !== undefined ? { error } : {}) };
+    return { classified, detail, plan: outcome.plan, ...(error !== undefined ? { error } : {}) };
   }
 
   /** Apply the brand; undefined when another run holds its lock (a retry is scheduled). */
-  private async apply(brandId: string, want: DesiredBrand): Promise<PassOutcome | undefined> {
+  private async apply(brandId: string, want: DesiredBrand, context: PassContext): Promise<PassOutcome | undefined> {
     const s = this.settings;
     const cache = this.deps.cache;
     const backend = s.lockBackend?.();
@@ -206,15 +241,17 @@ export class BrandPasses {
     }
     const ran = run.outcomes.flatMap((o) => ('results' in o && o.results !== undefined ? o.results : []));
     const applied = ['done', 'failed', 'blocked', 'held', 'skipped'].map((st) => `${ran.filter((r) => r.status === st).length} ${st}`).join(', ');
-    this.deps.log('info', 'apply', { brand: brandId, status: run.status, steps: applied });
+    // One line per step sent, with what it changed: the audit trail outlives the in-memory history.
+    for (const r of ran) if (r.status === 'done' || r.status === 'failed') this.deps.log(r.status === 'done' ? 'info' : 'error', 'apply.step', { brand: brandId, ...stepRecord(r), ...(context.revision !== undefined ? { revision: context.revision.commit } : {}) });
+    this.deps.log('info', 'apply', { brand: brandId, status: run.status, steps: applied, ...(context.revision !== undefined ? { revision: context.revision.commit } : {}) });
     if (run.status === 'failed') {
       const reasons = [...[...run.failures.values()].map((e) => `${e.code}: ${e.message}`), ...run.unconverged.map((u) => u.message)];
       const first = [...run.failures.values()][0];
       const error: PassError = { code: first?.code ?? 'E_UNCONVERGED', message: reasons[0] ?? 'apply failed', ...(first?.httpStatus !== undefined ? { httpStatus: first.httpStatus } : {}) };
-      return { classified: { state: 'failed', reasons, counts: emptyCounts() }, error, applied };
+      return { classified: { state: 'failed', reasons, counts: emptyCounts() }, error, applied, steps: ran };
     }
     // What the apply left (held or blocked steps, reviews it started): read once more.
-    return { ...(await this.observe(want)), applied };
+    return { ...(await this.observe(want)), applied, steps: ran };
   }
 
   /** Another run holds the brand's lock: say who, and try again after lockRetryMs. */
@@ -223,8 +260,26 @@ export class BrandPasses {
     if (this.deps.book.note(brandId, `waiting for the brand's lock, held by ${who}`, 'waiting for the brand')) this.deps.log('info', 'brand.locked', { brand: brandId, holder: who });
     const t = setTimeout(() => {
       this.lockRetries.delete(t);
-      this.deps.markDirty(brandId);
+      this.deps.markDirty(brandId, { kind: 'lock' });
     }, this.settings.lockRetryMs);
     this.lockRetries.add(t);
   }
+}
+
+/** A step's result as the history and the log keep it. */
+function stepRecord(r: StepResult): StepRecord {
+  return { address: r.step.address, op: r.step.op, result: r.status, message: r.message, ...changeRecords(r.step.changes) };
+}
+
+/** The steps a pass ran, as its history entry holds them (apply mode), at most STEPS_KEPT. */
+function stepsOf(results: StepResult[] | undefined): { steps?: StepRecord[]; stepsOmitted?: number } {
+  if (results === undefined) return {};
+  return { steps: results.slice(0, STEPS_KEPT).map(stepRecord), ...(results.length > STEPS_KEPT ? { stepsOmitted: results.length - STEPS_KEPT } : {}) };
+}
+
+/** The fields of `o` named in `keys` that are set. */
+function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out;
 }

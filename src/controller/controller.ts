@@ -37,6 +37,7 @@ import type { Notification } from './notifications.js';
 import { makeForwarder, peerUrls, type Forwarder } from './peers.js';
 import { Leadership } from './leader.js';
 import { forwardToLeader, STANDBY_VIA } from './leader-forward.js';
+import type { Trigger } from './history.js';
 import { DirtyQueue } from './queue.js';
 import { DEFAULT_RETRY_BACKOFF, RetrySchedule, type RetryBackoff } from './retry-schedule.js';
 import { ServiceCondition } from './service-condition.js';
@@ -103,6 +104,8 @@ export interface ControllerOptions {
   credentials?: Credential[];
   /** More values never to log. */
   secrets?: string[];
+  /** Passes kept in each brand's history (default 20; quiet repeats fold into one entry). */
+  historySize?: number;
   /** The cache directory (live cache and parsed manifests); absent: no cache. */
   cacheDir?: string;
   /** The folder manifests' `path:` files must stay in (--root); absent: each manifest's repository. */
@@ -180,6 +183,8 @@ class Controller implements RunningController {
   private interval: NodeJS.Timeout | undefined;
   private lastResyncAt: string | undefined;
   private manifestsLoaded = false;
+  /** Why each marked brand's next pass runs: the marks since its last pass began. */
+  private readonly triggers = new Map<string, Trigger[]>();
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: ControllerOptions) {
@@ -201,8 +206,8 @@ class Controller implements RunningController {
     const { log, metrics } = this;
     // Every request of every pass listens to these (as many as --concurrency allows): not a leak.
     setMaxListeners(0, this.shutdown.signal, this.hardStop.signal);
-    const markDirty = (brandId: string): void => this.markDirty(brandId);
-    this.book = new BrandBook(log, metrics);
+    const markDirty = (brandId: string, trigger: Trigger): void => this.markDirty(brandId, trigger);
+    this.book = new BrandBook(log, metrics, options.historySize);
     this.queue = new DirtyQueue(concurrency, (brandId) => this.pass(brandId).finally(() => this.workLoop.passEnded()));
     this.workLoop = new WorkLoopWatch(options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS, () => this.queue.depth > 0 || this.queue.active.size > 0);
     // rcsctl_shard_leader reads the election's view at each scrape.
@@ -213,7 +218,7 @@ class Controller implements RunningController {
     this.service = new ServiceCondition(options.credentialsKind, log, metrics);
     this.retries = new RetrySchedule({ ...DEFAULT_RETRY_BACKOFF, ...options.retryBackoff }, (brandId) => {
       this.log('info', 'brand.retry', { brand: brandId });
-      markDirty(brandId);
+      markDirty(brandId, { kind: 'retry' });
     });
     this.desired = new DesiredState(
       {
@@ -226,7 +231,7 @@ class Controller implements RunningController {
         ...(options.root !== undefined ? { root: options.root } : {}),
         watchDebounceMs: options.watchDebounceMs ?? 300,
       },
-      { book: this.book, log, redaction: this.redaction, forget: (id) => this.forget(id), markDirty },
+      { book: this.book, log, redaction: this.redaction, forget: (id) => this.forget(id), markDirty: (id) => markDirty(id, { kind: 'manifests' }) },
     );
     this.passes = new BrandPasses(
       {
@@ -321,10 +326,15 @@ class Controller implements RunningController {
   /** A brand left the manifests: no pass, no retry. */
   private forget(brandId: string): void {
     this.queue.forget(brandId);
+    this.triggers.delete(brandId);
     this.retries.reset(brandId);
   }
 
-  private markDirty(brandId: string): void {
+  private markDirty(brandId: string, trigger: Trigger): void {
+    const marks = this.triggers.get(brandId) ?? [];
+    // A burst of marks is one pass: its first few reasons are enough to say why.
+    if (marks.length < 50) marks.push(trigger);
+    this.triggers.set(brandId, marks);
     this.workLoop.queued();
     this.queue.mark(brandId);
     this.metrics.queueDepth(this.queue.depth);
@@ -334,8 +344,12 @@ class Controller implements RunningController {
   private async pass(brandId: string): Promise<void> {
     this.metrics.queueDepth(this.queue.depth);
     const want = this.desired.current.brands.get(brandId);
+    // The marks that came since the pass was queued; the ones arriving while it runs belong to the next.
+    const triggers = this.triggers.get(brandId) ?? [];
+    this.triggers.delete(brandId);
+    const revision = this.desired.revisionOf(brandId);
     // A standby sends nothing: the leader runs the brand, and this replica resyncs every brand when it comes to lead.
-    if (want !== undefined && this.leadership?.isLeading === true) await this.passes.run(brandId, want);
+    if (want !== undefined && this.leadership?.isLeading === true) await this.passes.run(brandId, want, { triggers, ...(revision !== undefined ? { revision } : {}) });
     this.metrics.queueDepth(this.queue.depth);
     this.metrics.retries(this.retries.size);
   }
@@ -344,7 +358,7 @@ class Controller implements RunningController {
     this.lastResyncAt = new Date().toISOString();
     this.metrics.resync();
     this.log('info', 'resync', { brands: this.desired.current.brands.size });
-    for (const id of this.desired.current.brands.keys()) this.markDirty(id);
+    for (const id of this.desired.current.brands.keys()) this.markDirty(id, { kind: 'resync' });
   }
 
   /** Every --interval: the manifests again, then every brand. */

@@ -5,3 +5,5 @@ export { BRAND_STATES, type BrandState, type PassCounts } from './state.js';
 export type { BrandStatus, ControllerStatus } from './status.js';
 export type { LogFormat } from './log.js';
 export { allowList } from './http.js';
+export { DEFAULT_HISTORY_SIZE, MAX_HISTORY_SIZE, type PassRecord, type StepRecord, type Trigger } from './history.js';
+export type { Revision } from './revision.js';

@@ -8,6 +8,7 @@ import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
 import type { Notification } from './notifications.js';
 import type { Forwarder } from './peers.js';
+import type { Trigger } from './history.js';
 
 /** What routing needs from the controller. */
 export interface RouterDeps {
@@ -18,7 +19,8 @@ export interface RouterDeps {
   /** The brands this replica serves now. */
   brands: () => Iterable<string>;
   has: (brandId: string) => boolean;
-  markDirty: (brandId: string) => void;
+  /** Mark a brand dirty, saying which notification did. */
+  markDirty: (brandId: string, trigger: Trigger) => void;
   /** A notification of this type came: drop the service-wide lists it concerns (the next pass reads them again); how many were dropped. */
   invalidate: (topic: string) => number;
 }
@@ -40,7 +42,8 @@ export class NotificationRouter {
       const targets = n.brandId === undefined ? [...this.deps.brands()] : this.deps.has(n.brandId) ? [n.brandId] : [];
       const theirs = n.brandId !== undefined && !inShard(n.brandId, shard);
       log('info', 'notification', { type: n.notiType, method: n.method, ...(n.brandId !== undefined ? { brand: n.brandId } : {}), queued: targets.length, ...(forwarded ? { forwarded } : {}) });
-      for (const id of targets) this.deps.markDirty(id);
+      const trigger: Trigger = { kind: 'notification', type: n.notiType, ...(n.method !== undefined ? { method: n.method } : {}) };
+      for (const id of targets) this.deps.markDirty(id, trigger);
       if (forwarder === undefined) continue;
       if (theirs && !forwarded) elsewhere.push(n);
       else if (theirs) this.unforwarded(n, 'already-forwarded');

@@ -47,7 +47,8 @@ describe('rcsctl controller, observe mode', () => {
     const drifted = await waitState(ctl.url, BRAND, ['drifted'], first.passes);
     expect(drifted.pendingReasons).toContain('autoReply.hours update');
     const detail = await brandStatus(ctl.url, BRAND);
-    expect(detail.steps).toEqual([{ address: 'autoReply.hours', op: 'update', gate: { type: 'none' } }]);
+    // The pending step with the field it would change, before and after.
+    expect(detail.steps).toEqual([{ address: 'autoReply.hours', name: 'Opening hours', op: 'update', gate: { type: 'none' }, changes: [{ path: 'body.description', type: 'change', before: 'Closed for renovation', after: 'Mon-Fri 7:00-20:00, Sat-Sun 9:00-18:00. Closed on public holidays.' }] }]);
     expect(detail).toMatchObject({ brandId: BRAND, state: 'drifted', lastPassOutcome: 'drifted', counts: { steps: 1 } });
     expect(typeof detail.lastPassAt).toBe('string');
     expect(typeof detail.lastPassDurationMs).toBe('number');

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadControllerConfig, type ControllerConfig } from '../../controller/config.js';
-import { allowList, startController } from '../../controller/index.js';
+import { allowList, DEFAULT_HISTORY_SIZE, MAX_HISTORY_SIZE, startController } from '../../controller/index.js';
 import { RcsctlError } from '../../errors.js';
 import { parseShard } from '../../plan/shard.js';
 import { cacheDirFor } from '../../util/cache-dir.js';
@@ -34,6 +34,7 @@ interface ControllerFlags {
   shutdownTimeout: string;
   stallTimeout: string;
   reviewWarning: string;
+  history: string;
   logFormat: string;
   cacheDir?: string;
   cache: boolean;
@@ -71,6 +72,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
     .option('--shutdown-timeout <duration>', 'on SIGTERM or SIGINT, wait this long for the passes in flight', '30s')
     .option('--stall-timeout <duration>', '/healthz fails when work is due and no pass has ended for this long', '15m')
     .option('--review-warning <duration>', 'a review waiting longer counts in rcsctl_reviews_waiting_late', '14d')
+    .option('--history <n>', 'passes kept in each brand\'s history, in memory (quiet repeats fold into one entry; 1 to 1000)', String(DEFAULT_HISTORY_SIZE))
     .option('--lock-url <url>', 'take the brand locks, and elect one leader per shard among the replicas, in this PostgreSQL database (postgres://USER:PASSWORD@HOST:5432/DB), shared with every rcsctl apply given the same URL (env: RCSCTL_LOCK_URL; docs/controller.md)')
     .option('--advertise-url <url>', 'with --lock-url: this replica\'s webhook URL, where standbys forward notifications while it leads (env: RCSCTL_ADVERTISE_URL; default: http://LISTEN/webhook)')
     .addOption(logFormat);
@@ -86,6 +88,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
     if (listen === null || Number(listen[2]) > 65535) throw new RcsctlError('E_USAGE', `--listen must be HOST:PORT like 127.0.0.1:9464, not "${flags.listen}"`);
     if (mode === 'observe' && (flags.allowReview || flags.allowDelete)) throw new RcsctlError('E_USAGE', '--allow-review and --allow-delete mean something only with --mode apply');
     allowList(flags.allowFrom ?? []);
+    const historySize = historySizeOf(flags.history);
     const webhookToken = tokenOf(ctx, flags.webhookTokenFile ?? (io.env.RCSCTL_WEBHOOK_TOKEN === undefined ? config?.controller.webhookTokenFile : undefined));
     if (config !== undefined) ctx.redaction.add(config.secrets);
     ctx.redaction.add([{ name: 'RCSCTL_WEBHOOK_TOKEN', value: webhookToken }]);
@@ -117,6 +120,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
         shutdownTimeoutMs: parseDuration(flags.shutdownTimeout, { option: '--shutdown-timeout', maxMs: 3_600_000 }),
         stallTimeoutMs: parseDuration(flags.stallTimeout, { option: '--stall-timeout', maxMs: DAY_MS }),
         reviewWarningMs: parseDuration(flags.reviewWarning, { option: '--review-warning', maxMs: 365 * DAY_MS }),
+        historySize,
         allowFrom: flags.allowFrom ?? [],
         logOut: io.stdout,
         logFormat,
@@ -160,6 +164,13 @@ function withConfig(flags: ControllerFlags, config: ControllerConfig | undefined
   take('reviewWarning', c.reviewWarningMs !== undefined ? ms(c.reviewWarningMs) : undefined);
   take('logFormat', c.logFormat);
   return out;
+}
+
+/** `--history`: a whole number of passes, 1 to MAX_HISTORY_SIZE. */
+function historySizeOf(text: string): number {
+  const n = /^[1-9][0-9]*$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!(n >= 1 && n <= MAX_HISTORY_SIZE)) throw new RcsctlError('E_USAGE', `--history must be a whole number of passes from 1 to ${MAX_HISTORY_SIZE}, not "${text}"`);
+  return n;
 }
 
 function tokenOf(ctx: CommandContext, file: string | undefined): string {

@@ -1,0 +1,140 @@
+// Each brand's pass history, in apply mode against the emulator over real
+// HTTP: a console change the controller reverts is in the history with the
+// notification that triggered it, the step's address, operation, the field
+// before and after, its result and the manifest revision of the checkout;
+// each applied step is one log line; a sensitive value is `(sensitive)` in
+// /status and the log. The ring and its folding are checked on their own.
+
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RcsClient } from '../../src/api/index.js';
+import type { AutoReplyRequest } from '../../src/contract/wire.js';
+import { PassHistory, type PassRecord } from '../../src/controller/history.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { BRAND, EXAMPLE } from '../e2e/helpers.js';
+import { brandStatus, get, pointWebhook, startFor, useControllerSuite, waitFor, waitState } from './helpers.js';
+
+let emu: RunningEmulator;
+let client: RcsClient;
+const { running, tmp } = useControllerSuite('rcsctl-history-', (e, c) => {
+  emu = e;
+  client = c;
+});
+
+const FIRST = '1111111111111111111111111111111111111111';
+const SECOND = '2222222222222222222222222222222222222222';
+const CANARY = 'canary-7Hq2xZ';
+const ORIGINAL = 'Mon-Fri 7:00-20:00, Sat-Sun 9:00-18:00. Closed on public holidays.';
+const WANTED = `Mon-Fri 7:00-20:00. Door code \${env:RCS_SECRET}.`;
+const SHOWN = 'Mon-Fri 7:00-20:00. Door code (sensitive).';
+
+/** The example brand in a checkout at `commit` (a `.git` whose HEAD names main), its hours description from a sensitive variable. */
+function checkoutAt(commit: string): { brands: string; commit(next: string): void } {
+  const root = join(tmp, 'repo');
+  const brands = join(root, 'brands');
+  cpSync(EXAMPLE, brands, { recursive: true });
+  const yaml = readFileSync(join(EXAMPLE, 'brand.yaml'), 'utf8');
+  expect(yaml).toContain(ORIGINAL);
+  writeFileSync(join(brands, 'brand.yaml'), yaml.replace(`"${ORIGINAL}"`, JSON.stringify(WANTED)));
+  mkdirSync(join(root, '.git', 'refs', 'heads'), { recursive: true });
+  writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  writeFileSync(join(root, '.git', 'refs', 'heads', 'main'), `${commit}\n`);
+  return { brands, commit: (next) => writeFileSync(join(root, '.git', 'refs', 'heads', 'main'), `${next}\n`) };
+}
+
+async function hoursId(): Promise<string> {
+  for await (const item of client.autoReplies.list({ id: BRAND })) if (item.autoReplyMsgName === 'Opening hours') return item.autoReplyMsgId;
+  throw new Error('no Opening hours auto-reply');
+}
+
+describe('the pass history', () => {
+  it('a console change reverted in apply mode: trigger, step, fields before and after, result and revision', async () => {
+    const repo = checkoutAt(FIRST);
+    const { ctl, logs } = await startFor(emu, client, [repo.brands], { mode: 'apply', lockDir: join(tmp, 'locks'), env: { RCS_SECRET: CANARY } });
+    running.push(ctl);
+    const first = await waitState(ctl.url, BRAND, ['waiting-review']);
+    await pointWebhook(emu, ctl.url);
+    const id = await hoursId();
+    const hours = await client.autoReplies.get({ id: BRAND }, id);
+    expect(hours.body.description).toBe(`Mon-Fri 7:00-20:00. Door code ${CANARY}.`);
+    // Only the description changes in the console: the buttons and chips go back as they were.
+    const { buttons, chipList } = hours as typeof hours & Pick<AutoReplyRequest, 'buttons' | 'chipList'>;
+    await client.autoReplies.update({ id: BRAND }, id, { autoReplyMsgName: hours.autoReplyMsgName, messagebaseId: hours.messagebaseId, body: { ...hours.body, description: 'Closed for renovation' }, ...(buttons !== undefined ? { buttons } : {}), ...(chipList !== undefined ? { chipList } : {}) });
+    await waitState(ctl.url, BRAND, ['waiting-review'], first.passes);
+    expect((await client.autoReplies.get({ id: BRAND }, id)).body.description).toBe(`Mon-Fri 7:00-20:00. Door code ${CANARY}.`);
+
+    const raw = await get(ctl.url, `/status/${BRAND}`);
+    expect(JSON.stringify(raw.body)).not.toContain(CANARY);
+    const history = raw.body.history as PassRecord[];
+    // Newest first: the revert, after the first pass that applied the manifest's text over the example's.
+    // (The revert's own write is notified too, and may have brought a quiet pass since.)
+    const revert = history.find((p) => p.triggers.some((t) => t.kind === 'notification') && p.steps !== undefined && p.steps.length > 0);
+    expect(revert).toMatchObject({ mode: 'apply', outcome: 'waiting-review', revision: { commit: FIRST, source: 'git', ref: 'refs/heads/main' } });
+    expect(revert!.triggers).toContainEqual({ kind: 'notification', type: 'autoreplymsg', method: 'modified' });
+    expect(revert!.steps).toEqual([{ address: 'autoReply.hours', op: 'update', result: 'done', message: expect.any(String), changes: [{ path: 'body.description', type: 'change', before: 'Closed for renovation', after: SHOWN }] }]);
+    expect(Date.parse(revert!.startedAt)).toBeGreaterThan(Date.parse(history.at(-1)!.startedAt));
+    expect(revert!.durationMs).toBeGreaterThanOrEqual(0);
+    const start = history.at(-1)!;
+    expect(start).toMatchObject({ triggers: [{ kind: 'resync' }], outcome: 'waiting-review', revision: { commit: FIRST } });
+    expect(start.steps).toContainEqual(expect.objectContaining({ address: 'autoReply.hours', op: 'update', result: 'done', changes: [{ path: 'body.description', type: 'change', before: ORIGINAL, after: SHOWN }] }));
+
+    // One structured log line per step sent, through the same redaction.
+    expect(logs.join('\n')).not.toContain(CANARY);
+    const lines = logs.map((l) => JSON.parse(l)).filter((l) => l.event === 'apply.step' && l.address === 'autoReply.hours');
+    expect(lines.at(-1)).toMatchObject({ level: 'info', brand: BRAND, op: 'update', result: 'done', revision: FIRST, changes: [{ path: 'body.description', before: 'Closed for renovation', after: SHOWN }] });
+    expect(lines).toHaveLength(2);
+
+    // A new commit: the next pass records it.
+    const before = await brandStatus(ctl.url, BRAND);
+    repo.commit(SECOND);
+    writeFileSync(join(repo.brands, 'brand.yaml'), readFileSync(join(repo.brands, 'brand.yaml'), 'utf8').replace('Door code', 'Gate code'));
+    await waitState(ctl.url, BRAND, ['waiting-review'], before.passes);
+    const next = ((await get(ctl.url, `/status/${BRAND}`)).body.history as PassRecord[]).find((p) => p.revision?.commit === SECOND && (p.steps ?? []).length > 0);
+    expect(next?.triggers).toContainEqual({ kind: 'manifests' });
+    expect(next.steps?.[0]?.changes).toEqual([{ path: 'body.description', type: 'change', before: 'Mon-Fri 7:00-20:00. Door code (sensitive).', after: 'Mon-Fri 7:00-20:00. Gate code (sensitive).' }]);
+  });
+
+  it('observe mode records each pass without steps; quiet repeats fold into one entry', async () => {
+    const { ctl } = await startFor(emu, client, [EXAMPLE], { intervalMs: 300 });
+    running.push(ctl);
+    const s = await waitFor('three resyncs', async () => {
+      const b = await brandStatus(ctl.url, BRAND);
+      return b.passes >= 3 && b.state !== 'reconciling' ? b : undefined;
+    });
+    const history = (s as unknown as { history: PassRecord[] }).history;
+    expect(history).toHaveLength(1);
+    // The first test left the live brand as its own manifest says, not as the example does: each pass finds the same step.
+    expect(history[0]).toMatchObject({ mode: 'observe', outcome: s.state, planned: s.counts!.steps, triggers: [{ kind: 'resync' }] });
+    expect(history[0]!.steps).toBeUndefined();
+    expect(history[0]!.count).toBeGreaterThanOrEqual(2);
+    expect(Date.parse(history[0]!.lastStartedAt!)).toBeGreaterThan(Date.parse(history[0]!.startedAt));
+  });
+});
+
+describe('PassHistory', () => {
+  const pass = (over: Partial<PassRecord>): PassRecord => ({ startedAt: '2026-01-01T00:00:00.000Z', durationMs: 5, mode: 'apply', triggers: [{ kind: 'resync' }], outcome: 'in-sync', planned: 0, ...over });
+
+  it('keeps the last `size` entries, newest first', () => {
+    const h = new PassHistory(3);
+    for (let i = 0; i < 5; i++) h.add(pass({ startedAt: `2026-01-01T00:00:0${i}.000Z`, steps: [{ address: `autoReply.a${i}`, op: 'update', result: 'done', message: '', changes: [] }] }));
+    expect(h.list().map((p) => p.startedAt)).toEqual(['2026-01-01T00:00:04.000Z', '2026-01-01T00:00:03.000Z', '2026-01-01T00:00:02.000Z']);
+  });
+
+  it('folds a quiet pass into the one before only when it ended the same way', () => {
+    const h = new PassHistory(10);
+    h.add(pass({}));
+    h.add(pass({ startedAt: '2026-01-01T00:10:00.000Z', durationMs: 7 }));
+    expect(h.list()).toEqual([pass({ count: 2, lastStartedAt: '2026-01-01T00:10:00.000Z', durationMs: 7 })]);
+    // Another outcome, trigger kind, revision or error is an entry of its own; so is any pass that ran a step.
+    h.add(pass({ outcome: 'drifted', planned: 1 }));
+    h.add(pass({ outcome: 'drifted', planned: 1, triggers: [{ kind: 'notification', type: 'autoreplymsg' }] }));
+    h.add(pass({ outcome: 'drifted', planned: 1, triggers: [{ kind: 'notification', type: 'chatbot' }] }));
+    h.add(pass({ outcome: 'drifted', planned: 1, triggers: [{ kind: 'notification', type: 'chatbot' }], revision: { commit: FIRST, source: 'git' } }));
+    h.add(pass({ outcome: 'failed', error: { code: 'E_NETWORK', message: 'refused' } }));
+    h.add(pass({ outcome: 'failed', error: { code: 'E_NETWORK', message: 'reset' } }));
+    h.add(pass({ steps: [{ address: 'autoReply.a', op: 'update', result: 'done', message: '', changes: [] }] }));
+    h.add(pass({ steps: [{ address: 'autoReply.a', op: 'update', result: 'done', message: '', changes: [] }] }));
+    expect(h.list().map((p) => p.count ?? 1)).toEqual([1, 1, 1, 1, 1, 2, 1, 2]);
+  });
+});
