@@ -92,7 +92,7 @@ describe('the pass history', () => {
     await waitState(ctl.url, BRAND, ['waiting-review'], before.passes);
     const next = ((await get(ctl.url, `/status/${BRAND}`)).body.history as PassRecord[]).find((p) => p.revision?.commit === SECOND && (p.steps ?? []).length > 0);
     expect(next?.triggers).toContainEqual({ kind: 'manifests' });
-    expect(next.steps?.[0]?.changes).toEqual([{ path: 'body.description', type: 'change', before: 'Mon-Fri 7:00-20:00. Door code (sensitive).', after: 'Mon-Fri 7:00-20:00. Gate code (sensitive).' }]);
+    expect(next?.steps?.[0]?.changes).toEqual([{ path: 'body.description', type: 'change', before: 'Mon-Fri 7:00-20:00. Door code (sensitive).', after: 'Mon-Fri 7:00-20:00. Gate code (sensitive).' }]);
   });
 
   it('observe mode records each pass without steps; quiet repeats fold into one entry', async () => {
