@@ -38,6 +38,8 @@ export interface ControllerSection {
   shutdownTimeoutMs?: number;
   stallTimeoutMs?: number;
   reviewWarningMs?: number;
+  /** Passes kept in each brand's history (`--history`). */
+  history?: number;
   logFormat?: 'json' | 'text';
   webhookTokenFile?: string;
   apiTokenFile?: string;
@@ -225,6 +227,7 @@ function readControllerSection(value: unknown, ctx: SectionContext): ControllerS
   if (stall !== undefined) out.stallTimeoutMs = stall;
   const review = d('reviewWarning', 365 * DAY_MS);
   if (review !== undefined) out.reviewWarningMs = review;
+  if (typeof v.history === 'number') out.history = v.history;
   if (typeof v.allowReview === 'boolean') out.allowReview = v.allowReview;
   if (typeof v.allowDelete === 'boolean') out.allowDelete = v.allowDelete;
   if (v.allowFrom !== undefined) out.allowFrom = v.allowFrom;

@@ -43,6 +43,7 @@ describe('rcsctl controller --config', () => {
       [`${HEAD}notifications:\n  - name: ops\n    type: slack\n    url: \${env:SLACK_URL}\n`, 'controller.yaml:6:10: notifications[0].url: ${env:SLACK_URL} is not set'],
       [`${HEAD}notifications:\n  - name: ops\n    type: slack\n    url: http://127.0.0.1:1/x\n    triggers: [drifted, drifting]\n`, 'controller.yaml:7:25: notifications[0].triggers[1]: must be one of'],
       [`${HEAD}controller:\n  mode: apply\n  mode: observe\n`, 'controller.yaml:5:3: Map keys must be unique'],
+      [`${HEAD}controller:\n  history: 0\n`, 'controller.yaml:4:12: controller.history: must be >= 1'],
     ];
     for (const [text, message] of cases) expect(errorOf(text), text).toContain(message);
   });

@@ -12,8 +12,9 @@ import type { RcsClient } from '../../src/api/index.js';
 import type { AutoReplyRequest } from '../../src/contract/wire.js';
 import { PassHistory, type PassRecord } from '../../src/controller/history.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BRAND, EXAMPLE } from '../e2e/helpers.js';
-import { brandStatus, get, pointWebhook, startFor, useControllerSuite, waitFor, waitState } from './helpers.js';
+import { main } from '../../src/cli/main.js';
+import { BRAND, Capture, EXAMPLE, TOKEN } from '../e2e/helpers.js';
+import { brandStatus, get, pointWebhook, postWebhook, startFor, useControllerSuite, waitFor, waitState, WEBHOOK_TOKEN } from './helpers.js';
 
 let emu: RunningEmulator;
 let client: RcsClient;
@@ -109,6 +110,32 @@ describe('the pass history', () => {
     expect(history[0]!.steps).toBeUndefined();
     expect(history[0]!.count).toBeGreaterThanOrEqual(2);
     expect(Date.parse(history[0]!.lastStartedAt!)).toBeGreaterThan(Date.parse(history[0]!.startedAt));
+  });
+});
+
+describe('--history and the configuration file', () => {
+  it("the file's history: 1 keeps one entry per brand, where the default keeps two passes triggered differently", async () => {
+    const file = join(tmp, 'controller.yaml');
+    writeFileSync(file, `apiVersion: rcsctl/v1\nkind: ControllerConfig\ncontroller:\n  listen: 127.0.0.1:0\n  interval: 1h\n  history: 1\n`);
+    for (const [args, entries] of [[['--config', file], 1], [['--listen', '127.0.0.1:0', '--interval', '1h'], 2]] as const) {
+      const stdout = new Capture();
+      const stop = new AbortController();
+      const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: WEBHOOK_TOKEN, RCSCTL_LOCK_DIR: join(tmp, 'locks'), HOME: tmp };
+      const done = main(['controller', EXAMPLE, ...args, '--no-cache'], { stdout, stderr: new Capture(), env, cwd: tmp, signal: stop.signal });
+      try {
+        const url = await waitFor('the started line', async () => /"event":"started","url":"([^"]+)"/.exec(stdout.text)?.[1]);
+        const first = await waitFor('the first pass', async () => ((await brandStatus(url, BRAND)).passes > 0 ? brandStatus(url, BRAND) : undefined));
+        // A pass of another trigger: an entry of its own, unless only one is kept.
+        await postWebhook(url, JSON.stringify([{ notiType: 'autoreplymsg', method: 'modified', brandId: BRAND }]));
+        await waitFor('the notified pass', async () => ((await brandStatus(url, BRAND)).passes > first.passes ? true : undefined));
+        const history = (await get(url, `/status/${BRAND}`)).body.history as PassRecord[];
+        expect(history, args.join(' ')).toHaveLength(entries);
+        expect(history[0]!.triggers).toEqual([{ kind: 'notification', type: 'autoreplymsg', method: 'modified' }]);
+      } finally {
+        stop.abort();
+        await done;
+      }
+    }
   });
 });
 

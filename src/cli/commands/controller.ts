@@ -162,6 +162,7 @@ function withConfig(flags: ControllerFlags, config: ControllerConfig | undefined
   take('shutdownTimeout', c.shutdownTimeoutMs !== undefined ? ms(c.shutdownTimeoutMs) : undefined);
   take('stallTimeout', c.stallTimeoutMs !== undefined ? ms(c.stallTimeoutMs) : undefined);
   take('reviewWarning', c.reviewWarningMs !== undefined ? ms(c.reviewWarningMs) : undefined);
+  take('history', c.history !== undefined ? String(c.history) : undefined);
   take('logFormat', c.logFormat);
   return out;
 }
