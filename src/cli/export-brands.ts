@@ -8,10 +8,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RcsctlError, errorMessage } from '../errors.js';
+import { exportAgainstBase, type BaseChoice } from '../export/against-base.js';
 import { buildManifest, type ExportedManifest } from '../export/build-manifest.js';
 import { writeExport, type ExportResult } from '../export/write-export.js';
 import { describeCounts } from '../kinds/counts.js';
-import type { LiveBrand } from '../core/live.js';
+import { buildPlan } from '../plan/build-plan.js';
 import { readLive } from '../plan/read-live.js';
 import { mapLimit } from '../util/concurrency.js';
 import { Redaction } from '../util/redaction.js';
@@ -36,9 +37,6 @@ export interface ExportJob {
   key?: { value: string; env: string };
 }
 
-/** How the brand's manifest is made from its live state, once read: the plain export, or against a base. */
-export type ManifestMaker = (live: LiveBrand, job: ExportJob) => Promise<{ exported: ExportedManifest; lines?: string[] }>;
-
 /** What the whole run was asked. */
 export interface ExportRun {
   /** Fixed brands (`--brand`), or undefined with `all`. */
@@ -51,7 +49,8 @@ export interface ExportRun {
   brandKeyEnv?: string;
   account?: string;
   force: boolean;
-  make?: ManifestMaker;
+  /** `--base PATH` and `--var NAME=VALUE`: each brand written against the base. */
+  base?: BaseChoice;
 }
 
 /** The brand key variable rcsctl reads for `brandId` when none is named: RCSCTL_BRAND_KEY_<id, non-alphanumerics as _> (as saved plans do). */
@@ -113,14 +112,27 @@ async function exportOne(ctx: CommandContext, conn: Connection, run: ExportRun, 
       ...(run.account !== undefined ? { account: run.account } : {}),
       onProgress: (done, total) => progress.update(job.brandId, done, total),
     });
-    const made = run.make !== undefined ? await run.make(live, job) : { exported: buildManifest(live, job.key !== undefined ? { brandKeyEnv: job.key.env } : {}) };
+    const keyOpts = job.key !== undefined ? { brandKeyEnv: job.key.env } : {};
+    const made =
+      run.base !== undefined
+        ? await exportAgainstBase(live, run.base, keyOpts, {
+            dir: job.dir,
+            cwd: ctx.io.cwd,
+            env: ctx.io.env,
+            ...(g.root !== undefined ? { root: g.root } : {}),
+            concurrency: g.concurrency,
+            redaction: credentialsOnly(ctx),
+            changes: (desired, l) => buildPlan(desired, l).steps.map((s) => s.address),
+          })
+        : { exported: buildManifest(live, keyOpts) };
     const header = [
       `Brand ${job.brandId}, exported by rcsctl export${g.sandbox ? ' (sandbox)' : ''}.`,
       'No `prune:` is written: rcsctl deletes nothing until you list kinds there.',
       ...made.exported.notExported,
     ];
-    const result = await writeExport(made.exported, job.dir, { force: run.force, concurrency: g.concurrency, header, redaction: credentialsOnly(ctx) });
-    return { job, exported: made.exported, result, lines: made.lines ?? [] };
+    const fetched = 'fetched' in made ? { fetched: made.fetched } : {};
+    const result = await writeExport(made.exported, job.dir, { force: run.force, concurrency: g.concurrency, header, redaction: credentialsOnly(ctx), ...fetched });
+    return { job, exported: made.exported, result, lines: 'lines' in made ? made.lines : [] };
   } catch (err) {
     const hint = hintFor(err, { sandbox: g.sandbox });
     return { job, error: hint === undefined ? errorMessage(err) : `${errorMessage(err)} (hint: ${hint})`, thrown: err };

@@ -40,6 +40,12 @@ export interface ExportedManifest {
 export interface ExportOptions {
   /** Write `brand.key: "${env:NAME}"` for an agency account. */
   brandKeyEnv?: string;
+  /**
+   * Handles already chosen, by kind and live id (a base's keys for the live
+   * objects it declares, export --base): kept, and every other object's handle
+   * is numbered past them.
+   */
+  handles?: Map<string, Map<string, string>>;
 }
 
 /** Build the manifest for `live`. */
@@ -53,7 +59,7 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
   const handles = new Map<string, Map<string, string>>();
   for (const kind of exporting) {
     const assign = kind.exporter.handles;
-    if (assign !== undefined) handles.set(kind.name, assign(kind.live(live)));
+    if (assign !== undefined) handles.set(kind.name, withChosen(assign(kind.live(live)), opts.handles?.get(kind.name)));
   }
   const ctx: ExportContext = {
     handle: (kind, liveId) => handles.get(kind)?.get(liveId),
@@ -85,6 +91,22 @@ export function buildManifest(live: LiveBrand, opts: ExportOptions = {}): Export
   }
   const notExported = KINDS.flatMap((k) => (isExportable(k) ? [] : (notExportedOf(k) ?? [])));
   return { manifest, downloads, notes, notExported, counts: exportedCounts(manifest, unread) };
+}
+
+/** `assigned` handles with `chosen` ones in their place; another object given a chosen handle is numbered (`-2`, `-3`, …) past every taken one. */
+function withChosen(assigned: Map<string, string>, chosen: Map<string, string> | undefined): Map<string, string> {
+  if (chosen === undefined || chosen.size === 0) return assigned;
+  const fixed = new Set(chosen.values());
+  const taken = new Set([...fixed, ...assigned.values()]);
+  const out = new Map<string, string>();
+  for (const [id, handle] of assigned) {
+    const mine = chosen.get(id);
+    let h = mine ?? handle;
+    if (mine === undefined && fixed.has(handle)) for (let n = 2; taken.has(h); n++) h = `${handle}-${n}`;
+    taken.add(h);
+    out.set(id, h);
+  }
+  return out;
 }
 
 /**

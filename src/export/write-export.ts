@@ -31,13 +31,13 @@ export interface ExportResult {
   notes: string[];
 }
 
-/** Write `exported` into `dir`; refuses to overwrite an existing brand.yaml unless `force`. */
-export async function writeExport(exported: ExportedManifest, dir: string, opts: { force: boolean; concurrency: number; header: string[]; redaction: Redaction }): Promise<ExportResult> {
+/** Write `exported` into `dir` (its images fetched now, unless `fetched` holds them already); refuses to overwrite an existing brand.yaml unless `force`. */
+export async function writeExport(exported: ExportedManifest, dir: string, opts: { force: boolean; concurrency: number; header: string[]; redaction: Redaction; fetched?: Buffer[] }): Promise<ExportResult> {
   const manifestPath = join(dir, 'brand.yaml');
   if (existsSync(manifestPath) && !opts.force) {
     throw new RcsctlError('E_EXPORT_EXISTS', `${manifestPath} exists; choose another --out directory or pass --force to overwrite it`);
   }
-  const fetched = await fetchImages(exported.downloads, opts.concurrency);
+  const fetched = opts.fetched ?? (await fetchImages(exported.downloads, opts.concurrency));
   const notes = [...exported.notes, ...saveImages(exported.downloads, fetched, dir, opts.redaction)];
   writeOutputFile(manifestPath, renderManifest(exported.manifest, dir, opts.header), opts.redaction);
   return { manifestPath, images: exported.downloads.map((d) => d.path), notes };

@@ -24,10 +24,13 @@ import { makeProgress } from '../progress.js';
 import { outOption, outValue } from '../options.js';
 import { writeOutputFile } from '../../util/output-file.js';
 import { credentialsOnly, runExport } from '../export-brands.js';
+import type { BaseChoice } from '../../export/against-base.js';
 
 interface ExportFlags {
   brand?: string[];
   all?: boolean;
+  base?: string;
+  var?: string[];
   out?: string;
   output?: string;
   brandKeyEnv?: string;
@@ -53,6 +56,8 @@ export function registerExport(program: Command, ctx: CommandContext): void {
     .option('--resource <address>', 'adopt one live resource (autoReply.<id or name>, logo.<fileId or name>, chatbot.<chatbotId>) into the manifest --into names')
     .option('--into <file>', 'with --resource: the existing manifest file to add it to (its images go under images/ beside it)')
     .option('--handle <name>', 'with --resource: the handle to declare it under (default: from its name, as export does)')
+    .option('--base <path>', 'write each brand against this base (kind: Base): what it gives as live is left out, the rest written as variables, overrides and the brand\'s own resources')
+    .option('--var <name=value>', 'with --base: a value of one of its variables, for every brand exported (repeat for several; the others are read off the live brand)', (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
     .option('--all', 'every brand the account can see (--account or RCSCTL_PERSON_ID), each into its own folder under --out')
     .action(async (paths: string[] | undefined, flags: ExportFlags) => {
       if (flags.resource !== undefined || flags.into !== undefined) {
@@ -74,7 +79,9 @@ export function registerExport(program: Command, ctx: CommandContext): void {
       const fromEnv = ctx.io.env.RCSCTL_PERSON_ID;
       const account = flags.account ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined);
       const out = outValue(flags);
+      const base = baseChoice(ctx, flags);
       await runExport(ctx, {
+        ...(base !== undefined ? { base } : {}),
         brands,
         all: flags.all === true,
         force: flags.force,
@@ -85,11 +92,26 @@ export function registerExport(program: Command, ctx: CommandContext): void {
     });
 }
 
+/** `--base PATH` and its `--var NAME=VALUE`s, checked. */
+function baseChoice(ctx: CommandContext, flags: ExportFlags): BaseChoice | undefined {
+  if (flags.base === undefined) {
+    if (flags.var !== undefined) throw new RcsctlError('E_USAGE', '--var gives a value to a variable of --base; name the base with --base PATH');
+    return undefined;
+  }
+  const given = new Map<string, string>();
+  for (const v of flags.var ?? []) {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new RcsctlError('E_USAGE', `--var takes NAME=VALUE, not "${v}"`);
+    given.set(v.slice(0, eq), v.slice(eq + 1));
+  }
+  return { abs: resolve(ctx.io.cwd, flags.base), given };
+}
+
 /** `export --resource ADDRESS --into FILE [paths...]`: adopt one live resource into an existing manifest. */
 async function adoptCommand(ctx: CommandContext, paths: string[], flags: ExportFlags): Promise<void> {
   if (flags.resource === undefined || flags.into === undefined) throw new RcsctlError('E_USAGE', '--resource and --into go together: rcsctl export --resource ADDRESS --into FILE');
-  if (outValue(flags) !== undefined || flags.force || flags.brandKeyEnv !== undefined || flags.account !== undefined || flags.all === true) {
-    throw new RcsctlError('E_USAGE', '--out, --force, --all, --brand-key-env and --account are for a whole-brand export; --into writes into the manifest, whose brand key (and brand profile account) it uses');
+  if (outValue(flags) !== undefined || flags.force || flags.brandKeyEnv !== undefined || flags.account !== undefined || flags.all === true || flags.base !== undefined) {
+    throw new RcsctlError('E_USAGE', '--out, --force, --all, --base, --brand-key-env and --account are for a whole-brand export; --into writes into the manifest, whose brand key (and brand profile account) it uses');
   }
   const { io } = ctx;
   const into = resolve(io.cwd, flags.into);

@@ -1,0 +1,465 @@
+// `rcsctl export --base PATH` (issue 37): a live brand written against a base
+// it should use, so that adopting a franchise ends in one base and one short
+// file per brand. What the base gives as the live brand has it is left out;
+// the rest is the base's variables (given with --var, or read off the live
+// values the base's `${var:NAME}` texts produce), overrides of what the base
+// sets, and the brand's own resources. Nothing is guessed: every candidate is
+// loaded through the real loader (composition included) and planned against
+// the live brand it came from (the caller's `changes`), and a resource that
+// still differs is written more explicitly, in three levels:
+//   0. left out (the base gives it as it is live);
+//   1. an override: a JSON Merge Patch of what the base sets (null removes);
+//   2. replaced: `overrides: { section: { key: null } }` and the live entry
+//      in the brand's own section, when a merge patch cannot say it (a field
+//      the base's entry does not set, which RCS708 refuses as an override).
+// A resource that differs at level 2 cannot be written against the base, and
+// export says which and why instead of writing a file that plans changes.
+// Generic over the kinds: sections are whatever the base and the export hold.
+
+import { mkdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { stringify } from 'yaml';
+import type { LiveBrand } from '../core/live.js';
+import { RcsctlError } from '../errors.js';
+import { exportedCounts } from '../kinds/counts.js';
+import { KINDS } from '../kinds/index.js';
+import { loadManifests, manifestFilesUnder } from '../manifest/index.js';
+import { readManifestFile } from '../manifest/read-yaml.js';
+import { entrySections } from '../manifest/schema-check.js';
+import { desiredSection, type DesiredBrand, type Diagnostic } from '../manifest/types.js';
+import { writeOutputFile } from '../util/output-file.js';
+import type { Redaction } from '../util/redaction.js';
+import { buildManifest, type ExportedManifest, type ExportOptions } from './build-manifest.js';
+import { fetchImages } from './write-export.js';
+
+/** The base a brand is exported against, and the variables given on the command line. */
+export interface BaseChoice {
+  /** The base's folder or file, absolute. */
+  abs: string;
+  /** `--var NAME=VALUE`, as text (read as the variable's type). */
+  given: Map<string, string>;
+}
+
+/** What the caller supplies: where to stage, the load's surroundings, and the plan of a candidate. */
+export interface AgainstBaseEnv {
+  /** The brand's folder (the manifest goes in `dir/brand.yaml`); the candidates are staged in a sibling folder. */
+  dir: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  root?: string;
+  concurrency: number;
+  redaction: Redaction;
+  /** The addresses (`autoReply.hours`) of the steps a plan of `desired` against the live brand has. */
+  changes(desired: DesiredBrand, live: LiveBrand): string[];
+}
+
+/** The manifest written against the base, the images it needs (already fetched), and lines for the output. */
+export interface AgainstBase {
+  exported: ExportedManifest;
+  fetched: Buffer[];
+  lines: string[];
+}
+
+interface VariableSpec {
+  type: 'string' | 'number' | 'boolean';
+  default?: unknown;
+  required: boolean;
+}
+
+/** One resource the base sets: a keyed entry (`autoReplies.hours`), or a whole one-per-brand section (`brandProfile`). */
+interface Unit {
+  section: string;
+  key?: string;
+}
+
+const FRAME = new Set(['apiVersion', 'kind', 'description', 'variables', 'uses']);
+const unitId = (u: Unit): string => (u.key === undefined ? u.section : `${u.section}.${u.key}`);
+
+/** Write `live` against `base`; throws RcsctlError (naming the brand's problem) when it cannot. */
+export async function exportAgainstBase(live: LiveBrand, base: BaseChoice, keyOpts: ExportOptions, env: AgainstBaseEnv): Promise<AgainstBase> {
+  const raw = await readBase(base.abs, env.cwd);
+  const rel = relative(env.dir, base.abs).split(sep).join('/') || '.';
+  const stage = join(dirname(env.dir), `.${basename(env.dir)}.rcsctl-export-${process.pid}`);
+  try {
+    // Variables: given, else read off the live values, else the base's default.
+    const plain = buildManifest(live, keyOpts);
+    const { values, lines } = variablesFor(raw, base, plain.manifest);
+    const frame: Record<string, unknown> = { apiVersion: 'rcsctl/v1', kind: 'Brand', brand: plain.manifest.brand, bases: [{ base: rel, ...(Object.keys(values).length > 0 ? { variables: values } : {}) }] };
+
+    // What the base alone gives this brand, and which live object each of its resources is.
+    const alone = await stageAndLoad(stage, frame, [], [], env, true);
+    const desired = alone.loaded.brands[0];
+    const errors = alone.loaded.diagnostics.filter((d) => d.severity === 'error');
+    if (desired === undefined || errors.length > 0) throw new RcsctlError('E_EXPORT_BASE', `the base ${rel} does not load for ${live.brandId}: ${describe(errors)}`);
+    const given = baseSections(alone.loaded.docs?.get(live.brandId) ?? []);
+    const exported = buildManifest(live, { ...keyOpts, handles: matchedHandles(desired, live) });
+    const fetched = await fetchImages(exported.downloads, env.concurrency);
+
+    const units = unitsOf(given);
+    const level = new Map(units.map((u) => [unitId(u), 0]));
+    for (let round = 0; ; round++) {
+      const doc = compose(frame, exported.manifest, given, units, level);
+      const staged = await stageAndLoad(stage, doc, exported.downloads.map((d) => d.path), fetched, env, false);
+      const flagged = new Map<string, string>();
+      const loose: Diagnostic[] = [];
+      for (const d of staged.loaded.diagnostics.filter((x) => x.severity === 'error')) {
+        const u = unitOfDiagnostic(d, units);
+        if (u === undefined) loose.push(d);
+        else flagged.set(unitId(u), `${d.code}: ${d.message}`);
+      }
+      if (loose.length > 0) throw new RcsctlError('E_EXPORT_BASE', `${live.brandId} written against ${rel} does not load: ${describe(loose)}`);
+      const brand = staged.loaded.brands[0];
+      if (brand !== undefined && flagged.size === 0) {
+        for (const address of env.changes(brand, live)) {
+          const u = unitOfAddress(address, units, exported.manifest, given, manifestKeys(brand));
+          if (u === undefined) throw new RcsctlError('E_EXPORT_BASE', `${live.brandId} written against ${rel} still plans a change to ${address}, which the base does not set`);
+          flagged.set(unitId(u), `the plan changes ${address}`);
+        }
+      }
+      if (flagged.size === 0) {
+        const kept = ownPaths(doc);
+        const keep = exported.downloads.map((d) => kept.has(d.path));
+        const manifest = { ...exported, manifest: doc, downloads: exported.downloads.filter((_, i) => keep[i]), counts: exportedCounts(doc, new Set()) };
+        return { exported: manifest, fetched: fetched.filter((_, i) => keep[i]), lines: [...lines, summary(rel, units, level)] };
+      }
+      const stuck: string[] = [];
+      for (const [id, why] of flagged) {
+        const now = level.get(id) ?? 0;
+        const u = units.find((x) => unitId(x) === id) as Unit;
+        // A merge patch that cannot say it (a field the base does not set) goes straight to a replacement.
+        const next = now === 0 && patchOf(u, given, exported.manifest).extra ? 2 : now + 1;
+        if (next > 2 || (next === 2 && entryOf(exported.manifest, u) === undefined)) stuck.push(`${id} (${why})`);
+        else level.set(id, next);
+      }
+      if (stuck.length > 0 || round > units.length * 2) {
+        throw new RcsctlError('E_EXPORT_BASE', `${live.brandId} cannot be written against ${rel}: ${stuck.join('; ')}. Export it without --base, or change the base.`);
+      }
+    }
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+/** The base's Base documents as written (templates unresolved) and its variables. */
+async function readBase(abs: string, cwd: string): Promise<{ sections: Record<string, unknown>[]; variables: Map<string, VariableSpec> }> {
+  const files = await manifestFilesUnder(abs);
+  if (files === 'missing') throw new RcsctlError('E_USAGE', `--base ${relative(cwd, abs) || abs}: no such file or directory`);
+  const sections: Record<string, unknown>[] = [];
+  const variables = new Map<string, VariableSpec>();
+  for (const f of files) {
+    const r = await readManifestFile(f, relative(cwd, f));
+    for (const d of r.docs) {
+      const v = d.value as Record<string, unknown> | null;
+      if (v?.kind !== 'Base') continue;
+      sections.push(Object.fromEntries(Object.entries(v).filter(([k]) => !FRAME.has(k))));
+      for (const [name, spec] of Object.entries(isMap(v.variables) ? v.variables : {})) {
+        const s = isMap(spec) ? spec : {};
+        const type = s.type === 'number' || s.type === 'boolean' ? s.type : 'string';
+        variables.set(name, { type, required: s.required !== false && s.default === undefined, ...(s.default !== undefined ? { default: s.default } : {}) });
+      }
+    }
+  }
+  if (sections.length === 0) throw new RcsctlError('E_USAGE', `--base ${relative(cwd, abs) || abs} holds no \`kind: Base\` document`);
+  return { sections, variables };
+}
+
+/**
+ * The variables to write: each given one (`--var`, read as its type), else one
+ * read off the live values, else none (its default applies). Reading one off:
+ * each text of the base that uses variables is matched against the value at
+ * the same place of each live entry of its section; a variable is taken only
+ * when every entry that matches says the same value.
+ */
+export function variablesFor(raw: { sections: Record<string, unknown>[]; variables: Map<string, VariableSpec> }, base: BaseChoice, plain: Record<string, unknown>): { values: Record<string, unknown>; lines: string[] } {
+  const values: Record<string, unknown> = {};
+  const said: string[] = [];
+  for (const [name, text] of base.given) {
+    const spec = raw.variables.get(name);
+    if (spec === undefined) throw new RcsctlError('E_USAGE', `--var ${name}: the base declares no such variable${raw.variables.size > 0 ? ` (it declares ${[...raw.variables.keys()].join(', ')})` : ''}`);
+    const typed = ofType(text, spec.type);
+    if (typed === undefined) throw new RcsctlError('E_USAGE', `--var ${name}=${text}: the variable is a ${spec.type}`);
+    values[name] = typed;
+  }
+  const seen = new Map<string, Set<string>>();
+  for (const doc of raw.sections) {
+    for (const [section, body] of Object.entries(doc)) {
+      const live = plain[section];
+      if (!isMap(body) || !isMap(live)) continue;
+      const keyed = entrySections().includes(section);
+      const pairs: [unknown, unknown[]][] = keyed ? Object.values(body).map((e) => [e, Object.values(live)]) : [[body, [live]]];
+      for (const [entry, candidates] of pairs) {
+        const texts = templated(entry, []);
+        if (texts.length === 0) continue;
+        // The live entry this one is: the one most of its texts fit (each text read on its own, as an override may change another), if one is best.
+        const scored = candidates.map((c) => fitting(texts, c, raw.variables));
+        const best = Math.max(0, ...scored.map((f) => f.fits));
+        const top = scored.filter((f) => f.fits === best);
+        if (best === 0 || top.length !== 1) continue;
+        for (const [name, v] of (top[0] as { values: Map<string, unknown> }).values) seen.set(name, new Set([...(seen.get(name) ?? []), JSON.stringify(v)]));
+      }
+    }
+  }
+  for (const [name, spec] of raw.variables) {
+    if (name in values) {
+      said.push(`variable ${name} = ${JSON.stringify(values[name])} (given)`);
+      continue;
+    }
+    const found = [...(seen.get(name) ?? [])];
+    if (found.length === 1) {
+      const v = JSON.parse(found[0] as string) as unknown;
+      if (spec.default !== undefined && JSON.stringify(spec.default) === found[0]) {
+        said.push(`variable ${name} = ${found[0] as string} (its default, as live)`);
+        continue;
+      }
+      values[name] = v;
+      said.push(`variable ${name} = ${found[0] as string} (read off the live brand)`);
+      continue;
+    }
+    if (spec.default !== undefined) {
+      said.push(`variable ${name} = ${JSON.stringify(spec.default)} (its default${found.length > 1 ? `; the live values disagree: ${found.join(', ')}` : ''})`);
+      continue;
+    }
+    const why = found.length > 1 ? `the live brand gives it several values (${found.join(', ')})` : 'no live value shows it';
+    throw new RcsctlError('E_EXPORT_VARIABLE', `variable ${name} of the base: ${why}; give it with --var ${name}=VALUE`);
+  }
+  return { values, lines: said };
+}
+
+/** Every string under `v` that uses a variable, with its path. */
+function templated(v: unknown, path: (string | number)[]): { path: (string | number)[]; text: string }[] {
+  if (typeof v === 'string') return /\$\{var:/.test(v.replace(/\$\$\{/g, '')) ? [{ path, text: v }] : [];
+  if (Array.isArray(v)) return v.flatMap((x, i) => templated(x, [...path, i]));
+  if (isMap(v)) return Object.entries(v).flatMap(([k, x]) => templated(x, [...path, k]));
+  return [];
+}
+
+/** How many of `texts` fit `live` (each alone), and the variables they give; none when two fitting texts disagree. */
+function fitting(texts: { path: (string | number)[]; text: string }[], live: unknown, specs: Map<string, VariableSpec>): { fits: number; values: Map<string, unknown> } {
+  const values = new Map<string, unknown>();
+  let fits = 0;
+  for (const t of texts) {
+    const one = unify([t], live, specs);
+    if (one === undefined) continue;
+    for (const [name, v] of one) if (!agree(values, name, v)) return { fits: 0, values: new Map() };
+    fits++;
+  }
+  return { fits, values };
+}
+
+/** The variables that make every text equal the live value at its path, or undefined when one does not fit. */
+function unify(texts: { path: (string | number)[]; text: string }[], live: unknown, specs: Map<string, VariableSpec>): Map<string, unknown> | undefined {
+  const out = new Map<string, unknown>();
+  for (const { path, text } of texts) {
+    let at: unknown = live;
+    for (const p of path) at = isMap(at) || Array.isArray(at) ? (at as Record<string | number, unknown>)[p] : undefined;
+    const whole = /^\$\{var:([^}]*)\}$/.exec(text);
+    if (whole?.[1] !== undefined) {
+      const spec = specs.get(whole[1]);
+      if (spec === undefined || at === undefined || ofType(at, spec.type) === undefined) return undefined;
+      if (!agree(out, whole[1], ofType(at, spec.type))) return undefined;
+      continue;
+    }
+    if (typeof at !== 'string') return undefined;
+    const names: string[] = [];
+    const pattern = text.split(/(\$\$\{|\$\{var:[^}]*\})/).map((part) => {
+      const m = /^\$\{var:([^}]*)\}$/.exec(part);
+      if (m?.[1] !== undefined) {
+        names.push(m[1]);
+        return '([\\s\\S]*?)';
+      }
+      return (part === '$${' ? '${' : part).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    });
+    const m = new RegExp(`^${pattern.join('')}$`).exec(at);
+    if (m === null) return undefined;
+    for (const [i, name] of names.entries()) {
+      const spec = specs.get(name);
+      const v = spec === undefined ? undefined : ofType(m[i + 1] as string, spec.type);
+      if (v === undefined || !agree(out, name, v)) return undefined;
+    }
+  }
+  return out;
+}
+
+function agree(out: Map<string, unknown>, name: string, v: unknown): boolean {
+  if (out.has(name)) return out.get(name) === v;
+  out.set(name, v);
+  return true;
+}
+
+function ofType(v: unknown, type: VariableSpec['type']): unknown {
+  if (typeof v === type) return v;
+  if (typeof v !== 'string') return undefined;
+  if (type === 'number' && /^-?\d+(\.\d+)?$/.test(v.trim())) return Number(v);
+  if (type === 'boolean' && (v === 'true' || v === 'false')) return v === 'true';
+  return type === 'string' ? v : undefined;
+}
+
+/** Write `doc` and the images into `stage` and load it as the real loader does. */
+async function stageAndLoad(stage: string, doc: Record<string, unknown>, paths: string[], fetched: Buffer[], env: AgainstBaseEnv, keepDocs: boolean): Promise<{ loaded: Awaited<ReturnType<typeof loadManifests>> }> {
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(stage, { recursive: true });
+  paths.forEach((p, i) => writeOutputFile(join(stage, ...p.split('/')), fetched[i] as Buffer, env.redaction));
+  writeOutputFile(join(stage, 'brand.yaml'), stringify(doc, { lineWidth: 0 }), env.redaction);
+  const loaded = await loadManifests([stage], { env: env.env, cwd: env.cwd, keepDocs, ...(env.root !== undefined ? { root: env.root } : {}) });
+  return { loaded };
+}
+
+/** The sections the brand's bases set (their documents, composed for this brand, merged). */
+function baseSections(docs: { value: unknown; composed?: unknown }[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const d of docs) {
+    if (d.composed === undefined) continue;
+    for (const [k, v] of Object.entries(d.value as Record<string, unknown>)) {
+      if (k === 'apiVersion' || k === 'kind' || k === 'brand') continue;
+      out[k] = isMap(out[k]) && isMap(v) ? { ...out[k], ...v } : v;
+    }
+  }
+  return out;
+}
+
+/** For each kind, the live object each resource of the base matches (as plan matches it), under the base's key. */
+function matchedHandles(desired: DesiredBrand, live: LiveBrand): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  const keys = manifestKeys(desired);
+  for (const kind of KINDS) {
+    const m = kind.match(kind.desired(desired), kind.live(live), desired);
+    const pairs: [string, string][] = [];
+    for (const [d, l] of m.pairs) {
+      const at = keys.get(`${kind.name}.${kind.key(d)}`);
+      if (at?.key !== undefined) pairs.push([kind.liveId(l), at.key]);
+    }
+    out.set(kind.name, new Map(pairs));
+  }
+  return out;
+}
+
+/**
+ * Where each desired object of `brand` is written: its section and key, by the
+ * address plan gives it (`autoReply.hours`; a file is addressed by its upload
+ * name, `file.storefront-ff7131fa55b5.png`, and written under its handle).
+ */
+function manifestKeys(brand: DesiredBrand): Map<string, Unit> {
+  const out = new Map<string, Unit>();
+  for (const kind of KINDS) {
+    const section = kind.manifest?.section;
+    const entries = section !== undefined ? desiredSection(brand, section) : undefined;
+    for (const d of kind.desired(brand)) {
+      const address = `${kind.name}.${kind.key(d)}`;
+      if (section === undefined) continue;
+      if (entries === undefined) {
+        out.set(address, { section });
+        continue;
+      }
+      for (const [key, v] of entries) if (v === d) out.set(address, { section, key });
+    }
+  }
+  return out;
+}
+
+/** Every resource the base sets. */
+function unitsOf(given: Record<string, unknown>): Unit[] {
+  const keyed = new Set(entrySections());
+  return Object.entries(given).flatMap(([section, body]): Unit[] => (keyed.has(section) && isMap(body) ? Object.keys(body).map((key) => ({ section, key })) : [{ section }]));
+}
+
+function entryOf(m: Record<string, unknown>, u: Unit): unknown {
+  const s = m[u.section];
+  return u.key === undefined ? s : isMap(s) ? s[u.key] : undefined;
+}
+
+/** The merge patch that turns what the base sets into the live entry; `extra` when the live entry has a field the base's does not set. */
+export function mergePatch(base: unknown, live: unknown): { patch: unknown; extra: boolean } {
+  if (live === undefined) return { patch: null, extra: false };
+  if (!isMap(base) || !isMap(live)) return { patch: JSON.stringify(base) === JSON.stringify(live) ? undefined : live, extra: false };
+  const patch: Record<string, unknown> = {};
+  let extra = false;
+  for (const k of Object.keys(base)) {
+    const sub = mergePatch(base[k], live[k]);
+    extra ||= sub.extra;
+    if (sub.patch !== undefined) patch[k] = sub.patch;
+  }
+  for (const k of Object.keys(live)) if (!(k in base)) extra = true;
+  return { patch: Object.keys(patch).length > 0 ? patch : undefined, extra };
+}
+
+function patchOf(u: Unit, given: Record<string, unknown>, m: Record<string, unknown>): { patch: unknown; extra: boolean } {
+  return mergePatch(entryOf(given, u), entryOf(m, u));
+}
+
+/** The brand's document: the frame, overrides for the units at level 1 and 2, and its own sections (the units at level 2, and all the base does not set). */
+function compose(frame: Record<string, unknown>, m: Record<string, unknown>, given: Record<string, unknown>, units: Unit[], level: Map<string, number>): Record<string, unknown> {
+  const overrides: Record<string, Record<string, unknown>> = {};
+  const own: Record<string, unknown> = {};
+  const setOverride = (u: Unit, v: unknown): void => {
+    if (u.key === undefined) (overrides as Record<string, unknown>)[u.section] = v;
+    else (overrides[u.section] ??= {})[u.key] = v;
+  };
+  for (const u of units) {
+    const l = level.get(unitId(u)) ?? 0;
+    if (l === 1) {
+      const p = patchOf(u, given, m).patch;
+      if (p !== undefined) setOverride(u, p);
+    } else if (l === 2) setOverride(u, null);
+  }
+  for (const [section, body] of Object.entries(m)) {
+    if (section === 'apiVersion' || section === 'kind' || section === 'brand') continue;
+    const inBase = given[section];
+    if (inBase === undefined) {
+      own[section] = body;
+      continue;
+    }
+    if (!isMap(body)) continue;
+    const keyed = units.some((u) => u.section === section && u.key !== undefined);
+    if (!keyed) {
+      if ((level.get(section) ?? 0) === 2) own[section] = body;
+      continue;
+    }
+    const mine = Object.fromEntries(Object.entries(body).filter(([k]) => !isMap(inBase) || !(k in inBase) || (level.get(`${section}.${k}`) ?? 0) === 2));
+    if (Object.keys(mine).length > 0) own[section] = mine;
+  }
+  return { ...frame, ...(Object.keys(overrides).length > 0 ? { overrides } : {}), ...own };
+}
+
+/** The unit a load error is about: one in `overrides:` or in the base's text for this brand, by its JSON path. */
+function unitOfDiagnostic(d: Diagnostic, units: Unit[]): Unit | undefined {
+  const parts = d.path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const rest = parts[0] === 'overrides' ? parts.slice(1) : parts;
+  return units.find((u) => u.section === rest[0] && (u.key === undefined || u.key === rest[1]));
+}
+
+/** The unit a plan step's address is about: its kind's section, or (a kind inside another's section: menus in rooms) the section holding its key. */
+function unitOfAddress(address: string, units: Unit[], m: Record<string, unknown>, given: Record<string, unknown>, keys: Map<string, Unit>): Unit | undefined {
+  const at = keys.get(address);
+  if (at !== undefined) return units.find((u) => u.section === at.section && u.key === at.key);
+  const dot = address.indexOf('.');
+  const kindName = address.slice(0, dot);
+  const key = address.slice(dot + 1);
+  const section = KINDS.find((k) => k.name === kindName)?.manifest?.section;
+  return units.find((u) => (section !== undefined ? u.section === section : isMap(given[u.section]) && key in (given[u.section] as object) && isMap(m[u.section])) && (u.key === undefined || u.key === key));
+}
+
+/** Every string the brand's own text holds: the image paths it still needs. */
+function ownPaths(doc: Record<string, unknown>): Set<string> {
+  const out = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.add(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (isMap(v)) Object.values(v).forEach(walk);
+  };
+  for (const [k, v] of Object.entries(doc)) if (k !== 'bases' && k !== 'overrides') walk(v);
+  return out;
+}
+
+function summary(rel: string, units: Unit[], level: Map<string, number>): string {
+  const n = (l: number): number => units.filter((u) => (level.get(unitId(u)) ?? 0) === l).length;
+  const replaced = units.filter((u) => (level.get(unitId(u)) ?? 0) === 2).map(unitId);
+  return `against the base ${rel}: ${n(0)} of its ${units.length} resources as it gives them, ${n(1)} overridden, ${n(2)} replaced${replaced.length > 0 ? ` (${replaced.join(', ')}: the live entry has fields the base does not set)` : ''}`;
+}
+
+function describe(ds: Diagnostic[]): string {
+  return ds.map((d) => `${d.file}:${d.line}:${d.col}: ${d.code} ${d.message}`).join('; ');
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
