@@ -120,7 +120,7 @@ export async function exportAgainstBase(live: LiveBrand, base: BaseChoice, keyOp
         const kept = ownPaths(doc);
         const keep = exported.downloads.map((d) => kept.has(d.path));
         const manifest = { ...exported, manifest: doc, downloads: exported.downloads.filter((_, i) => keep[i]), counts: exportedCounts(doc, new Set()) };
-        return { exported: manifest, fetched: fetched.filter((_, i) => keep[i]), lines: [...lines, summary(rel, units, level)] };
+        return { exported: manifest, fetched: fetched.filter((_, i) => keep[i]), lines: [...lines, summary(rel, units, level, (u) => entryOf(exported.manifest, u) === undefined)] };
       }
       const stuck: string[] = [];
       for (const [id, why] of flagged) {
@@ -450,10 +450,17 @@ function ownPaths(doc: Record<string, unknown>): Set<string> {
   return out;
 }
 
-function summary(rel: string, units: Unit[], level: Map<string, number>): string {
-  const n = (l: number): number => units.filter((u) => (level.get(unitId(u)) ?? 0) === l).length;
-  const replaced = units.filter((u) => (level.get(unitId(u)) ?? 0) === 2).map(unitId);
-  return `against the base ${rel}: ${n(0)} of its ${units.length} resources as it gives them, ${n(1)} overridden, ${n(2)} replaced${replaced.length > 0 ? ` (${replaced.join(', ')}: the live entry has fields the base does not set)` : ''}`;
+function summary(rel: string, units: Unit[], level: Map<string, number>, removed: (u: Unit) => boolean): string {
+  const at = (u: Unit): number => level.get(unitId(u)) ?? 0;
+  const n = (f: (u: Unit) => boolean): number => units.filter(f).length;
+  const replaced = units.filter((u) => at(u) === 2).map(unitId);
+  const parts = [
+    `${n((u) => at(u) === 0)} of its ${units.length} resources as it gives them`,
+    `${n((u) => at(u) === 1 && !removed(u))} overridden`,
+    `${n((u) => at(u) === 1 && removed(u))} removed (the brand lacks them live)`,
+    `${replaced.length} replaced${replaced.length > 0 ? ` (${replaced.join(', ')}: the live entry has fields the base does not set)` : ''}`,
+  ];
+  return `against the base ${rel}: ${parts.join(', ')}`;
 }
 
 function describe(ds: Diagnostic[]): string {

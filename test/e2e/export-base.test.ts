@@ -93,6 +93,7 @@ describe('rcsctl export --base', () => {
     // What the base sets and the live brand lacks is removed.
     const busan = parse(readFileSync(join(out, 'BR.beanbusan1', 'brand.yaml'), 'utf8'));
     expect(busan.overrides.autoReplies.legal).toBeNull();
+    expect(r.stdout).toContain('against the base ../../bases/franchise: 2 of its 4 resources as it gives them, 1 overridden, 1 removed (the brand lacks them live), 0 replaced\n');
     // Its welcome's chip still names the deleted auto-reply live: an override of that list says so (by id, as export writes a link it cannot name).
     expect(busan.overrides.autoReplies.welcome).toEqual({ chipList: [{ reply: { autoReply: 'hours', displayText: 'Opening hours' } }, { reply: { autoReplyMsgId: expect.stringMatching(/^ARM/), displayText: 'Legal' } }] });
     // A live entry with a field the base does not set: replaced whole, under the base's key (links to it still resolve).
