@@ -17,6 +17,7 @@ const BENCHES: Bench[] = [
   { name: 'plan-memory', load: async () => () => import('./plan-memory.js').then((m) => m.run()) },
   // `export-many [brands ...]`: one `export --all` process against one process per brand (export-many.ts).
   { name: 'export-many', load: async () => (await import('./export-many.js')).run },
+  { name: 'compose', load: async () => () => import('./compose.js').then((m) => m.run()) },
   { name: 'ratelimit', load: async () => (await import('./ratelimit.js')).run },
   // `controller 429`: the pass under random 429 storms (controller-429.ts).
   { name: 'controller', load: async () => (args) => (args[0] === '429' ? import('./controller-429.js').then((m) => m.run()) : import('./controller.js').then((m) => m.run())) },

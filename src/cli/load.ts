@@ -99,7 +99,7 @@ export async function loadBrands(ctx: CommandContext, paths: string[], select: B
   const selected = new Set(allIds.filter((id) => (only.length === 0 || only.includes(id)) && inShard(id, select.shard)));
 
   const shown = result.diagnostics.filter((d) => {
-    const ids = owners.get(d.file);
+    const ids = d.brands ?? owners.get(d.file);
     return ids === undefined || [...ids].some((id) => selected.has(id));
   });
   if (shown.length > 0) io.stderr.write(renderDiagnostics(shown, { color: ctx.globals().color, cwd: io.cwd, verbose: ctx.globals().verbose === true }));
@@ -118,7 +118,8 @@ export async function loadBrands(ctx: CommandContext, paths: string[], select: B
   const failed: FailedBrand[] = [];
   const brands: DesiredBrand[] = [];
   for (const id of selected) {
-    const errors = shown.filter((d) => d.severity === 'error' && owners.get(d.file)?.has(id) === true);
+    // A finding at a shared base's line fails the brands it names, not every brand that uses the base.
+    const errors = shown.filter((d) => d.severity === 'error' && (d.brands !== undefined ? d.brands.includes(id) : owners.get(d.file)?.has(id) === true));
     const desired = result.brands.find((b) => b.brandId === id);
     if (errors.length === 0 && desired !== undefined) {
       brands.push(desired);

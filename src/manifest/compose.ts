@@ -90,7 +90,12 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
     return got;
   };
 
-  /** The documents `brandId` gets from the base at `abs`, with `given` variables; `chain` is the bases on the way (for cycles). */
+  /**
+   * The documents `brandId` gets from the base at `abs`, with `given`
+   * variables; `chain` is the bases on the way (for cycles), `inputs` the
+   * files besides the base's that write into the documents (the brand's, or a
+   * generator's and its rows').
+   */
   const useBase = async (
     brandId: string,
     via: string,
@@ -100,17 +105,18 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
     given: Map<string, Given>,
     overrides: Overrides | undefined,
     chain: string[],
+    inputs: string[],
   ): Promise<SourceDoc[]> => {
     // A problem at a line of a base (its `uses:`) names the brand; one at the brand's own line needs not.
     const inBase = chain.length > 0 ? via : undefined;
     if (chain.includes(abs)) {
-      diagnostics.push(withVia(diagAt(user, 'RCS704', at, `base ${shownOf(abs)} uses itself: ${[...chain, abs].map(shownOf).join(' → ')}; a base may not use a base that uses it`), user, inBase));
+      diagnostics.push(withVia(diagAt(user, 'RCS704', at, `base ${shownOf(abs)} uses itself: ${[...chain, abs].map(shownOf).join(' → ')}; a base may not use a base that uses it`), brandId, inBase));
       return [];
     }
     const base = await loadBase(abs);
     if (base === undefined || base.docs.length === 0) {
       const why = base === undefined ? 'no such file or directory' : 'it holds no `kind: Base` document';
-      diagnostics.push(withVia(diagAt(user, 'RCS705', at, `base ${shownOf(abs)} cannot be used: ${why}`), user, inBase));
+      diagnostics.push(withVia(diagAt(user, 'RCS705', at, `base ${shownOf(abs)} cannot be used: ${why}`), brandId, inBase));
       return [];
     }
     // Variables: each given one must be declared, of its type; each required one given.
@@ -119,12 +125,12 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
       const spec = base.variables.get(name);
       if (spec === undefined) {
         const known = [...base.variables.keys()];
-        diagnostics.push(placed('RCS701', g.at, `base ${base.shown} declares no variable "${name}"${known.length > 0 ? ` (it declares ${known.join(', ')})` : ' (it declares none)'}`, user, inBase));
+        diagnostics.push(placed('RCS701', g.at, `base ${base.shown} declares no variable "${name}"${known.length > 0 ? ` (it declares ${known.join(', ')})` : ' (it declares none)'}`, brandId, inBase));
         continue;
       }
       const typed = ofType(g.value, spec.type);
       if (typed === undefined) {
-        diagnostics.push(placed('RCS703', g.at, `variable "${name}" of base ${base.shown} is a ${spec.type}; ${JSON.stringify(g.value)} is not`, user, inBase));
+        diagnostics.push(placed('RCS703', g.at, `variable "${name}" of base ${base.shown} is a ${spec.type}; ${JSON.stringify(g.value)} is not`, brandId, inBase));
         continue;
       }
       values.set(name, { value: typed, at: g.at });
@@ -132,10 +138,9 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
     for (const [name, spec] of base.variables) {
       if (values.has(name) || given.has(name)) continue;
       if (spec.default !== undefined) {
-        const p = position(spec.src.lines, offsetOf(spec.src, ['variables', name, 'default']));
-        values.set(name, { value: spec.default, at: { file: spec.src.file, line: p.line, col: p.col, how: 'default' } });
+        values.set(name, { value: spec.default, at: lazyPlace(spec.src, ['variables', name, 'default'], 'default') });
       } else if (spec.required) {
-        diagnostics.push(withVia(diagAt(user, 'RCS702', at, `base ${base.shown} needs variable "${name}" (a ${spec.type}), and it is not given`), user, inBase));
+        diagnostics.push(withVia(diagAt(user, 'RCS702', at, `base ${base.shown} needs variable "${name}" (a ${spec.type}), and it is not given`), brandId, inBase));
       }
     }
     const docs: SourceDoc[] = [];
@@ -146,33 +151,34 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
       for (let i = 0; i < uses.length; i++) {
         const u = uses[i] as { base?: unknown; variables?: unknown } | null;
         if (typeof u?.base !== 'string') {
-          diagnostics.push(withVia(diagAt(src, 'RCS706', ['uses', i], 'each `uses:` entry is `{ base: PATH, variables: {...} }`'), user, via));
+          diagnostics.push(withVia(diagAt(src, 'RCS706', ['uses', i], 'each `uses:` entry is `{ base: PATH, variables: {...} }`'), brandId, via));
           continue;
         }
         const inner = new Map<string, Given>();
         for (const [name, v] of Object.entries(isMap(u.variables) ? u.variables : {})) {
-          const p = position(src.lines, offsetOf(src, ['uses', i, 'variables', name]));
-          const at: Place = { file: src.file, line: p.line, col: p.col, how: 'base' };
-          inner.set(name, { value: substitute(v, values, [], () => undefined), at });
+          inner.set(name, { value: substitute(v, values, [], () => undefined), at: lazyPlace(src, ['uses', i, 'variables', name], 'base') });
         }
-        docs.push(...(await useBase(brandId, via, src, ['uses', i, 'base'], resolve(dirname(src.absPath), u.base), inner, overrides, [...chain, abs])));
+        docs.push(...(await useBase(brandId, via, src, ['uses', i, 'base'], resolve(dirname(src.absPath), u.base), inner, overrides, [...chain, abs], inputs)));
       }
       const value: Record<string, unknown> = { apiVersion: 'rcsctl/v1', kind: 'Brand', brand: { id: brandId } };
       const vars = new Map<string, { name: string; at: Place }[]>();
-      for (const [k, v] of Object.entries(raw)) {
-        if (FRAME_KEYS.has(k)) continue;
-        value[k] = substitute(structuredClone(v), values, [k], (path, name) => {
+      // The base's sections are copied as they are; only the strings that hold a variable are worked out for this brand.
+      const template = templateOf(src);
+      for (const k of template.keys) value[k] = structuredClone(raw[k]);
+      for (const hole of template.holes) {
+        setAt(value, hole.path, substitute(hole.text, values, hole.path, (path, name) => {
           const g = values.get(name);
           // Declared but given no usable value: RCS702 or RCS703 said so where it was given.
           if (g === undefined && base.variables.has(name)) return undefined;
           if (g === undefined) {
-            diagnostics.push(withVia(diagAt(src, 'RCS701', path, `"\${var:${name}}" names no variable of base ${base.shown}${base.variables.size > 0 ? ` (it declares ${[...base.variables.keys()].join(', ')})` : ''}`), user, via));
+            diagnostics.push(withVia(diagAt(src, 'RCS701', path, `"\${var:${name}}" names no variable of base ${base.shown}${base.variables.size > 0 ? ` (it declares ${[...base.variables.keys()].join(', ')})` : ''}`), brandId, via));
             return undefined;
           }
-          const key = jsonPointer(path);
-          vars.set(key, [...(vars.get(key) ?? []), { name, at: g.at }]);
+          const list = vars.get(hole.pointer);
+          if (list === undefined) vars.set(hole.pointer, [{ name, at: g.at }]);
+          else list.push({ name, at: g.at });
           return g.value;
-        });
+        }));
       }
       const overridden = new Map<string, Place>();
       overrides?.apply(value, overridden);
@@ -181,6 +187,7 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
         brandId,
         place: (path) => placeFor(path, overridden),
         variables: vars,
+        inputs: [...new Set([src.file, ...inputs])],
       };
       docs.push(derived(src, value, composed));
     }
@@ -212,10 +219,9 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
         }
         const given = new Map<string, Given>();
         for (const [name, v] of Object.entries(isMap(entry.variables) ? entry.variables : {})) {
-          const p = position(src.lines, offsetOf(src, ['bases', i, 'variables', name]));
-          given.set(name, { value: v, at: { file: src.file, line: p.line, col: p.col, how: 'variable' } });
+          given.set(name, { value: v, at: lazyPlace(src, ['bases', i, 'variables', name], 'variable') });
         }
-        out.push(...(await useBase(brandId, via, src, ['bases', i, 'base'], resolve(dirname(src.absPath), entry.base), given, overrides, [])));
+        out.push(...(await useBase(brandId, via, src, ['bases', i, 'base'], resolve(dirname(src.absPath), entry.base), given, overrides, [], [src.file])));
       }
     } else if (list !== undefined) {
       diagnostics.push(diagAt(src, 'RCS706', ['bases'], '`bases:` is a list of `{ base: PATH, variables: {...} }`'));
@@ -233,10 +239,7 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
       return [];
     }
     const rows: { id: unknown; key?: unknown; values: Map<string, Given>; at: Place }[] = [];
-    const rowPlace = (s: SourceDoc, path: PathSegments, how: Place['how']): Place => {
-      const p = position(s.lines, offsetOf(s, path));
-      return { file: s.file, line: p.line, col: p.col, how };
-    };
+    const rowPlace = (s: SourceDoc, path: PathSegments, how: Place['how']): Place => lazyPlace(s, path, how);
     if (Array.isArray(raw.brands)) {
       raw.brands.forEach((row: unknown, i: number) => {
         if (!isMap(row)) return diagnostics.push(diagAt(src, 'RCS706', ['brands', i], 'each row is `{ id: BR.…, variables: {...} }`'));
@@ -254,7 +257,7 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
       } catch (err) {
         diagnostics.push(diagAt(src, 'RCS707', ['from'], `cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? 'error'})`));
       }
-      if (text !== undefined && /\.csv$/i.test(abs)) rows.push(...csvRows(text, shown, src));
+      if (text !== undefined && /\.csv$/i.test(abs)) rows.push(...csvRows(text, shown));
       else if (text !== undefined) {
         const r = await readManifestFile(abs, shown);
         diagnostics.push(...r.diagnostics);
@@ -275,11 +278,11 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
     const setAt = `${src.file}:${position(src.lines, offsetOf(src, ['base'])).line}`;
     for (const row of rows) {
       if (typeof row.id !== 'string') {
-        diagnostics.push(placed('RCS707', row.at, 'the row has no brand id (`id: BR.…`)', src));
+        diagnostics.push(placed('RCS707', row.at, 'the row has no brand id (`id: BR.…`)'));
         continue;
       }
       const via = `brand ${row.id} (${row.at.file}:${row.at.line}, generated by ${setAt})`;
-      const made = await useBase(row.id, via, src, ['base'], resolve(dirname(src.absPath), raw.base), row.values, undefined, []);
+      const made = await useBase(row.id, via, src, ['base'], resolve(dirname(src.absPath), raw.base), row.values, undefined, [], [src.file, row.at.file]);
       const first = made.find((d) => d.composed !== undefined);
       if (typeof row.key === 'string' && first !== undefined) (first.value as { brand: { key?: string } }).brand.key = row.key;
       // The brand's frame (its id) was set by the row.
@@ -294,14 +297,14 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
     return docs;
   }
 
-  function csvRows(text: string, shown: string, set: SourceDoc): { id: unknown; key?: unknown; values: Map<string, Given>; at: Place }[] {
+  function csvRows(text: string, shown: string): { id: unknown; key?: unknown; values: Map<string, Given>; at: Place }[] {
     const records = parseCsv(text);
     const header = records[0];
     if (header === undefined) return [];
     const rows = [];
     const idAt = header.cells.indexOf('id');
     if (idAt < 0) {
-      diagnostics.push(placed('RCS707', { file: shown, line: 1, col: 1, how: 'generator row' }, `${shown} needs an "id" column (the brand id of each row)`, set));
+      diagnostics.push(placed('RCS707', { file: shown, line: 1, col: 1, how: 'generator row' }, `${shown} needs an "id" column (the brand id of each row)`));
       return [];
     }
     for (const r of records.slice(1)) {
@@ -318,6 +321,67 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
   }
 
   return { docs: out, diagnostics, baseFiles: [...baseFiles] };
+}
+
+/**
+ * Where `path` of `src` is, worked out when first read: most runs print no
+ * position, and working one out may need the document's YAML tree (which the
+ * fast reader does not build: 200 brand files would each be parsed twice).
+ */
+function lazyPlace(src: SourceDoc, path: PathSegments, how: Place['how']): Place {
+  let at: { line: number; col: number } | undefined;
+  const where = (): { line: number; col: number } => (at ??= position(src.lines, offsetOf(src, path)));
+  return {
+    file: src.file,
+    how,
+    get line() {
+      return where().line;
+    },
+    get col() {
+      return where().col;
+    },
+  };
+}
+
+/** A string of a base's document that holds `${var:...}`: where it is, and the names it refers to. */
+interface Hole {
+  path: (string | number)[];
+  pointer: string;
+  text: string;
+}
+
+/** A base document's sections and the strings in them that hold variables, found once per run (not once per brand). */
+interface Template {
+  keys: string[];
+  holes: Hole[];
+}
+
+const templates = new WeakMap<SourceDoc, Template>();
+
+function templateOf(src: SourceDoc): Template {
+  let t = templates.get(src);
+  if (t === undefined) {
+    const raw = src.value as Record<string, unknown>;
+    const keys = Object.keys(raw).filter((k) => !FRAME_KEYS.has(k));
+    const holes: Hole[] = [];
+    const walk = (v: unknown, path: (string | number)[]): void => {
+      if (typeof v === 'string') {
+        if (v.includes('${var:')) holes.push({ path: [...path], pointer: jsonPointer(path), text: v });
+      } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+      else if (isMap(v)) for (const k of Object.keys(v)) walk(v[k], [...path, k]);
+    };
+    for (const k of keys) walk(raw[k], [k]);
+    t = { keys, holes };
+    templates.set(src, t);
+  }
+  return t;
+}
+
+/** Set `v` at `path` of `root` (every step but the last exists: it is a copy of the template's value). */
+function setAt(root: Record<string, unknown>, path: readonly (string | number)[], v: unknown): void {
+  let node = root as Record<string | number, unknown>;
+  for (let i = 0; i < path.length - 1; i++) node = node[path[i] as string | number] as Record<string | number, unknown>;
+  node[path[path.length - 1] as string | number] = v;
 }
 
 /** The `kind:` of a document, when it is one composition handles. */
@@ -418,8 +482,7 @@ class Overrides {
           continue;
         }
         this.used.add(jsonPointer(here));
-        const p = position(this.src.lines, offsetOf(this.src, ['overrides', ...here]));
-        overridden.set(jsonPointer(here), { file: this.src.file, line: p.line, col: p.col, how: 'override' });
+        overridden.set(jsonPointer(here), lazyPlace(this.src, ['overrides', ...here], 'override'));
         if (v === null) delete target[k];
         else target[k] = structuredClone(v);
       }
@@ -447,6 +510,7 @@ class Overrides {
 
 /** What set the value at `path` of a base's document: an override when one covers it. */
 function placeFor(path: PathSegments, overridden: Map<string, Place>): Place | undefined {
+  if (overridden.size === 0) return undefined;
   for (let n = path.length; n > 0; n--) {
     const hit = overridden.get(jsonPointer(path.slice(0, n)));
     if (hit !== undefined) return hit;
@@ -477,18 +541,16 @@ function derived(src: SourceDoc, value: unknown, composed: ComposedFrom | undefi
   return doc;
 }
 
-/** A diagnostic at a place another file holds (a variable's value, a generator row), for the brand `user` builds. */
-function placed(code: DiagnosticCode, at: Place, message: string, user: SourceDoc, via?: string): Diagnostic {
+/** A diagnostic at a place another file holds (a variable's value, a generator row); `via` names the brand when the place is a base's line. */
+function placed(code: DiagnosticCode, at: Place, message: string, brandId?: string, via?: string): Diagnostic {
   const d: Diagnostic = { code, severity: DIAGNOSTIC_CODES[code].severity, file: at.file, line: at.line, col: at.col, path: '', message };
-  return withVia(d, user, via);
+  return withVia(d, brandId, via);
 }
 
-/** Say which brand a diagnostic in a base is about. */
-function withVia(d: Diagnostic, user: SourceDoc, via?: string): Diagnostic {
-  const who = via ?? user.composed?.via;
-  return who === undefined || d.message.includes(who) ? d : { ...d, message: `${d.message} (for ${who})` };
+/** Say which brand a diagnostic at a base's line is about (base-diagnostics.ts names the brands in the message). */
+function withVia(d: Diagnostic, brandId: string | undefined, via: string | undefined): Diagnostic {
+  return via === undefined || brandId === undefined ? d : { ...d, forBrand: { id: brandId, via } };
 }
-
 /** CSV records (RFC 4180: quoted cells, "" inside quotes), each with the line it starts on. */
 export function parseCsv(text: string): { cells: string[]; line: number }[] {
   const out: { cells: string[]; line: number }[] = [];

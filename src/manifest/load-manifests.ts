@@ -5,6 +5,7 @@
 // throws for bad input.
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { oncePerBase } from './base-diagnostics.js';
 import { compose } from './compose.js';
 import { manifestFilesUnder } from './files-under.js';
 import { addDocument, type BrandDraft } from './build-brand.js';
@@ -116,6 +117,9 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
         const brandId = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;
         if (typeof brandId === 'string') kept.set(brandId, [...(kept.get(brandId) ?? []), src]);
       }
+      // A composed document has no bytes of its own: the cache knows its value's hash (parse-cache.ts).
+      const composedKey = src.composed !== undefined ? cache?.composedKey(src.value) : undefined;
+      if (composedKey !== undefined && cache?.composedClean(composedKey) === true) src.checkedBefore = true;
       const interpolated = interpolateDoc(src, opts.env, fromEnv, envNames);
       for (const [name, value] of envNames) {
         if (value.length >= MIN_SECRET_LENGTH && isSensitiveName(name, patterns) && !sensitiveValues.includes(value)) sensitiveValues.push(value);
@@ -128,6 +132,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
       // A NUL or a lone surrogate is not text: the schema would only repeat it.
       const schema = checked || text.some((d) => d.severity === 'error') ? [] : (await loadSchemaValidator(), checkSchema(src));
       const found = [...interpolated, ...text, ...schema];
+      if (composedKey !== undefined && src.composed !== undefined) cache?.stageComposed(composedKey, [...src.composed.inputs]);
       diagnostics.push(...found);
       const errors = found.filter((d) => d.severity === 'error');
       const id = (src.value as { brand?: { id?: unknown } } | null)?.brand?.id;
@@ -197,11 +202,11 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     const shown = new Map(files.map((f) => [f.abs, f.shown]));
     const secrets = new Redaction();
     secrets.add([...sensitive, ...[...(opts.credentials ?? []), ...brandKeys].map((c) => ({ name: c.label, value: c.value }))]);
-    cache.save((abs) => !noisy.has(shown.get(abs) ?? abs), (text) => secrets.holds(text));
+    cache.save((abs) => !noisy.has(shown.get(abs) ?? abs), (text) => secrets.holds(text), (file) => !noisy.has(file));
   }
   const envValues = new Redaction();
   envValues.add([...fromEnv].map((value) => ({ name: 'a value from the environment', value })));
-  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(diagnostics.filter((d) => opts.liveChecked === true || !isLiveChecked(d.code)).map((d) => scrub(d, envValues))), files: [...files.map((f) => f.shown), ...composed.baseFiles.filter((b) => !files.some((f) => f.shown === b))], skipped, sensitive, ...(opts.keepDocs === true ? { docs: kept } : {}) };
+  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(oncePerBase(diagnostics).filter((d) => opts.liveChecked === true || !isLiveChecked(d.code)).map((d) => scrub(d, envValues))), files: [...files.map((f) => f.shown), ...composed.baseFiles.filter((b) => !files.some((f) => f.shown === b))], skipped, sensitive, ...(opts.keepDocs === true ? { docs: kept } : {}) };
 }
 
 // Messages quote handles and names, and any of them may come from `${env:...}`

@@ -62,12 +62,18 @@ function reader(): string | null {
   return readerKey;
 }
 
+/** The hashes of composed documents that checked clean (one file: not one per path, as there is no path). */
+const COMPOSED_FILE = 'composed.json';
+
 /** A literal value at `brand.key` (a key from `${env:NAME}` is the reference, not the key). */
 const ENV_ONLY = /^\$\{env:[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 /** The parsed manifests kept in `dir` (the cache directory). */
 export class ParseCache {
   private readonly staged = new Map<string, string>();
+  /** Composed documents checked this run: the hash of each value, and the files its findings would name. */
+  private readonly composedStaged = new Map<string, string[]>();
+  private composedKept: Set<string> | undefined;
 
   constructor(private readonly dir: string) {}
 
@@ -111,17 +117,62 @@ export class ParseCache {
     this.staged.set(absPath, `{"reader":${JSON.stringify(key)},"sha256":${JSON.stringify(sha256)},"verbatim":${String(verbatim)},"values":${values},"keyOffsets":${keyOffsets}}`);
   }
 
-  /** Write the staged entries of `clean` files that hold no secret, each atomically; a cache that cannot be written is skipped. */
-  save(clean: (absPath: string) => boolean, holdsSecret: (text: string) => boolean = () => false): void {
+  /**
+   * The key of a document composition built (a base's document for one
+   * brand, compose.ts): the hash of its value, or undefined when a value holds
+   * `${` (interpolation may find something in it) or the reader is unknown.
+   */
+  composedKey(value: unknown): string | undefined {
+    if (reader() === null || literalBrandKey(value)) return undefined;
+    const text = JSON.stringify(value);
+    return text.includes('${') ? undefined : createHash('sha256').update(text).digest('hex').slice(0, 32);
+  }
+
+  /**
+   * Whether a composed document of this very value passed the text and
+   * schema checks at the last load that found nothing in the files it is
+   * made of: a composed document has no bytes of its own to key an entry by,
+   * so its value's hash is the key (SourceDoc.checkedBefore).
+   */
+  composedClean(key: string): boolean {
+    if (this.composedKept === undefined) {
+      this.composedKept = new Set();
+      try {
+        const kept = JSON.parse(readFileSync(join(this.dir, 'manifests', COMPOSED_FILE), 'utf8')) as { reader?: unknown; keys?: unknown };
+        if (kept.reader === reader() && Array.isArray(kept.keys)) for (const k of kept.keys) if (typeof k === 'string') this.composedKept.add(k);
+      } catch {
+        // None kept yet, or unreadable: check every composed document.
+      }
+    }
+    return this.composedKept.has(key);
+  }
+
+  /** Remember a composed document checked this run; kept by `save` if every file in `files` (where its findings would be) stays clean. */
+  stageComposed(key: string, files: string[]): void {
+    this.composedStaged.set(key, files);
+  }
+
+  /**
+   * Write the staged entries of `clean` files that hold no secret, each
+   * atomically, and the composed documents whose files all stayed clean (this
+   * run's only: the list does not grow); a cache that cannot be written is
+   * skipped. `cleanFile` answers for the files as shown (composed documents').
+   */
+  save(clean: (absPath: string) => boolean, holdsSecret: (text: string) => boolean = () => false, cleanFile: (shown: string) => boolean = () => false): void {
     const todo = [...this.staged].filter(([absPath, text]) => clean(absPath) && !holdsSecret(text));
+    const composed = [...this.composedStaged].filter(([, files]) => files.every(cleanFile)).map(([key]) => key);
+    const hadComposed = this.composedStaged.size > 0;
     this.staged.clear();
-    if (todo.length === 0) return;
+    this.composedStaged.clear();
+    const key = reader();
+    if (todo.length === 0 && !hadComposed) return;
     try {
       mkdirSync(join(this.dir, 'manifests'), { recursive: true, mode: 0o700 });
     } catch {
       return;
     }
     for (const [absPath, text] of todo) writePrivateFileAtomic(this.path(absPath), text);
+    if (hadComposed && key !== null) writePrivateFileAtomic(join(this.dir, 'manifests', COMPOSED_FILE), JSON.stringify({ reader: key, keys: composed.sort() }));
   }
 
   private path(absPath: string): string {

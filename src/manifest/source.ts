@@ -59,6 +59,8 @@ export interface ComposedFrom {
   place: (path: PathSegments) => Place | undefined;
   /** By JSON pointer: the variables a value interpolates, and where each was given. */
   variables: ReadonlyMap<string, readonly { name: string; at: Place }[]>;
+  /** The files (as shown) the document is made of and its findings may name: the base's, the brand's, a generator's and its rows'. */
+  inputs: readonly string[];
 }
 
 /** The key of a path in SourceDoc.keyOffsets. */
@@ -188,7 +190,18 @@ export function offsetOf(src: SourceDoc, path: PathSegments, at: 'key' | 'value'
  */
 export function sourceLocation(src: SourceDoc, path: PathSegments): SourceLocation {
   const placed = src.composed?.place(path);
-  if (placed !== undefined) return { file: placed.file, line: placed.line, col: placed.col, path: jsonPointer(path) };
+  if (placed !== undefined) {
+    return {
+      file: placed.file,
+      get line() {
+        return placed.line;
+      },
+      get col() {
+        return placed.col;
+      },
+      path: jsonPointer(path),
+    };
+  }
   let at: { line: number; col: number } | undefined;
   const where = (): { line: number; col: number } => (at ??= position(src.lines, offsetOf(src, path, 'key')));
   return {
@@ -213,9 +226,10 @@ export function diagAt(
 ): Diagnostic {
   const placed = src.composed?.place(path);
   const { line, col } = placed ?? position(src.lines, offsetOf(src, path, opts.at));
-  // A base's line is shared by every brand that uses it: the message names the brand.
-  const text = src.composed !== undefined && placed?.how !== 'override' ? `${message} (for ${src.composed.via})` : message;
-  return { code, severity: opts.severity ?? DIAGNOSTIC_CODES[code].severity, file: placed?.file ?? src.file, line, col, path: jsonPointer(path), message: text };
+  const d: Diagnostic = { code, severity: opts.severity ?? DIAGNOSTIC_CODES[code].severity, file: placed?.file ?? src.file, line, col, path: jsonPointer(path), message };
+  // A base's line is shared by every brand that uses it: the message names the brands (base-diagnostics.ts).
+  if (src.composed !== undefined && placed?.how !== 'override') d.forBrand = { id: src.composed.brandId, via: src.composed.via };
+  return d;
 }
 
 /** Build a diagnostic at a raw offset of a file (YAML errors, before any tree). */

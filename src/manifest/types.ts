@@ -24,6 +24,15 @@ export interface Diagnostic {
   message: string;
   /** A YAML error that follows from an earlier one in the same document; the text view folds these unless --verbose. */
   followOn?: boolean;
+  /**
+   * A problem at a line of a shared base (composition): the brands it holds
+   * for, each named in the message with where it uses the base. One line of a
+   * base is reported once, however many brands use it; only these brands fail
+   * for it.
+   */
+  brands?: string[];
+  /** While loading: the brand a base's diagnostic was found for, and where it uses the base (folded into `brands` and the message). */
+  forBrand?: { id: string; via: string };
 }
 
 /** Where a resource was declared. */

@@ -142,7 +142,7 @@ describe('composition errors, each with its file, line and column', () => {
     ]);
   });
 
-  it("an override's bad value is reported at the override's line; a base's bad value at the base's line, once per brand that uses it", async () => {
+  it("an override's bad value is reported at the override's line; a base's bad value at the base's line, once, naming the brands that use it", async () => {
     const r = await diagnostics({
       'base/base.yaml': BASE.replace('messagebaseId: SCS00000', 'messagebaseId: NOPE00'),
       'a/brand.yaml': brand('BR.composeaaa', ''),
@@ -150,10 +150,47 @@ describe('composition errors, each with its file, line and column', () => {
       'c/brand.yaml': brand('BR.composeccc', `overrides:\n  autoReplies:\n    hours:\n      messagebaseId: SCS00000\n      name: "${'y'.repeat(101)}"\n`),
     });
     expect(r.diags.map((d) => `${d.code} ${d.file}:${d.line}:${d.col} ${d.message.replace(/^.*?( \(for .*\))?$/, '$1')}`)).toEqual([
-      'RCS502 base/base.yaml:9:20  (for brand BR.composeaaa (a/brand.yaml:3))',
-      'RCS502 base/base.yaml:9:20  (for brand BR.composebbb (b/brand.yaml:3))',
+      'RCS502 base/base.yaml:9:20  (for 2 brands: BR.composeaaa (a/brand.yaml:3), BR.composebbb (b/brand.yaml:3))',
       'RCS205 c/brand.yaml:12:13 ',
     ]);
+  });
+
+  it('a finding in a base used by many brands is one diagnostic: the message names five and counts the rest, `brands` lists them all', async () => {
+    const ids = Array.from({ length: 7 }, (_, i) => `BR.composem0${i}`);
+    const files: Record<string, string> = {
+      // A link to a handle the base lacks: its message names the brand, so each brand's copy differs until merged.
+      'base/base.yaml': BASE.replace('messagebaseId: SCS00000', 'messagebaseId: NOPE00') + '    chipList:\n      - reply: { autoReply: hourz, displayText: Hours }\n',
+    };
+    ids.forEach((id, i) => (files[`b${i}/brand.yaml`] = brand(id, '')));
+    const r = await run(['validate', '--format', 'json', '.'], repo(files));
+    const diags = (JSON.parse(r.stdout) as { diagnostics: (Diag & { brands?: string[] })[] }).diagnostics;
+    expect(diags.map((d) => [d.code, d.file, d.line])).toEqual([
+      ['RCS502', 'base/base.yaml', 9],
+      ['RCS402', 'base/base.yaml', 13],
+    ]);
+    for (const d of diags) expect(d.brands).toEqual(ids);
+    expect(diags[0]?.message).toMatch(/ \(for 7 brands: BR\.composem00 \(b0\/brand\.yaml:3\), BR\.composem01 \(b1\/brand\.yaml:3\), BR\.composem02 \(b2\/brand\.yaml:3\), BR\.composem03 \(b3\/brand\.yaml:3\), BR\.composem04 \(b4\/brand\.yaml:3\), and 2 more\)$/);
+    expect(diags[1]?.message).toMatch(/^no auto-reply "hourz" in each brand \(did you mean "hours"\?\) \(for 7 brands: /);
+    const text = await run(['validate', '.'], repo(files));
+    expect(text.stderr.match(/error RCS402/g)).toHaveLength(1);
+  });
+
+  it("a base's finding that holds for one brand only fails that brand: validate and plan keep the others", async () => {
+    const files = {
+      'base/base.yaml': BASE.replace('seats: { type: number, default: 24 }', 'seats: { type: number, default: 24 }\n  kind: { type: string, default: SCS00000 }').replace('messagebaseId: SCS00000', 'messagebaseId: ${var:kind}'),
+      'a/brand.yaml': brand('BR.composeaaa', ''),
+      'b/brand.yaml': brand('BR.composebbb', '', '{ city: Busan, kind: NOPE00 }'),
+    };
+    const dir = repo(files);
+    const v = await run(['validate', '.'], dir);
+    expect(v.code).toBe(1);
+    expect(v.stderr).toMatch(/base\/base\.yaml:10:20: error RCS502: "NOPE00" is not a common messagebase .* \(for brand BR\.composebbb \(b\/brand\.yaml:3\)\)/);
+    expect(v.stderr).toMatch(/BR\.composeaaa: valid \(.*1 auto-reply,/);
+    expect(v.stderr).toMatch(/BR\.composebbb: invalid \(1 error\)/);
+    const p = await run(['--sandbox', 'plan', '--json', '.'], dir);
+    const plan = JSON.parse(p.stdout) as { brands: { brandId: string; steps: unknown[]; error?: { message: string } }[] };
+    expect(plan.brands.find((b) => b.brandId === 'BR.composeaaa')?.steps).toHaveLength(1);
+    expect(plan.brands.find((b) => b.brandId === 'BR.composebbb')?.error?.message).toMatch(/base\/base\.yaml:10:20: RCS502 "NOPE00" .* \(for brand BR\.composebbb \(b\/brand\.yaml:3\)\)/);
   });
 });
 

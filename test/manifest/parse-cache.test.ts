@@ -116,6 +116,25 @@ describe('the parsed-manifest cache', () => {
     expect(bad.diagnostics.length).toBeGreaterThan(0);
   });
 
+  it("skips the checks of a base's document built for a brand only for the very value that checked clean: a changed generator row is checked again", async () => {
+    cpSync(join(ROOT, 'examples', 'agency'), join(dir, 'agency'), { recursive: true });
+    const manifests = join(dir, 'agency');
+    const first = await load([manifests], true);
+    expect(first.diagnostics).toEqual([]);
+    // Two bases for each of the four brands: eight documents, kept by the hash of their values.
+    const kept = JSON.parse(readFileSync(join(cacheDir, 'manifests', 'composed.json'), 'utf8')) as { keys: string[] };
+    expect(kept.keys).toHaveLength(8);
+    expect(view(await load([manifests], true))).toBe(view(first));
+    // Only the rows file changes (it is not a manifest the cache keeps): Daegu's city now holds a NUL, which the text check refuses.
+    const csv = join(manifests, 'stores', 'stores.csv');
+    writeFileSync(csv, readFileSync(csv, 'utf8').replace('Daegu', 'Dae\u0000gu'));
+    const fresh = await load([manifests], false);
+    expect(fresh.diagnostics.map((d) => d.code)).toContain('RCS110');
+    expect(view(await load([manifests], true))).toBe(view(fresh));
+    // The finding's files are not clean: nothing of Daegu's is kept as checked.
+    expect((JSON.parse(readFileSync(join(cacheDir, 'manifests', 'composed.json'), 'utf8')) as { keys: string[] }).keys.length).toBeLessThan(8);
+  });
+
   it('keeps no value JSON cannot hold as it is', () => {
     const cache = new ParseCache(cacheDir);
     for (const n of [Number.POSITIVE_INFINITY, Number.NaN, -0]) cache.stage(join(dir, `${String(n)}.yaml`), 'x', [{ value: { n }, keyOffsets: new Map() }]);

@@ -86,7 +86,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       const failed = hasErrors(diagnostics) || (opts.strict && warnings > 0);
       const result = { ok: !failed, errors, warnings, notes, diagnostics, files };
       // One brand's errors leave the others' verdicts standing (listed when any brand is valid).
-      const errorsOf = (id: string): number => diagnostics.filter((d) => d.severity === 'error' && d.followOn !== true && owners.get(d.file)?.includes(id) === true).length;
+      const errorsOf = (id: string): number => diagnostics.filter((d) => d.severity === 'error' && d.followOn !== true && (d.brands ?? owners.get(d.file))?.includes(id) === true).length;
       const verdict = (id: string): string => {
         const b = brands.find((x) => x.brandId === id);
         const bad = errorsOf(id);

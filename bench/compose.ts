@@ -1,0 +1,181 @@
+// Composition's cost (issue 37): 200 brands that share one base, against the
+// same 200 brands written out flat, as whole `rcsctl` processes, alternately
+// in the same minutes: `validate`, a cold `plan` (--no-cache) and a warm one
+// (cache filled), against an emulator child (20 ms a request) holding every
+// brand in sync but every tenth, whose first auto-reply has a new text (an
+// override in the composed form). The two forms say the same: the bench
+// checks that their plans are equal before it times them. Then the load of
+// each form in this process, where composition's own cost shows. Target:
+// composed ≤ 1.1× flat for validate and plan.
+//
+//   npm run build && node dist/bench/run.js compose
+//   BENCH_RUNS=5 node --expose-gc dist/bench/run.js compose
+
+import { fork, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmulator, type Seed } from '../src/emulator/index.js';
+import { loadManifests } from '../src/manifest/index.js';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const BIN = join(ROOT, 'bin', 'rcsctl.js');
+const TOKEN = 'bench-master-token';
+const LATENCY_MS = 20;
+const BRANDS = Number(process.env.BENCH_BRANDS ?? 200);
+const PER_BRAND = 10;
+const CHANGED_EVERY = 10;
+const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
+const TARGET = 1.1;
+
+const brandId = (b: number): string => `BR.cmp${String(b).padStart(7, '0')}`;
+const city = (b: number): string => `City ${b}`;
+const phone = (b: number): string => `02${String(1_000_000 + b).padStart(8, '0')}`;
+const replyName = (i: number): string => `Store reply ${String(i).padStart(2, '0')}`;
+/** Auto-reply `i`'s text for brand `b` (what the base's text gives with the brand's values). */
+const text = (b: number, i: number): string => `Bean Street ${city(b)}: reply ${i}. 24 seats; call ${phone(b)}.`;
+const changed = (b: number): string => `Bean Street ${city(b)}: opening late this week.`;
+const isChanged = (b: number): boolean => b % CHANGED_EVERY === 0;
+
+/** The seed: every brand's auto-replies as the base gives them (so every brand but every tenth is in sync). */
+function seed(): Seed {
+  const ids = Array.from({ length: BRANDS }, (_, b) => brandId(b));
+  return {
+    accounts: [{ userId: 'bench', role: 'master', token: TOKEN, brands: ids.map((id) => ({ brandId: id, role: 'representative' })) }],
+    brands: ids.map((id, b) => ({
+      brandId: id,
+      brandKey: `BK.${id.slice(3)}0000`,
+      autoReplies: Array.from({ length: PER_BRAND }, (_, i) => ({ autoReplyMsgName: replyName(i), messagebaseId: 'SCS00000', body: { description: text(b, i) } })),
+    })),
+  } as unknown as Seed;
+}
+
+/** The composed form: one base, and per brand a short file with its values (every tenth overriding one text). */
+export function writeComposed(dir: string): string {
+  mkdirSync(join(dir, 'base'), { recursive: true });
+  const base = ['apiVersion: rcsctl/v1', 'kind: Base', 'variables:', '  city: { type: string }', '  phone: { type: string }', '  seats: { type: number, default: 24 }', 'autoReplies:'];
+  for (let i = 0; i < PER_BRAND; i++) base.push(`  ar${i}:`, `    name: "${replyName(i)}"`, '    messagebaseId: SCS00000', '    body:', `      description: "Bean Street \${var:city}: reply ${i}. \${var:seats} seats; call \${var:phone}."`);
+  writeFileSync(join(dir, 'base', 'base.yaml'), base.join('\n') + '\n');
+  for (let b = 0; b < BRANDS; b++) {
+    const lines = ['apiVersion: rcsctl/v1', 'kind: Brand', 'brand:', `  id: ${brandId(b)}`, 'bases:', '  - base: ../../base', `    variables: { city: "${city(b)}", phone: "${phone(b)}" }`];
+    if (isChanged(b)) lines.push('overrides:', '  autoReplies:', '    ar0:', `      body: { description: "${changed(b)}" }`);
+    mkdirSync(join(dir, 'brands', String(b)), { recursive: true });
+    writeFileSync(join(dir, 'brands', String(b), 'brand.yaml'), lines.join('\n') + '\n');
+  }
+  return dir;
+}
+
+/** The flat form: each brand's file holds all it declares. */
+export function writeFlat(dir: string): string {
+  for (let b = 0; b < BRANDS; b++) {
+    const lines = ['apiVersion: rcsctl/v1', 'kind: Brand', 'brand:', `  id: ${brandId(b)}`, 'autoReplies:'];
+    for (let i = 0; i < PER_BRAND; i++) lines.push(`  ar${i}:`, `    name: "${replyName(i)}"`, '    messagebaseId: SCS00000', '    body:', `      description: "${i === 0 && isChanged(b) ? changed(b) : text(b, i)}"`);
+    mkdirSync(join(dir, 'brands', String(b)), { recursive: true });
+    writeFileSync(join(dir, 'brands', String(b), 'brand.yaml'), lines.join('\n') + '\n');
+  }
+  return dir;
+}
+
+interface ChildRun {
+  ms: number;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function timeChild(args: string[], env: Record<string, string> = {}): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, code, stdout: out, stderr: err }));
+  });
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+/** `args(form)` for each form, alternately, RUNS times after one warm-up each; the medians and their ratio. */
+async function sideBySide(what: string, args: (dir: string, form: 'flat' | 'composed') => string[], dirs: { flat: string; composed: string }, env: Record<string, string>, okCodes = [0, 2]): Promise<number> {
+  const times = { flat: [] as number[], composed: [] as number[] };
+  for (let i = 0; i < RUNS + 1; i++) {
+    for (const form of ['flat', 'composed'] as const) {
+      const r = await timeChild(args(dirs[form], form), env);
+      if (!okCodes.includes(r.code ?? -1)) throw new Error(`${what} (${form}) exited ${r.code}: ${r.stderr.slice(-400)}`);
+      if (i > 0) times[form].push(r.ms);
+    }
+  }
+  const flat = median(times.flat);
+  const composed = median(times.composed);
+  const ratio = composed / flat;
+  console.log(`  ${what}: flat ${flat.toFixed(0)} ms, composed ${composed.toFixed(0)} ms, composed/flat ${ratio.toFixed(2)} (target ≤ ${TARGET})${ratio > TARGET ? ' NOT MET' : ''}`);
+  return ratio;
+}
+
+/** The plan's JSON without what differs between the two forms by design (where each step's resource is declared). */
+function planOf(stdout: string): string {
+  const plan = JSON.parse(stdout) as { brands: { brandId: string; steps: { id: string; changes: unknown }[] }[] };
+  return JSON.stringify(plan.brands.map((b) => ({ brandId: b.brandId, steps: b.steps.map((s) => ({ id: s.id, changes: s.changes })) })));
+}
+
+export async function run(): Promise<void> {
+  console.log(`compose: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the start; ${BRANDS} brands × ${PER_BRAND} auto-replies; medians of ${RUNS} runs; latency ${LATENCY_MS} ms`);
+  const work = mkdtempSync(join(tmpdir(), 'rcsctl-bench-compose-'));
+  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.once('message', (m) => resolve(String(m)));
+      child.once('exit', (code) => reject(new Error(`emulator child exited with ${code}`)));
+    });
+    const dirs = { flat: writeFlat(join(work, 'flat')), composed: writeComposed(join(work, 'composed')) };
+    const env = { RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN };
+    // The two forms must say the same, or the comparison means nothing.
+    const plans = await Promise.all((['flat', 'composed'] as const).map((f) => timeChild([BIN, 'plan', join(dirs[f], 'brands'), '--no-cache', '--json'], env)));
+    const [flatPlan, composedPlan] = plans.map((p) => planOf(p.stdout));
+    if (flatPlan !== composedPlan) throw new Error('the composed and the flat manifests plan differently');
+    const steps = (JSON.parse(plans[0]?.stdout ?? '{}') as { brands: { steps: unknown[] }[] }).brands.reduce((n, b) => n + b.steps.length, 0);
+    console.log(`  both forms plan the same ${steps} steps`);
+
+    await sideBySide('validate (whole process)', (d) => [BIN, 'validate', join(d, 'brands')], dirs, {}, [0]);
+    await sideBySide('cold plan (whole process, --no-cache)', (d) => [BIN, 'plan', join(d, 'brands'), '--no-cache'], dirs, env);
+    for (const form of ['flat', 'composed'] as const) await timeChild([BIN, 'plan', join(dirs[form], 'brands'), '--cache-dir', join(work, `cache-${form}`)], env);
+    await sideBySide('warm plan (whole process, cache filled)', (d, form) => [BIN, 'plan', join(d, 'brands'), '--cache-dir', join(work, `cache-${form}`)], dirs, env);
+
+    // Loading alone, in this process: what composition itself costs.
+    const load = { flat: [] as number[], composed: [] as number[] };
+    for (let i = 0; i < RUNS + 1; i++) {
+      for (const form of ['flat', 'composed'] as const) {
+        const t0 = performance.now();
+        const loaded = await loadManifests([join(dirs[form], 'brands')], { env: {}, cwd: work });
+        const ms = performance.now() - t0;
+        if (loaded.brands.length !== BRANDS || loaded.diagnostics.length > 0) throw new Error(`${form}: ${loaded.brands.length} brands, ${loaded.diagnostics.length} diagnostics`);
+        if (i > 0) load[form].push(ms);
+      }
+    }
+    console.log(`  in-process load of the manifests: flat ${median(load.flat).toFixed(0)} ms, composed ${median(load.composed).toFixed(0)} ms, composed/flat ${(median(load.composed) / median(load.flat)).toFixed(2)}`);
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  }
+  console.log(`compose: load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`);
+}
+
+async function serve(): Promise<void> {
+  const emu = await startEmulator({ seed: seed(), latencyMs: LATENCY_MS });
+  process.send?.(emu.url);
+  const stop = (): void => void emu.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('disconnect', stop);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--serve')) await serve();
+  else await run();
+}
