@@ -12,7 +12,7 @@
 //   BENCH_RUNS=5 node --expose-gc dist/bench/run.js compose
 
 import { fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,7 @@ const PER_BRAND = 10;
 const CHANGED_EVERY = 10;
 const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
 const TARGET = 1.1;
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const brandId = (b: number): string => `BR.cmp${String(b).padStart(7, '0')}`;
 const city = (b: number): string => `City ${b}`;
@@ -79,6 +80,8 @@ export function writeFlat(dir: string): string {
 
 interface ChildRun {
   ms: number;
+  /** User and system CPU seconds of the child (from /usr/bin/time, when the machine has it): less shaken by a busy machine than wall time. */
+  cpu?: number;
   code: number | null;
   stdout: string;
   stderr: string;
@@ -87,13 +90,17 @@ interface ChildRun {
 function timeChild(args: string[], env: Record<string, string> = {}): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
+    const argv = TIME !== undefined ? [TIME, '-f', 'CPU %U %S', process.execPath, ...args] : [process.execPath, ...args];
+    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, code, stdout: out, stderr: err }));
+    child.on('close', (code) => {
+      const m = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(err);
+      resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, code, stdout: out, stderr: err, ...(m ? { cpu: Number(m[1]) + Number(m[2]) } : {}) });
+    });
   });
 }
 
@@ -105,17 +112,22 @@ function median(xs: number[]): number {
 /** `args(form)` for each form, alternately, RUNS times after one warm-up each; the medians and their ratio. */
 async function sideBySide(what: string, args: (dir: string, form: 'flat' | 'composed') => string[], dirs: { flat: string; composed: string }, env: Record<string, string>, okCodes = [0, 2]): Promise<number> {
   const times = { flat: [] as number[], composed: [] as number[] };
+  const cpu = { flat: [] as number[], composed: [] as number[] };
   for (let i = 0; i < RUNS + 1; i++) {
     for (const form of ['flat', 'composed'] as const) {
       const r = await timeChild(args(dirs[form], form), env);
       if (!okCodes.includes(r.code ?? -1)) throw new Error(`${what} (${form}) exited ${r.code}: ${r.stderr.slice(-400)}`);
-      if (i > 0) times[form].push(r.ms);
+      if (i > 0) {
+        times[form].push(r.ms);
+        if (r.cpu !== undefined) cpu[form].push(r.cpu);
+      }
     }
   }
+  const cpuNote = cpu.flat.length > 0 ? `; CPU flat ${median(cpu.flat).toFixed(2)} s, composed ${median(cpu.composed).toFixed(2)} s, composed/flat ${(median(cpu.composed) / median(cpu.flat)).toFixed(2)}` : '';
   const flat = median(times.flat);
   const composed = median(times.composed);
   const ratio = composed / flat;
-  console.log(`  ${what}: flat ${flat.toFixed(0)} ms, composed ${composed.toFixed(0)} ms, composed/flat ${ratio.toFixed(2)} (target ≤ ${TARGET})${ratio > TARGET ? ' NOT MET' : ''}`);
+  console.log(`  ${what}: flat ${flat.toFixed(0)} ms, composed ${composed.toFixed(0)} ms, composed/flat ${ratio.toFixed(2)} (target ≤ ${TARGET})${ratio > TARGET ? ' NOT MET' : ''}${cpuNote}`);
   return ratio;
 }
 

@@ -79,6 +79,13 @@ interface StepBase {
   /** The address the live object had before a `moved:` declaration renamed it (`autoReply.ARM000000000001`). */
   movedFrom?: string;
   /**
+   * Composition: the shared base that declares the resource (its file and
+   * line), and where the brand uses it; absent for a resource the brand's own
+   * files declare, and on deletes. A base's change shows as such a step in
+   * every brand that uses the base.
+   */
+  base?: { file: string; line: number; usedAt: { file: string; line: number } };
+  /**
    * The account (the service's personId) the live object was read as, for
    * objects the service reads per account: apply re-reads it as the same one
    * (a saved plan is applied by another process, which knows no manifest).

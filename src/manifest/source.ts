@@ -61,6 +61,8 @@ export interface ComposedFrom {
   variables: ReadonlyMap<string, readonly { name: string; at: Place }[]>;
   /** The files (as shown) the document is made of and its findings may name: the base's, the brand's, a generator's and its rows'. */
   inputs: readonly string[];
+  /** Where the brand uses the base (its `bases:` entry, or its generator row; for a base another base uses, the brand's entry of the outer one). */
+  usedAt: Place;
 }
 
 /** The key of a path in SourceDoc.keyOffsets. */
@@ -204,7 +206,7 @@ export function sourceLocation(src: SourceDoc, path: PathSegments): SourceLocati
   }
   let at: { line: number; col: number } | undefined;
   const where = (): { line: number; col: number } => (at ??= position(src.lines, offsetOf(src, path, 'key')));
-  return {
+  const loc: SourceLocation = {
     file: src.file,
     get line() {
       return where().line;
@@ -214,6 +216,10 @@ export function sourceLocation(src: SourceDoc, path: PathSegments): SourceLocati
     },
     path: jsonPointer(path),
   };
+  const usedAt = src.composed?.usedAt;
+  // Worked out when read, as the position is (a spread would work it out now).
+  if (usedAt !== undefined) Object.defineProperty(loc, 'usedAt', { enumerable: true, get: () => ({ file: usedAt.file, line: usedAt.line }) });
+  return loc;
 }
 
 /** Build a diagnostic at `path` of a document. */

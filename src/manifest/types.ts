@@ -42,6 +42,12 @@ export interface SourceLocation {
   col: number;
   /** JSON path of the resource node. */
   path: string;
+  /**
+   * Set when a shared base declares the resource (composition): where the
+   * brand uses that base (its `bases:` entry, or its generator row); `file`
+   * and `line` are then the base's.
+   */
+  usedAt?: { file: string; line: number };
 }
 
 /** A local file referenced by a manifest, read, checked and hashed. */

@@ -5,7 +5,7 @@
 import { placeholder } from '../core/step.js';
 import { KINDS, isLiveChecked, isCreateChecked, pruneOf, isOrdered, isUploaded } from '../kinds/index.js';
 import type { AnyKind, LiveContext, PlanContext, PlanOptions, StepSeed } from '../kinds/resource-kind.js';
-import type { DesiredBrand } from '../manifest/types.js';
+import type { DesiredBrand, SourceLocation } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
 import { additions, diffObjects, removals } from './diff.js';
 import { applyMoves, renameHints } from './moves.js';
@@ -47,6 +47,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
       step.expected = expected;
       const from = movedFrom.get(`${kind.name}:${kind.liveId(l)}`);
       if (from !== undefined) step.movedFrom = from;
+      fromBase(step, d);
       remember(step.address, kind, l);
       extra.liveRefs.set(step.id, kind.liveRefs(l));
       if (isOrdered(kind)) extra.after.set(step.id, kind.after(d, l));
@@ -66,6 +67,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
       if (created === undefined) continue;
       const step = withOpId(created);
       if (op !== 'upload') step.expected = expected;
+      fromBase(step, d);
       if (isOrdered(kind)) extra.after.set(step.id, kind.after(d));
       steps.push(step);
     }
@@ -95,6 +97,33 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
     ...(moves.length > 0 ? { moves: moves.map(({ from, to, liveId }) => ({ from, to, liveId })) } : {}),
     ...(renames.length > 0 ? { renames: renames.map(({ from, to, fromName, toName }) => ({ from, to, fromName, toName })) } : {}),
   };
+}
+
+/** Mark a step whose resource a shared base declares with the base's file and line and where the brand uses it (every kind's desired object has its `source`). */
+function fromBase(step: Step, desired: unknown): void {
+  const source = (desired as { source?: SourceLocation } | null)?.source;
+  const usedAt = source?.usedAt;
+  if (source === undefined || usedAt === undefined) return;
+  step.base = { file: source.file, line: source.line, usedAt: { file: usedAt.file, line: usedAt.line } };
+}
+
+/**
+ * The shared bases a plan's steps come from, each with the brands it changes
+ * (in the plans' order): a base's change is one edit that touches every brand
+ * using it, and the plan says which.
+ */
+export function baseSummary(plans: readonly BrandPlan[]): { file: string; brands: string[]; steps: number }[] {
+  const byFile = new Map<string, { file: string; brands: string[]; steps: number }>();
+  for (const p of plans) {
+    for (const s of p.steps) {
+      if (s.base === undefined) continue;
+      let entry = byFile.get(s.base.file);
+      if (entry === undefined) byFile.set(s.base.file, (entry = { file: s.base.file, brands: [], steps: 0 }));
+      entry.steps++;
+      if (entry.brands[entry.brands.length - 1] !== p.brandId) entry.brands.push(p.brandId);
+    }
+  }
+  return [...byFile.values()];
 }
 
 /** What staleness is judged on: a live object's state and normalised form. */

@@ -2,13 +2,14 @@
 // summary per brand, as `plan --format json`, `show` and `report merge` print it.
 
 import { shortenLong } from '../core/shorten.js';
-import { summarise } from '../plan/build-plan.js';
+import { baseSummary, summarise } from '../plan/build-plan.js';
 import type { PlanFile } from '../plan/types.js';
 import { planTotals } from './plan-text.js';
 
-/** The plan file with a summary per brand, and one of them all (the failed brands counted). */
+/** The plan file with a summary per brand, one of them all (the failed brands counted), and the shared bases its steps come from with the brands each changes. */
 export function withSummaries(file: PlanFile): unknown {
-  return { ...file, summary: planTotals(file.brands), brands: file.brands.map((b) => ({ ...b, summary: summarise(b) })) };
+  const bases = baseSummary(file.brands);
+  return { ...file, summary: planTotals(file.brands), ...(bases.length > 0 ? { bases } : {}), brands: file.brands.map((b) => ({ ...b, summary: summarise(b) })) };
 }
 
 /**

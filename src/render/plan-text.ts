@@ -1,7 +1,7 @@
 // The text view of a plan, in the style of a Terraform plan: one block per
 // step with its marker (+ ~ - ! ⚑), the field diffs, and a summary line.
 
-import { changeOf, summarise } from '../plan/build-plan.js';
+import { baseSummary, changeOf, summarise } from '../plan/build-plan.js';
 import { formatChange, stepUpload, uploadLine } from './change.js';
 import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js';
 import { brandErrorText, failedHeadline } from './brand-error.js';
@@ -113,9 +113,15 @@ export function totalLine(t: PlanTotals): string {
 /** The text plan of every brand, then, for more than one brand, the grand total. */
 export function renderPlans(plans: BrandPlan[], style: Style): string {
   const text = plans.map((p) => renderPlan(p, style)).join('\n');
-  if (plans.length < 2) return text;
+  const bases = baseLines(plans);
+  if (plans.length < 2) return bases.length > 0 ? `${text}\n${bases.join('\n')}\n` : text;
   const t = planTotals(plans);
-  return `${text}\n${(t.failedBrands > 0 ? style.red : style.bold)(totalLine(t))}\n`;
+  return `${text}\n${bases.map((l) => `${l}\n`).join('')}${(t.failedBrands > 0 ? style.red : style.bold)(totalLine(t))}\n`;
+}
+
+/** How many brands each shared base's steps change, and which. */
+export function baseLines(plans: BrandPlan[]): string[] {
+  return baseSummary(plans).map((b) => `From base ${b.file}: ${b.steps} step${b.steps === 1 ? '' : 's'} in ${b.brands.length} brand${b.brands.length === 1 ? '' : 's'} (${b.brands.join(', ')})`);
 }
 
 /** The lines of one step: a header, then its field changes indented. */
@@ -125,6 +131,7 @@ export function renderStep(step: Step, style: Style): string[] {
   const header = `  ${paint(marker)} ${style.bold(step.address)} "${step.name}"${id}  ${describe(step)}`;
   const lines = [header];
   if (step.movedFrom !== undefined) lines.push(style.yellow(`      moved from ${step.movedFrom} (a \`moved:\` declaration): updated in place, the live id kept`));
+  if (step.base !== undefined) lines.push(style.dim(`      from base ${step.base.file}:${step.base.line} (used at ${step.base.usedAt.file}:${step.base.usedAt.line})`));
   switch (step.gate.type) {
     case 'blocked':
       lines.push(style.red(`      blocked (${step.gate.state}): ${step.gate.reason}; this step will not be sent`));

@@ -1,0 +1,97 @@
+// A change to a shared base, planned against the emulator (issue 37): each
+// brand that uses the base gets its step, marked with the base's file and line
+// and where the brand uses the base (its `bases:` entry, or its generator
+// row); the JSON plan and the text plan sum up which brands the base changes.
+// A problem in the base is reported once, naming the brands, in plan and
+// drift as in validate.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator, Seed } from '../../src/emulator/index.js';
+import { cli, emulator, TOKEN } from './helpers.js';
+
+const IDS = ['BR.fleetbase1', 'BR.fleetbase2', 'BR.fleetbase3'];
+const dir = mkdtempSync(join(tmpdir(), 'rcsctl-base-change-'));
+let emu: RunningEmulator;
+
+const seed = {
+  accounts: [{ userId: 'fleet', role: 'master', token: TOKEN, brands: IDS.map((brandId) => ({ brandId, role: 'representative' })) }],
+  brands: IDS.map((brandId, i) => ({ brandId, brandKey: `BK.fleetbase${i + 1}000`, autoReplies: [] })),
+} as unknown as Seed;
+
+const base = (hours: string): string =>
+  [
+    'apiVersion: rcsctl/v1',
+    'kind: Base',
+    'variables:',
+    '  city: { type: string }',
+    'autoReplies:',
+    '  hours:',
+    '    name: Opening hours',
+    '    messagebaseId: SCS00000',
+    `    body: { description: "Bean Street \${var:city}: ${hours}" }`,
+    '',
+  ].join('\n');
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), text);
+}
+
+beforeAll(async () => {
+  emu = await emulator(seed);
+  write('base/base.yaml', base('Mon-Fri 9-18'));
+  write('brands/one.yaml', `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${IDS[0]} }\nbases:\n  - base: ../base\n    variables: { city: Seoul }\n`);
+  write('brands/two.yaml', `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${IDS[1]} }\nbases:\n  - base: ../base\n    variables: { city: Busan }\n`);
+  write('set/set.yaml', 'apiVersion: rcsctl/v1\nkind: BrandSet\nbase: ../base\nfrom: rows.csv\n');
+  write('set/rows.csv', `id,city\n${IDS[2]},Daegu\n`);
+  const applied = await cli(['apply', '--yes', '.'], { emu, cwd: dir });
+  expect(applied.code, applied.stderr).toBe(0);
+});
+afterAll(async () => {
+  await emu?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a change to a shared base', () => {
+  it('plans one step in every brand that uses it, each naming the base and where the brand uses it, and sums them up by base', async () => {
+    write('base/base.yaml', base('Mon-Sun 8-20'));
+    const json = await cli(['plan', '--json', '.'], { emu, cwd: dir });
+    expect(json.code, json.stderr).toBe(0);
+    const plan = JSON.parse(json.stdout) as { bases?: unknown; brands: { brandId: string; steps: { id: string; base?: unknown }[] }[] };
+    expect(plan.brands.map((b) => [b.brandId, b.steps.map((s) => [s.id, s.base])])).toEqual([
+      [IDS[0], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'brands/one.yaml', line: 5 } }]]],
+      [IDS[1], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'brands/two.yaml', line: 5 } }]]],
+      [IDS[2], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'set/rows.csv', line: 2 } }]]],
+    ]);
+    expect(plan.bases).toEqual([{ file: 'base/base.yaml', brands: IDS, steps: 3 }]);
+
+    const text = await cli(['plan', '.'], { emu, cwd: dir });
+    expect(text.stdout).toContain('      from base base/base.yaml:6 (used at brands/two.yaml:5)\n');
+    expect(text.stdout).toContain(`From base base/base.yaml: 3 steps in 3 brands (${IDS.join(', ')})\n`);
+  });
+
+  it("a brand's own resource carries no base, and an unchanged base is in no summary", async () => {
+    write('base/base.yaml', base('Mon-Fri 9-18'));
+    write('brands/one.yaml', `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${IDS[0]} }\nbases:\n  - base: ../base\n    variables: { city: Seoul }\nautoReplies:\n  own:\n    name: Own\n    messagebaseId: SCS00000\n    body: { description: "Only Seoul" }\n`);
+    const json = await cli(['plan', '--json', '.'], { emu, cwd: dir });
+    const plan = JSON.parse(json.stdout) as { bases?: unknown; brands: { brandId: string; steps: { id: string; base?: unknown }[] }[] };
+    expect(plan.brands.flatMap((b) => b.steps.map((s) => [b.brandId, s.id, s.base]))).toEqual([[IDS[0], 'autoReply.own:create', undefined]]);
+    expect(plan.bases).toBeUndefined();
+    const text = await cli(['plan', '.'], { emu, cwd: dir });
+    expect(text.stdout).not.toContain('From base');
+  });
+
+  it('a problem in the base is reported once in plan and drift, naming the brands and the base file and line', async () => {
+    write('base/base.yaml', base('Mon-Fri 9-18').replace('messagebaseId: SCS00000', 'messagebaseId: NOPE00'));
+    for (const command of ['plan', 'drift']) {
+      const r = await cli([command, '.'], { emu, cwd: dir });
+      expect(r.code, command).not.toBe(0);
+      const lines = r.stderr.split('\n').filter((l) => / error RCS502: /.test(l));
+      expect(lines, command).toHaveLength(1);
+      expect(lines[0], command).toMatch(/^base\/base\.yaml:8:20: error RCS502: .* \(for 3 brands: BR\.fleetbase1 \(brands\/one\.yaml:3\), BR\.fleetbase2 \(brands\/two\.yaml:3\), BR\.fleetbase3 \(set\/rows\.csv:2, generated by set\/set\.yaml:3\)\)/);
+    }
+  });
+});
