@@ -164,9 +164,9 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
       const value: Record<string, unknown> = { apiVersion: 'rcsctl/v1', kind: 'Brand', brand: { id: brandId } };
       const vars = new Map<string, { name: string; at: Place }[]>();
       // The base's sections are copied as they are; only the strings that hold a variable are worked out for this brand.
-      const template = templateOf(src);
-      for (const k of template.keys) value[k] = structuredClone(raw[k]);
-      for (const hole of template.holes) {
+      const shape = shapeOf(src);
+      for (const k of shape.keys) value[k] = structuredClone(raw[k]);
+      for (const hole of shape.holes) {
         setAt(value, hole.path, substitute(hole.text, values, hole.path, (path, name) => {
           const g = values.get(name);
           // Declared but given no usable value: RCS702 or RCS703 said so where it was given.
@@ -353,15 +353,15 @@ interface Hole {
 }
 
 /** A base document's sections and the strings in them that hold variables, found once per run (not once per brand). */
-interface Template {
+interface Shape {
   keys: string[];
   holes: Hole[];
 }
 
-const templates = new WeakMap<SourceDoc, Template>();
+const shapes = new WeakMap<SourceDoc, Shape>();
 
-function templateOf(src: SourceDoc): Template {
-  let t = templates.get(src);
+function shapeOf(src: SourceDoc): Shape {
+  let t = shapes.get(src);
   if (t === undefined) {
     const raw = src.value as Record<string, unknown>;
     const keys = Object.keys(raw).filter((k) => !FRAME_KEYS.has(k));
@@ -374,12 +374,12 @@ function templateOf(src: SourceDoc): Template {
     };
     for (const k of keys) walk(raw[k], [k]);
     t = { keys, holes };
-    templates.set(src, t);
+    shapes.set(src, t);
   }
   return t;
 }
 
-/** Set `v` at `path` of `root` (every step but the last exists: it is a copy of the template's value). */
+/** Set `v` at `path` of `root` (every step but the last exists: it is a copy of the base's value). */
 function setAt(root: Record<string, unknown>, path: readonly (string | number)[], v: unknown): void {
   let node = root as Record<string | number, unknown>;
   for (let i = 0; i < path.length - 1; i++) node = node[path[i] as string | number] as Record<string | number, unknown>;
