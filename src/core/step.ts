@@ -84,7 +84,7 @@ interface StepBase {
    * files declare, and on deletes. A base's change shows as such a step in
    * every brand that uses the base.
    */
-  base?: { file: string; line: number; usedAt: { file: string; line: number } };
+  sharedBase?: { file: string; line: number; usedAt: { file: string; line: number } };
   /**
    * The account (the service's personId) the live object was read as, for
    * objects the service reads per account: apply re-reads it as the same one

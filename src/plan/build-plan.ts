@@ -104,7 +104,7 @@ function fromBase(step: Step, desired: unknown): void {
   const source = (desired as { source?: SourceLocation } | null)?.source;
   const usedAt = source?.usedAt;
   if (source === undefined || usedAt === undefined) return;
-  step.base = { file: source.file, line: source.line, usedAt: { file: usedAt.file, line: usedAt.line } };
+  step.sharedBase = { file: source.file, line: source.line, usedAt: { file: usedAt.file, line: usedAt.line } };
 }
 
 /**
@@ -116,9 +116,9 @@ export function baseSummary(plans: readonly BrandPlan[]): { file: string; brands
   const byFile = new Map<string, { file: string; brands: string[]; steps: number }>();
   for (const p of plans) {
     for (const s of p.steps) {
-      if (s.base === undefined) continue;
-      let entry = byFile.get(s.base.file);
-      if (entry === undefined) byFile.set(s.base.file, (entry = { file: s.base.file, brands: [], steps: 0 }));
+      if (s.sharedBase === undefined) continue;
+      let entry = byFile.get(s.sharedBase.file);
+      if (entry === undefined) byFile.set(s.sharedBase.file, (entry = { file: s.sharedBase.file, brands: [], steps: 0 }));
       entry.steps++;
       if (entry.brands[entry.brands.length - 1] !== p.brandId) entry.brands.push(p.brandId);
     }

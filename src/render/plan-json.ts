@@ -9,7 +9,7 @@ import { planTotals } from './plan-text.js';
 /** The plan file with a summary per brand, one of them all (the failed brands counted), and the shared bases its steps come from with the brands each changes. */
 export function withSummaries(file: PlanFile): unknown {
   const bases = baseSummary(file.brands);
-  return { ...file, summary: planTotals(file.brands), ...(bases.length > 0 ? { bases } : {}), brands: file.brands.map((b) => ({ ...b, summary: summarise(b) })) };
+  return { ...file, summary: planTotals(file.brands), ...(bases.length > 0 ? { sharedBases: bases } : {}), brands: file.brands.map((b) => ({ ...b, summary: summarise(b) })) };
 }
 
 /**

@@ -131,7 +131,7 @@ export function renderStep(step: Step, style: Style): string[] {
   const header = `  ${paint(marker)} ${style.bold(step.address)} "${step.name}"${id}  ${describe(step)}`;
   const lines = [header];
   if (step.movedFrom !== undefined) lines.push(style.yellow(`      moved from ${step.movedFrom} (a \`moved:\` declaration): updated in place, the live id kept`));
-  if (step.base !== undefined) lines.push(style.dim(`      from base ${step.base.file}:${step.base.line} (used at ${step.base.usedAt.file}:${step.base.usedAt.line})`));
+  if (step.sharedBase !== undefined) lines.push(style.dim(`      from base ${step.sharedBase.file}:${step.sharedBase.line} (used at ${step.sharedBase.usedAt.file}:${step.sharedBase.usedAt.line})`));
   switch (step.gate.type) {
     case 'blocked':
       lines.push(style.red(`      blocked (${step.gate.state}): ${step.gate.reason}; this step will not be sent`));

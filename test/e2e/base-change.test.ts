@@ -60,13 +60,13 @@ describe('a change to a shared base', () => {
     write('base/base.yaml', base('Mon-Sun 8-20'));
     const json = await cli(['plan', '--json', '.'], { emu, cwd: dir });
     expect(json.code, json.stderr).toBe(0);
-    const plan = JSON.parse(json.stdout) as { bases?: unknown; brands: { brandId: string; steps: { id: string; base?: unknown }[] }[] };
-    expect(plan.brands.map((b) => [b.brandId, b.steps.map((s) => [s.id, s.base])])).toEqual([
+    const plan = JSON.parse(json.stdout) as { sharedBases?: unknown; brands: { brandId: string; steps: { id: string; sharedBase?: unknown }[] }[] };
+    expect(plan.brands.map((b) => [b.brandId, b.steps.map((s) => [s.id, s.sharedBase])])).toEqual([
       [IDS[0], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'brands/one.yaml', line: 5 } }]]],
       [IDS[1], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'brands/two.yaml', line: 5 } }]]],
       [IDS[2], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'set/rows.csv', line: 2 } }]]],
     ]);
-    expect(plan.bases).toEqual([{ file: 'base/base.yaml', brands: IDS, steps: 3 }]);
+    expect(plan.sharedBases).toEqual([{ file: 'base/base.yaml', brands: IDS, steps: 3 }]);
 
     const text = await cli(['plan', '.'], { emu, cwd: dir });
     expect(text.stdout).toContain('      from base base/base.yaml:6 (used at brands/two.yaml:5)\n');
@@ -77,9 +77,9 @@ describe('a change to a shared base', () => {
     write('base/base.yaml', base('Mon-Fri 9-18'));
     write('brands/one.yaml', `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${IDS[0]} }\nbases:\n  - base: ../base\n    variables: { city: Seoul }\nautoReplies:\n  own:\n    name: Own\n    messagebaseId: SCS00000\n    body: { description: "Only Seoul" }\n`);
     const json = await cli(['plan', '--json', '.'], { emu, cwd: dir });
-    const plan = JSON.parse(json.stdout) as { bases?: unknown; brands: { brandId: string; steps: { id: string; base?: unknown }[] }[] };
-    expect(plan.brands.flatMap((b) => b.steps.map((s) => [b.brandId, s.id, s.base]))).toEqual([[IDS[0], 'autoReply.own:create', undefined]]);
-    expect(plan.bases).toBeUndefined();
+    const plan = JSON.parse(json.stdout) as { sharedBases?: unknown; brands: { brandId: string; steps: { id: string; sharedBase?: unknown }[] }[] };
+    expect(plan.brands.flatMap((b) => b.steps.map((s) => [b.brandId, s.id, s.sharedBase]))).toEqual([[IDS[0], 'autoReply.own:create', undefined]]);
+    expect(plan.sharedBases).toBeUndefined();
     const text = await cli(['plan', '.'], { emu, cwd: dir });
     expect(text.stdout).not.toContain('From base');
   });
