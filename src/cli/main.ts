@@ -90,7 +90,8 @@ export async function commandShapes(): Promise<CommandShape[]> {
   const program = await definedProgram();
   const out: CommandShape[] = [];
   const walk = (cmd: Command, path: string[]): void => {
-    if (cmd.commands.length === 0) {
+    // A command with arguments of its own runs too (controller [paths...] beside controller sync).
+    if (cmd.commands.length === 0 || cmd.registeredArguments.length > 0) {
       out.push({ path, options: cmd.options.map((o) => ({ flags: o.flags, ...(o.long !== undefined ? { long: o.long } : {}), choices: o.argChoices ?? [] })) });
     }
     for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
@@ -187,6 +188,8 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['RCSCTL_BRAND_KEY_<brand>', 'an agency brand key for saved plans (brand id with _ for . and -)'],
   ['RCSCTL_PERSON_ID', 'the account that reads and changes a brand profile page (export --account wins)'],
   ['RCSCTL_WEBHOOK_TOKEN', 'the bearer token the controller\'s /webhook requires'],
+  ['RCSCTL_CONTROLLER_TOKEN', 'the bearer token of the controller\'s control API (sync, suspend, resume), for the controller and its client'],
+  ['RCSCTL_CONTROLLER_URL', 'the controller\'s URL, for rcsctl controller sync|suspend|resume (--controller wins)'],
   ['RCSCTL_ADVERTISE_URL', 'the controller replica\'s own webhook URL, where standbys forward notifications (--advertise-url wins)'],
   ['RCSCTL_PLAN_KEY', 'the key that seals secrets in saved plans and the live cache (CI: a pipeline secret; else this machine\'s own)'],
   ['RCSCTL_SENSITIVE_VARS', 'which ${env:NAME} variables are secrets (globs, comma-separated)'],

@@ -25,6 +25,7 @@ import type { ControllerMetrics } from './metrics.js';
 import type { RetrySchedule } from './retry-schedule.js';
 import { serviceStateOf, type ServiceCondition } from './service-condition.js';
 import { classify, type Classified } from './state.js';
+import type { Gate } from './brand-controls.js';
 
 const DAY_MS = 86_400_000;
 
@@ -64,6 +65,8 @@ export interface PassDeps {
   service: ServiceCondition;
   /** The failed brands' retries. */
   retries: RetrySchedule;
+  /** Whether the brand may apply now (suspended, a sync window), asked as each pass starts. */
+  gate: (brandId: string) => Gate;
   cache?: LiveCache;
 }
 
@@ -76,6 +79,10 @@ interface PassOutcome {
   plan?: BrandPlan;
   /** Apply mode: the steps the apply ran, held or skipped. */
   steps?: StepResult[];
+  /** Why the pass observed only (suspended, a sync window), in apply mode. */
+  held?: string;
+  /** Asked for through the API (sync now). */
+  manual?: boolean;
 }
 
 /** What a pass is told about itself: why it runs, and the manifest revision it works from. */
@@ -101,9 +108,15 @@ export class BrandPasses {
     const started = performance.now();
     let result = 'error';
     let ended: { outcome: PassResult; c?: PassOutcome; error?: PassError } = { outcome: 'error' };
+    // In apply mode, a suspended brand, or one a sync window holds, is observed only; its reasons say why first.
+    const gate = this.deps.gate(brandId);
+    const applying = this.settings.mode === 'apply' && gate.apply;
+    const held = this.settings.mode === 'apply' && !gate.apply ? gate.why : undefined;
     try {
       // Every request of the pass is aborted when the shutdown's bound is reached.
-      const c = await withRequestSignal(this.deps.requests, () => (this.settings.mode === 'apply' ? this.apply(brandId, want, context) : this.observe(want)));
+      const c = await withRequestSignal(this.deps.requests, () => (applying ? this.apply(brandId, want, context) : this.observe(want)));
+      if (c !== undefined && held !== undefined) c.classified.reasons.unshift(held);
+      if (c !== undefined) Object.assign(c, held !== undefined ? { held } : {}, gate.manual ? { manual: true } : {});
       if (c === undefined) {
         // Waiting for another run's lock: the brand keeps its state until its turn.
         book.resume(brandId);
@@ -167,7 +180,7 @@ export class BrandPasses {
       retries.reset(brandId);
       book.retrying(brandId, undefined);
     }
-    log('info', 'pass', { brand: brandId, mode: this.settings.mode, state: c.classified.state, ms: tookMs, counts: c.classified.counts, ...(c.applied !== undefined ? { applied: c.applied } : {}) });
+    log('info', 'pass', { brand: brandId, mode: this.settings.mode, state: c.classified.state, ms: tookMs, counts: c.classified.counts, ...(c.applied !== undefined ? { applied: c.applied } : {}), ...(c.held !== undefined ? { held: c.held } : {}), ...(c.manual === true ? { trigger: 'manual' } : {}) });
     return c.classified.state;
   }
 

@@ -26,9 +26,11 @@ import type { Credential } from '../manifest/sensitive.js';
 import { shardLabel, type Shard } from '../plan/shard.js';
 import { Redaction } from '../util/redaction.js';
 import { BrandBook } from './brand-book.js';
+import { BrandControls } from './brand-controls.js';
+import type { SuspendDecl } from './config.js';
 import { BrandPasses } from './brand-pass.js';
 import { DesiredState } from './desired-state.js';
-import { DEFAULT_MAX_BODY_BYTES, makeServer } from './http.js';
+import { DEFAULT_MAX_BODY_BYTES, makeServer, type ControlAction } from './http.js';
 import { DEFAULT_STALL_TIMEOUT_MS, WorkLoopWatch } from './liveness.js';
 import { makeLog, type Log, type LogFormat } from './log.js';
 import { ControllerMetrics } from './metrics.js';
@@ -42,6 +44,7 @@ import { DirtyQueue } from './queue.js';
 import { DEFAULT_RETRY_BACKOFF, RetrySchedule, type RetryBackoff } from './retry-schedule.js';
 import { ServiceCondition } from './service-condition.js';
 import { asSeenBy, type ControllerStatus } from './status.js';
+import { SyncWindows, type SyncWindow } from './sync-windows.js';
 import { invalidateCatalogues } from '../kinds/service-catalogue.js';
 
 const DAY_MS = 86_400_000;
@@ -132,6 +135,16 @@ export interface ControllerOptions {
   retryBackoff?: Partial<RetryBackoff>;
   /** How the client authenticates, for the advice when the service refuses it (a static token cannot be renewed). */
   credentialsKind?: 'static-token' | 'client-credentials';
+  /** The bearer token of the control API (POST /brands/{id}/sync, /suspend, /resume); absent: the API is off. Never the webhook's. */
+  apiToken?: string;
+  /** Brands the configuration file suspends (observed, never applied; again after every restart). */
+  suspend?: SuspendDecl[];
+  /** Allow and deny windows for apply mode. */
+  syncWindows?: SyncWindow[];
+  /** The clock the sync windows read (default: the system's); tests move it. */
+  now?: () => Date;
+  /** How often a brand a window held is checked for its window's end (default 30 s). */
+  windowTickMs?: number;
 }
 
 /** A running controller. */
@@ -147,6 +160,8 @@ export interface RunningController {
 /** Start a controller: load the manifests, listen, resync every brand, and keep them converged until `close()`. */
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   if (options.webhookToken.trim().length < 8) throw new RcsctlError('E_CONFIG', 'the webhook token must be at least 8 characters');
+  if (options.apiToken !== undefined && options.apiToken.trim().length < 16) throw new RcsctlError('E_CONFIG', 'the control API token must be at least 16 characters');
+  if (options.apiToken !== undefined && options.apiToken.trim() === options.webhookToken.trim()) throw new RcsctlError('E_CONFIG', 'the control API token must differ from the webhook token: whoever can post notifications must not be able to suspend or sync brands');
   const controller = new Controller(options);
   await controller.start();
   return controller;
@@ -173,6 +188,8 @@ class Controller implements RunningController {
   private readonly queue: DirtyQueue;
   private readonly forwarder: Forwarder | undefined;
   private readonly router: NotificationRouter;
+  private readonly controls: BrandControls;
+  private windowTick: NodeJS.Timeout | undefined;
   private readonly workLoop: WorkLoopWatch;
   private readonly unwatchClient: () => void;
   private server: Server | undefined;
@@ -197,6 +214,7 @@ class Controller implements RunningController {
     this.redaction.add([
       ...(options.credentials ?? []).map((c) => ({ name: c.label, value: c.value })),
       { name: 'RCSCTL_WEBHOOK_TOKEN', value: options.webhookToken },
+      ...(options.apiToken !== undefined ? [{ name: 'RCSCTL_CONTROLLER_TOKEN', value: options.apiToken }] : []),
       ...(options.secrets ?? []).map((value) => ({ name: 'a secret', value })),
       // The lock URL carries the database password.
       ...(options.lockUrl !== undefined ? lockUrlSecrets(options.lockUrl) : []),
@@ -208,6 +226,8 @@ class Controller implements RunningController {
     setMaxListeners(0, this.shutdown.signal, this.hardStop.signal);
     const markDirty = (brandId: string, trigger: Trigger): void => this.markDirty(brandId, trigger);
     this.book = new BrandBook(log, metrics, options.historySize);
+    this.controls = new BrandControls(options.suspend ?? [], new SyncWindows(options.syncWindows ?? []), options.now ?? (() => new Date()), this.startedAt);
+    metrics.watchControls(() => this.controls.counts(this.desired.current.brands.keys()), () => this.controls.openWindows());
     this.queue = new DirtyQueue(concurrency, (brandId) => this.pass(brandId).finally(() => this.workLoop.passEnded()));
     this.workLoop = new WorkLoopWatch(options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS, () => this.queue.depth > 0 || this.queue.active.size > 0);
     // rcsctl_shard_leader reads the election's view at each scrape.
@@ -246,7 +266,7 @@ class Controller implements RunningController {
         ...(options.shard !== undefined ? { shard: shardLabel(options.shard) } : {}),
         ...(options.lockUrl !== undefined ? { lockBackend: () => this.leadership?.lockBackend, leaseSignal: () => this.leadership!.signal } : {}),
       },
-      { client: options.client, book: this.book, log, metrics, signal: this.shutdown.signal, requests: this.hardStop.signal, markDirty, service: this.service, retries: this.retries, ...(this.cache !== undefined ? { cache: this.cache } : {}) },
+      { client: options.client, book: this.book, log, metrics, gate: (id) => this.controls.gate(id), signal: this.shutdown.signal, requests: this.hardStop.signal, markDirty, service: this.service, retries: this.retries, ...(this.cache !== undefined ? { cache: this.cache } : {}) },
     );
     this.forwarder = peers !== undefined && options.shard !== undefined ? makeForwarder(peers, options.shard, options.webhookToken, log, metrics, options.forwardTimeoutMs) : undefined;
     this.router = new NotificationRouter({
@@ -289,6 +309,40 @@ class Controller implements RunningController {
     await leadership.start();
     if (leadership.view().state === 'sole') this.resyncAll();
     this.interval = setInterval(() => void this.periodicResync(), options.intervalMs ?? 600_000);
+    this.windowTick = setInterval(() => this.windowsLifted(), options.windowTickMs ?? 30_000);
+  }
+
+  /** Brands a sync window held whose window has lifted: their pass, at once. */
+  private windowsLifted(): void {
+    for (const id of this.controls.lifted()) {
+      this.log('info', 'window.lifted', { brand: id });
+      this.markDirty(id, { kind: 'window' });
+    }
+  }
+
+  /** A control request (already authenticated): sync now, suspend or resume one brand. */
+  private control(action: ControlAction, brandId: string, reason: string | undefined): { status: number; body: unknown } {
+    if (!this.book.has(brandId)) return { status: 404, body: { error: 'no such brand here' } };
+    const { controls, log } = this;
+    if (action === 'sync') {
+      const answer = controls.requestSync(brandId, this.mode === 'apply');
+      log('info', 'brand.sync', { brand: brandId, ...answer });
+      if (!answer.accepted) return { status: 409, body: { brand: brandId, ...answer } };
+      this.markDirty(brandId, { kind: 'manual' }, true);
+      return { status: 202, body: { brand: brandId, ...answer } };
+    }
+    if (action === 'suspend') {
+      const changed = controls.suspend(brandId, reason);
+      if (changed) log('info', 'brand.suspended', { brand: brandId, by: 'api', ...(reason !== undefined ? { reason } : {}) });
+      return { status: 200, body: { brand: brandId, changed, suspended: controls.suspension(brandId) } };
+    }
+    const changed = controls.resume(brandId);
+    if (changed) {
+      log('info', 'brand.resumed', { brand: brandId, by: 'api' });
+      // What the suspension kept back goes out now.
+      this.markDirty(brandId, { kind: 'resumed' });
+    }
+    return { status: 200, body: { brand: brandId, changed, suspended: false } };
   }
 
   /** The status, as GET /status gives it. */
@@ -302,7 +356,7 @@ class Controller implements RunningController {
       queueDepth: this.queue.depth,
       ...(this.leadership !== undefined ? { leadership: this.leadership.view() } : {}),
       service: this.service.toJSON(),
-      brands: this.book.list().map((b) => asSeenBy(b, this.leadership?.view())),
+      brands: this.book.list().map((b) => asSeenBy({ ...b, ...this.controls.view(b.brandId) }, this.leadership?.view())),
     };
   }
 
@@ -328,15 +382,18 @@ class Controller implements RunningController {
     this.queue.forget(brandId);
     this.triggers.delete(brandId);
     this.retries.reset(brandId);
+    this.controls.forget(brandId);
   }
 
-  private markDirty(brandId: string, trigger: Trigger): void {
+  /** Ask for a pass of the brand, for `trigger`; `now`: without the queue's quiet time (sync now). */
+  private markDirty(brandId: string, trigger: Trigger, now = false): void {
     const marks = this.triggers.get(brandId) ?? [];
     // A burst of marks is one pass: its first few reasons are enough to say why.
     if (marks.length < 50) marks.push(trigger);
     this.triggers.set(brandId, marks);
     this.workLoop.queued();
-    this.queue.mark(brandId);
+    if (now) this.queue.now(brandId);
+    else this.queue.mark(brandId);
     this.metrics.queueDepth(this.queue.depth);
   }
 
@@ -386,13 +443,14 @@ class Controller implements RunningController {
         status: () => this.status(),
         brand: (id) => {
           const b = this.book.view(id);
-          return b !== undefined ? { ...b, ...asSeenBy(b, this.leadership?.view()) } : undefined;
+          return b !== undefined ? { ...b, ...asSeenBy({ ...b, ...this.controls.view(id) }, this.leadership?.view()) } : undefined;
         },
         readiness: () => this.readiness(),
         liveness: () => this.workLoop.report(),
         notified: (list, forwarded, via) => this.notified(list, forwarded, via),
+        control: (action, brandId, reason) => this.control(action, brandId, reason),
       },
-      { token: options.webhookToken, allowFrom: options.allowFrom ?? [], maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES },
+      { token: options.webhookToken, ...(options.apiToken !== undefined ? { apiToken: options.apiToken } : {}), allowFrom: options.allowFrom ?? [], maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES },
       this.metrics,
       this.log,
       (text) => this.redaction.text(text),
@@ -421,6 +479,7 @@ class Controller implements RunningController {
     const timeoutMs = this.options.shutdownTimeoutMs ?? 30_000;
     log('info', 'stopping', { running: queue.active.size });
     clearInterval(this.interval);
+    clearInterval(this.windowTick);
     this.passes.stop();
     this.retries.stop();
     this.desired.close();

@@ -23,6 +23,8 @@ export type Trigger =
   | { kind: 'resync' }
   | { kind: 'retry' }
   | { kind: 'manual' }
+  | { kind: 'window' }
+  | { kind: 'resumed' }
   | { kind: 'manifests' }
   | { kind: 'lock' };
 

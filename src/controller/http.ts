@@ -29,7 +29,18 @@ export interface HttpHooks {
   liveness(): LivenessReport;
   /** `forwarded`: another replica passed these on (FORWARDED_HEADER, whose value is `via`); never forward them again. */
   notified(notifications: Notification[], forwarded: boolean, via?: string): void;
+  /** A control request, authenticated: what to answer. */
+  control(action: ControlAction, brandId: string, reason: string | undefined): { status: number; body: unknown };
 }
+
+/** What the control API can be asked. */
+export const CONTROL_ACTIONS = ['sync', 'suspend', 'resume'] as const;
+
+/** One of CONTROL_ACTIONS. */
+export type ControlAction = (typeof CONTROL_ACTIONS)[number];
+
+/** The largest control request body (a suspension's reason). */
+const MAX_CONTROL_BODY_BYTES = 4096;
 
 /** How the webhook is guarded. */
 export interface WebhookGuard {
@@ -37,6 +48,8 @@ export interface WebhookGuard {
   /** CIDRs (`10.0.0.0/8`, `::1/128`, a bare address) that may post; empty: any. */
   allowFrom: string[];
   maxBodyBytes: number;
+  /** The bearer token the control API requires (never the webhook's); absent: the API is off. */
+  apiToken?: string;
 }
 
 /** An address, then optionally `/` and a prefix length in plain decimal (no sign, no leading zero). */
@@ -63,7 +76,7 @@ export function allowList(cidrs: string[]): BlockList | undefined {
 }
 
 /** What a request's target asks for: a route of ours, or a path no well-formed request has. */
-export type Target = { path: string; brandId?: string } | { malformed: string };
+export type Target = { path: string; brandId?: string; action?: ControlAction } | { malformed: string };
 
 /**
  * Route on the raw request target, never a normalised one: `/webhook/../status`,
@@ -89,6 +102,8 @@ export function targetOf(raw: string): Target {
     decoded.push(d);
   }
   if (decoded.length === 2 && decoded[0] === 'status' && segments[0] === 'status') return { path: '/status/', brandId: decoded[1] };
+  const action = CONTROL_ACTIONS.find((a) => a === segments[2]);
+  if (decoded.length === 3 && segments[0] === 'brands' && action !== undefined) return { path: '/brands/', brandId: decoded[1], action };
   return { path };
 }
 
@@ -98,6 +113,7 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => sendJson(res, status, body, headers, redact);
   const allowed = allowList(guard.allowFrom);
   const tokenDigest = digest(guard.token);
+  const apiDigest = guard.apiToken !== undefined ? digest(guard.apiToken) : undefined;
   const server = createServer((req, res) => {
     res.on('finish', () => metrics.request(res.statusCode));
     void handle(req, res).catch((err: unknown) => {
@@ -117,6 +133,10 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
     if (path === '/webhook') {
       if (req.method !== 'POST') return send(res, 405, { error: 'POST only' }, { allow: 'POST' });
       return webhook(req, res);
+    }
+    if (target.action !== undefined && target.brandId !== undefined) {
+      if (req.method !== 'POST') return send(res, 405, { error: 'POST only' }, { allow: 'POST' });
+      return control(req, res, target.action, target.brandId);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'GET only' }, { allow: 'GET' });
     if (path === '/healthz') {
@@ -175,6 +195,37 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
     send(res, 200, { accepted: result.notifications.length });
     const via = req.headers[FORWARDED_HEADER];
     hooks.notified(result.notifications, via !== undefined, typeof via === 'string' ? via : undefined);
+  }
+
+  /** A control request: its own token (compared in constant time, never logged), then the controller's answer. */
+  async function control(req: IncomingMessage, res: ServerResponse, action: ControlAction, brandId: string): Promise<void> {
+    const from = clientAddress(req);
+    if (apiDigest === undefined) {
+      log('warn', 'api.refused', { from, action, brand: brandId, reason: 'the control API is off (no API token)' });
+      return send(res, 403, { error: 'the control API is off: start the controller with RCSCTL_CONTROLLER_TOKEN or --api-token-file' }, { connection: 'close' });
+    }
+    const given = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+    if (given === undefined || !timingSafeEqual(digest(given), apiDigest)) {
+      log('warn', 'api.refused', { from, action, brand: brandId, reason: given === undefined ? 'no bearer token' : 'wrong bearer token' });
+      return send(res, 401, { error: 'a valid bearer token is required' }, { 'www-authenticate': 'Bearer', connection: 'close' });
+    }
+    let reason: string | undefined;
+    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type === 'application/json') {
+      const body = await readBody(req, MAX_CONTROL_BODY_BYTES);
+      if (body === 'too-large') return send(res, 413, { error: `body over ${MAX_CONTROL_BODY_BYTES} bytes` }, { connection: 'close' });
+      let parsed: unknown;
+      try {
+        parsed = body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
+      } catch {
+        return send(res, 400, { error: 'body is not JSON' }, { connection: 'close' });
+      }
+      const r = (parsed as { reason?: unknown } | null)?.reason;
+      if (r !== undefined && typeof r !== 'string') return send(res, 400, { error: 'reason must be a string' }, { connection: 'close' });
+      reason = r;
+    } else req.resume();
+    const answer = hooks.control(action, brandId, reason);
+    send(res, answer.status, answer.body);
   }
 
   function malformed(res: ServerResponse, from: string, status: number, why: string): void {

@@ -106,6 +106,37 @@ export class ControllerMetrics {
     return client.observe((e) => this.attempt(e));
   }
 
+  /** Export the controls, read at each scrape: suspended brands, brands a sync window holds, windows open by kind. */
+  watchControls(counts: () => { suspended: number; held: number }, open: () => { allow: number; deny: number }): void {
+    new Gauge({
+      name: 'rcsctl_brands_suspended',
+      help: 'Brands suspended (by the configuration file or through the API): observed, never applied',
+      registers: [this.registry],
+      collect() {
+        this.set(counts().suspended);
+      },
+    });
+    new Gauge({
+      name: 'rcsctl_brands_held_by_window',
+      help: 'Brands a sync window keeps from applying now (inside a deny window, or outside every allow window)',
+      registers: [this.registry],
+      collect() {
+        this.set(counts().held);
+      },
+    });
+    new Gauge({
+      name: 'rcsctl_sync_windows_open',
+      help: 'Sync windows open now, by kind (allow, deny)',
+      labelNames: ['kind'],
+      registers: [this.registry],
+      collect() {
+        const o = open();
+        this.set({ kind: 'allow' }, o.allow);
+        this.set({ kind: 'deny' }, o.deny);
+      },
+    });
+  }
+
   /** Export readiness as `rcsctl_ready` (read at each scrape): an alert on a replica that stays unready needs it, as the probe only tells the kubelet. */
   watchReadiness(ready: () => boolean): void {
     new Gauge({

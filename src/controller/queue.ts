@@ -47,6 +47,18 @@ export class DirtyQueue {
     this.waiting.set(brandId, { first, timer: setTimeout(() => this.due(brandId), delay) });
   }
 
+  /** Ask for a pass of `brandId` at once, without the quiet time (sync now); a running pass gets one more after it. */
+  now(brandId: string): void {
+    if (this.stopped || this.ready.has(brandId)) return;
+    if (this.running.has(brandId)) {
+      this.again.add(brandId);
+      return;
+    }
+    const w = this.waiting.get(brandId);
+    if (w !== undefined) clearTimeout(w.timer);
+    this.due(brandId);
+  }
+
   /** Brands waiting for their pass (not those running). */
   get depth(): number {
     return this.waiting.size + this.ready.size + this.again.size;

@@ -2,13 +2,14 @@
 // pass's time, duration, outcome and counts, the pending reasons and the last
 // error. Plain data; the controller keeps it current.
 
+import type { ControlView } from './brand-controls.js';
 import type { LeadershipView } from './leader.js';
 import type { RetryState } from './retry-schedule.js';
 import type { ServiceStatus } from './service-condition.js';
 import type { BrandState, PassCounts } from './state.js';
 
-/** One brand, as GET /status lists it. */
-export interface BrandStatus {
+/** One brand, as GET /status lists it; `suspended` and `syncWindow` (ControlView) say why apply mode does not apply it now. */
+export interface BrandStatus extends ControlView {
   brandId: string;
   /** `standby`: another replica leads the shard and runs the brand's passes (this one runs none). */
   state: BrandState | 'standby';

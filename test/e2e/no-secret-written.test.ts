@@ -35,6 +35,8 @@ import { admin, BRAND, cli, emulator, EXAMPLE, ROOT, TOKEN, type CliRun } from '
 
 /** A plain canary: letters and digits, so every field accepts it. */
 const CANARY = 'Qz7Canary9Wk';
+/** The controller's control API token: the canary inside. */
+const CONTROL_TOKEN = `control-${CANARY}-token`;
 /** A canary of every character HTML, XML, JSON, Markdown, Mermaid, DOT and URLs escape. */
 const MARKUP = 'Mk9pqW&Vq3zzJ"<b>\'|\\ #`';
 /** What may never appear: every 6-character piece of the plain canary, the markup canary's letter runs, the token. */
@@ -258,18 +260,29 @@ const RUNNERS: Record<string, (format: string | undefined) => Promise<void>> = {
     const stdout = new Capture();
     const stderr = new Capture();
     const stop = new AbortController();
-    const controllerEnv = { ...env(cacheDir), RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: 'webhook-token-0123' };
+    const controllerEnv = { ...env(cacheDir), RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: 'webhook-token-0123', RCSCTL_CONTROLLER_TOKEN: CONTROL_TOKEN };
     const done = main(['controller', manifests, '--listen', '127.0.0.1:0', '--log-format', f as string], { stdout, stderr, env: controllerEnv, cwd: work, signal: stop.signal });
     let ended = false;
     void done.finally(() => (ended = true));
     while (!ended && !/\bpass(\.error)?\b/.test(stdout.text)) await new Promise((r) => setTimeout(r, 20));
     expect(ended, stderr.text).toBe(false);
     const url = /(?:url=|"url":")(http:\/\/[^\s"]+)/.exec(stdout.text)?.[1] as string;
+    // The control API through its client: suspended, then a pass at once.
+    for (const action of ['suspend', 'sync']) runs.push({ argv: ['controller', action, '(against it)'], run: await cli(['controller', action, BRAND, '--controller', url], { cwd: work, env: { ...env(cacheDir), RCSCTL_CONTROLLER_TOKEN: CONTROL_TOKEN } }) });
     const served = await Promise.all(['/status', `/status/${BRAND}`, '/', '/metrics'].map(async (path) => `${path}\n${await (await request(`${url}${path}`)).body.text()}`));
     stop.abort();
     const code = await done;
     runs.push({ argv: ['controller', '(its log, and what it served)'], run: { code, stdout: `${stdout.text}\n${served.join('\n')}`, stderr: stderr.text } });
   },
+  // The control API's client: its token (a canary) never printed, whatever the controller answers (here: nothing listens).
+  ...Object.fromEntries(
+    ['sync', 'suspend', 'resume'].map((action) => [
+      `controller ${action}`,
+      async () => {
+        runs.push({ argv: ['controller', action], run: await cli(['controller', action, BRAND, '--controller', 'http://127.0.0.1:9'], { cwd: work, env: { ...env(cacheDir), RCSCTL_CONTROLLER_TOKEN: CONTROL_TOKEN } }) });
+      },
+    ]),
+  ),
   // After apply (below): the live brand holds the canary, and these compare against it.
   apply: async (f) => {
     // Each format applies the whole brand from the seed, once from a saved plan and once directly,
@@ -423,8 +436,9 @@ describe('no secret on a terminal', () => {
     expect(failing).toMatch(/auto-reply "Welcome \(sensitive\)" failed/);
     await draw(['apply', manifests, '--yes', '--allow-review', '--allow-delete']);
     // Every other command in its default format, in this order (show reads plan's file, report merge drift's);
-    // the emulator and the controller run until stopped and draw nothing a terminal changes: the piped runs above cover them.
-    const ABOVE = ['emulator', 'controller', 'apply'];
+    // the emulator and the controller run until stopped and draw nothing a terminal changes, nor does the control
+    // API's client (one line): the piped runs above cover them.
+    const ABOVE = ['emulator', 'controller', 'controller sync', 'controller suspend', 'controller resume', 'apply'];
     const saved = out('tty-plan.json');
     const shard = out('tty-drift.json');
     const ARGS: Record<string, string[][]> = {

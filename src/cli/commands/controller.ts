@@ -20,6 +20,7 @@ import { withCacheOptions } from '../plan-run.js';
 import { reviewedThings } from '../../kinds/index.js';
 import { lockUrlOf } from '../lock-backend.js';
 import { credentialsInPlay } from '../secrets.js';
+import { apiToken, registerControllerClient } from './controller-client.js';
 
 interface ControllerFlags {
   listen: string;
@@ -41,6 +42,7 @@ interface ControllerFlags {
   lockUrl?: string;
   advertiseUrl?: string;
   config?: string;
+  apiTokenFile?: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -68,6 +70,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
     .option('--shard <i/n>', 'serve only the brands of shard i of n (split by brand id, as CI shards are)')
     .option('--shard-peers <url-template>', 'with --shard: forward a notification for another shard\'s brand to that shard\'s replica, {shard} its 1-based index (http://rcsctl-controller-{shard}.rcsctl-controller-shards:9464/webhook)')
     .option('--webhook-token-file <file>', 'the bearer token /webhook requires (env: RCSCTL_WEBHOOK_TOKEN)')
+    .option('--api-token-file <file>', 'the bearer token of the control API, POST /brands/BRAND/sync, /suspend and /resume (env: RCSCTL_CONTROLLER_TOKEN; without one the API is off)')
     .option('--allow-from <cidr>', 'only these source addresses may post to /webhook (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--shutdown-timeout <duration>', 'on SIGTERM or SIGINT, wait this long for the passes in flight', '30s')
     .option('--stall-timeout <duration>', '/healthz fails when work is due and no pass has ended for this long', '15m')
@@ -76,11 +79,12 @@ export function registerController(program: Command, ctx: CommandContext): void 
     .option('--lock-url <url>', 'take the brand locks, and elect one leader per shard among the replicas, in this PostgreSQL database (postgres://USER:PASSWORD@HOST:5432/DB), shared with every rcsctl apply given the same URL (env: RCSCTL_LOCK_URL; docs/controller.md)')
     .option('--advertise-url <url>', 'with --lock-url: this replica\'s webhook URL, where standbys forward notifications while it leads (env: RCSCTL_ADVERTISE_URL; default: http://LISTEN/webhook)')
     .addOption(logFormat);
+  registerControllerClient(cmd, ctx);
   withCacheOptions(cmd).action(async (paths: string[], given: ControllerFlags, self: Command) => {
     const { io } = ctx;
     const config = given.config !== undefined ? loadControllerConfig(given.config, io.cwd, io.env) : undefined;
     const flags = withConfig(given, config, (name) => self.getOptionValueSource(name) === 'cli');
-    const later = config === undefined ? [] : (['suspend', 'syncWindows', 'notifications'] as const).filter((k) => config[k].length > 0);
+    const later = config === undefined ? [] : (['notifications'] as const).filter((k) => config[k].length > 0);
     if (later.length > 0) throw new RcsctlError('E_CONFIG', `${config!.file}: ${later.join(', ')}: not acted on by this version yet (only controller: is)`);
     const mode = oneOf(flags.mode, MODES, '--mode');
     const logFormat = oneOf(flags.logFormat, LOG_FORMATS, '--log-format');
@@ -91,6 +95,8 @@ export function registerController(program: Command, ctx: CommandContext): void 
     const historySize = historySizeOf(flags.history);
     const webhookToken = tokenOf(ctx, flags.webhookTokenFile ?? (io.env.RCSCTL_WEBHOOK_TOKEN === undefined ? config?.controller.webhookTokenFile : undefined));
     if (config !== undefined) ctx.redaction.add(config.secrets);
+    const controlToken = apiToken(ctx, flags.apiTokenFile ?? (io.env.RCSCTL_CONTROLLER_TOKEN === undefined ? config?.controller.apiTokenFile : undefined), false);
+    if (controlToken !== '') ctx.redaction.add([{ name: 'RCSCTL_CONTROLLER_TOKEN', value: controlToken }]);
     ctx.redaction.add([{ name: 'RCSCTL_WEBHOOK_TOKEN', value: webhookToken }]);
     const credentials = credentialsInPlay(ctx);
     const cacheDir = cacheDirFor(flags, io.env, io.cwd);
@@ -130,6 +136,8 @@ export function registerController(program: Command, ctx: CommandContext): void 
         ...rootOption(ctx),
         ...(lockUrl !== undefined ? { lockUrl } : {}),
         ...(advertiseUrl !== undefined ? { advertiseUrl } : {}),
+        ...(controlToken !== '' ? { apiToken: controlToken } : {}),
+        ...(config !== undefined ? { suspend: config.suspend, syncWindows: config.syncWindows } : {}),
       });
       await untilStopped(ctx.io);
       await controller.close();
