@@ -20,7 +20,7 @@ import { withCacheOptions } from '../plan-run.js';
 import { reviewedThings } from '../../kinds/index.js';
 import { lockUrlOf } from '../lock-backend.js';
 import { credentialsInPlay } from '../secrets.js';
-import { apiToken, registerControllerClient } from './controller-client.js';
+import { apiToken, registerControllerClient } from '../controller-client.js';
 
 interface ControllerFlags {
   listen: string;

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { request } from 'undici';
-import { RcsctlError } from '../../errors.js';
-import type { CommandContext } from '../context.js';
-import { EXIT_OK } from '../exit-codes.js';
+import { RcsctlError } from '../errors.js';
+import type { CommandContext } from './context.js';
+import { EXIT_OK } from './exit-codes.js';
 
 interface ClientFlags {
   controller?: string;
