@@ -10,6 +10,7 @@ import { layoutComponentsApi, messagebasesApi } from './catalogue.js';
 import { chatbotsApi } from './chatbots.js';
 import { logosApi } from './logos.js';
 import { menusApi } from './menus.js';
+import { statsApi } from './stats.js';
 import { templatesApi } from './templates.js';
 import type { Transport } from './transport.js';
 
@@ -24,6 +25,7 @@ export const API_MODULES = {
   agencyFiles: agencyFilesApi,
   templates: templatesApi,
   brands: brandsApi,
+  statistics: statsApi,
 } satisfies Record<string, (transport: Transport) => object>;
 
 /** The client's module fields: `autoReplies: AutoRepliesApi`, and so on. */

@@ -14,6 +14,7 @@ import { makePlanFile } from '../plan/plan-file.js';
 import { isFailed, planEachBrand, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import { parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
 import { TARGET_WARNING, targetBrands } from '../plan/target.js';
+import { UsageReads } from '../plan/usage.js';
 import type { RequestCount } from '../core/requests.js';
 import { findUnmanagedBrands, type UnmanagedBrand } from '../plan/unmanaged-brands.js';
 import type { PlanFile } from '../plan/types.js';
@@ -44,8 +45,9 @@ export function withUnmanagedOption(command: Command): Command {
 }
 
 /** The brand selection and planning options of `--brand`, `--shard`, `--cache-dir`/`--no-cache`, `--target`, `--cancel-review` and `--unmanaged-brand`. */
-export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?: string; cache?: boolean; target?: string[]; cancelReview?: boolean; unmanagedBrand?: string[]; compareTo?: string }): BrandSelection & PlanWithOptions {
+export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?: string; cache?: boolean; target?: string[]; cancelReview?: boolean; unmanagedBrand?: string[]; compareTo?: string; usage?: boolean }): BrandSelection & PlanWithOptions {
   const out: BrandSelection & PlanWithOptions = {};
+  if (flags.usage === true) out.usage = true;
   if (flags.compareTo !== undefined) out.compareTo = flags.compareTo;
   if (flags.unmanagedBrand !== undefined) out.unmanagedBrand = flags.unmanagedBrand;
   if (flags.brand !== undefined) out.brand = flags.brand;
@@ -90,6 +92,8 @@ export interface PlanWithOptions extends CacheOptions {
   unmanagedBrand?: string[];
   /** `plan --compare-to DIR`: the base's manifests, to split the steps by origin. */
   compareTo?: string;
+  /** Read how often users pressed what a step removes or changes (`plan`, unless `--no-usage`). */
+  usage?: boolean;
 }
 
 /**
@@ -129,14 +133,17 @@ export async function planWith(ctx: CommandContext, conn: Connection, brands: De
   try {
     const cacheDir = cacheDirFor(opts, ctx.io.env, ctx.io.cwd);
     const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl, ctx.redaction) : undefined;
+    const usage = opts.usage === true ? new UsageReads(conn.client) : undefined;
     const planned = await planEachBrand(conn.client, brands, {
       concurrency: ctx.globals().concurrency,
+      ...(usage ? { usage } : {}),
       ...(cache ? { cache } : {}),
       plan: { cancelReview: opts.cancelReview === true },
       hintFor: brandHint(ctx),
       onProgress: (brandId, done, total) => progress.update(brandId, done, total),
     });
     for (const p of planned) if (!isFailed(p)) cache?.notePlanned(p.plan.brandId);
+    for (const why of usage?.unavailable ?? []) ctx.io.stderr.write(ctx.redaction.text(`warning: ${why}; the plan shows no usage figures there\n`));
     cache?.save();
     // A brand refused with 63001 may not exist at all (a mistyped id): the account's brand list says (the sandbox's seed has its own hint).
     if (ctx.globals().sandbox !== true) await explainRefusedBrands(conn.client, planned, ctx.io.env[PERSON_ENV]);

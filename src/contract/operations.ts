@@ -50,6 +50,7 @@ const FORM = '/api/1.1/messagebase/messagebaseform';
 const CORP_BRAND = '/api/1.1/corp/brand';
 const PERSON_BRAND = '/api/1.1/corp/:personId/brand';
 const AGENCY_BRAND = '/api/1.1/agency/:agencyId/brand/:brandId';
+const STATS = '/api/1.1/statQuery';
 
 const m = (id: string, method: string, path: string, request: RequestShape, answer: AnswerShape): Operation => ({ id, method, path, family: 'management', request, answer });
 const json = (schema: string): RequestShape => ({ kind: 'json', schema });
@@ -105,6 +106,10 @@ export const OPERATIONS: readonly Operation[] = [
   m('menu.replace', 'PUT', MENU, json('menuRequest'), one('chatbotIdResult')),
   m('menu.delete', 'DELETE', MENU, NONE, one('chatbotIdResult')),
   m('menu.pause', 'PUT', `${MENU}/pause`, json('pauseRequest'), one('pauseResult')),
+  // Statistics: a day a row (startDate, endDate, and chatbotId or groupId in the query); read-only.
+  m('stats.persistentMenu', 'GET', `${STATS}/persistentMenu/:brandId`, NONE, { kind: 'envelope-items', item: 'persistentMenuStat' }),
+  m('stats.message', 'GET', `${STATS}/message/:brandId`, NONE, { kind: 'envelope-items', item: 'messageStat' }),
+  m('stats.messageButton', 'GET', `${STATS}/messageButton/:brandId`, NONE, { kind: 'envelope-items', item: 'messageButtonStat' }),
   m('messagebase.listCommon', 'GET', '/api/1.1/messagebase/common', NONE, list('commonMessagebase')),
   m('messagebase.getCommon', 'GET', '/api/1.1/messagebase/common/:messagebaseId', NONE, one('commonMessagebase')),
   m('template.list', 'GET', TEMPLATE, NONE, list('templateListItem')),

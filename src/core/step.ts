@@ -32,6 +32,17 @@ export interface FieldChange {
  */
 export type Origin = 'change' | 'outside' | 'both';
 
+/**
+ * How often users pressed the entries a step removes or changes (a menu item,
+ * a button or chip), from the service's statistics over the last `days` days:
+ * plan shows it beside the step, so a reviewer sees that the button being
+ * removed is the brand's most used one.
+ */
+export interface StepUsage {
+  days: number;
+  entries: { entry: string; change: 'removed' | 'changed'; pressed: number }[];
+}
+
 /** Why a step may not simply run. */
 export type Gate =
   | { type: 'none' }
@@ -103,6 +114,8 @@ interface StepBase {
   dependsOn: string[];
   /** Set by `plan --compare-to`: who caused the step (its field changes say field by field). */
   origin?: Origin;
+  /** How often users pressed what the step removes or changes (plan's usage statistics). */
+  usage?: StepUsage;
   /**
    * The reference this step produces (`autoReply:hours`, `file:hero`): later
    * steps' requests name it as `<ref:…>` until the applier knows the id.

@@ -43,6 +43,8 @@ export interface SeedSection {
 export interface EmulatorModule {
   /** The routes, matched in registration order. */
   routes: () => Route[];
+  /** Its admin routes (under /_emulator/, loopback only), if it has any. */
+  adminRoutes?: () => Route[];
   /** Per-brand state, kept in the brand's slot of that name. */
   state?: BrandStateHook;
   /** Its section of a seeded brand. */

@@ -13,7 +13,7 @@ import { Messaging } from './messaging/index.js';
 import type { Reply, RequestContext } from './http-types.js';
 import { parseMultipart } from './multipart.js';
 import { Router, type Route } from './router.js';
-import { serviceRoutes } from './routes/index.js';
+import { moduleAdminRoutes, serviceRoutes } from './routes/index.js';
 import { EMULATOR_ERRORS, ServiceError, fail, onAgencyInterface } from './service-error.js';
 import type { Seed } from './seed.js';
 import type { EmulatorStore } from './store.js';
@@ -68,7 +68,7 @@ export function createEmulatorServer(settings: ServerSettings): EmulatorServer {
   const messaging = new Messaging(settings.store);
   const state: AdminState = { store: settings.store, faults: new FaultPlan(), rateLimit: new RateLimit(settings.rateLimit ?? 0), log: [], seed: settings.seed, onReset: () => messaging.reset() };
   const service = new Router().add(...serviceRoutes(), ...messaging.routes(), ...(settings.routes ?? []));
-  const admin = new Router().add(...adminRoutes(state), ...messaging.adminRoutes());
+  const admin = new Router().add(...adminRoutes(state), ...messaging.adminRoutes(), ...moduleAdminRoutes());
   const sockets = new Set<Socket>();
   const emu: EmulatorServer = { server: undefined as unknown as Server, state, baseUrl: '', sockets, messaging };
 

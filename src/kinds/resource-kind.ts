@@ -447,6 +447,36 @@ export function isWorded<K extends AnyKind>(kind: K): kind is K & Worded {
   return typeof (kind as Partial<Worded>).words === 'object';
 }
 
+/** An entry of a live object that users press, as the statistics name it. */
+export interface UsageEntry {
+  /** What the reader sees: the menu item's or button's label. */
+  entry: string;
+  change: 'removed' | 'changed';
+  /** The statistics read that counts it (`menu:<chatbotId>`): read once per run, whichever kind asks. */
+  source: string;
+  /** Its key among that read's counts. */
+  key: string;
+}
+
+/**
+ * A kind whose entries users press (menu items, buttons and chips): plan shows,
+ * beside a step that removes or changes them, how often they were pressed.
+ */
+export interface UsageCounted<L> {
+  readonly usage: {
+    /** The pressed entries that `step` on live object `l` removes or changes. */
+    entries(step: Step, l: L, live: LiveBrand): UsageEntry[];
+    /** Presses by key from `from` to `to` (yyyymmdd) of one source. */
+    read(client: RcsClient, brand: BrandRef, source: string, from: string, to: string): Promise<Map<string, number>>;
+  };
+}
+
+/** Whether plan can say how often users pressed what `kind`'s steps remove or change. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isUsageCounted<K extends AnyKind>(kind: K): kind is K & UsageCounted<any> {
+  return typeof (kind as Partial<UsageCounted<unknown>>).usage === 'object';
+}
+
 /** A kind `rcsctl graph` draws its own way; without it, a node of its name and address. */
 export interface Drawn<D> {
   readonly drawing: KindDrawing<D>;

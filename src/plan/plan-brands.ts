@@ -8,6 +8,7 @@ import type { LiveCache } from '../kinds/live-cache.js';
 import type { PlanOptions } from '../kinds/resource-kind.js';
 import { readLive } from './read-live.js';
 import { stateFindings } from './state-findings.js';
+import { addUsage, type UsageReads } from './usage.js';
 import type { BrandPlan, LiveBrand } from './types.js';
 import { toBrandError, type BrandDeclaration, type BrandError, type HintFor } from './brand-error.js';
 
@@ -53,6 +54,8 @@ export interface PlanBrandsOptions {
   onProgress?: (brandId: string, done: number, total: number) => void;
   /** The clock the state findings are taken at (default: now). */
   now?: Date;
+  /** Read how often users pressed what each step removes or changes (plan's usage figures). */
+  usage?: UsageReads;
 }
 
 /** Read the live state of every brand (concurrently) and plan each; the first failure rejects. */
@@ -88,6 +91,7 @@ async function planOne(client: RcsClient, desired: DesiredBrand, opts: PlanBrand
   plan.findings = stateFindings(desired, live, opts.now ?? new Date()).flatMap((r) => r.findings);
   plan.declaredAt = { file: desired.source.file, line: desired.source.line };
   if (desired.owners !== undefined) plan.owners = desired.owners;
+  if (opts.usage !== undefined) await addUsage(opts.usage, brandRef(desired), plan, live);
   return { desired, live, plan };
 }
 

@@ -18,6 +18,7 @@ import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
 import { describe, MARKERS, markerOf, needsAttention, planTotals, problemText, showsChanges, summaryLine, totalLine } from './plan-text.js';
 import { makeStyle } from './style.js';
 import { reviewText } from '../core/step.js';
+import { usageSentences } from './usage.js';
 
 const plain = makeStyle(false);
 
@@ -165,6 +166,8 @@ function stepsMarkdown(steps: Step[], title: string): string[] {
             : '';
     lines.push(`| ${markerOf(step, plain).marker} | \`${cell(step.address)}\` | ${cell(JSON.stringify(step.name))} | ${cell(describe(step))} | ${cell(gate)} |`);
   }
+  const pressed = steps.flatMap((step) => usageSentences(step).map((u) => `- \`${cell(step.address)}\` ${inline(u)}`));
+  if (pressed.length > 0) lines.push('', '**What users press, and this change removes or changes:**', '', ...pressed);
   const diff: string[] = [];
   for (const step of steps) {
     const upload = stepUpload(step);

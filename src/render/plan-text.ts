@@ -10,6 +10,7 @@ import { reviewText } from '../core/step.js';
 import { wordsFor } from '../kinds/index.js';
 import type { Finding } from '../core/finding.js';
 import { BOTH_NOTE, changedOnBothSides, originLine, originSections } from './origin.js';
+import { usageSentences } from './usage.js';
 
 /** Markers: create, update, delete, blocked, needs review. */
 export const MARKERS = { create: '+', update: '~', delete: '-', blocked: '!', review: '⚑', unmanaged: '?' } as const;
@@ -151,6 +152,7 @@ export function renderStep(step: Step, style: Style): string[] {
   const upload = stepUpload(step);
   if (upload !== undefined) lines.push(style.green(`      ${uploadLine(upload)}`));
   if (showsChanges(step)) for (const c of step.changes) lines.push(renderChange(c, style));
+  for (const u of usageSentences(step)) lines.push(style.yellow(`      ${u}`));
   return lines;
 }
 

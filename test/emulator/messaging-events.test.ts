@@ -65,6 +65,11 @@ describe('user events', () => {
     await posted({ eventType: 'response', ...WHO, postbackId: event.postbackId });
     await rx.until(() => statusItems().length === 2);
     expect(statusItems()[1]).toMatchObject({ status: 'fail', error: { code: '40000', message: 'Not delivered to the handset' }, autoReplyMsgId: 'ARM-hours', bill: 0 });
+    // Both taps are counted in the brand's menu statistics, on the emulator's day.
+    const day = '20261121';
+    const stats = await call(emu, 'GET', `/api/1.1/statQuery/persistentMenu/BR.a?startDate=${day}&endDate=${day}&chatbotId=${WHO.chatbotId}`, { token: 't-master' });
+    expect(stats.status).toBe(200);
+    expect(stats.body.result).toEqual([{ statDate: day, brandId: 'BR.a', chatbotId: WHO.chatbotId, menuList: [{ postbackId: event.postbackId, menuType: 'autoreply', title: 'Hours', clickCount: 2 }] }]);
   });
 
   it('a menu reply whose auto-reply is gone: the auto-reply item fails', async () => {

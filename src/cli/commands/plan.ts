@@ -31,6 +31,7 @@ interface PlanOptions {
   preview?: string;
   previewUrl?: string;
   cancelReview: boolean;
+  usage?: boolean;
   unmanagedBrand?: string[];
   graph: boolean;
   cache: boolean;
@@ -53,7 +54,8 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
     .option('--shard <i/n>', 'plan only the brands of shard i of n (split by brand id; see docs/ci.md)')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
     .option('--cancel-review', 'a change to what waits for review withdraws that review first (gated like a delete)', false)
-    .option('--compare-to <dir>', "the manifests of the change's base (a checkout of the target branch): split the steps into the change's and those undoing changes made outside rcsctl (docs/plan.md)");
+    .option('--compare-to <dir>', "the manifests of the change's base (a checkout of the target branch): split the steps into the change's and those undoing changes made outside rcsctl (docs/plan.md)")
+    .option('--no-usage', 'do not read how often users pressed the menu items, buttons and chips a step removes or changes (docs/plan.md)');
   commentOptions(cmd);
   previewOptions(withUnmanagedOption(withCacheOptions(cmd))).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);

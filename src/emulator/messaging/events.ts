@@ -5,6 +5,7 @@
 
 import type { PersistentMenuItem, Suggestion } from '../../contract/wire.js';
 import { formatServiceTime } from '../../util/time.js';
+import { recordPress, serviceDay } from '../routes/stats.js';
 import { failEmulator } from '../service-error.js';
 import type { EmulatorStore, StoredBrand, StoredChatbot } from '../store.js';
 import { DEFAULT_CARRIER, joinUrl, type SentMessage } from './model.js';
@@ -65,6 +66,8 @@ export function playEvent(store: EmulatorStore, body: Record<string, unknown>): 
     menuItem = menuReply(room, body);
     item.postbackId = menuItem.postbackId as string;
     item.displayText = menuItem.title;
+    // A menu press is counted in the brand's statistics (GET /statQuery/persistentMenu).
+    recordPress(brand, room, menuItem, serviceDay(now));
   }
   const replyId = (item.replyId = store.nextId('RPL'));
   store.messaging.replies.set(replyId, { replyId, chatbotId, userContact, issuedAt: now, billed: 0 });

@@ -13,6 +13,7 @@ import { chatbotRoutes } from './chatbots.js';
 import { logoRoutes } from './logos.js';
 import { menuRoutes } from './menus.js';
 import { miscRoutes } from './misc.js';
+import { statsModule } from './stats.js';
 import { templateRoutes } from './templates.js';
 
 /** Every route module, in the order their routes are matched. */
@@ -25,9 +26,15 @@ export const ROUTE_MODULES: readonly EmulatorModule[] = [
   { routes: miscRoutes },
   { routes: templateRoutes },
   brandModule,
+  statsModule,
 ];
 
 /** The routes of every registered module. */
 export function serviceRoutes(): Route[] {
   return ROUTE_MODULES.flatMap((m) => m.routes());
+}
+
+/** The admin routes of every registered module. */
+export function moduleAdminRoutes(): Route[] {
+  return ROUTE_MODULES.flatMap((m) => m.adminRoutes?.() ?? []);
 }

@@ -5,11 +5,12 @@
 //   findings.ts  drift findings about its registration state
 //   export.ts    live auto-replies back to `autoReplies:`
 //   doctor.ts    its doctor checks: aliases, postback fill, image ids
+//   usage.ts     how often its buttons and chips were pressed (through the menus that send it)
 //   manifest.ts  the `autoReplies:` section: builder and lint rules
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { AutoReplyDetail } from '../../api/types.js';
-import type { CreatedSince, Doctored, Drawn, Exportable, LinkSplitting, Listed, LiveChecked, Named, Previewable, Prunable, Relinkable, ResourceKind, Stateful, Surveyed } from '../resource-kind.js';
+import type { CreatedSince, Doctored, Drawn, Exportable, LinkSplitting, Listed, LiveChecked, Named, Previewable, Prunable, Relinkable, ResourceKind, Stateful, Surveyed, UsageCounted } from '../resource-kind.js';
 import { autoReplyDoctor } from './doctor.js';
 import { unknownMessagebases } from './common.js';
 import { autoReplyExporter } from './export.js';
@@ -18,6 +19,7 @@ import { autoReplyPlanning } from './kind.js';
 import { autoReplyManifest } from './manifest.js';
 import { autoRepliesCreatedSince, autoReplyHandlers, autoReplyList, autoReplyNamed, autoReplyReader, rereadAutoReply } from './service.js';
 import type { DesiredAutoReply } from './types.js';
+import { autoReplyUsage } from './usage.js';
 
 declare module '../../core/live.js' {
   interface LiveSections {
@@ -26,7 +28,7 @@ declare module '../../core/live.js' {
 }
 
 /** The auto-reply kind. */
-export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'autoReply'> & Previewable<DesiredAutoReply> & Stateful<AutoReplyDetail> & Exportable<AutoReplyDetail> & Surveyed & Drawn<DesiredAutoReply> & Relinkable<AutoReplyDetail> & LinkSplitting & LiveChecked<DesiredAutoReply> & CreatedSince & Listed & Named<DesiredAutoReply, AutoReplyDetail> & Doctored & Prunable = {
+export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'autoReply'> & Previewable<DesiredAutoReply> & Stateful<AutoReplyDetail> & Exportable<AutoReplyDetail> & Surveyed & Drawn<DesiredAutoReply> & Relinkable<AutoReplyDetail> & LinkSplitting & LiveChecked<DesiredAutoReply> & CreatedSince & Listed & Named<DesiredAutoReply, AutoReplyDetail> & Doctored & Prunable & UsageCounted<AutoReplyDetail> = {
   ...autoReplyPlanning,
   manifest: autoReplyManifest,
   liveProblems: unknownMessagebases,
@@ -42,6 +44,7 @@ export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'aut
   exporter: autoReplyExporter,
   survey: { list: '/autoreplymsg', states: ['등록완료', '저장', '처리중'] },
   doctor: autoReplyDoctor,
+  usage: autoReplyUsage,
 };
 
 export { normaliseButtons, normaliseSuggestions, toRequest } from './kind.js';

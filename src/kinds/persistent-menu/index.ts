@@ -2,17 +2,19 @@
 // it), planned and applied on its own.
 //   kind.ts      identity, normalisation, the menu request, gates (pure)
 //   service.ts   the create, replace and delete handlers and their codes
+//   usage.ts     how often its items were pressed (the room's menu statistics)
 //   manifest.ts  the menu item definition and lint rules;  schema.ts  its fragment
 
 import type { ChatbotDetail } from '../../api/types.js';
 import { rereadChatbot } from '../chatbot/service.js';
-import type { Drawn, Ordered, Previewable, Relinkable, ResourceKind, Worded } from '../resource-kind.js';
+import type { Drawn, Ordered, Previewable, Relinkable, ResourceKind, UsageCounted, Worded } from '../resource-kind.js';
 import { hasMenu, persistentMenuPlanning, type DesiredMenu } from './kind.js';
 import { menuManifest } from './manifest.js';
 import { menuHandlers } from './service.js';
+import { menuUsage } from './usage.js';
 
 /** The persistent menu kind. */
-export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Relinkable<ChatbotDetail> & Ordered<DesiredMenu, ChatbotDetail> = {
+export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Relinkable<ChatbotDetail> & Ordered<DesiredMenu, ChatbotDetail> & UsageCounted<ChatbotDetail> = {
   ...persistentMenuPlanning,
   manifest: menuManifest,
   // A room without a menu has no menu to find: a create is then still to do, a delete done.
@@ -21,6 +23,7 @@ export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persi
     return room !== undefined && hasMenu(room.live) ? room : undefined;
   },
   handlers: menuHandlers,
+  usage: menuUsage,
 };
 
 export type { DesiredMenu } from './kind.js';
