@@ -2,7 +2,8 @@
 // what is live, and the variables read off live values.
 
 import { describe, expect, it } from 'vitest';
-import { mergePatch, variablesFor } from '../../src/export/against-base.js';
+import { mergePatch } from '../../src/export/against-base.js';
+import { variablesFor } from '../../src/export/base-variables.js';
 
 describe('mergePatch', () => {
   it('is nothing for equal values, a field for a changed one, null for one live lacks; lists replace whole', () => {
@@ -24,7 +25,7 @@ const base = {
   variables,
   sections: [{ autoReplies: { hours: { name: 'Hours ${var:city}', body: { description: '${var:seats} seats in ${var:city}.' } }, other: { name: 'Other', body: { description: 'plain' } } } }],
 };
-const choice = (given: Record<string, string> = {}) => ({ abs: '/base', given: new Map(Object.entries(given)) });
+const choice = (given: Record<string, string> = {}): Map<string, string> => new Map(Object.entries(given));
 
 describe('variablesFor', () => {
   it('reads each variable off the live entry its texts fit, typed; one at its default is not written', () => {
