@@ -19,6 +19,7 @@ const BENCHES: Bench[] = [
   { name: 'export-many', load: async () => (await import('./export-many.js')).run },
   { name: 'compose', load: async () => () => import('./compose.js').then((m) => m.run()) },
   { name: 'ratelimit', load: async () => (await import('./ratelimit.js')).run },
+  { name: 'ci-cost', load: async () => () => import('./ci-cost.js').then((m) => m.run()) },
   // `controller 429`: the pass under random 429 storms (controller-429.ts).
   { name: 'controller', load: async () => (args) => (args[0] === '429' ? import('./controller-429.js').then((m) => m.run()) : import('./controller.js').then((m) => m.run())) },
 ];

@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeed, startEmulator, type RunningEmulator } from '../src/emulator/index.js';
 import { withDeclaredBrands } from '../src/emulator/seed-brands.js';
 import { defaultSeedPath } from '../src/util/paths.js';
-import { cli, ROOT, TOKEN } from './e2e/helpers.js';
-import { GhComments, GitlabNotes, makeBin } from './ci-fakes.js';
+import { admin, cli, ROOT, TOKEN } from './e2e/helpers.js';
+import { filesUnder, GhComments, GitlabNotes, makeBin } from './ci-fakes.js';
 import { readWorkflow, runWorkflow } from './ci-github.js';
 import { readPipeline, runPipeline } from './ci-gitlab.js';
 
@@ -26,6 +26,8 @@ const CLIENT = { id: 'ci-client', secret: 'ci-secret' };
 const NOTE_TOKEN = 'glpat-fake-note-token';
 const MARKER = '<!-- rcsctl-plan -->';
 const GITHUB_LIMIT = 65_536;
+/** The brand a colleague edits in the console while the request is open. */
+const EDITED = IDS[39] as string;
 
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'ci', GIT_AUTHOR_EMAIL: 'ci@example.com', GIT_COMMITTER_NAME: 'ci', GIT_COMMITTER_EMAIL: 'ci@example.com' };
 
@@ -33,18 +35,44 @@ const root = mkdtempSync(join(tmpdir(), 'rcsctl-ci-comment-'));
 let bin: string;
 let repos = 0;
 
-/** A git repository of the 40 brands; `text` is every auto-reply's description. */
-function repo(text: string): string {
-  const dir = join(root, `repo-${++repos}`);
-  for (const id of IDS) {
+/** Write the 40 brands' manifests under `dir`/brands; `text` is every auto-reply's description. */
+function writeBrands(dir: string, text: string, ids: readonly string[] = IDS): void {
+  for (const id of ids) {
     mkdirSync(join(dir, 'brands', id), { recursive: true });
     const replies = Array.from({ length: REPLIES }, (_, i) => `  r${i}: { name: "Reply ${i}", messagebaseId: SCS00000, body: { description: "${text} (${id}, reply ${i})" } }`);
     writeFileSync(join(dir, 'brands', id, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${id} }\nautoReplies:\n${replies.join('\n')}\n`);
   }
+}
+
+/** A git repository of the 40 brands as main holds them; with `text`, the request's branch (checked out) sets every description to it. */
+function repo(text = MAIN): string {
+  const dir = join(root, `repo-${++repos}`);
+  const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { env: GIT_ENV });
+  writeBrands(dir, MAIN);
   execFileSync('git', ['init', '--quiet', '--initial-branch=main', dir], { env: GIT_ENV });
-  execFileSync('git', ['-C', dir, 'add', '.'], { env: GIT_ENV });
-  execFileSync('git', ['-C', dir, 'commit', '--quiet', '-m', text.slice(0, 20)], { env: GIT_ENV });
+  git('add', '.');
+  git('commit', '--quiet', '-m', 'main');
+  git('checkout', '--quiet', '-b', 'request');
+  if (text !== MAIN) {
+    writeBrands(dir, text);
+    git('commit', '--quiet', '-am', text.slice(0, 20));
+  }
   return dir;
+}
+
+/** The requests the emulator served since the last call. */
+async function served(emu: RunningEmulator): Promise<number> {
+  const log = (await admin(emu, 'GET', 'requests')) as { requests: unknown[] };
+  await admin(emu, 'DELETE', 'requests');
+  return log.requests.length;
+}
+
+/** A colleague's fix in the console: one auto-reply of the last brand says something else live. */
+async function consoleEdit(emu: RunningEmulator, text: string): Promise<void> {
+  const dir = mkdtempSync(join(root, 'console-'));
+  writeBrands(dir, text, [EDITED]);
+  const r = await cli(['apply', join(dir, 'brands'), '--yes', '--no-cache'], { emu });
+  expect(r.code, r.stderr).toBe(0);
 }
 
 const MAIN = 'Welcome to our shop: opening hours are Monday to Friday, nine to six; on weekends we answer within a day.';
@@ -65,6 +93,8 @@ interface Recipe {
   full: RegExp;
   /** One `report merge` of plan and drift: the drift that is the plan's changes is not repeated. */
   combined: boolean;
+  /** Where the CI service keeps the recipe's caches between runs. */
+  cacheStore: string;
 }
 
 let emu: RunningEmulator;
@@ -78,18 +108,21 @@ beforeAll(async () => {
   if (master === undefined) throw new Error('the seed has no master account');
   Object.assign(master, { clientId: CLIENT.id, clientSecret: CLIENT.secret });
   emu = await startEmulator({ port: 0, seed });
-  const r = await cli(['apply', join(repo(MAIN), 'brands'), '--yes'], { emu });
+  const r = await cli(['apply', join(repo(), 'brands'), '--yes'], { emu });
   expect(r.code, r.stderr).toBe(0);
 }, 300_000);
+// The runs leave many clones and caches to remove.
 afterAll(async () => {
   await emu?.close();
   await notes.close();
   rmSync(root, { recursive: true, force: true });
-});
+}, 120_000);
 
 function github(file: string, full: RegExp, combined: boolean): Recipe {
   const wf = readWorkflow(join(ROOT, 'examples', 'ci', file));
   const gh = new GhComments(join(root, `gh-${file}.json`));
+  const cacheStore = mkdtempSync(join(root, 'gh-cache-'));
+  let runId = 0;
   return {
     file,
     full,
@@ -103,13 +136,17 @@ function github(file: string, full: RegExp, combined: boolean): Recipe {
         vars: { RCSCTL_BASE_URL: e.url },
         secrets: { RCSCTL_CLIENT_ID: CLIENT.id, RCSCTL_CLIENT_SECRET: CLIENT.secret },
         env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: root, FAKE_GH_STATE: gh.file },
+        cacheStore,
+        runId: ++runId,
       }),
+    cacheStore,
     comment: () => gh.comments().find((c) => c.body.startsWith(MARKER))?.body ?? '',
   };
 }
 
 function gitlab(file: string, full: RegExp, combined: boolean): Recipe {
   const doc = readPipeline(join(ROOT, 'examples', 'ci', file));
+  const cacheStore = mkdtempSync(join(root, 'gl-cache-'));
   return {
     file,
     full,
@@ -122,7 +159,9 @@ function gitlab(file: string, full: RegExp, combined: boolean): Recipe {
         env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: root },
         variables: { RCSCTL_BASE_URL: e.url, RCSCTL_CLIENT_ID: CLIENT.id, RCSCTL_CLIENT_SECRET: CLIENT.secret, RCSCTL_NOTE_TOKEN: NOTE_TOKEN, CI_API_V4_URL: notes.url},
         manual: ['apply'],
+        cacheStore,
       }),
+    cacheStore,
     comment: () => notes.notes.filter((n) => n.body.startsWith(MARKER)).at(-1)?.body ?? '',
   };
 }
@@ -137,14 +176,23 @@ const RECIPES = [
 describe('the comment the recipes post, at 40 brands', () => {
   for (const make of RECIPES) {
     const recipe = make();
-    it(`${recipe.file}: a clean request is a few lines; a change to every brand fits in one comment, well-formed, naming what it left out`, async () => {
-      await recipe.run(emu, repo(MAIN));
+    it(`${recipe.file}: a clean request is a few lines; a change to every brand fits in one comment, well-formed, naming what it left out and a console edit it would undo; the second run reads through the kept cache`, async () => {
+      await served(emu);
+      await recipe.run(emu, repo());
+      const cold = await served(emu);
       const clean = recipe.comment();
       expect(clean).toContain('no changes');
       expect(Buffer.byteLength(clean), clean).toBeLessThan(800);
       expect(clean).not.toContain('| Brand |');
+      // The cache is kept, without the runner's key file.
+      expect(filesUnder(recipe.cacheStore).some((f) => f.includes('.rcsctl-cache/'))).toBe(true);
+      expect(filesUnder(recipe.cacheStore).filter((f) => f.endsWith('seal.key'))).toEqual([]);
 
+      await consoleEdit(emu, 'Closed today: stocktaking');
+      await served(emu);
       await recipe.run(emu, repo(CHANGED));
+      const warm = await served(emu);
+      await consoleEdit(emu, MAIN);
       const body = recipe.comment();
       expect(body.length, body.slice(0, 2000)).toBeLessThanOrEqual(GITHUB_LIMIT);
       expectWellFormed(body);
@@ -153,6 +201,11 @@ describe('the comment the recipes post, at 40 brands', () => {
       expect(body).toContain(`**Total for 40 brands: 0 to create, ${40 * REPLIES} to update`);
       expect(body).toMatch(/\*\*Left out to keep this comment within \d+ bytes:\*\* the plan details of \d+ brands/);
       expect(body).toMatch(recipe.full);
+      // The colleague's console edit, which the request would overwrite, is named apart from the request's own changes.
+      expect(body).toContain(`⚠️ **${REPLIES} steps in 1 brand undo changes made outside rcsctl since the base was applied**`);
+      // Its brand's block comes first, within the budget, with the console's side apart.
+      expect(body).toContain(`<details><summary><code>${EDITED}</code>: ${REPLIES} to update (${REPLIES} undo changes made outside rcsctl)</summary>`);
+      expect(body).toContain(`**⚠️ Undoing changes made outside rcsctl since the base was applied** (${REPLIES} steps):`);
       // The plan's brands come under the plan, before the drift's heading.
       expect(body.indexOf('<details><summary><code>BR.cicmt00000</code>: 12 to update</summary>')).toBeGreaterThan(0);
       expect(body.indexOf('<details><summary><code>BR.cicmt00000</code>: 12 to update</summary>')).toBeLessThan(body.indexOf('## rcsctl drift'));
@@ -161,6 +214,8 @@ describe('the comment the recipes post, at 40 brands', () => {
         expect(body).toContain(`${40 * REPLIES} drifted resources are the plan's changes above: not repeated here (40 brands drifted only so).`);
         expect(body).not.toContain('| Brand | Status |');
       }
+      // The second run restored the first's cache: it read the lists, not the 480 auto-replies again.
+      expect(warm, `cold ${cold}, warm ${warm}`).toBeLessThan(cold / 2);
     }, 600_000);
   }
 });

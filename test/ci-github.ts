@@ -3,10 +3,15 @@
 // and step `if:` evaluated, `${{ … }}` filled in from the contexts the runner
 // would give, each leg in a fresh clone of the repository, artifacts passed
 // by upload-artifact and download-artifact, and every `run:` script run, as
-// written, with bash. Other actions (checkout, setup-node, the JUnit report)
-// do nothing here. A leg named in `lose` never reports, as a lost runner.
+// written, with bash. A checkout with a `path` clones the repository there at
+// its `ref` (the pull request's base: `base`); actions/cache restores the
+// newest entry of its key or restore-keys prefix from `cacheStore` and saves
+// its paths there when the job ends (`!` paths left out); without a
+// `cacheStore`, nothing is kept. Other actions (the workspace's checkout,
+// setup-node, the JUnit report) do nothing here. A leg named in `lose` never
+// reports, as a lost runner.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { parse } from 'yaml';
@@ -62,6 +67,12 @@ export interface GithubRunOptions {
   /** Run only these jobs, after `prior` (an earlier part of the same run, in the same `work`). */
   only?: readonly string[];
   prior?: readonly JobResult[];
+  /** The pull request's base commit (github.event.pull_request.base.sha); default: the repository's main branch. */
+  base?: string;
+  /** Where actions/cache keeps its entries between runs; none kept without it. */
+  cacheStore?: string;
+  /** github.run_id: each run saves its caches under a key of its own. */
+  runId?: number;
 }
 
 const withStatus = (expr: string): string => (/\b(always|success|failure|cancelled)\(\)/.test(expr) ? expr : `success() && (${expr})`);
@@ -76,7 +87,9 @@ export async function runWorkflow(workflow: Workflow, o: GithubRunOptions): Prom
     repository: 'agency/brands',
     ref: o.event === 'pull_request' ? 'refs/pull/7/merge' : 'refs/heads/main',
     token: 'ghs_fake_token',
-    event: o.event === 'pull_request' ? { pull_request: { number: 7 } } : {},
+    run_id: String(o.runId ?? 1),
+    run_attempt: '1',
+    event: o.event === 'pull_request' ? { pull_request: { number: 7, base: { sha: o.base ?? execFileSync('git', ['-C', o.repo, 'rev-parse', 'main'], { encoding: 'utf8' }).trim() } } } : {},
   };
   for (const [id, job] of Object.entries(workflow.jobs)) {
     if (o.only !== undefined && !o.only.includes(id)) continue;
@@ -114,6 +127,8 @@ async function runLeg(workflow: Workflow, job: Job, leg: string, ctx: Contexts, 
   let code = 0;
   let log = '';
   const status = { failed: false };
+  /** The caches to save when the job ends, as actions/cache's post step does. */
+  const saves: (() => void)[] = [];
   for (const [i, step] of job.steps.entries()) {
     if (!evaluate(withStatus(step.if ?? 'true'), ctx, status)) continue;
     const outputs: Record<string, string> = {};
@@ -143,7 +158,7 @@ async function runLeg(workflow: Workflow, job: Job, leg: string, ctx: Contexts, 
         if (eq > 0) outputs[line.slice(0, eq)] = line.slice(eq + 1);
       }
     } else {
-      stepCode = action(step, ctx, ws, artifacts, outputs);
+      stepCode = action(step, ctx, ws, artifacts, outputs, o, saves);
       log += `--- ${step.uses}: ${stepCode}\n`;
     }
     if (step.id !== undefined) (ctx.steps as Record<string, unknown>)[step.id] = { outputs };
@@ -152,13 +167,38 @@ async function runLeg(workflow: Workflow, job: Job, leg: string, ctx: Contexts, 
       if (code === 0) code = stepCode;
     }
   }
+  for (const save of saves) save();
   return { job: leg.split(' ')[0] as string, leg, code, log };
 }
 
 /** The actions the recipes use; 0 or 1 as the step would end. */
-function action(step: Step, ctx: Contexts, ws: string, artifacts: string, outputs: Record<string, string>): number {
+function action(step: Step, ctx: Contexts, ws: string, artifacts: string, outputs: Record<string, string>, o: GithubRunOptions, saves: (() => void)[]): number {
   const uses = step.uses ?? '';
   const w = (k: string): string | undefined => (step.with?.[k] === undefined ? undefined : interpolate(String(step.with[k]), ctx));
+  if (/^actions\/checkout@/.test(uses) && w('path') !== undefined) {
+    const dir = join(ws, w('path') as string);
+    execFileSync('git', ['clone', '--quiet', o.repo, dir]);
+    const ref = w('ref') ?? '';
+    if (ref !== '') execFileSync('git', ['-C', dir, 'checkout', '--quiet', '--detach', ref]);
+    return 0;
+  }
+  if (/^actions\/cache@/.test(uses)) {
+    if (o.cacheStore === undefined) return 0;
+    const store = o.cacheStore;
+    const lines = (w('path') ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+    const [paths, left] = [lines.filter((l) => !l.startsWith('!')), lines.filter((l) => l.startsWith('!')).map((l) => l.slice(1))];
+    const key = w('key') as string;
+    const prefixes = (w('restore-keys') ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+    const entries = existsSync(store) ? readdirSync(store).sort((a, b) => statSync(join(store, b)).mtimeMs - statSync(join(store, a)).mtimeMs) : [];
+    const hit = entries.find((e) => e === key) ?? prefixes.map((p) => entries.find((e) => e.startsWith(p))).find((e) => e !== undefined);
+    if (hit !== undefined) cpSync(join(store, hit), ws, { recursive: true });
+    saves.push(() => {
+      if (hit === key) return;
+      for (const p of paths) if (existsSync(join(ws, p))) cpSync(join(ws, p), join(store, key, p), { recursive: true });
+      for (const p of left) rmSync(join(store, key, p), { force: true, recursive: true });
+    });
+    return 0;
+  }
   if (/^actions\/(checkout|setup-node)@/.test(uses) || /^mikepenz\/action-junit-report@/.test(uses)) return 0;
   if (/^actions\/upload-artifact@/.test(uses)) {
     const name = w('name') as string;

@@ -3,11 +3,14 @@
 // stage (or after their `needs`), `parallel:` and `parallel: matrix:` legs
 // expanded, `when:` (on_success, always, manual) and `allow_failure:`
 // honoured, artifacts passed on (`when: always` uploads after a failure too),
-// and `before_script:` with `script:` run, as written, with bash in a fresh
-// clone of the repository. A leg named in `lose` never reports.
+// and `before_script:` with `script:`, then `after_script:`, run, as written,
+// with bash in a fresh clone of the repository. `cache:` (the job's, else the
+// default's) is restored from `cacheStore` before the scripts and saved there
+// after them, by its key with the job's variables filled in; without a
+// `cacheStore`, nothing is kept. A leg named in `lose` never reports.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { copyMatching, runScript } from './ci-fakes.js';
@@ -26,6 +29,8 @@ interface GitlabJob {
   parallel?: number | { matrix: Record<string, string[]>[] };
   script: string[];
   before_script?: string[];
+  after_script?: string[];
+  cache?: { key: string; paths: string[] };
   variables?: Record<string, string>;
   allow_failure?: boolean;
   artifacts?: { when?: string; paths?: string[] };
@@ -47,6 +52,8 @@ export interface GitlabRunOptions {
   /** Run only these jobs, after `prior` (an earlier part of the same pipeline, in the same `work`). */
   only?: readonly string[];
   prior?: readonly JobResult[];
+  /** Where `cache:` keeps its entries between pipelines; none kept without it. */
+  cacheStore?: string;
 }
 
 /** Run the pipeline `doc` for one source; one result per leg, stage by stage. `manual` is the code of a manual job not started. */
@@ -60,7 +67,7 @@ export async function runPipeline(doc: Record<string, unknown>, o: GitlabRunOpti
     CI_DEFAULT_BRANCH: 'main',
     CI_PROJECT_ID: '42',
     CI_JOB_URL: 'https://gitlab.example/agency/brands/-/jobs/1',
-    ...(o.source === 'merge_request_event' ? { CI_MERGE_REQUEST_IID: '7' } : { CI_COMMIT_BRANCH: 'main' }),
+    ...(o.source === 'merge_request_event' ? { CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main' } : { CI_COMMIT_BRANCH: 'main' }),
   };
   const globals = { ...predefined, ...((doc.variables as Record<string, string>) ?? {}), ...o.variables };
   const artifacts = join(o.work, 'artifacts');
@@ -91,8 +98,20 @@ export async function runPipeline(doc: Record<string, unknown>, o: GitlabRunOpti
       execFileSync('git', ['clone', '--quiet', o.repo, dir]);
       for (const b of before) copyMatching(join(artifacts, b.leg.replace(/\W+/g, '-')), ['*'], dir);
       const vars = { ...globals, ...(job.variables ?? {}), ...l.vars };
-      const script = [...(job.before_script ?? ((doc.default as { before_script?: string[] } | undefined)?.before_script ?? [])), ...job.script].join('\n');
-      const r = await runScript(script, dir, { ...o.env, ...vars, XDG_CACHE_HOME: join(dir, '.runner-cache') });
+      const defaults = (doc.default as Pick<GitlabJob, 'before_script' | 'after_script' | 'cache'> | undefined) ?? {};
+      const script = [...(job.before_script ?? defaults.before_script ?? []), ...job.script].join('\n');
+      const env = { ...o.env, ...vars, XDG_CACHE_HOME: join(dir, '.runner-cache') };
+      const cache = job.cache ?? defaults.cache;
+      const key = cache === undefined || o.cacheStore === undefined ? undefined : join(o.cacheStore, cache.key.replace(/\$(\w+)/g, (_, n: string) => env[n as keyof typeof env] ?? ''));
+      if (key !== undefined && existsSync(key)) cpSync(key, dir, { recursive: true });
+      const r = await runScript(script, dir, env);
+      const after = job.after_script ?? defaults.after_script;
+      if (after !== undefined) r.output += (await runScript(after.join('\n'), dir, env)).output;
+      if (key !== undefined) {
+        // A saved cache replaces the key's entry whole.
+        rmSync(key, { recursive: true, force: true });
+        for (const p of cache?.paths ?? []) if (existsSync(join(dir, p))) cpSync(join(dir, p), join(key, p), { recursive: true });
+      }
       if (r.code === 0 || job.artifacts?.when === 'always') copyMatching(dir, job.artifacts?.paths ?? [], join(artifacts, leg.replace(/\W+/g, '-')));
       return { job: id, leg, code: r.code, log: r.output, stage, ok: r.code === 0 || job.allow_failure === true };
     });

@@ -40,7 +40,8 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'rcsctl-ci-jobs-'));
   bin = makeBin(join(root, 'bin'));
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Every case leaves clones, artifacts and caches to remove: on a busy machine that takes a while.
+afterAll(() => rmSync(root, { recursive: true, force: true }), 120_000);
 
 let repos = 0;
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'ci', GIT_AUTHOR_EMAIL: 'ci@example.com', GIT_COMMITTER_NAME: 'ci', GIT_COMMITTER_EMAIL: 'ci@example.com' };

@@ -90,7 +90,7 @@ export function scripts(node: unknown, keys: readonly string[], key = ''): strin
  * no credentials: it succeeds (validate) or stops at connecting. Commander's own
  * errors (`error: unknown option …`) and rcsctl usage errors fail. With
  * `missingReports`, `report merge` and `show` may also stop at reading a report the CI
- * jobs would have made.
+ * jobs would have made, and `plan --compare-to` at the base's checkout an earlier step makes.
  */
 export async function acceptedIn(cwd: string, argv: string[], opts: { missingReports?: boolean } = {}): Promise<{ ok: boolean; why: string }> {
   const r = await cli(argv, { cwd, env: {} });
@@ -98,5 +98,7 @@ export async function acceptedIn(cwd: string, argv: string[], opts: { missingRep
   if (r.code === 0) return { ok: true, why: '' };
   const atConnect = /^Error: no service address: set RCSCTL_BASE_URL/m.test(r.stderr);
   const atReport = opts.missingReports === true && ((argv[0] === 'report' && /^Error: cannot read \S+ \(ENOENT\)/m.test(r.stderr)) || (argv[0] === 'show' && /^Error: cannot read plan file \S+: ENOENT/m.test(r.stderr)));
-  return { ok: atConnect || atReport, why: r.stderr };
+  // The base's checkout (plan --compare-to) is made by an earlier step of the job.
+  const atBase = opts.missingReports === true && argv.includes('--compare-to') && /^Error: --compare-to \S+: no such directory/m.test(r.stderr);
+  return { ok: atConnect || atReport || atBase, why: r.stderr };
 }

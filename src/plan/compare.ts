@@ -75,9 +75,16 @@ export function isSplit(plan: Pick<BrandPlan, 'compared'>): boolean {
   return plan.compared !== undefined && plan.compared.base !== 'failed';
 }
 
-/** The part of a step that `side` shows: its field changes of that origin (`both` on either side). */
+/**
+ * The part of a step that `side` shows: the change's fields, or those that
+ * undo changes made outside rcsctl with those changed on both sides (where
+ * the reviewer must see that a console edit is overwritten); undefined when
+ * the step has none of that side.
+ */
 export function stepPart(step: Step, side: 'change' | 'outside'): Step | undefined {
   const origin = step.origin ?? 'change';
-  if (origin !== 'both' && origin !== side) return undefined;
-  return { ...step, changes: step.changes.filter((c) => (c.origin ?? origin) === side || c.origin === 'both') };
+  const mine = (o: Origin): boolean => (side === 'change' ? o === 'change' : o !== 'change');
+  if (step.changes.length === 0) return mine(origin) ? step : undefined;
+  const changes = step.changes.filter((c) => mine(c.origin ?? origin));
+  return changes.length === 0 ? undefined : { ...step, changes };
 }

@@ -18,9 +18,13 @@ export const ORIGIN_TITLES = {
   outside: 'Undoing changes made outside rcsctl since the base was applied',
 } as const;
 
-/** The steps of a compared plan in their two groups (a step of both kinds in each, with its part); undefined when the plan is not split. */
+/**
+ * The steps of a compared plan in their two groups (a step of both kinds in
+ * each, with its part); undefined when the plan is not split, or when every
+ * step is the change's (its origin line says so).
+ */
 export function originSections(plan: BrandPlan): OriginSection[] | undefined {
-  if (!isSplit(plan) || plan.steps.length === 0) return undefined;
+  if (!isSplit(plan) || plan.steps.length === 0 || plan.steps.every((s) => s.origin === 'change')) return undefined;
   const sections: OriginSection[] = [];
   for (const side of ['change', 'outside'] as const) {
     const steps = plan.steps.map((s) => stepPart(s, side)).filter((s): s is Step => s !== undefined);
@@ -30,7 +34,7 @@ export function originSections(plan: BrandPlan): OriginSection[] | undefined {
 }
 
 /** Said after a field change both sides made. */
-export const BOTH_NOTE = '(changed in the manifests and outside rcsctl)';
+export const BOTH_NOTE = '(the manifests change it too)';
 
 /** True for a field change both sides made. */
 export function changedOnBothSides(c: FieldChange): boolean {

@@ -90,7 +90,9 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
   }
   const unmanagedBrands = unmanagedBrandsMarkdown(opts.unmanagedBrands);
   if (unmanagedBrands.length > 0) head.push({ lines: unmanagedBrands });
-  const blocks = listed.map((p) => ({ lines: ['', `<details><summary><code>${escapeHtml(p.brandId)}</code>: ${escapeHtml(brandVerdict(p))}</summary>`, ...brandBlock(p, opts.graph === true), '', '</details>'], label: p.brandId }));
+  // The brands whose steps undo changes made outside rcsctl come first: within the budget, the reviewer sees them.
+  const undoing = (p: BrandPlan): number => (outsideSteps([p]).steps > 0 ? 0 : 1);
+  const blocks = [...listed].sort((a, b) => undoing(a) - undoing(b)).map((p) => ({ lines: ['', `<details><summary><code>${escapeHtml(p.brandId)}</code>: ${escapeHtml(brandVerdict(p))}</summary>`, ...brandBlock(p, opts.graph === true), '', '</details>'], label: p.brandId }));
   return { name: 'plan', head, blocks };
 }
 
@@ -127,7 +129,7 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
       lines.push(`**${icon}${sec.title}** (${sec.steps.length} step${sec.steps.length === 1 ? '' : 's'}):`, '', ...stepsMarkdown(sec.steps, `Field changes (${sec.side === 'outside' ? 'outside rcsctl' : 'the change'})`), '');
     }
     const origin = originLine(p);
-    if (origin !== undefined) lines.push('', `_${origin}_`);
+    if (origin !== undefined) lines.push(...(lines.at(-1) === '' ? [] : ['']), `_${origin}_`);
     // Mermaid renders in a GitHub comment: the steps, numbered, and what waits for what.
     if (graph) lines.push('', '<details><summary>Order of the steps (graph)</summary>', '', '```mermaid', ...renderMermaid([planGraph(p)]).trimEnd().split('\n').map(fence), '```', '', '</details>');
   }

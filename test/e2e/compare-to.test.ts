@@ -58,11 +58,12 @@ describe('plan --compare-to', () => {
     expect(md.code, md.stderr).toBe(0);
     expect(md.stdout).toContain('⚠️ **2 steps in 1 brand undo changes made outside rcsctl since the base was applied**');
     expect(md.stdout).toContain('<code>BR.demo000001</code>: 2 to update (2 undo changes made outside rcsctl)');
-    const change = md.stdout.indexOf('**From the change to the manifests** (2 steps):');
+    const change = md.stdout.indexOf('**From the change to the manifests** (1 step):');
     const outside = md.stdout.indexOf('**⚠️ Undoing changes made outside rcsctl since the base was applied** (2 steps):');
     expect(change).toBeGreaterThan(0);
     expect(outside).toBeGreaterThan(change);
-    // The console's link is only under its own heading; the change's description only under the change's.
+    // The console's link is only under its own heading, and so is the opening hours both sides changed; the change's description only under the change's.
+    expect(md.stdout.indexOf('+ body.description: "Monday to Saturday, eight to eight"  (the manifests change it too)')).toBeGreaterThan(outside);
     const link = '+ chipList[0].action.urlAction.openUrl.url: "https://example.com/shop"';
     expect(md.stdout.indexOf(link)).toBeGreaterThan(outside);
     expect(md.stdout.split(link).length).toBe(2);
