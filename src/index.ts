@@ -13,6 +13,10 @@
 // and the renderers the CLI prints with. Nothing here touches a terminal or
 // reads process.env: what the CLI takes from the environment is passed in.
 
+import { startController as startBareController, type ControllerOptions, type RunningController } from './controller/index.js';
+import { controllerViews } from './render/controller-views.js';
+import { VERSION as PACKAGE_VERSION } from './version.js';
+
 // ─── Manifests ───────────────────────────────────────────────────────────────
 
 /**
@@ -168,9 +172,13 @@ export { startEmulator, loadSeed, type EmulatorOptions, type RunningEmulator, ty
  * `rcsctl controller` as a function: `await startController({ paths, client,
  * baseUrl, webhookToken, port: 0 })` loads the manifests, listens (/webhook,
  * /status, /metrics, /healthz, /readyz), resyncs every brand and keeps them
- * converged; `url` is where it listens, `close()` stops it gracefully.
+ * converged; `url` is where it listens, `close()` stops it gracefully. Its
+ * brand pages draw plans and previews as the CLI does (`views`, unless given).
  */
-export { startController, BRAND_STATES, type BrandState, type BrandStatus, type ControllerOptions, type ControllerStatus, type RunningController } from './controller/index.js';
+export function startController(options: ControllerOptions): Promise<RunningController> {
+  return startBareController({ views: controllerViews(PACKAGE_VERSION, options.cwd ?? process.cwd()), ...options });
+}
+export { BRAND_STATES, type BrandState, type BrandStatus, type ControllerOptions, type ControllerStatus, type RunningController } from './controller/index.js';
 
 // ─── Misc ────────────────────────────────────────────────────────────────────
 

@@ -69,18 +69,24 @@ export function fontsConf(dir: string): string {
   return file;
 }
 
-/** Launches headless Chromium (CHROMIUM_PATH, else the packaged one) with a persistent profile in `dir`, offline. */
-export async function launchChromium(dir: string): Promise<BrowserContext> {
+/**
+ * Launches headless Chromium (CHROMIUM_PATH, else the packaged one) with a
+ * persistent profile in `dir`, offline; `loopback`: every request to 127.0.0.1
+ * goes through (a page a test server serves), every other is refused.
+ */
+export async function launchChromium(dir: string, opts: { loopback?: boolean } = {}): Promise<BrowserContext> {
   const system = process.env.CHROMIUM_PATH;
   if (system !== undefined && !existsSync(system)) throw new Error(`CHROMIUM_PATH is ${system}, and there is no file there: unset it to use the Chromium that npm installed`);
   const executablePath = system ?? (await packagedChromium());
   const args = system !== undefined ? SYSTEM_ARGS : [...(await import('@sparticuz/chromium')).default.args, ...QUIET];
-  return chromium.launchPersistentContext(join(dir, 'profile'), {
+  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath,
     headless: true,
     args,
     env: { ...process.env, FONTCONFIG_FILE: fontsConf(dir) },
     viewport: { width: 1280, height: 720 },
-    offline: true,
+    offline: opts.loopback !== true,
   });
+  if (opts.loopback === true) await context.route('**/*', (route) => (/^(http:\/\/127\.0\.0\.1[:/]|data:)/.test(route.request().url()) ? route.continue() : route.abort('internetdisconnected')));
+  return context;
 }

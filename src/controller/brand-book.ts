@@ -86,6 +86,7 @@ export class BrandBook {
     if (entry === undefined) return;
     const now = new Date().toISOString();
     const s = entry.status;
+    if (entry.settled !== c.state || s.stateSince === undefined) s.stateSince = now;
     if (entry.settled !== c.state) this.log(c.state === 'failed' ? 'error' : 'info', 'brand.state', { brand: brandId, from: entry.settled, to: c.state, reasons: c.reasons.slice(0, 20) });
     entry.settled = c.state;
     entry.lateReviews = c.counts.lateReviews;
@@ -101,6 +102,14 @@ export class BrandBook {
     this.metrics.setState(brandId, c.state, c.counts.lateReviews);
     this.metrics.setReconciling(brandId, false);
     if (c.state !== 'failed' && error === undefined) this.metrics.succeeded(brandId);
+  }
+
+  /** The brand's owners, as its manifests now declare them (none: the field goes). */
+  owners(brandId: string, owners: readonly string[] | undefined): void {
+    const s = this.entries.get(brandId)?.status;
+    if (s === undefined) return;
+    if (owners === undefined || owners.length === 0) delete s.owners;
+    else s.owners = [...owners];
   }
 
   /** A pass ended: its entry in the brand's history. */

@@ -41,6 +41,9 @@ import { Leadership } from './leader.js';
 import { forwardToLeader, STANDBY_VIA } from './leader-forward.js';
 import type { Trigger } from './history.js';
 import { DirtyQueue } from './queue.js';
+import { renderBrandPage } from './brand-page.js';
+import type { PagePart } from './http.js';
+import type { ControllerViews } from './views.js';
 import { DEFAULT_RETRY_BACKOFF, RetrySchedule, type RetryBackoff } from './retry-schedule.js';
 import { ServiceCondition } from './service-condition.js';
 import { asSeenBy, type ControllerStatus } from './status.js';
@@ -107,6 +110,8 @@ export interface ControllerOptions {
   credentials?: Credential[];
   /** More values never to log. */
   secrets?: string[];
+  /** The plan and preview renderers of the brand pages (src/render/controller-views.ts; the CLI and the library entry give them); absent: the pages list the steps and draw no preview. */
+  views?: ControllerViews;
   /** Passes kept in each brand's history (default 20; quiet repeats fold into one entry). */
   historySize?: number;
   /** The cache directory (live cache and parsed manifests); absent: no cache. */
@@ -435,6 +440,18 @@ class Controller implements RunningController {
     this.toLeader.add(p);
   }
 
+  /** A brand's page, or one of its previews (views.ts draws those); undefined when the brand is not served here. */
+  private brandPage(brandId: string, part: PagePart | undefined): string | undefined {
+    const view = this.book.view(brandId);
+    if (view === undefined) return undefined;
+    const { views } = this.options;
+    const desired = this.desired.current.brands.get(brandId);
+    const plan = this.book.plan(brandId);
+    if (part === 'preview') return views !== undefined && desired !== undefined ? views.brand(desired) : undefined;
+    if (part === 'changes') return views !== undefined && plan !== undefined ? views.changes(plan, desired) : undefined;
+    return renderBrandPage({ view: { ...view, ...asSeenBy(view, this.leadership?.view()) }, ...(plan !== undefined ? { plan } : {}), ...(views !== undefined ? { views } : {}), declared: desired !== undefined });
+  }
+
   /** Serve the HTTP face; its URL. */
   private async listen(): Promise<string> {
     const { options } = this;
@@ -445,6 +462,7 @@ class Controller implements RunningController {
           const b = this.book.view(id);
           return b !== undefined ? { ...b, ...asSeenBy({ ...b, ...this.controls.view(id) }, this.leadership?.view()) } : undefined;
         },
+        brandPage: (id, part) => this.brandPage(id, part),
         readiness: () => this.readiness(),
         liveness: () => this.workLoop.report(),
         notified: (list, forwarded, via) => this.notified(list, forwarded, via),

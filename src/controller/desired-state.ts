@@ -110,6 +110,8 @@ export class DesiredState {
     for (const [brandId, message] of next.broken) log('error', 'manifest.error', { brand: brandId, message });
     this.current = next;
     for (const id of book.retain(new Set([...next.brands.keys(), ...next.broken.keys()]))) this.deps.forget(id);
+    // A broken brand keeps the owners its last good read declared.
+    for (const [id, brand] of next.brands) book.owners(id, brand.owners);
     for (const [id, broken] of next.broken) book.settle(id, { state: 'failed', reasons: [broken], counts: emptyCounts() }, { code: 'E_MANIFEST', message: broken }, undefined);
   }
 

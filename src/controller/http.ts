@@ -13,7 +13,9 @@ import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
 import { parseNotifications, type Notification } from './notifications.js';
 import { FORWARDED_HEADER } from './peers.js';
-import { renderStatusPage } from './status-page.js';
+import { BRAND_PAGE_POLICY } from './brand-page.js';
+import { PREVIEW_POLICY } from './page-parts.js';
+import { renderStatusPage, STATUS_PAGE_POLICY } from './status-page.js';
 import type { BrandStatus, ControllerStatus } from './status.js';
 
 /** The largest webhook body accepted, in bytes, unless told otherwise. */
@@ -23,6 +25,8 @@ export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 export interface HttpHooks {
   status(): ControllerStatus;
   brand(brandId: string): (BrandStatus & Record<string, unknown>) | undefined;
+  /** A brand's page (/brands/BRANDID), or its preview (`preview`: the brand drawn whole; `changes`: its pending changes); undefined: no such brand here. */
+  brandPage(brandId: string, part?: PagePart): string | undefined;
   /** Whether this replica can take webhooks (/readyz), and what it still lacks. */
   readiness(): { ready: boolean; reasons: string[] };
   /** Whether the work loop makes progress (/healthz). */
@@ -75,8 +79,11 @@ export function allowList(cidrs: string[]): BlockList | undefined {
   return list;
 }
 
+/** What a brand's page may be asked for besides the page itself. */
+export type PagePart = 'preview' | 'changes';
+
 /** What a request's target asks for: a route of ours, or a path no well-formed request has. */
-export type Target = { path: string; brandId?: string; action?: ControlAction } | { malformed: string };
+export type Target = { path: string; brandId?: string; action?: ControlAction; part?: PagePart } | { malformed: string };
 
 /**
  * Route on the raw request target, never a normalised one: `/webhook/../status`,
@@ -104,6 +111,9 @@ export function targetOf(raw: string): Target {
   if (decoded.length === 2 && decoded[0] === 'status' && segments[0] === 'status') return { path: '/status/', brandId: decoded[1] };
   const action = CONTROL_ACTIONS.find((a) => a === segments[2]);
   if (decoded.length === 3 && segments[0] === 'brands' && action !== undefined) return { path: '/brands/', brandId: decoded[1], action };
+  // A brand's page, and its previews.
+  if (segments[0] === 'brands' && decoded.length === 2) return { path: '/brands/', brandId: decoded[1] };
+  if (segments[0] === 'brands' && decoded.length === 3 && (segments[2] === 'preview' || segments[2] === 'changes')) return { path: '/brands/', brandId: decoded[1], part: segments[2] };
   return { path };
 }
 
@@ -154,14 +164,15 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
       return;
     }
     if (path === '/status') return send(res, 200, hooks.status());
-    if (target.brandId !== undefined) {
+    if (path === '/status/' && target.brandId !== undefined) {
       const brand = hooks.brand(target.brandId);
       return brand !== undefined ? send(res, 200, brand) : send(res, 404, { error: 'no such brand here' });
     }
-    if (path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
-      res.end(redact(renderStatusPage(hooks.status())));
-      return;
+    if (path === '/') return page(res, renderStatusPage(hooks.status()), STATUS_PAGE_POLICY);
+    if (path === '/brands/' && target.brandId !== undefined) {
+      const html = hooks.brandPage(target.brandId, target.part);
+      if (html === undefined) return send(res, 404, { error: 'no such brand here' });
+      return page(res, html, target.part !== undefined ? PREVIEW_POLICY : BRAND_PAGE_POLICY);
     }
     send(res, 404, { error: 'not found' });
   }
@@ -226,6 +237,12 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
     } else req.resume();
     const answer = hooks.control(action, brandId, reason);
     send(res, answer.status, answer.body);
+  }
+
+  /** A page for a person: HTML under its own policy, through the one redaction. */
+  function page(res: ServerResponse, html: string, policy: string): void {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+    res.end(redact(html));
   }
 
   function malformed(res: ServerResponse, from: string, status: number, why: string): void {

@@ -15,6 +15,10 @@ export interface BrandStatus extends ControlView {
   state: BrandState | 'standby';
   /** On a standby: the replica that leads the shard (`host pid N`), whose /status has the brand's state. */
   leader?: string;
+  /** The brand's owners, as its manifests declare them (`brand.owners`); absent when they declare none. */
+  owners?: string[];
+  /** Since when the brand has been in its state (the pass that first found it so ended then), absent before the first pass. */
+  stateSince?: string;
   /** When the last pass ended (ISO 8601), absent before the first. */
   lastPassAt?: string;
   lastPassDurationMs?: number;

@@ -7,9 +7,9 @@ import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import type { BrandPlan, LiveBrand } from '../plan/types.js';
 import type { Redaction } from '../util/redaction.js';
 import { brandView, logoOf, shownAs, shownObjects, type ShownObject } from './brand.js';
-import { changesPages, changesView, contextFromPlan, type ChangesContext } from './changes.js';
+import { changesPage, changesPages, changesView, contextFromPlan, type ChangeView, type ChangesContext, type ChangesPageContext } from './changes.js';
 import type { Finding } from './model.js';
-import { brandPages, count, indexPage, writeBrandFolder, writeSiteIndex } from './site.js';
+import { brandPage, brandPages, count, indexPage, writeBrandFolder, writeSiteIndex } from './site.js';
 
 export { brandView } from './brand.js';
 export { brandPage, brandPages, brandFolder, indexPage, MESSAGES_PER_PAGE, writeBrandFolder, writeSiteIndex, type PageFile } from './site.js';
@@ -45,21 +45,39 @@ export interface PlanToPreview {
 
 /** Write the before/after site of `plans` into `dir`: each changed message and menu, live against proposed. */
 export function writeChangePreviews(dir: string, plans: PlanToPreview[], opts: { version: string; redaction: Redaction; perPage?: number }): PreviewSummary[] {
-  const pages = plans.map(({ plan, desired, live }) => {
-    const objects = desired === undefined ? [] : shownObjects(desired);
-    const ctx = enrich(contextFromPlan(plan), objects, live);
-    const changes = changesView(plan, ctx);
-    // The brand's name (its home page, declared or live), never a room's: a brand has many rooms.
-    const title = shownAs(objects, 'home')[0]?.shown.name ?? liveHandsetName(live, 'home') ?? plan.brandId;
-    const roomName = shownAs(objects, 'room').find((r) => r.shown.title !== undefined)?.shown.title ?? liveHandsetName(live, 'room');
+  const pages = plans.map((p) => {
+    const { plan } = p;
+    const { changes, page } = changesOf(p, opts.version);
     // A brand that failed shows no change because nothing can be applied for it: its line says so rather than read clean.
     const failure = plan.error !== undefined ? `${plan.error.code} (${plan.error.stage})` : plan.problems.length > 0 ? count(plan.problems.length, 'plan problem') : undefined;
     const summary = failure !== undefined ? `failed: ${failure}; nothing can be applied for this brand` : count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes');
-    const files = changesPages(plan.brandId, changes, { title, ...(roomName !== undefined ? { roomName } : {}), version: opts.version, ...(ctx.logo ? { logo: ctx.logo } : {}) }, opts.perPage);
+    const files = changesPages(plan.brandId, changes, page, opts.perPage);
     return { brandId: plan.brandId, summary, path: writeBrandFolder(dir, plan.brandId, files, opts.redaction) };
   });
   writeSiteIndex(dir, indexPage('rcsctl plan: proposed changes', pages, opts.version), opts.redaction);
   return pages;
+}
+
+/** One brand's before/after, as one self-contained page (the controller serves it for a brand's pending plan). */
+export function changesPreviewPage(p: PlanToPreview, version: string): string {
+  const { changes, page } = changesOf(p, version);
+  return changesPage(p.plan.brandId, changes, page);
+}
+
+/** One brand drawn whole from its manifests, as one self-contained page (the controller serves it: what the brand sends). */
+export function brandPreviewPage(brand: DesiredBrand, version: string, cwd: string): string {
+  return brandPage(brandView(brand, [], cwd), version);
+}
+
+/** A plan's changes as the preview draws them, and what its pages say around them. */
+function changesOf({ plan, desired, live }: PlanToPreview, version: string): { changes: ChangeView[]; page: ChangesPageContext } {
+  const objects = desired === undefined ? [] : shownObjects(desired);
+  const ctx = enrich(contextFromPlan(plan), objects, live);
+  const changes = changesView(plan, ctx);
+  // The brand's name (its home page, declared or live), never a room's: a brand has many rooms.
+  const title = shownAs(objects, 'home')[0]?.shown.name ?? liveHandsetName(live, 'home') ?? plan.brandId;
+  const roomName = shownAs(objects, 'room').find((r) => r.shown.title !== undefined)?.shown.title ?? liveHandsetName(live, 'room');
+  return { changes, page: { title, ...(roomName !== undefined ? { roomName } : {}), version, ...(ctx.logo ? { logo: ctx.logo } : {}) } };
 }
 
 /** The name of the first live object a handset shows as `handset` (the brand's home: its name), for a title when the manifests name none. */

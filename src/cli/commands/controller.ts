@@ -21,6 +21,8 @@ import { reviewedThings } from '../../kinds/index.js';
 import { lockUrlOf } from '../lock-backend.js';
 import { credentialsInPlay } from '../secrets.js';
 import { apiToken, registerControllerClient } from '../controller-client.js';
+import { controllerViews } from '../../render/controller-views.js';
+import { VERSION } from '../../version.js';
 
 interface ControllerFlags {
   listen: string;
@@ -127,6 +129,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
         stallTimeoutMs: parseDuration(flags.stallTimeout, { option: '--stall-timeout', maxMs: DAY_MS }),
         reviewWarningMs: parseDuration(flags.reviewWarning, { option: '--review-warning', maxMs: 365 * DAY_MS }),
         historySize,
+        views: controllerViews(VERSION, io.cwd),
         allowFrom: flags.allowFrom ?? [],
         logOut: io.stdout,
         logFormat,
