@@ -182,6 +182,10 @@ function triggerText(t: Trigger): string {
       return 'manifests changed';
     case 'lock':
       return "the brand's lock came free";
+    case 'window':
+      return 'a sync window lifted';
+    case 'resumed':
+      return 'resumed';
     default: {
       const never: never = t;
       return String((never as { kind: string }).kind);
