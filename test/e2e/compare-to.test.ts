@@ -5,7 +5,7 @@
 // change only, a console change only, and both on one resource; this uses the
 // last one's seed and manifests.
 
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,21 @@ describe('plan --compare-to', () => {
     expect(broken.code, broken.stderr).toBe(0);
     expect(broken.stdout).toMatch(/Not compared with the base: the base's manifests have errors \(broken\/brand\.yaml:5: RCS\d+ [^)]*\); the steps are not split\./);
     expect(broken.stdout).not.toContain('Undoing changes made outside rcsctl');
+  });
+
+  it('a resource deleted in the console is created again as outside rcsctl; one the change adds is the change\'s', async () => {
+    const extra = (names: string[]) => names.map((n) => `  ${n}:\n    name: ${n}\n    messagebaseId: SCS00000\n    body: { description: "${n} text" }\n`).join('');
+    const head = readFileSync(join(dir, 'manifest.yaml'), 'utf8');
+    const base = readFileSync(join(dir, 'base', 'manifest.yaml'), 'utf8');
+    mkdirSync(join(dir, 'deleted', 'base'), { recursive: true });
+    writeFileSync(join(dir, 'deleted', 'manifest.yaml'), head + extra(['gone', 'fresh']));
+    writeFileSync(join(dir, 'deleted', 'base', 'manifest.yaml'), base + extra(['gone']));
+    const r = await cli(['plan', 'manifest.yaml', '--no-cache', '--compare-to', 'base', '--format', 'json'], { emu, cwd: join(dir, 'deleted') });
+    expect(r.code, r.stderr).toBe(0);
+    const steps = (JSON.parse(r.stdout) as JsonPlan).brands[0]!.steps;
+    const origin = (address: string) => steps.find((s) => s.address === address)?.origin;
+    expect(origin('autoReply.gone')).toBe('outside');
+    expect(origin('autoReply.fresh')).toBe('change');
   });
 
   it('refuses a base directory that does not exist before any request', async () => {
