@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import type { Seed } from '../../src/emulator/index.js';
 import { parseManifestText } from '../../src/manifest/read-yaml.js';
+import { admin, cli, emulator, TOKEN } from './helpers.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
@@ -223,6 +225,44 @@ describe('the example agency', () => {
     expect(schemas.base?.({ apiVersion: 'rcsctl/v1', kind: 'Base', variables: { city: { type: 'date' } } })).toBe(false);
   });
 
+  it("its moved: declaration keeps a store's live auto-reply through the base's rename: an update, the id kept, then nothing to do", async () => {
+    const seed = {
+      accounts: [{ userId: 'agency', role: 'master', token: TOKEN, brands: [{ brandId: 'BR.beanseoul1', role: 'representative' }] }],
+      brands: [
+        {
+          brandId: 'BR.beanseoul1',
+          brandKey: 'BK.beanseoul10000',
+          autoReplies: [{ autoReplyMsgId: 'ARM000000000107', autoReplyMsgName: 'Opening', messagebaseId: 'SCwThM00', body: { title: 'Bean Street Seoul', description: 'Mon-Sun 8:00-20:00.' } }],
+        },
+      ],
+    } as unknown as Seed;
+    const emu = await emulator(seed);
+    try {
+      const seoul = 'examples/agency/brands/seoul';
+      const plan = JSON.parse((await cli(['plan', '--json', seoul], { emu })).stdout) as { brands: { steps: { id: string; liveId?: string; movedFrom?: string }[] }[] };
+      const steps = plan.brands[0]?.steps ?? [];
+      expect(steps.find((st) => st.id === 'autoReply.hours:update')).toMatchObject({ liveId: 'ARM000000000107', movedFrom: 'autoReply.ARM000000000107' });
+      expect(steps.some((st) => st.id.endsWith(':delete'))).toBe(false);
+      const applied = await cli(['apply', '--yes', seoul], { emu });
+      expect(applied.code, applied.stderr).toBe(0);
+      const again = JSON.parse((await cli(['plan', '--json', seoul], { emu })).stdout) as { brands: { steps: unknown[]; moves?: unknown }[] };
+      expect(again.brands[0]?.steps).toEqual([]);
+      // Done: the live id is now the brand's hours, and the entry is ignored.
+      expect(again.brands[0]?.moves).toBeUndefined();
+      const store = JSON.stringify(await admin(emu, 'GET', 'store'));
+      expect(store).toContain('"autoReplyMsgId":"ARM000000000107","autoReplyMsgName":"Opening hours"');
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+
+  it('plans in the sandbox: every brand created, the moved: entry ignored where no live auto-reply has its id', async () => {
+    const r = await run(['--sandbox', 'plan', 'examples/agency'], ROOT);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Total for 4 brands: 17 to create, 0 to update, 0 to delete;');
+    expect(r.stdout).not.toContain('moved from');
+  }, 60_000);
+
   it('applies in the sandbox and converges', async () => {
     const r = await run(['--sandbox', 'apply', '--yes', 'examples/agency'], ROOT);
     expect(r.code).toBe(0);
@@ -251,12 +291,12 @@ describe('rcsctl render', () => {
     const field = (brand: string, path: string) => found.find((b) => b.brandId === brand)?.fields.find((f) => f.path === path);
     const base = 'examples/agency/bases/franchise/base.yaml';
     expect(field('BR.beanseoul1', '/autoReplies/hours/name')).toMatchObject({ at: { file: base, line: 29, how: 'base' }, variables: [] });
-    expect(field('BR.beanseoul1', '/autoReplies/hours/body/description')).toMatchObject({ at: { file: 'examples/agency/brands/seoul/brand.yaml', line: 17, how: 'override' }, variables: [] });
+    expect(field('BR.beanseoul1', '/autoReplies/hours/body/description')).toMatchObject({ at: { file: 'examples/agency/brands/seoul/brand.yaml', line: 24, how: 'override' }, variables: [] });
     expect(field('BR.beanseoul1', '/autoReplies/hours/body/title')).toMatchObject({ at: { file: base, line: 32 }, variables: [{ name: 'city', at: { file: 'examples/agency/brands/seoul/brand.yaml', line: 12, how: 'variable' } }] });
     expect(field('BR.beanbusan1', '/autoReplies/hours/body/description')?.variables).toEqual([{ name: 'seats', at: { file: base, line: 14, col: 35, how: 'default' } }]);
     expect(field('BR.beanichn01', '/autoReplies/hours/body/title')?.variables).toEqual([{ name: 'city', at: { file: 'examples/agency/stores/stores.csv', line: 3, col: 1, how: 'generator row' } }]);
     const text = await run(['render', 'examples/agency', '--explain', 'autoReply.hours', '--brand', 'BR.beanseoul1'], ROOT);
-    expect(text.stdout).toContain('  body.description = "Mon-Sun 7:00-23:00: the flagship opens late."\n      set at examples/agency/brands/seoul/brand.yaml:17:22 (override)\n');
+    expect(text.stdout).toContain('  body.description = "Mon-Sun 7:00-23:00: the flagship opens late."\n      set at examples/agency/brands/seoul/brand.yaml:24:22 (override)\n');
     const wrong = await run(['render', 'examples/agency', '--explain', 'hours'], ROOT);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/--explain takes an address KIND\.KEY/);
