@@ -14,10 +14,14 @@ const NAMED = 5;
 export function oncePerBase(diags: readonly Diagnostic[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const groups = new Map<string, { first: Diagnostic; at: number; brands: { id: string; via: string }[]; messages: Set<string> }>();
+  const seen = new Set<string>();
   for (const d of diags) {
     const who = d.forBrand;
     if (who === undefined) {
-      out.push(d);
+      // The same finding twice (a generator's rows file read as a manifest and as rows): once.
+      const same = [d.code, d.file, d.line, d.col, d.path, d.message].join('\u0000');
+      if (!seen.has(same)) out.push(d);
+      seen.add(same);
       continue;
     }
     const generic = withoutBrand(d.message, who.id);

@@ -196,9 +196,16 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
     return docs;
   };
 
+  // A BrandSet's YAML rows file under a manifest folder is read as a manifest too: it is the set's data, not a document.
+  const rowsFiles = new Set(
+    read.flatMap((src) => {
+      const from = kindOf(src) === 'BrandSet' ? (src.value as { from?: unknown }).from : undefined;
+      return typeof from === 'string' ? [resolve(dirname(src.absPath), from)] : [];
+    }),
+  );
   for (const src of read) {
     const k = kindOf(src);
-    if (k === 'Base') continue;
+    if (k === 'Base' || rowsFiles.has(src.absPath)) continue;
     if (k === 'BrandSet') {
       out.push(...(await generate(src)));
       continue;

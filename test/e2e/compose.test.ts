@@ -124,6 +124,38 @@ describe('composition errors, each with its file, line and column', () => {
     ]);
   });
 
+  it("a BrandSet's YAML rows file inside the manifest folder is its rows, not a manifest; a broken one is reported once", async () => {
+    const set = 'apiVersion: rcsctl/v1\nkind: BrandSet\nbase: ../base\nfrom: rows.yml\n';
+    const ok = await diagnostics({ 'base/base.yaml': BASE, 'set/set.yaml': set, 'set/rows.yml': '- { id: BR.composeaaa, city: Daegu }\n' });
+    expect(ok).toEqual({ code: 0, diags: [] });
+    const broken = await diagnostics({ 'base/base.yaml': BASE, 'set/set.yaml': set, 'set/rows.yml': '- { id: BR.composeaaa, city: [\n' });
+    // The YAML error and its follow-on, once each (not again for the read as rows).
+    const yaml = broken.diags.filter((d) => d.code === 'RCS101');
+    expect(yaml.map((d) => `${d.file}:${d.line}:${d.col}`)).toEqual(['set/rows.yml:1:30', 'set/rows.yml:1:30']);
+    expect(new Set(yaml.map((d) => d.message)).size).toBe(2);
+    const notList = await diagnostics({ 'base/base.yaml': BASE, 'set/set.yaml': set, 'set/rows.yml': 'id: BR.composeaaa\n' });
+    expect(notList.diags).toEqual([{ code: 'RCS707', file: 'set/rows.yml', line: 1, col: 1, message: 'set/rows.yml is a list of rows: `- { id: BR.…, city: Seoul }`' }]);
+  });
+
+  it('a malformed entry (RCS706) and rows that cannot be read (RCS707), each at its line', async () => {
+    const r = await diagnostics({
+      'base/base.yaml': BASE.replace('  seats: { type: number, default: 24 }', '  seats: { type: number, default: 24 }\n  when: { type: date }'),
+      'a/brand.yaml': 'apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: BR.composeaaa\nbases:\n  - ../base\n',
+      'b/brand.yaml': brand('BR.composebbb', ''),
+      'set/set.yaml': 'apiVersion: rcsctl/v1\nkind: BrandSet\nbase: ../base\nfrom: nowhere.csv\n',
+      'set2/set.yaml': 'apiVersion: rcsctl/v1\nkind: BrandSet\nbase: ../base\nfrom: rows.csv\n',
+      'set2/rows.csv': 'city\nDaegu\n',
+      'set3/set.yaml': 'apiVersion: rcsctl/v1\nkind: BrandSet\nbase: ../base\nbrands:\n  - { variables: { city: Ulsan } }\n',
+    });
+    expect(r.diags.map((d) => `${d.code} ${d.file}:${d.line}:${d.col}`)).toEqual([
+      'RCS706 a/brand.yaml:6:5',
+      'RCS706 base/base.yaml:6:17',
+      'RCS707 set/set.yaml:4:7',
+      'RCS707 set2/rows.csv:1:1',
+      'RCS707 set3/set.yaml:5:5',
+    ]);
+  });
+
   it('a base that uses itself (RCS704) names the chain', async () => {
     const r = await diagnostics(
       {
