@@ -61,7 +61,7 @@ export interface ComposedFrom {
   variables: ReadonlyMap<string, readonly { name: string; at: Place }[]>;
   /** The files (as shown) the document is made of and its findings may name: the base's, the brand's, a generator's and its rows'. */
   inputs: readonly string[];
-  /** Where the brand uses the base (its `bases:` entry, or its generator row; for a base another base uses, the brand's entry of the outer one). */
+  /** Where the brand uses the base (its `bases:` key, or its generator row; for a base another base uses, the outer one's). */
   usedAt: Place;
 }
 

@@ -44,7 +44,7 @@ export interface SourceLocation {
   path: string;
   /**
    * Set when a shared base declares the resource (composition): where the
-   * brand uses that base (its `bases:` entry, or its generator row); `file`
+   * brand uses that base (its `bases:` key, or its generator row); `file`
    * and `line` are then the base's.
    */
   usedAt?: { file: string; line: number };

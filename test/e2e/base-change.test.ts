@@ -62,14 +62,17 @@ describe('a change to a shared base', () => {
     expect(json.code, json.stderr).toBe(0);
     const plan = JSON.parse(json.stdout) as { sharedBases?: unknown; brands: { brandId: string; steps: { id: string; sharedBase?: unknown }[] }[] };
     expect(plan.brands.map((b) => [b.brandId, b.steps.map((s) => [s.id, s.sharedBase])])).toEqual([
-      [IDS[0], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'brands/one.yaml', line: 5 } }]]],
-      [IDS[1], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'brands/two.yaml', line: 5 } }]]],
+      [IDS[0], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'brands/one.yaml', line: 4 } }]]],
+      [IDS[1], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'brands/two.yaml', line: 4 } }]]],
       [IDS[2], [['autoReply.hours:update', { file: 'base/base.yaml', line: 6, usedAt: { file: 'set/rows.csv', line: 2 } }]]],
     ]);
     expect(plan.sharedBases).toEqual([{ file: 'base/base.yaml', brands: IDS, steps: 3 }]);
+    // Each brand is declared where its own file (or row) names it, not in the base.
+    const declared = (JSON.parse(json.stdout) as { brands: { declaredAt?: unknown }[] }).brands.map((b) => b.declaredAt);
+    expect(declared).toEqual([{ file: 'brands/one.yaml', line: 3 }, { file: 'brands/two.yaml', line: 3 }, { file: 'set/rows.csv', line: 2 }]);
 
     const text = await cli(['plan', '.'], { emu, cwd: dir });
-    expect(text.stdout).toContain('      from base base/base.yaml:6 (used at brands/two.yaml:5)\n');
+    expect(text.stdout).toContain('      from base base/base.yaml:6 (used at brands/two.yaml:4)\n');
     expect(text.stdout).toContain(`From base base/base.yaml: 3 steps in 3 brands (${IDS.join(', ')})\n`);
   });
 
