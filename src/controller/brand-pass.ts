@@ -18,7 +18,7 @@ import { buildDrift } from '../report/build-drift.js';
 import type { BrandPlan } from '../plan/types.js';
 import type { StepResult } from '../apply/execute.js';
 import { emptyCounts, type BrandBook, type PassError } from './brand-book.js';
-import { changeRecords, distinctTriggers, STEPS_KEPT, type PassResult, type StepRecord, type Trigger } from './history.js';
+import { changeRecords, distinctTriggers, stepRecord, stepsOf, type PassResult, type Trigger } from './history.js';
 import type { Revision } from './revision.js';
 import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
@@ -277,17 +277,6 @@ export class BrandPasses {
     }, this.settings.lockRetryMs);
     this.lockRetries.add(t);
   }
-}
-
-/** A step's result as the history and the log keep it. */
-function stepRecord(r: StepResult): StepRecord {
-  return { address: r.step.address, op: r.step.op, result: r.status, message: r.message, ...changeRecords(r.step.changes) };
-}
-
-/** The steps a pass ran, as its history entry holds them (apply mode), at most STEPS_KEPT. */
-function stepsOf(results: StepResult[] | undefined): { steps?: StepRecord[]; stepsOmitted?: number } {
-  if (results === undefined) return {};
-  return { steps: results.slice(0, STEPS_KEPT).map(stepRecord), ...(results.length > STEPS_KEPT ? { stepsOmitted: results.length - STEPS_KEPT } : {}) };
 }
 
 /** The fields of `o` named in `keys` that are set. */

@@ -12,6 +12,7 @@
 // that entry's count instead of pushing an applied change out of the ring
 // (docs/decisions.md, "Controller history").
 
+import type { StepResult } from '../apply/execute.js';
 import type { FieldChange } from '../core/step.js';
 import { shortenLong } from '../core/shorten.js';
 import type { Revision } from './revision.js';
@@ -45,7 +46,7 @@ export interface StepRecord {
   /** What happened, for people: an id created, why it was held, the service's error. */
   message: string;
   changes: ChangeRecord[];
-  /** Changes left out of `changes` (more than CHANGES_KEPT). */
+  /** Changes left out of `changes` (more than CHANGES_KEPT, or past the pass's CHANGES_PER_PASS). */
   changesOmitted?: number;
 }
 
@@ -83,13 +84,32 @@ export const MAX_HISTORY_SIZE = 1000;
 export const STEPS_KEPT = 200;
 /** Changes kept per step (*chosen*: more is a rewrite, and the plan shows it whole). */
 export const CHANGES_KEPT = 50;
+/** Changes kept per pass, over all its steps (*chosen*): with values shortened to about 160 characters, an entry stays under about half a megabyte. */
+export const CHANGES_PER_PASS = 500;
 /** Coalesced triggers kept per pass (*chosen*: a burst of notifications is one pass, not a list of them). */
 const TRIGGERS_KEPT = 10;
 
 /** A step's changes as the history keeps them. */
-export function changeRecords(changes: readonly FieldChange[]): { changes: ChangeRecord[]; changesOmitted?: number } {
-  const kept = changes.slice(0, CHANGES_KEPT).map((c) => ({ path: c.path, type: c.type, ...('before' in c ? { before: shortenLong(c.before) } : {}), ...('after' in c ? { after: shortenLong(c.after) } : {}) }));
-  return { changes: kept, ...(changes.length > CHANGES_KEPT ? { changesOmitted: changes.length - CHANGES_KEPT } : {}) };
+export function changeRecords(changes: readonly FieldChange[], limit = CHANGES_KEPT): { changes: ChangeRecord[]; changesOmitted?: number } {
+  const kept = changes.slice(0, Math.max(0, Math.min(limit, CHANGES_KEPT))).map((c) => ({ path: c.path, type: c.type, ...('before' in c ? { before: shortenLong(c.before) } : {}), ...('after' in c ? { after: shortenLong(c.after) } : {}) }));
+  return { changes: kept, ...(changes.length > kept.length ? { changesOmitted: changes.length - kept.length } : {}) };
+}
+
+/** A step's result as the history and the log keep it. */
+export function stepRecord(r: StepResult, changesLeft?: number): StepRecord {
+  return { address: r.step.address, op: r.step.op, result: r.status, message: r.message, ...changeRecords(r.step.changes, changesLeft) };
+}
+
+/** The steps a pass ran, as its history entry holds them (apply mode): at most STEPS_KEPT, with CHANGES_PER_PASS changes among them. */
+export function stepsOf(results: StepResult[] | undefined): { steps?: StepRecord[]; stepsOmitted?: number } {
+  if (results === undefined) return {};
+  let left = CHANGES_PER_PASS;
+  const steps = results.slice(0, STEPS_KEPT).map((r) => {
+    const rec = stepRecord(r, left);
+    left -= rec.changes.length;
+    return rec;
+  });
+  return { steps, ...(results.length > STEPS_KEPT ? { stepsOmitted: results.length - STEPS_KEPT } : {}) };
 }
 
 /** Triggers without repeats, at most TRIGGERS_KEPT. */

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RcsClient } from '../../src/api/index.js';
 import type { AutoReplyRequest } from '../../src/contract/wire.js';
-import { PassHistory, type PassRecord } from '../../src/controller/history.js';
+import { CHANGES_KEPT, CHANGES_PER_PASS, changeRecords, PassHistory, stepsOf, STEPS_KEPT, type PassRecord } from '../../src/controller/history.js';
+import type { StepResult } from '../../src/apply/execute.js';
+import type { FieldChange } from '../../src/core/step.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { main } from '../../src/cli/main.js';
 import { BRAND, Capture, EXAMPLE, TOKEN } from '../e2e/helpers.js';
@@ -166,5 +168,20 @@ describe('PassHistory', () => {
     h.add(pass({ steps: [{ address: 'autoReply.a', op: 'update', result: 'done', message: '', changes: [] }] }));
     h.add(pass({ steps: [{ address: 'autoReply.a', op: 'update', result: 'done', message: '', changes: [] }] }));
     expect(h.list().map((p) => p.count ?? 1)).toEqual([1, 1, 1, 1, 1, 2, 1, 2]);
+  });
+
+  it('bounds what a pass keeps: steps, changes a step and a pass, long values shortened', () => {
+    const change = (i: number): FieldChange => ({ path: `body.f${i}`, type: 'change', before: 'x'.repeat(10_000), after: `v${i}` });
+    const one = changeRecords(Array.from({ length: CHANGES_KEPT + 10 }, (_, i) => change(i)));
+    expect(one.changes).toHaveLength(CHANGES_KEPT);
+    expect(one.changesOmitted).toBe(10);
+    expect(JSON.stringify(one.changes[0]!.before).length).toBeLessThan(400);
+    const step = (i: number, changes: number): StepResult => ({ status: 'done', message: 'updated', step: { address: `autoReply.a${i}`, op: 'update', changes: Array.from({ length: changes }, (_, j) => change(j)) } as unknown as StepResult['step'] });
+    const { steps, stepsOmitted } = stepsOf(Array.from({ length: STEPS_KEPT + 5 }, (_, i) => step(i, CHANGES_KEPT)));
+    expect(steps).toHaveLength(STEPS_KEPT);
+    expect(stepsOmitted).toBe(5);
+    expect(steps!.reduce((n, s) => n + s.changes.length, 0)).toBe(CHANGES_PER_PASS);
+    expect(steps!.at(-1)).toMatchObject({ changes: [], changesOmitted: CHANGES_KEPT });
+    expect(JSON.stringify(steps).length).toBeLessThan(500_000);
   });
 });
