@@ -18,7 +18,7 @@
 
 const MANIFEST_LOADER = '^src/manifest/(index|load-manifests|build-brand|lint|schema-check)\\.ts$';
 
-const STAGES = 'plan|apply|report|export|render|preview|graph|doctor|controller';
+const STAGES = 'plan|apply|report|export|render|preview|graph|doctor|controller|policy';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -92,6 +92,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/plan/' },
       to: { path: '^src/(apply|report|export|preview|graph|render|cli|doctor)/' },
+    },
+    {
+      name: 'policy-evaluates-no-network',
+      comment: 'Policies are evaluated over manifests and plans in a sandbox (src/policy/); they read no service and render nothing.',
+      severity: 'error',
+      from: { path: '^src/policy/' },
+      to: { path: '^src/(api|apply|report|export|preview|graph|render|cli|doctor|controller|emulator)/' },
+    },
+    {
+      name: 'plan-below-policy',
+      comment: 'Planning comes before the policies that check a plan: plan does not import src/policy/.',
+      severity: 'error',
+      from: { path: '^src/plan/' },
+      to: { path: '^src/policy/' },
     },
     {
       name: 'apply-below-report-and-render',

@@ -121,7 +121,7 @@ describe('generic stages name no kind', () => {
   const literal = new RegExp(
     `(['"\`])(${names.join('|')})(\\1|\\.)|<ref:(${names.join('|')}):|\\b(brand|desired|live)\\??\\.(${sections.join('|')})\\b|(['"\`])(${sections.join('|')})\\7|\\b(${words.join('|')})\\b`,
   );
-  const dirs = ['src/plan', 'src/apply', 'src/report', 'src/render', 'src/graph', 'src/preview', 'src/manifest', 'src/cli', 'src/cli/commands', 'src/export', 'src/doctor', 'src/controller'];
+  const dirs = ['src/plan', 'src/apply', 'src/report', 'src/render', 'src/graph', 'src/preview', 'src/manifest', 'src/cli', 'src/cli/commands', 'src/export', 'src/doctor', 'src/controller', 'src/policy'];
   const generic = dirs.flatMap((d) => readdirSync(join(ROOT, d)).filter((f) => f.endsWith('.ts') && !f.endsWith('.generated.ts')).map((f) => `${d}/${f}`));
   // Lines that match and are not a kind: each with the reason.
   const allowed: { path: string; line: RegExp; why: string }[] = [

@@ -119,6 +119,10 @@ export function unappliable(runs: BrandRun[]): Map<string, BrandError> {
   for (const r of runs) {
     if (r.plan.error !== undefined) failures.set(r.plan.brandId, r.plan.error);
     else if (r.plan.problems.length > 0) failures.set(r.plan.brandId, { code: 'E_PLAN', stage: 'plan', message: `the plan has ${r.plan.problems.length} problem${r.plan.problems.length === 1 ? '' : 's'} (above); nothing was applied for this brand` });
+    else if ((r.plan.policy ?? []).some((v) => v.severity === 'error')) {
+      const broken = [...new Set((r.plan.policy ?? []).filter((v) => v.severity === 'error').map((v) => v.rule))];
+      failures.set(r.plan.brandId, { code: 'E_POLICY', stage: 'plan', message: `the plan breaks policy rule${broken.length === 1 ? '' : 's'} ${broken.join(', ')} (above); nothing was applied for this brand` });
+    }
   }
   return failures;
 }

@@ -2,6 +2,8 @@
 // (src/apply/apply-run.ts) and show the run (apply-view.ts), as text or as the
 // JSON result document.
 
+import { violationText } from '../core/policy.js';
+import { checkPlanPolicies, labelsOf } from './policy-run.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { savedPlanRuns, type BrandRun } from '../apply/apply-brands.js';
@@ -24,7 +26,7 @@ import { connect, type Connection } from './connect.js';
 import type { CommandContext } from './context.js';
 import { EXIT_ERROR, type ExitCode } from './exit-codes.js';
 import { watchInterrupts } from './interrupt.js';
-import { declaredBy, loadBrands } from './load.js';
+import { declaredBy, loadBrands, type LoadedBrands } from './load.js';
 import { holderExtras, lockUrlOf, openLockBackend } from './lock-backend.js';
 import { brandHint, planWith, selectionOf } from './plan-run.js';
 import { planSealKey } from './secrets.js';
@@ -49,6 +51,7 @@ export interface ApplyOptions {
   dedupe: boolean;
   cacheDir?: string;
   cache: boolean;
+  label?: string[];
 }
 
 /** The output formats of `rcsctl apply`. */
@@ -83,7 +86,7 @@ interface Recorder {
 async function runApplyCommand(ctx: CommandContext, paths: string[], opts: ApplyOptions, record?: Recorder): Promise<ExitCode> {
   const { io } = ctx;
   // Manifests are read before connecting: bad input never reaches the network.
-  const loaded = opts.plan === undefined ? await loadBrands(ctx, paths, selectionOf(opts)) : { brands: [], failed: [], all: [] };
+  const loaded: LoadedBrands = opts.plan === undefined ? await loadBrands(ctx, paths, selectionOf(opts)) : { brands: [], failed: [], all: [] };
   const asked = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
   if (opts.plan === undefined && asked !== undefined) record?.shard(shardOrigin(asked, loaded.all));
   const lockTimeoutMs = parseDuration(opts.lockTimeout);
@@ -100,7 +103,16 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
     const planOpts = { cancelReview: opts.cancelReview, target: opts.target ?? [], cache: opts.cache, ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) };
     const source: ApplySource =
       opts.plan === undefined
-        ? { from: 'manifests', brandIds: loaded.brands.map((b) => b.brandId), plan: async () => (await planWith(ctx, conn, loaded.brands, planOpts, loaded.failed)).outcomes }
+        ? {
+            from: 'manifests',
+            brandIds: loaded.brands.map((b) => b.brandId),
+            plan: async () => {
+              const planned = await planWith(ctx, conn, loaded.brands, planOpts, loaded.failed);
+              // The repository's policy rules (docs/policies.md): a brand that breaks one is not applied; a rule on the whole run stops it.
+              refuseRunPolicy(await checkPlanPolicies(loaded.policies ?? [], loaded.docs, planned.outcomes, planned.file, labelsOf(ctx, opts)), 'the plan');
+              return planned.outcomes;
+            },
+          }
         : { from: 'saved', runs: (lock) => savedRuns(ctx, conn, resolve(io.cwd, opts.plan as string), opts, lock, record) };
     const result = await runApply(conn.client, source, {
       concurrency: ctx.globals().concurrency,
@@ -133,6 +145,7 @@ async function savedRuns(ctx: CommandContext, conn: Connection, path: string, op
   // The run that wrote it stopped before planning anything (a manifest error of no brand).
   if (read.error !== undefined) throw new RcsctlError('E_MANIFEST', `plan file ${shortPath(ctx.io.cwd, path)} holds no plan: the run that made it stopped: ${read.error.message}; fix it and plan again`);
   if (opts.reviewed !== undefined) withinReviewed(ctx, read, path, resolve(ctx.io.cwd, opts.reviewed), conn.baseUrl);
+  refuseRunPolicy(read, `plan file ${shortPath(ctx.io.cwd, path)}`);
   const { file, secrets } = restoreSensitive(read, ctx.io.env, path, planSealKey(ctx, opts));
   ctx.redaction.add(secrets);
   // A shard of a whole saved plan is split from the plan's brands; a sharded plan is its own shard.
@@ -146,6 +159,13 @@ async function savedRuns(ctx: CommandContext, conn: Connection, path: string, op
     lock,
     hintFor: brandHint(ctx),
   });
+}
+
+/** Refuse, before anything is sent, a plan that breaks a policy rule on the whole run (or holds a rule that could not be evaluated). */
+function refuseRunPolicy(file: PlanFile, what: string): void {
+  const errors = (file.policy ?? []).filter((v) => v.severity === 'error');
+  if (errors.length === 0) return;
+  throw new RcsctlError('E_POLICY', `${what} breaks ${errors.length === 1 ? 'a policy rule' : `${errors.length} policy rules`} of the whole run; nothing was sent:\n  ${errors.map(violationText).join('\n  ')}`, { policy: errors });
 }
 
 /**

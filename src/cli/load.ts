@@ -4,6 +4,8 @@
 import { RcsctlError } from '../errors.js';
 import { cacheDirFor } from '../util/cache-dir.js';
 import { diagnosticExcerpt, hasErrors, loadManifests, renderDiagnostics } from '../manifest/index.js';
+import type { PolicyRule } from '../manifest/policy.js';
+import type { SourceDoc } from '../manifest/source.js';
 import type { BrandError } from '../plan/brand-error.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import { failedBrand, type FailedBrand } from '../plan/plan-brands.js';
@@ -40,6 +42,10 @@ export interface LoadedBrands {
   failed: FailedBrand[];
   /** Every brand id the paths declare, sorted, before any selection: what `--shard` splits. */
   all: string[];
+  /** The policy rules among the paths (docs/policies.md). */
+  policies?: PolicyRule[];
+  /** Each brand's documents, composed and interpolated (the policy rules read them). */
+  docs?: Map<string, SourceDoc[]>;
 }
 
 /** Which brands a command works on. */
@@ -84,7 +90,7 @@ export class ManifestsStopped extends RcsctlError {
 export async function loadBrands(ctx: CommandContext, paths: string[], select: BrandSelection & { cache?: boolean; cacheDir?: string }): Promise<LoadedWithDiagnostics> {
   const { io } = ctx;
   const cacheDir = cacheDirFor(select, io.env, io.cwd);
-  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), ...rootOption(ctx), ...(cacheDir !== undefined ? { cacheDir } : {}) });
+  const result = await loadManifests(paths, { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), keepDocs: true, ...rootOption(ctx), ...(cacheDir !== undefined ? { cacheDir } : {}) });
   protectSensitive(ctx, result.sensitive);
   const owners = new Map<string, Set<string>>();
   const own = (file: string, brandId: string): void => {
@@ -128,7 +134,7 @@ export async function loadBrands(ctx: CommandContext, paths: string[], select: B
     const error: BrandError = errors.length === 0 ? { code: 'E_MANIFEST', stage: 'manifest', message: 'its manifests could not be read' } : manifestError(errors, io.cwd);
     failed.push(failedBrand(id, { ...error, hint: 'run rcsctl validate on the brand for every diagnostic' }, desired));
   }
-  return { brands, failed, all: allIds, diagnostics: shown };
+  return { brands, failed, all: allIds, diagnostics: shown, policies: result.policies, ...(result.docs !== undefined ? { docs: result.docs } : {}) };
 }
 
 function belongToNone(n: number): string {

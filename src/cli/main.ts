@@ -197,6 +197,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['RCSCTL_ROOT', 'the folder `path:` files in manifests must stay in (--root wins; else the repository holding the manifest)'],
   ['RCSCTL_LOCK_DIR', 'where the per-brand apply locks live'],
   ['RCSCTL_LOCK_URL', 'a postgres:// URL: take the apply locks in PostgreSQL, across machines (--lock-url wins)'],
+  ['RCSCTL_LABELS', 'the pull request\'s labels, comma-separated, for policy rules (`labels`; --label adds more; docs/policies.md)'],
   ['RCSCTL_DEBUG', 'http, limiter or all: trace requests or the concurrency to stderr'],
   ['NO_COLOR', 'no colour in output'],
 ];

@@ -25,6 +25,7 @@ import { writeFailures } from './failures.js';
 import { hintFor } from './hints.js';
 import { declaredBy, loadBrands, type BrandSelection } from './load.js';
 import { makeProgress } from './progress.js';
+import { checkPlanPolicies, labelsOf } from './policy-run.js';
 
 /** The live-cache flags of plan, apply and drift. */
 export interface CacheOptions {
@@ -45,10 +46,11 @@ export function withUnmanagedOption(command: Command): Command {
 }
 
 /** The brand selection and planning options of `--brand`, `--shard`, `--cache-dir`/`--no-cache`, `--target`, `--cancel-review` and `--unmanaged-brand`. */
-export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?: string; cache?: boolean; target?: string[]; cancelReview?: boolean; unmanagedBrand?: string[]; compareTo?: string; usage?: boolean }): BrandSelection & PlanWithOptions {
+export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?: string; cache?: boolean; target?: string[]; cancelReview?: boolean; unmanagedBrand?: string[]; compareTo?: string; usage?: boolean; label?: string[] }): BrandSelection & PlanWithOptions {
   const out: BrandSelection & PlanWithOptions = {};
   if (flags.usage === true) out.usage = true;
   if (flags.compareTo !== undefined) out.compareTo = flags.compareTo;
+  if (flags.label !== undefined) out.label = flags.label;
   if (flags.unmanagedBrand !== undefined) out.unmanagedBrand = flags.unmanagedBrand;
   if (flags.brand !== undefined) out.brand = flags.brand;
   if (flags.shard !== undefined) out.shard = parseShard(flags.shard);
@@ -73,6 +75,8 @@ export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandS
     const planned = await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
     // The base is planned against the live state just read: no request more.
     if (opts.compareTo !== undefined) await compareToBase(ctx, opts.compareTo, planned.outcomes, { cancelReview: opts.cancelReview === true });
+    // The repository's policy rules, on the manifests and on the plan (docs/policies.md).
+    planned.file = await checkPlanPolicies(loaded.policies ?? [], loaded.docs, planned.outcomes, planned.file, labelsOf(ctx, opts));
     const unmanagedBrands = await unmanagedOf(ctx, conn, loaded.all, opts);
     const requests = { ...conn.requests };
     const counted = { ...planned, file: { ...planned.file, requests }, requests };
@@ -94,6 +98,8 @@ export interface PlanWithOptions extends CacheOptions {
   compareTo?: string;
   /** Read how often users pressed what a step removes or changes (`plan`, unless `--no-usage`). */
   usage?: boolean;
+  /** The pull request's labels (`--label`), for policy rules; RCSCTL_LABELS adds to them. */
+  label?: string[];
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import type { Severity } from './types.js';
 
-/** Code table: RCS1xx reading and YAML, RCS2xx schema, RCS3xx local files, RCS4xx references, RCS5xx lint, RCS6xx text, RCS7xx composition (bases, variables, overrides, generated brands). */
+/** Code table: RCS1xx reading and YAML, RCS2xx schema, RCS3xx local files, RCS4xx references, RCS5xx lint, RCS6xx text, RCS7xx composition (bases, variables, overrides, generated brands), RCS8xx policies (docs/policies.md). */
 export const DIAGNOSTIC_CODES = {
   RCS100: { severity: 'error', title: 'manifest path cannot be read' },
   RCS101: { severity: 'error', title: 'YAML syntax error' },
@@ -93,6 +93,12 @@ export const DIAGNOSTIC_CODES = {
   RCS706: { severity: 'error', title: 'malformed base, bases, overrides or BrandSet entry' },
   RCS707: { severity: 'error', title: 'generator rows cannot be read' },
   RCS708: { severity: 'error', title: 'override changes nothing a base sets' },
+  RCS801: { severity: 'error', title: 'malformed policy rule' },
+  RCS802: { severity: 'error', title: 'policy expression does not parse' },
+  RCS803: { severity: 'error', title: 'policy rule could not be evaluated' },
+  RCS804: { severity: 'error', title: 'policy rule over its time or memory bound' },
+  RCS810: { severity: 'error', title: 'an error rule of a policy broken' },
+  RCS811: { severity: 'warning', title: 'a warning rule of a policy broken' },
 } as const satisfies Record<string, { severity: Severity; title: string; liveChecked?: true }>;
 
 /** A diagnostic code of the table above. */

@@ -6,7 +6,8 @@
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { oncePerBase } from './base-diagnostics.js';
-import { compose } from './compose.js';
+import { compose, kindOf } from './compose.js';
+import { readPolicies, type PolicyRule } from './policy.js';
 import { manifestFilesUnder } from './files-under.js';
 import { addDocument, type BrandDraft } from './build-brand.js';
 import { DIAGNOSTIC_CODES, isLiveChecked } from './codes.js';
@@ -47,8 +48,10 @@ export interface LoadOptions {
 
 /** A load's result, with each brand's documents when `keepDocs` asked for them. */
 export interface LoadedManifests extends LoadResult {
-  /** With `keepDocs`: each brand's documents, composed and interpolated, in load order (`rcsctl render`). */
+  /** With `keepDocs`: each brand's documents, composed and interpolated, in load order (`rcsctl render`, policies). */
   docs?: Map<string, SourceDoc[]>;
+  /** The rules of the `kind: Policy` documents among the paths (docs/policies.md); the ones with errors left out (their diagnostics say why). */
+  policies: PolicyRule[];
 }
 
 /** Load every manifest under `paths` (files, or directories read recursively). */
@@ -108,8 +111,11 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
     }
     readDocs.push(...read.docs);
   }
+  // Policy documents hold rules, not a brand: read apart (policy.ts), never built.
+  const policy = readPolicies(readDocs.filter((d) => kindOf(d) === 'Policy'));
+  diagnostics.push(...policy.diagnostics);
   // Bases, overrides and generated brands become Brand documents, once, before any section is built (compose.ts).
-  const composed = await compose(readDocs, { cwd: opts.cwd, ...(cache !== undefined ? { cache } : {}) });
+  const composed = await compose(readDocs.filter((d) => kindOf(d) !== 'Policy'), { cwd: opts.cwd, ...(cache !== undefined ? { cache } : {}) });
   diagnostics.push(...composed.diagnostics);
   {
     for (const src of composed.docs) {
@@ -193,7 +199,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   diagnostics.push(...checkCredentials(allDocs, [...(opts.credentials ?? []), ...brandKeys]));
   const sensitive = [...envNames].filter(([name]) => isSensitiveName(name, patterns)).map(([name, value]) => ({ name, value }));
   // validate and apply reach one verdict: manifests that declare no brand are an error for both.
-  if (drafts.size === 0 && brokenBrands.size === 0 && !diagnostics.some((d) => d.severity === 'error') && files.length > 0) {
+  if (drafts.size === 0 && brokenBrands.size === 0 && !diagnostics.some((d) => d.severity === 'error') && files.length > 0 && policy.rules.length === 0) {
     diagnostics.push(topLevel('RCS114', files[0]?.shown ?? '', 'the manifests declare no brand: nothing to validate, plan or apply'));
   }
   if (cache !== undefined) {
@@ -206,7 +212,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions): Promise
   }
   const envValues = new Redaction();
   envValues.add([...fromEnv].map((value) => ({ name: 'a value from the environment', value })));
-  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(oncePerBase(diagnostics).filter((d) => opts.liveChecked === true || !isLiveChecked(d.code)).map((d) => scrub(d, envValues))), files: [...files.map((f) => f.shown), ...composed.baseFiles.filter((b) => !files.some((f) => f.shown === b))], skipped, sensitive, ...(opts.keepDocs === true ? { docs: kept } : {}) };
+  return { brands: [...drafts.values()].filter((d) => clean.has(d.brand.brandId)).map((d) => d.brand), diagnostics: sortDiagnostics(oncePerBase(diagnostics).filter((d) => opts.liveChecked === true || !isLiveChecked(d.code)).map((d) => scrub(d, envValues))), files: [...files.map((f) => f.shown), ...composed.baseFiles.filter((b) => !files.some((f) => f.shown === b))], skipped, sensitive, policies: policy.rules, ...(opts.keepDocs === true ? { docs: kept } : {}) };
 }
 
 // Messages quote handles and names, and any of them may come from `${env:...}`

@@ -33,6 +33,8 @@ export interface Diagnostic {
   brands?: string[];
   /** While loading: the brand a base's diagnostic was found for, and where it uses the base (folded into `brands` and the message). */
   forBrand?: { id: string; via: string };
+  /** A policy rule's diagnostic (RCS8xx): the rule, and where it is written. */
+  rule?: { name: string; file: string; line: number };
 }
 
 /** Where a resource was declared. */

@@ -8,6 +8,7 @@ import type { BrandError } from './brand-error.js';
 import type { ShardGaps, ShardOrigin } from './shard.js';
 import type { UnmanagedBrand } from './unmanaged-brands.js';
 import type { RequestCount } from '../core/requests.js';
+import type { PolicyViolation } from '../core/policy.js';
 
 export type * from '../core/step.js';
 export type { LiveBrand } from '../core/live.js';
@@ -43,6 +44,8 @@ export interface BrandPlan {
   moves?: { from: string; to: string; liveId: string }[];
   /** Deletes and creates that differ in the name only: the `moved:` entry that would keep the live id. */
   renames?: { from: string; to: string; fromName: string; toName: string }[];
+  /** The policy rules this brand breaks (docs/policies.md); an error among them fails the brand: nothing is applied for it. */
+  policy?: PolicyViolation[];
   /** The brand's owners as its manifests declare them (`brand.owners`): shown beside the brand. */
   owners?: string[];
   /** Where the manifests declare the brand (its `brand:` line), kept in a saved plan so that apply names it in a service error. */
@@ -81,6 +84,8 @@ export interface PlanFile {
   error?: BrandError;
   /** Live brands of the account that no manifest declares (BRAND_UNMANAGED); set when the run checked for them. Apply ignores them. */
   unmanagedBrands?: UnmanagedBrand[];
+  /** Policy rules on the whole run that are broken, and rules that could not be evaluated (docs/policies.md); an error among them fails the run: apply sends nothing. */
+  policy?: PolicyViolation[];
   /** The requests the run that made it sent, and how many were answered 429 (a merge adds the shards'). */
   requests?: RequestCount;
 }

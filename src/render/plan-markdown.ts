@@ -17,6 +17,8 @@ import { fitMarkdown, type Part, type Unit } from './fit.js';
 import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
 import { describe, MARKERS, markerOf, needsAttention, planTotals, problemText, showsChanges, summaryLine, totalLine } from './plan-text.js';
 import { makeStyle } from './style.js';
+import { policyFails, policyMarkdown } from './policy.js';
+import type { PolicyViolation } from '../core/policy.js';
 import { reviewText } from '../core/step.js';
 import { usageSentences } from './usage.js';
 
@@ -37,6 +39,8 @@ export interface PlanMarkdownOptions {
   partial?: ShardGaps;
   /** Live brands no manifest declares (BRAND_UNMANAGED), listed under the table. */
   unmanagedBrands?: UnmanagedBrand[];
+  /** Policy rules on the whole run that are broken (docs/policies.md), listed under the table. */
+  policy?: PolicyViolation[];
 }
 
 /** Render the plans of every brand as GitHub-flavoured Markdown within `maxBytes`. */
@@ -59,7 +63,7 @@ export function versionFoot(version: string, at?: string): string[] {
 
 /** A brand the table lists: it changes, failed, or has live resources that need attention. */
 export function planListed(p: BrandPlan): boolean {
-  return p.error !== undefined || p.problems.length > 0 || p.steps.length > 0 || (p.findings ?? []).some(needsAttention);
+  return p.error !== undefined || p.problems.length > 0 || p.steps.length > 0 || (p.policy ?? []).length > 0 || (p.findings ?? []).some(needsAttention);
 }
 
 /** The plan as a part of a comment: the verdict and the one table of the brands that change or fail, then a collapsed block per brand. */
@@ -88,6 +92,8 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
     const also = unmanaged > 0 ? ` (${unmanaged} of them with unmanaged live resources: \`rcsctl plan\` lists them)` : '';
     head.push({ lines: [...(listed.length === 0 ? [] : ['']), listed.length === 0 ? `No changes: all ${quiet} brand${quiet === 1 ? '' : 's'} match their manifests${also}.` : `${quiet} other brand${quiet === 1 ? '' : 's'} unchanged${also}.`] });
   }
+  const runPolicy = policyMarkdown(opts.policy);
+  if (runPolicy.length > 0) head.push({ lines: ['', `### ${policyFails(opts.policy) ? '❌' : '⚠️'} Policy rules broken by the whole change:`, '', ...runPolicy] });
   const unmanagedBrands = unmanagedBrandsMarkdown(opts.unmanagedBrands);
   if (unmanagedBrands.length > 0) head.push({ lines: unmanagedBrands });
   // The brands whose steps undo changes made outside rcsctl come first: within the budget, the reviewer sees them.
@@ -117,6 +123,8 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
     return lines;
   }
   lines.push(`**${summaryLine(summarise(p))}**`, '');
+  const broken = policyMarkdown(p.policy);
+  if (broken.length > 0) lines.push(policyFails(p.policy) ? '**Policy rules broken: nothing is applied for this brand.**' : '**Policy rules broken (warnings):**', '', ...broken, '');
   const findings = p.findings ?? [];
   const attention = new Set(findings.filter(needsAttention).map((f) => f.address)).size;
   if (p.steps.length === 0) {

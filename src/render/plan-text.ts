@@ -11,6 +11,7 @@ import { wordsFor } from '../kinds/index.js';
 import type { Finding } from '../core/finding.js';
 import { BOTH_NOTE, changedOnBothSides, originLine, originSections } from './origin.js';
 import { usageSentences } from './usage.js';
+import { policyFails, policyText } from './policy.js';
 
 /** Markers: create, update, delete, blocked, needs review. */
 export const MARKERS = { create: '+', update: '~', delete: '-', blocked: '!', review: '⚑', unmanaged: '?' } as const;
@@ -53,6 +54,7 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
   }
   if (plan.renames !== undefined && plan.renames.length > 0) lines.push(...renameText(plan.renames).map((l) => style.yellow(l)), '');
   if (findings.length > 0) lines.push(...renderFindings(findings, style), '');
+  if ((plan.policy ?? []).length > 0) lines.push(...policyText(plan.policy, style), '');
   lines.push(summaryLine(summarise(plan)));
   const origin = originLine(plan);
   if (origin !== undefined) lines.push(plan.compared?.base === 'failed' ? style.yellow(origin) : origin);
@@ -84,7 +86,7 @@ export interface PlanTotals extends PlanSummary {
 
 /** True when nothing can be applied for the brand: it failed, or its plan has problems. */
 export function planFailed(p: BrandPlan): boolean {
-  return p.error !== undefined || p.problems.length > 0;
+  return p.error !== undefined || p.problems.length > 0 || policyFails(p.policy);
 }
 
 /** Add up the plans of `plans`; a failed brand is counted as failed, its steps not at all. */

@@ -96,7 +96,9 @@ function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
     if (p.report.baseUrl !== first.baseUrl) throw new RcsctlError('E_MERGE', `${p.file} was planned against ${p.report.baseUrl}, ${parts[0]?.file} against ${first.baseUrl}`);
   }
   // The merge is the whole set: no part's shard is its own.
-  const { shard: _, error: __, unmanagedBrands: ___, ...whole } = first;
+  const { shard: _, error: __, unmanagedBrands: ___, policy: ____, ...whole } = first;
+  // Each shard checked the run rules on its own brands: the merge keeps every shard's verdicts.
+  const policy = parts.flatMap((p) => p.report.policy ?? []);
   // A shard stopped by a manifest error of no brand: the merge is no plan to apply either.
   const stopped = parts.find((p) => p.report.error !== undefined)?.report.error;
   return {
@@ -107,6 +109,7 @@ function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
     ...(parts.some((p) => p.report.shortened === true) ? { shortened: true as const } : {}),
     ...(stopped !== undefined ? { error: stopped } : {}),
     ...mergeUnmanaged(parts.map((p) => p.report.unmanagedBrands)),
+    ...(policy.length > 0 ? { policy } : {}),
     ...requestsOf(parts.map((p) => p.report.requests)),
   };
 }

@@ -10,6 +10,7 @@ import { isFailed, type BrandOutcome } from '../../plan/plan-brands.js';
 import { planFailed, renderPlans } from '../../render/plan-text.js';
 import { makeStyle } from '../../render/style.js';
 import { unmanagedBrandsText } from '../../render/unmanaged-brands.js';
+import { policyText } from '../../render/policy.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { brandOption, commentOptions, commentValues, formatOption, formatValue, outOption, outValue, pathsArgument, pathsOrCwd, targetOption } from '../options.js';
@@ -17,6 +18,7 @@ import { ManifestsStopped } from '../load.js';
 import { reportFailures, runPlan, selectionOf, withCacheOptions, withUnmanagedOption } from '../plan-run.js';
 import { checkPreviewDir, previewOptions, writePlanPreview } from '../preview-option.js';
 import { planSealKey } from '../secrets.js';
+import { breaksPolicy, withLabelOption } from '../policy-run.js';
 
 interface PlanOptions {
   out?: string;
@@ -38,6 +40,7 @@ interface PlanOptions {
   maxBytes?: string;
   fullReportUrl?: string;
   compareTo?: string;
+  label?: string[];
 }
 
 const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -57,7 +60,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
     .option('--compare-to <dir>', "the manifests of the change's base (a checkout of the target branch): split the steps into the change's and those undoing changes made outside rcsctl (docs/plan.md)")
     .option('--no-usage', 'do not read how often users pressed the menu items, buttons and chips a step removes or changes (docs/plan.md)');
   commentOptions(cmd);
-  previewOptions(withUnmanagedOption(withCacheOptions(cmd))).action(async (paths: string[] | undefined, opts: PlanOptions) => {
+  previewOptions(withLabelOption(withUnmanagedOption(withCacheOptions(cmd)))).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
       const budget = commentValues(opts);
@@ -82,12 +85,14 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
         const link = opts.previewUrl ?? preview;
         // The Markdown view (and the graph it may draw) loads only for --format markdown.
         const { renderPlanMarkdown } = await import('../../render/plan-markdown.js');
-        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...budget, ...(link === undefined ? {} : { previewLink: link }), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}) }));
+        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...budget, ...(link === undefined ? {} : { previewLink: link }), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}), ...(file.policy !== undefined ? { policy: file.policy } : {}) }));
       } else {
         const style = makeStyle(g.color);
         ctx.io.stdout.write(renderPlans(file.brands, style));
         const unmanaged = unmanagedBrandsText(file.unmanagedBrands, style);
         if (unmanaged.length > 0) ctx.io.stdout.write(`\n${unmanaged.join('\n')}\n`);
+        const runPolicy = policyText(file.policy, style, '');
+        if (runPolicy.length > 0) ctx.io.stdout.write(`\n${runPolicy.join('\n')}\n`);
         const failed = file.brands.filter(planFailed).length;
         // With failed brands the saved plan is not the whole story: the line says so.
         const saved = failed > 0 ? `Nothing can be applied for the ${failed} brand${failed === 1 ? '' : 's'} that failed (above); apply the others' steps with` : 'Apply exactly these steps with';
@@ -95,7 +100,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
         if (notes.length > 0) ctx.io.stdout.write(`\n${notes.join('')}`);
       }
       reportFailures(ctx, plans, { shownOnStdout: format === 'text' });
-      ctx.exit(planExitCode(plans, opts.detailedExitcode, (file.unmanagedBrands ?? []).length));
+      ctx.exit(breaksPolicy(file.policy) ? EXIT_ERROR : planExitCode(plans, opts.detailedExitcode, (file.unmanagedBrands ?? []).length));
     });
 }
 
@@ -112,7 +117,7 @@ async function writeStopped(ctx: CommandContext, err: ManifestsStopped, opts: Pl
 
 /** 1 when any brand failed or has problems; 2 for changes (or live brands no manifest declares) under --detailed-exitcode; else 0. */
 function planExitCode(plans: BrandOutcome[], detailed: boolean, unmanagedBrands: number): ExitCode {
-  if (plans.some((p) => isFailed(p) || p.plan.problems.length > 0)) return EXIT_ERROR;
+  if (plans.some((p) => isFailed(p) || p.plan.problems.length > 0 || breaksPolicy(p.plan.policy))) return EXIT_ERROR;
   if (detailed && (unmanagedBrands > 0 || plans.some((p) => p.plan.steps.length > 0))) return EXIT_CHANGES;
   return EXIT_OK;
 }

@@ -16,6 +16,7 @@ import { partialText } from '../../render/partial.js';
 import { renderPlanJson } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import { unmanagedBrandsText } from '../../render/unmanaged-brands.js';
+import { policyFails, policyText } from '../../render/policy.js';
 import { planTotals, renderPlans, totalLine } from '../../render/plan-text.js';
 import { makeStyle, type Style } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
@@ -99,9 +100,9 @@ function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], st
   const stopped = file.error;
   if (format === 'markdown') {
     const head = stopped !== undefined ? `${brandErrorMarkdown('manifests', stopped, STOPPED_HEADLINE).join('\n')}\n\n` : '';
-    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...budget, ...(file.partial !== undefined ? { partial: file.partial } : {}), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}) });
+    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...budget, ...(file.partial !== undefined ? { partial: file.partial } : {}), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}), ...(file.policy !== undefined ? { policy: file.policy } : {}) });
   }
-  const unmanaged = unmanagedBrandsText(file.unmanagedBrands, style);
+  const unmanaged = [...unmanagedBrandsText(file.unmanagedBrands, style), ...policyText(file.policy, style, '')];
   const text = (stopped !== undefined ? [style.red(style.bold(`Plan: ${STOPPED_HEADLINE} in a shard.`)), ...brandErrorText(stopped, style), '', ''].join('\n') : '') + renderPlans(file.brands, style) + (unmanaged.length > 0 ? `\n${unmanaged.join('\n')}\n` : '');
   const partial = banner(merged, style);
   return partial === '' ? text : `${partial}\n${text}\n${partial}`;
@@ -131,6 +132,7 @@ function exitCode(merged: MergedReport, detailed: boolean): ExitCode {
   // A shard stopped by a manifest error of no brand (its report's `error`).
   if (merged.report.error !== undefined) return EXIT_ERROR;
   if (merged.report.brands.some((b) => b.problems.length > 0 || b.error !== undefined)) return EXIT_ERROR;
+  if (merged.kind === 'plan' && (policyFails(merged.report.policy) || merged.report.brands.some((b) => policyFails(b.policy)))) return EXIT_ERROR;
   if (merged.kind === 'drift') return merged.report.clean ? EXIT_OK : EXIT_CHANGES;
   return detailed && ((merged.report.unmanagedBrands ?? []).length > 0 || merged.report.brands.some((b) => b.steps.length > 0)) ? EXIT_CHANGES : EXIT_OK;
 }

@@ -4,7 +4,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
-import { hasErrors, loadManifests, renderDiagnostics } from '../../manifest/index.js';
+import { hasErrors, loadManifests, renderDiagnostics, sortDiagnostics } from '../../manifest/index.js';
+import { labelsOf, policyDiagnostics, withLabelOption } from '../policy-run.js';
 import type { DesiredBrand } from '../../manifest/index.js';
 import { countsByKind, declaredCounts, describeCounts } from '../../kinds/counts.js';
 import { inShard, missingBrandsMessage, parseShard } from '../../plan/shard.js';
@@ -29,6 +30,7 @@ interface ValidateOptions {
   output?: string;
   brand?: string[];
   shard?: string;
+  label?: string[];
 }
 
 /** The report in `format`; `text` renders the compiler-style view. */
@@ -56,14 +58,14 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
   outOption(cmd, 'file', 'write the report to FILE (stdout gets the verdict line)');
   formatOption(cmd, VALIDATE_FORMATS, 'output format');
   brandOption(cmd, 'report only this brand');
-  cmd
+  withLabelOption(cmd)
     .option('--shard <i/n>', 'check only the brands of shard i of n, and files that belong to no brand (split by brand id; see docs/ci.md)')
     .option('--strict', 'fail (exit 1) on warnings too (never on notes)', false)
     .action(async (paths: string[] | undefined, opts: ValidateOptions) => {
       const format = formatValue(opts, VALIDATE_FORMATS);
       const outPath = outValue(opts);
       const { io } = ctx;
-      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), liveChecked: true, ...rootOption(ctx) });
+      const loaded = await loadManifests(pathsOrCwd(paths), { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), liveChecked: true, keepDocs: true, ...rootOption(ctx) });
       protectSensitive(ctx, loaded.sensitive);
       const only = opts.brand ?? [];
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
@@ -78,7 +80,9 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       const brands = loaded.brands.filter((b) => chosen(b.brandId));
       // With --brand, only the brand's files; a shard checks its brands' files and every file that belongs to no brand (as plan does).
       const files = only.length === 0 && shard === undefined ? loaded.files : loaded.files.filter((f) => owners.get(f)?.some(chosen) ?? only.length === 0);
-      const diagnostics = only.length === 0 && shard === undefined ? loaded.diagnostics : loaded.diagnostics.filter((d) => files.includes(d.file));
+      // The policy rules on the manifests (docs/policies.md), over the brands checked: a broken rule at the value, with the rule's place.
+      const policy = await policyDiagnostics(loaded, brands, labelsOf(ctx, opts));
+      const diagnostics = sortDiagnostics([...(only.length === 0 && shard === undefined ? loaded.diagnostics : loaded.diagnostics.filter((d) => files.includes(d.file))), ...policy]);
       const errors = diagnostics.filter((d) => d.severity === 'error').length;
       const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
       const notes = diagnostics.filter((d) => d.severity === 'note').length;
