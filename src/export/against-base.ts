@@ -11,7 +11,8 @@
 //   1. an override: a JSON Merge Patch of what the base sets (null removes);
 //   2. replaced: `overrides: { section: { key: null } }` and the live entry
 //      in the brand's own section, when a merge patch cannot say it (a field
-//      the base's entry does not set, which RCS708 refuses as an override).
+//      the base's entry does not set that the plan compares: RCS708 refuses
+//      an override that adds one).
 // A resource that differs at level 2 cannot be written against the base, and
 // export says which and why instead of writing a file that plans changes.
 // Generic over the kinds: sections are whatever the base and the export hold.
@@ -23,6 +24,7 @@ import type { LiveBrand } from '../core/live.js';
 import { RcsctlError } from '../errors.js';
 import { exportedCounts } from '../kinds/counts.js';
 import { KINDS } from '../kinds/index.js';
+import { isExportable } from '../kinds/resource-kind.js';
 import { loadManifests, manifestFilesUnder } from '../manifest/index.js';
 import { readManifestFile } from '../manifest/read-yaml.js';
 import { entrySections } from '../manifest/schema-check.js';
@@ -72,6 +74,7 @@ const FRAME = new Set(['apiVersion', 'kind', 'description', 'variables', 'uses']
 const unitId = (u: Unit): string => (u.key === undefined ? u.section : `${u.section}.${u.key}`);
 
 /** Write `live` against `base`; throws RcsctlError (naming the brand's problem) when it cannot. */
+// long: the rounds (write a candidate, load it, plan it, move each differing resource to the next form) share the stage, the levels and the fields left out; each step they take is a function below.
 export async function exportAgainstBase(live: LiveBrand, base: BaseChoice, keyOpts: ExportOptions, env: AgainstBaseEnv): Promise<AgainstBase> {
   const raw = await readBase(base.abs, env.cwd);
   const rel = relative(env.dir, base.abs).split(sep).join('/') || '.';
@@ -93,37 +96,55 @@ export async function exportAgainstBase(live: LiveBrand, base: BaseChoice, keyOp
 
     const units = unitsOf(given);
     const level = new Map(units.map((u) => [unitId(u), 0]));
+    // A section export could not read (the brand page without an account) cannot be compared: the base's stays as it is, and the output says so.
+    const unread = new Set(KINDS.filter(isExportable).flatMap((k) => (k.exporter.unread?.(live) !== undefined && units.some((u) => u.section === k.exporter.section) ? [k.exporter.section] : [])));
+    for (const section of unread) lines.push(`the base's ${section} is kept as the base gives it, unchecked: export did not read it live (see the note below)`);
+    // Fields left out of a unit's override: one whose value cannot stand in an override (a path, which an override reads from the base's folder).
+    const dropped = new Map<string, string[][]>();
     for (let round = 0; ; round++) {
-      const doc = compose(frame, exported.manifest, given, units, level);
+      const doc = compose(frame, exported.manifest, given, units, level, dropped);
       const staged = await stageAndLoad(stage, doc, exported.downloads.map((d) => d.path), fetched, env, false);
       const flagged = new Map<string, string>();
       const loose: Diagnostic[] = [];
+      let retry = false;
       for (const d of staged.loaded.diagnostics.filter((x) => x.severity === 'error')) {
         const u = unitOfDiagnostic(d, units);
-        if (u === undefined) loose.push(d);
-        else flagged.set(unitId(u), `${d.code}: ${d.message}`);
+        if (u === undefined) {
+          loose.push(d);
+          continue;
+        }
+        // A field of an override that does not load: try the override without it (the base's value may be what live has); the plan says if not.
+        const field = overrideField(d, u);
+        const gone = dropped.get(unitId(u)) ?? [];
+        const inPatch = field !== undefined && hasPath(patchOf(u, given, exported.manifest).patch, field);
+        if (field !== undefined && inPatch && (level.get(unitId(u)) ?? 0) === 1 && !gone.some((f) => f.join('/') === field.join('/'))) {
+          dropped.set(unitId(u), [...gone, field]);
+          retry = true;
+        } else flagged.set(unitId(u), `${d.code}: ${d.message}`);
       }
       if (loose.length > 0) throw new RcsctlError('E_EXPORT_BASE', `${live.brandId} written against ${rel} does not load: ${describe(loose)}`);
       const brand = staged.loaded.brands[0];
+      if (retry && flagged.size === 0) continue;
+      if (brand === undefined && flagged.size === 0) throw new RcsctlError('E_EXPORT_BASE', `${live.brandId} written against ${rel} declares no brand when loaded`);
       if (brand !== undefined && flagged.size === 0) {
         for (const address of env.changes(brand, live)) {
           const u = unitOfAddress(address, units, exported.manifest, given, manifestKeys(brand));
           if (u === undefined) throw new RcsctlError('E_EXPORT_BASE', `${live.brandId} written against ${rel} still plans a change to ${address}, which the base does not set`);
-          flagged.set(unitId(u), `the plan changes ${address}`);
+          if (!unread.has(u.section)) flagged.set(unitId(u), `the plan changes ${address}`);
         }
       }
       if (flagged.size === 0) {
         const kept = ownPaths(doc);
         const keep = exported.downloads.map((d) => kept.has(d.path));
         const manifest = { ...exported, manifest: doc, downloads: exported.downloads.filter((_, i) => keep[i]), counts: exportedCounts(doc, new Set()) };
-        return { exported: manifest, fetched: fetched.filter((_, i) => keep[i]), lines: [...lines, summary(rel, units, level, (u) => entryOf(exported.manifest, u) === undefined)] };
+        return { exported: manifest, fetched: fetched.filter((_, i) => keep[i]), lines: [...lines, summary(rel, units, level, (u) => entryOf(exported.manifest, u) === undefined, (u) => patchOf(u, given, exported.manifest).extra)] };
       }
       const stuck: string[] = [];
       for (const [id, why] of flagged) {
         const now = level.get(id) ?? 0;
         const u = units.find((x) => unitId(x) === id) as Unit;
-        // A merge patch that cannot say it (a field the base does not set) goes straight to a replacement.
-        const next = now === 0 && patchOf(u, given, exported.manifest).extra ? 2 : now + 1;
+        // A patch leaves out the fields the base does not set (an override cannot add one); when they matter, the plan says so and the entry is replaced.
+        const next = now + 1;
         if (next > 2 || (next === 2 && entryOf(exported.manifest, u) === undefined)) stuck.push(`${id} (${why})`);
         else level.set(id, next);
       }
@@ -205,9 +226,11 @@ function matchedHandles(desired: DesiredBrand, live: LiveBrand): Map<string, Map
  */
 function manifestKeys(brand: DesiredBrand): Map<string, Unit> {
   const out = new Map<string, Unit>();
+  const keyed = new Set(entrySections());
   for (const kind of KINDS) {
     const section = kind.manifest?.section;
-    const entries = section !== undefined ? desiredSection(brand, section) : undefined;
+    // A one-per-brand section (the brand page) is one resource, whatever key its object has.
+    const entries = section !== undefined && keyed.has(section) ? desiredSection(brand, section) : undefined;
     for (const d of kind.desired(brand)) {
       const address = `${kind.name}.${kind.key(d)}`;
       if (section === undefined) continue;
@@ -252,7 +275,7 @@ function patchOf(u: Unit, given: Record<string, unknown>, m: Record<string, unkn
 }
 
 /** The brand's document: the frame, overrides for the units at level 1 and 2, and its own sections (the units at level 2, and all the base does not set). */
-function compose(frame: Record<string, unknown>, m: Record<string, unknown>, given: Record<string, unknown>, units: Unit[], level: Map<string, number>): Record<string, unknown> {
+function compose(frame: Record<string, unknown>, m: Record<string, unknown>, given: Record<string, unknown>, units: Unit[], level: Map<string, number>, dropped: Map<string, string[][]>): Record<string, unknown> {
   const overrides: Record<string, Record<string, unknown>> = {};
   const own: Record<string, unknown> = {};
   const setOverride = (u: Unit, v: unknown): void => {
@@ -262,7 +285,7 @@ function compose(frame: Record<string, unknown>, m: Record<string, unknown>, giv
   for (const u of units) {
     const l = level.get(unitId(u)) ?? 0;
     if (l === 1) {
-      const p = patchOf(u, given, m).patch;
+      const p = without(patchOf(u, given, m).patch, dropped.get(unitId(u)) ?? []);
       if (p !== undefined) setOverride(u, p);
     } else if (l === 2) setOverride(u, null);
   }
@@ -283,6 +306,40 @@ function compose(frame: Record<string, unknown>, m: Record<string, unknown>, giv
     if (Object.keys(mine).length > 0) own[section] = mine;
   }
   return { ...frame, ...(Object.keys(overrides).length > 0 ? { overrides } : {}), ...own };
+}
+
+function hasPath(v: unknown, path: string[]): boolean {
+  let at = v;
+  for (const k of path) {
+    if (!isMap(at) || !(k in at)) return false;
+    at = at[k];
+  }
+  return true;
+}
+
+/** `patch` without the fields at `paths` (and without maps they leave empty); undefined when nothing is left. */
+function without(patch: unknown, paths: string[][]): unknown {
+  if (paths.length === 0 || !isMap(patch)) return patch;
+  const out = structuredClone(patch);
+  for (const path of paths) {
+    const trail: Record<string, unknown>[] = [out];
+    for (const k of path.slice(0, -1)) {
+      const next = (trail[trail.length - 1] as Record<string, unknown>)[k];
+      if (!isMap(next)) break;
+      trail.push(next);
+    }
+    if (trail.length === path.length) delete (trail[trail.length - 1] as Record<string, unknown>)[path[path.length - 1] as string];
+    for (let i = trail.length - 1; i > 0; i--) if (Object.keys(trail[i] as object).length === 0) delete (trail[i - 1] as Record<string, unknown>)[path[i - 1] as string];
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The field below `u` a load error is at (`['profileImage']`): in the brand's `overrides:`, or where the override lands in the base's document. */
+function overrideField(d: Diagnostic, u: Unit): string[] | undefined {
+  const parts = d.path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const rest = parts[0] === 'overrides' ? parts.slice(1) : parts;
+  const below = rest.slice(u.key === undefined ? 1 : 2);
+  return below.length > 0 ? below : undefined;
 }
 
 /** The unit a load error is about: one in `overrides:` or in the base's text for this brand, by its JSON path. */
@@ -315,15 +372,15 @@ function ownPaths(doc: Record<string, unknown>): Set<string> {
   return out;
 }
 
-function summary(rel: string, units: Unit[], level: Map<string, number>, removed: (u: Unit) => boolean): string {
+function summary(rel: string, units: Unit[], level: Map<string, number>, removed: (u: Unit) => boolean, extra: (u: Unit) => boolean): string {
   const at = (u: Unit): number => level.get(unitId(u)) ?? 0;
   const n = (f: (u: Unit) => boolean): number => units.filter(f).length;
-  const replaced = units.filter((u) => at(u) === 2).map(unitId);
+  const replaced = units.filter((u) => at(u) === 2).map((u) => `${unitId(u)}: ${extra(u) ? 'the live entry has fields the base does not set' : 'an override did not give the live entry'}`);
   const parts = [
     `${n((u) => at(u) === 0)} of its ${units.length} resources as it gives them`,
     `${n((u) => at(u) === 1 && !removed(u))} overridden`,
     `${n((u) => at(u) === 1 && removed(u))} removed (the brand lacks them live)`,
-    `${replaced.length} replaced${replaced.length > 0 ? ` (${replaced.join(', ')}: the live entry has fields the base does not set)` : ''}`,
+    `${replaced.length} replaced${replaced.length > 0 ? ` (${replaced.join('; ')})` : ''}`,
   ];
   return `against the base ${rel}: ${parts.join(', ')}`;
 }

@@ -8,7 +8,7 @@
 // with no changes.
 
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -18,6 +18,7 @@ import type { RunningEmulator, Seed } from '../../src/emulator/index.js';
 import { loadSeed } from '../../src/emulator/index.js';
 import { cli, clientFor, converge, emulator, ROOT } from './helpers.js';
 
+const PROFILE_PNG = readFileSync(join(ROOT, 'test', 'plan-cases', '071-profile-from-nothing', 'images', 'profile.png'));
 const BEANS = ['BR.beanbusan1', 'BR.beandaegu1', 'BR.beanichn01', 'BR.beanseoul1'];
 
 function seed(): Seed {
@@ -25,7 +26,7 @@ function seed(): Seed {
   const master = s.accounts.find((a) => a.userId === 'master');
   if (master === undefined) throw new Error('the example seed has no master account');
   // Pages with a profile image rcsctl uploaded, as a live brand has (export --all reads them as the account).
-  const png = readFileSync(join(ROOT, 'test', 'plan-cases', '071-profile-from-nothing', 'images', 'profile.png'));
+  const png = PROFILE_PNG;
   const profileImage = { fileName: `profile-${createHash('sha256').update(png).digest('hex').slice(0, 12)}.png`, content: png.toString('base64') };
   BEANS.forEach((brandId, i) => {
     s.brands.push({ brandId, brandKey: `BK.bean00000000${i + 1}`, page: { name: `Bean Street ${i + 1}`, profileImage } } as Seed['brands'][number]);
@@ -52,6 +53,13 @@ beforeAll(async () => {
   cpSync(join(ROOT, 'examples', 'agency'), repo, { recursive: true });
   mkdirSync(join(repo, '.git'));
   await converge(client, repo);
+  // A second base that sets the brand page (a section that is one object per brand), with the profile image live already has.
+  mkdirSync(join(repo, 'bases', 'paged', 'images'), { recursive: true });
+  writeFileSync(join(repo, 'bases', 'paged', 'images', 'profile.png'), PROFILE_PNG);
+  writeFileSync(
+    join(repo, 'bases', 'paged', 'base.yaml'),
+    ['apiVersion: rcsctl/v1', 'kind: Base', 'variables:', '  store: { type: string }', 'brandProfile:', '  account: master', '  name: "Bean Street ${var:store}"', '  description: A Bean Street store', '  tel: "15880000"', '  categoryId: ETC', '  subCategoryId: ETC001', '  profileImage: images/profile.png', ''].join('\n'),
+  );
   // Busan lost the legal notice the base sets; Daegu's opening hours got a field the base does not set.
   const busan = (await listed(client, 'BR.beanbusan1')).find((a) => a.autoReplyMsgName === 'Legal notice');
   await client.autoReplies.delete({ id: 'BR.beanbusan1' }, busan!.autoReplyMsgId);
@@ -147,5 +155,26 @@ describe('rcsctl export --base', () => {
     const notBase = await cli(['export', '--brand', 'BR.beanichn01', '--base', 'brands/seoul', '--out', 'vars/x'], { emu, cwd: repo });
     expect(notBase.stderr).toContain('--base brands/seoul holds no `kind: Base` document');
     expect(existsSync(join(repo, 'vars', 'x'))).toBe(false);
+  }, 60_000);
+
+  it('a base that sets the brand page: the page compared as one object, its variable read off the live name, what differs an override; without the account, kept unchecked and said so', async () => {
+    const env = { RCSCTL_PERSON_ID: 'master' };
+    const r = await cli(['export', '--brand', 'BR.beanbusan1', '--base', 'bases/paged', '--out', 'paged/busan'], { emu, cwd: repo, env });
+    expect(r.code, r.stderr).toBe(0);
+    const busan = parse(readFileSync(join(repo, 'paged', 'busan', 'brand.yaml'), 'utf8'));
+    expect(busan.bases).toEqual([{ base: '../../bases/paged', variables: { store: '1' } }]);
+    // The emulator's page description defaults to the brand id; the image is the base's (same content), so it is neither written nor downloaded.
+    expect(busan.overrides).toEqual({ brandProfile: { description: 'BR.beanbusan1' } });
+    expect(busan.brandProfile).toBeUndefined();
+    expect(existsSync(join(repo, 'paged', 'busan', 'images', 'profile'))).toBe(false);
+    expect(r.stdout).toContain('against the base ../../bases/paged: 0 of its 1 resources as it gives them, 1 overridden, 0 removed (the brand lacks them live), 0 replaced\n');
+    // The base names the page's account; without RCSCTL_PERSON_ID the account's other brands are not listed as unmanaged.
+    const plan = await cli(['plan', 'paged/busan', '--detailed-exitcode'], { emu, cwd: repo });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+
+    const blind = await cli(['export', '--brand', 'BR.beanbusan1', '--base', 'bases/paged', '--var', 'store=1', '--out', 'paged/blind'], { emu, cwd: repo, env: { RCSCTL_PERSON_ID: undefined } });
+    expect(blind.code, blind.stderr).toBe(0);
+    expect(blind.stdout).toContain("the base's brandProfile is kept as the base gives it, unchecked: export did not read it live");
+    expect(parse(readFileSync(join(repo, 'paged', 'blind', 'brand.yaml'), 'utf8')).overrides).toBeUndefined();
   }, 60_000);
 });
