@@ -14,6 +14,7 @@
 //   npm run bench -- controller 429
 //   BENCH_RUNS=5 npm run bench -- controller 429
 //   BENCH_RATES=0,0.05 npm run bench -- controller 429
+//   BENCH_RETRY_AFTER=0 ...   # the 429s say Retry-After: 0: the storm's cost besides the waits
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +35,8 @@ const PER_BRAND = 10;
 /** The shares answered 429 (BENCH_RATES=0,0.05 for some of them; 0 comes first, as the reference). */
 const RATES = (process.env.BENCH_RATES ?? '0,0.05,0.3').split(',').map(Number);
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+/** The 429s' Retry-After, seconds (BENCH_RETRY_AFTER=0: what the storm costs besides the waits the service asks for). */
+const RETRY_AFTER = Number(process.env.BENCH_RETRY_AFTER ?? 1);
 /** A run that has not put every brand in sync by then is reported as such. */
 const GIVE_UP_MS = 10 * 60_000;
 
@@ -49,7 +52,7 @@ const writeManifests = (dir: string): void => writeFleetManifests(dir, FLEET);
 const emulatorChild = (): Promise<{ url: string; close: () => void }> => emulatorChildOf(import.meta.url);
 
 async function faults(url: string, rate: number, seedNo: number): Promise<void> {
-  const body = rate === 0 ? undefined : JSON.stringify({ seed: seedNo, rules: [{ kind: 'rate-limit', rate }] });
+  const body = rate === 0 ? undefined : JSON.stringify({ seed: seedNo, rules: [{ kind: 'rate-limit', rate, retryAfter: RETRY_AFTER }] });
   const res = await request(`${url}/_emulator/faults`, { method: rate === 0 ? 'DELETE' : 'POST', headers: { 'content-type': 'application/json' }, ...(body !== undefined ? { body } : {}) });
   await res.body.dump();
   if (res.statusCode !== 200) throw new Error(`faults answered ${res.statusCode}`);
@@ -134,7 +137,7 @@ export async function run(): Promise<void> {
   writeManifests(dir);
   const emu = await emulatorChild();
   try {
-    console.log(`controller under random 429s: ${BRANDS} brands × ${PER_BRAND} auto-replies, ${LATENCY_MS} ms a request, --concurrency 8, Retry-After 1 s; ${RUNS} run(s) each; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}`);
+    console.log(`controller under random 429s: ${BRANDS} brands × ${PER_BRAND} auto-replies, ${LATENCY_MS} ms a request, --concurrency 8, Retry-After ${RETRY_AFTER} s; ${RUNS} run(s) each; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}`);
     let base: number | undefined;
     for (const rate of RATES) {
       const runs: Run[] = [];

@@ -20,6 +20,7 @@
 //   BENCH_TRACE=1 ...                     # print each run's limiter trace (cuts and pauses)
 //   npm run bench -- ratelimit shards [rate ...]   # four shards at once (default 40 200 1000)
 //   BENCH_RCSCTL=/path/to/bin/rcsctl.js ...        # measure another build (a frozen copy) with this benchmark
+//   BENCH_BRANDS=40 npm run bench -- ratelimit shards 40 200   # the 40-brand agency: short runs, as real plans are
 //
 // `shards`: CI shards of one account. The same brands are planned as four
 // `rcsctl plan --shard i/4` processes started together and, alternately in the
@@ -60,6 +61,8 @@ const TARGET_SHARE = 0.02;
 /** Auto only: no `--concurrency 8` row and no row without a limit, for quick comparisons. */
 const QUICK = process.env.BENCH_QUICK === '1';
 const TRACE = process.env.BENCH_TRACE === '1';
+/** BENCH_BRANDS=N: N brands at every rate instead of about RUN_SECONDS' worth (an agency's real plan is short: 40 brands take 10–40 s). */
+const FIXED_BRANDS = process.env.BENCH_BRANDS !== undefined ? Math.max(1, Number(process.env.BENCH_BRANDS)) : undefined;
 
 function brandId(b: number): string {
   return `BR.rate${String(b).padStart(6, '0')}`;
@@ -231,7 +234,7 @@ async function requestsPerBrand(work: string): Promise<number> {
 async function eachRate(work: string, rates: number[], cap: number, body: (rate: number, brands: number, requests: number, dir: string, url: string) => Promise<void>): Promise<void> {
   const perBrand = await requestsPerBrand(work);
   for (const rate of rates) {
-    const brands = brandsFor(rate, perBrand, cap);
+    const brands = FIXED_BRANDS ?? brandsFor(rate, perBrand, cap);
     const dir = join(work, `b${brands}`);
     writeManifests(dir, brands);
     const emu = await emulator(brands);

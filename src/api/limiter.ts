@@ -43,6 +43,28 @@
 // allowance little (the allowance fills while the pace is below the limit
 // and is spent as it grows back), and it makes 429s rare: one per shard
 // every few seconds.
+//
+// Not every 429 is a limit: another tenant's burst or a carrier's hiccup
+// refuses a share of requests whatever the rate, and cutting the pace on each
+// drove it to the floor (issue 36: 5% of 429s at random made a controller
+// pass 77 times as long). So a 429 must show that it follows the pace:
+// - The first pace is set at once, and undone once the requests that were in
+//   flight with its 429 have answered, when three or more were and at most a
+//   quarter of them were refused too: a limit, its allowance spent, refuses
+//   most of what was sent at the rate that spent it; chance refuses few.
+//   Two such lone 429s give the share that comes at random (lone 429s ÷
+//   answers), and from then on a 429 sets or cuts nothing while the share of
+//   429s in the last second (over at least 20 answers) is within twice it.
+// - Each run of cuts is on trial over the next 40 answers to requests sent
+//   after its first: when a quarter or more of them (of the last 20, or of
+//   all once 8 or more were 429s) were refused, the 429s did not follow the
+//   pace down, and the run is undone: the pace goes back to what it was
+//   before it, and that share is the one that comes at random. Under a real
+//   limit the cuts bring the pace under it and its 429s stop.
+// - In slow start, a 429 within the last cut's Retry-After and before five
+//   answers since it cuts nothing: shards joining an account their
+//   neighbours spent met the neighbours' overload, cut four times in half a
+//   second, and crawled alone after the others finished (issue 38).
 // The refused request alone waits out its Retry-After (src/api/retry.ts);
 // the others go on at the pace. Requests start no closer together than the
 // pace; there is no pace until the first 429. A fixed limit gets the pace
@@ -105,6 +127,38 @@ const PACE_SLACK_MS = 20;
 const RATE_WINDOW_MS = 1000;
 /** The growth period after an overload that came without Retry-After. */
 const DEFAULT_GROW_EVERY_MS = 1000;
+/**
+ * A first 429 whose pace is undone (*chosen*, by the model in
+ * test/api/limiter-noise.test.ts): when SIBLINGS or more requests were in
+ * flight with it and at most SIBLINGS_LIMITED of each of them were
+ * answered 429 too. A real limit, its allowance spent, refuses most requests
+ * sent at the rate that spent it (37–90% in bench/ratelimit.ts's runs); 429s
+ * at random (5%) leave seven of eight in flight alone 96% of the time.
+ */
+const SIBLINGS = 3;
+const SIBLINGS_LIMITED = 0.25;
+/**
+ * Answers to requests sent after a cut that judge it (*chosen*, as
+ * SIBLINGS): the share of 429s among the second half of them says
+ * whether the 429s followed the pace down.
+ */
+const TRIAL_ANSWERS = 40;
+/**
+ * A cut is undone when the share of 429s in the second half of its trial is
+ * at least this (*chosen*, as SIBLINGS): under a real limit the cuts
+ * bring the pace under it and its 429s stop; 429s that stay at a quarter or
+ * more whatever the pace do not follow it (fewer, at random, are seen by the
+ * first pace's check and the share check; a real limit's cuts by shards of
+ * one account left up to a fifth of a trial's last 20 answers refused in the
+ * shard model, and 0.25 undid none of them).
+ */
+const NOISE_SHARE = 0.25;
+/** A trial ends early, the cuts undone, once this many of its answers were 429s, NOISE_SHARE or more of them (*chosen*, as SIBLINGS). */
+const TRIAL_LIMITED = 8;
+/** While 429s at random are known, a 429 counts only when the share of 429s in the last window is over this multiple of theirs (*chosen*). */
+const NOISE_MARGIN = 2;
+/** The share of 429s in the last window counts at least this many answers (*chosen*): one 429 among three answers is not a third refused. */
+const SHARE_SAMPLES = 20;
 
 /** What an answer says about the service's capacity: `limited` is a rate limit (429), `overloaded` any other overload (503). */
 export type Signal = 'healthy' | 'overloaded' | 'limited' | 'neutral';
@@ -128,6 +182,12 @@ export interface LimiterStats {
   paceCuts: number;
   /** The pace, requests a second; Infinity until the first 429. */
   rate: number;
+  /** 429s that set and cut nothing: within the share known to come at random, or in slow start within the last cut's Retry-After. */
+  ignored: number;
+  /** Cuts undone: the share of 429s did not fall after them. */
+  paceUndos: number;
+  /** The share of 429s known to come whatever the pace (0: none known). */
+  noise: number;
 }
 
 interface Waiter {
@@ -164,6 +224,8 @@ export class Limiter {
   private lastRateChange = 0;
   /** When the pace was last cut (0: never). */
   private lastCut = 0;
+  /** No cut of the pace before this: the last cut's Retry-After. */
+  private cutHoldUntil = 0;
   /** Slow start: the pace doubles every second of waiting until the next 429 (after a first 429 with too few answers to measure). */
   private probing = false;
   /** Healthy answers since the first request, for the first 429's estimate. */
@@ -171,6 +233,17 @@ export class Limiter {
   /** The union of the gaps so far, ms, and the end of the latest: busy time for the first 429's estimate. */
   private gapMs = 0;
   private gapEnd = 0;
+  /** When 429s came in, for the share of 429s in the last window (oldest first). */
+  private readonly refused: number[] = [];
+  private refusedHead = 0;
+  /** The share of 429s that did not follow the pace when it was cut (random ones, another tenant's): 0 until a cut is undone. */
+  private noise = 0;
+  /** First paces undone: lone 429s among the requests in flight with them. */
+  private lone = 0;
+  /** The first pace, until the requests that were in flight with its 429 (sent before it) have answered. */
+  private first: { epoch: number; siblings: number; healthy: number; limited: number } | undefined;
+  /** The cut on trial: the pace before the first cut of its run, and the answers to requests sent after it (the second half counted apart). */
+  private trial: { rate: number; probing: boolean; epoch: number; healthy: number; limited: number; lateLimited: number } | undefined;
   /** When healthy answers came in, for the accepted rate (oldest first, trimmed to the window). */
   private readonly accepted: number[] = [];
   private acceptedHead = 0;
@@ -201,7 +274,7 @@ export class Limiter {
     this.max = setting.mode === 'auto' ? setting.max : setting.limit;
     this.peers = setting.mode === 'auto' ? Math.max(1, setting.peers ?? 1) : 1;
     this.limitNow = setting.mode === 'auto' ? Math.min(this.max, setting.start ?? Math.max(1, Math.ceil(AUTO_START / this.peers))) : setting.limit;
-    this.stats = { limit: this.limitNow, peak: this.limitNow, decreases: 0, pauses: 0, paceCuts: 0, rate: Infinity };
+    this.stats = { limit: this.limitNow, peak: this.limitNow, decreases: 0, pauses: 0, paceCuts: 0, rate: Infinity, ignored: 0, paceUndos: 0, noise: 0 };
   }
 
   /** The most requests this limiter will ever have in flight (connections to open). */
@@ -353,20 +426,43 @@ export class Limiter {
       this.accepted.push(now);
       this.answered += 1;
       if (epoch === this.epoch) this.sinceCut += 1;
+      if (this.first !== undefined && epoch < this.first.epoch) this.sibling(now, false);
+      if (this.trial !== undefined && epoch >= this.trial.epoch) this.judge(now, false);
       // Requests waiting on the pace (not on the limit): the pace may be low.
       if (now >= this.holdUntil) this.growPace(now, waited);
     }
     if (signal === 'limited') {
       // A rate limit is met by the pace, not by the limit in flight: the limit
       // stays and keeps growing as it did.
+      this.refused.push(now);
+      if (this.first !== undefined && epoch < this.first.epoch) this.sibling(now, true);
+      if (this.trial !== undefined && epoch >= this.trial.epoch) this.judge(now, true);
       // One cut of the pace per overload: 429s to requests sent before it say nothing new.
       if (epoch !== this.epoch) return;
+      // In slow start, a 429 within the last cut's Retry-After and before five answers since it
+      // is the account's overload still going on (shards joining an account their neighbours
+      // spent): cut on it, and the next, and a shard's pace fell four times in half a second
+      // to a crawl it never left while its neighbours finished.
+      if (this.probing && now < this.cutHoldUntil && this.sinceCut < MIN_SAMPLES) {
+        this.stats.ignored += 1;
+        return;
+      }
+      const share = this.refusedShare(now);
+      if (this.noise > 0 && share <= NOISE_MARGIN * this.noise) {
+        // No more 429s than come whatever the pace: cutting it would not make them fewer.
+        this.stats.ignored += 1;
+        this.trace?.(`limiter: 429 at ${this.at(now)}: ${(share * 100).toFixed(1)}% answered 429, within the ${(this.noise * 100).toFixed(1)}% that do not follow the pace`);
+        return;
+      }
       this.epoch += 1;
+      this.trial ??= { rate: this.rate, probing: this.probing, epoch: this.epoch, healthy: 0, limited: 0, lateLimited: 0 };
       const { rate: accepted, answers } = this.acceptedRate(now);
       if (this.rate === Infinity) {
         // The first: the sustained rate the answers so far say; slow start when they are too few to say it.
         this.rate = Math.max(MIN_RATE, this.firstEstimate(now, retryAfterMs));
         this.probing = this.answered < MIN_SAMPLES;
+        // The requests in flight with it were sent at the same rate: a limit refuses most of them, chance few.
+        this.first = this.inFlight >= SIBLINGS ? { epoch: this.epoch, siblings: this.inFlight, healthy: 0, limited: 0 } : undefined;
       } else {
         // What the service accepted, when enough answers since the last cut say it; else the pace
         // itself, cut deep when the 429 came before five answers since the last cut.
@@ -389,6 +485,7 @@ export class Limiter {
       this.stats.paceCuts += 1;
       this.lastRateChange = now;
       this.lastCut = now;
+      this.cutHoldUntil = now + (retryAfterMs !== undefined && retryAfterMs > 0 ? retryAfterMs : DEFAULT_GROW_EVERY_MS);
       this.trace?.(`limiter: 429 at ${this.at(now)}: pace ${this.rate.toFixed(1)}/s (accepted ${accepted.toFixed(1)}/s over ${answers} answers)`);
       // The refused request waits out its own Retry-After (src/api/retry.ts); the others go on at the new pace.
       return;
@@ -415,6 +512,97 @@ export class Limiter {
     }
   }
 
+  /**
+   * The share of 429s among the answers of the last window (this one
+   * included), over at least SHARE_SAMPLES answers: a lone 429 among a few is
+   * not a large share.
+   */
+  private refusedShare(now: number): number {
+    while (this.refusedHead < this.refused.length && (this.refused[this.refusedHead] as number) <= now - RATE_WINDOW_MS) this.refusedHead += 1;
+    if (this.refusedHead > 4096) {
+      this.refused.splice(0, this.refusedHead);
+      this.refusedHead = 0;
+    }
+    let first = this.acceptedHead;
+    while (first < this.accepted.length && (this.accepted[first] as number) <= now - RATE_WINDOW_MS) first += 1;
+    const limited = this.refused.length - this.refusedHead;
+    return limited / Math.max(SHARE_SAMPLES, limited + this.accepted.length - first);
+  }
+
+  /**
+   * Count an answer to a request that was in flight with the first 429; once
+   * all have answered, judge the first pace: with SIBLINGS or more of them and
+   * at most SIBLINGS_LIMITED of them refused too, the 429 came alone: chance,
+   * not a limit (a limit refuses what was sent at the rate that met it). The
+   * pace is undone; two such say how many 429s come at random.
+   */
+  private sibling(now: number, refused: boolean): void {
+    const first = this.first as NonNullable<Limiter['first']>;
+    if (refused) first.limited += 1;
+    else first.healthy += 1;
+    if (first.healthy + first.limited < first.siblings) return;
+    this.first = undefined;
+    if (first.limited > SIBLINGS_LIMITED * first.siblings || this.epoch !== first.epoch) return;
+    this.lone += 1;
+    if (this.lone >= 2) this.setNoise(Math.max(this.noise, this.lone / (this.lone + this.answered)));
+    this.trial = undefined;
+    this.rate = Infinity;
+    this.probing = false;
+    this.nextStart = 0;
+    this.stats.rate = Infinity;
+    this.stats.paceUndos += 1;
+    this.rewake();
+    this.trace?.(`limiter: first pace undone at ${this.at(now)}: ${first.limited} of the ${first.siblings} requests in flight with its 429 refused${this.noise > 0 ? `; ${(this.noise * 100).toFixed(1)}% come at random` : ''}`);
+  }
+
+  /**
+   * Count an answer to a request sent after the cut on trial; once
+   * TRIAL_ANSWERS came, judge it: when NOISE_SHARE or more of the second half
+   * were 429s, the 429s did not follow the pace down (random ones, another
+   * tenant's): the cuts are undone, and that share is the noise under which
+   * later 429s cut nothing. Else the cuts stand.
+   */
+  private judge(now: number, refused: boolean): void {
+    const trial = this.trial as NonNullable<Limiter['trial']>;
+    const n = trial.healthy + trial.limited;
+    if (refused) {
+      trial.limited += 1;
+      if (n >= TRIAL_ANSWERS / 2) trial.lateLimited += 1;
+    } else trial.healthy += 1;
+    const share = trial.limited / (n + 1);
+    // Many 429s after the cuts, and no fewer as the pace fell: no need to wait for the rest.
+    const early = trial.limited >= TRIAL_LIMITED && share >= NOISE_SHARE;
+    if (n + 1 < TRIAL_ANSWERS && !early) return;
+    this.trial = undefined;
+    const late = early ? share : trial.lateLimited / (TRIAL_ANSWERS / 2);
+    if (late < NOISE_SHARE) {
+      // The 429s followed the pace: a real limit. What was taken for noise was less than this.
+      if (this.noise > 0 && late < this.noise / 2) this.setNoise(this.noise / 2);
+      return;
+    }
+    this.setNoise(this.noise === 0 ? late : (this.noise + late) / 2);
+    this.rate = trial.rate;
+    this.probing = trial.probing;
+    this.stats.rate = this.rate;
+    this.stats.paceUndos += 1;
+    this.lastRateChange = now;
+    if (this.rate === Infinity) this.nextStart = 0;
+    this.nextStart = Math.min(this.nextStart, now + 1000 / this.rate);
+    this.rewake();
+    this.trace?.(`limiter: cut undone at ${this.at(now)}: ${(late * 100).toFixed(1)}% answered 429 after it; pace ${this.rate === Infinity ? 'none' : `${this.rate.toFixed(1)}/s`}`);
+  }
+
+  /** The wait on the pace was for a slower one: dispatch anew (the caller's release does). */
+  private rewake(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private setNoise(share: number): void {
+    this.noise = share < 0.01 ? 0 : share;
+    this.stats.noise = this.noise;
+  }
+
   /** Pause every new request for `ms`; no growth for as long again after it. */
   private pause(now: number, ms: number): void {
     const until = now + ms;
@@ -437,7 +625,8 @@ export class Limiter {
     const s = this.stats;
     const mode = this.adaptive ? `auto (cap ${this.max}${this.peers > 1 ? `, ramping as 1 of ${this.peers} sharing the account` : ''})` : `fixed ${this.max}`;
     const pace = s.rate === Infinity ? 'none' : `${s.rate.toFixed(1)}/s`;
-    return `limiter: ${mode}, limit ${s.limit} (peak ${s.peak}), pace ${pace}, ${s.paceCuts} pace cuts, ${s.decreases - s.paceCuts} limit cuts, ${s.pauses} pauses`;
+    const noise = s.paceUndos > 0 || s.noise > 0 ? `, ${s.paceUndos} pace cuts undone, ${(s.noise * 100).toFixed(1)}% of 429s at random` : '';
+    return `limiter: ${mode}, limit ${s.limit} (peak ${s.peak}), pace ${pace}, ${s.paceCuts} pace cuts, ${s.decreases - s.paceCuts} limit cuts, ${s.pauses} pauses${noise}`;
   }
 
   /**

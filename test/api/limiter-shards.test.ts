@@ -59,6 +59,19 @@ describe('four shards of one account, nothing shared', () => {
     }, 60_000);
   }
 
+  it('on a short run, as an agency\'s 40-brand plan is (10 s of work), at 40 req/s they still use at least 0.9 of the limit (issue 38)', async () => {
+    const runs: ModelResult[] = [];
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
+      runs.push(await shards(4, 40, 10, seed));
+      vi.useRealTimers();
+    }
+    // 0.83 in every seed while a shard joining the spent account was cut again within its first
+    // Retry-After (its slow start ended at a pace of 1.3 a second, and it finished alone 6 s after
+    // the others); 0.92–0.94 now.
+    expect(median(runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.9);
+    expect(Math.min(...runs.map((r) => r.share))).toBeGreaterThanOrEqual(0.9);
+  }, 60_000);
+
   it('shards holding 0.72 to 1.13 of an even share (as the hash split gives) still use 0.95 of the limit at 40 req/s', async () => {
     const runs: ModelResult[] = [];
     for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {

@@ -6,14 +6,16 @@
 // the only randomness is the limiters' jitter, seeded.
 
 import { vi } from 'vitest';
-import { RateLimit } from '../../src/emulator/faults.js';
+import { mulberry32, RateLimit } from '../../src/emulator/faults.js';
 import { Limiter } from '../../src/api/limiter.js';
 
 /** The shared limit and the work. */
 export interface ModelOptions {
   clients: number;
-  /** The account's limit, requests a second. */
+  /** The account's limit, requests a second; Infinity: none. */
   perSecond: number;
+  /** A share of the requests answered 429 at random (Retry-After 1 s), whatever the rate: another tenant, a carrier's hiccup. Seeded. */
+  noise?: { share: number; seed: number };
   /** Requests each client must have accepted (one number for all, or one per client). */
   requests: number | number[];
   latencyMs: number;
@@ -39,7 +41,9 @@ export interface ModelResult {
 
 /** Run the model; call with fake timers installed (vi.useFakeTimers()). */
 export async function runModel(opts: ModelOptions, limiter: (client: number) => Limiter): Promise<ModelResult> {
-  const bucket = new RateLimit(opts.perSecond, () => Date.now());
+  const bucket = opts.perSecond === Infinity ? undefined : new RateLimit(opts.perSecond, () => Date.now());
+  const noise = opts.noise;
+  const draw = noise === undefined ? undefined : mulberry32(noise.seed);
   const t0 = Date.now();
   const counts = { accepted: 0, limited: 0 };
   const done: number[] = [];
@@ -54,7 +58,7 @@ export async function runModel(opts: ModelOptions, limiter: (client: number) => 
         for (;;) {
           const slot = await l.acquire(`brand${i}`);
           await sleep(opts.latencyMs / 2);
-          const wait = bucket.take('account');
+          const wait = draw !== undefined && draw() < (noise?.share ?? 0) ? 1 : bucket?.take('account');
           await sleep(opts.latencyMs / 2);
           if (wait === undefined) {
             counts.accepted += 1;

@@ -150,6 +150,37 @@ describe('rcsctl controller recovers from transient failures', () => {
     expect(requests.filter((r) => r.fault === 'rate-limit').length).toBeGreaterThan(10);
   }, 150_000);
 
+  it('5% of requests answered 429 at random, with Retry-After 1 s as a limit sends: the first pass fails no brand, retries none, and the limiter keeps no pace', async () => {
+    await faults([{ kind: 'rate-limit', rate: 0.05 }], 5);
+    const { ctl } = await start(clientOf());
+    const s = await everyBrand(ctl.url, ['in-sync'], 60_000);
+    // The first pass put every brand in sync: none failed and was retried.
+    for (const b of s.brands) expect(b, b.brandId).toMatchObject({ passes: 1, lastPassOutcome: 'in-sync' });
+    expect(s.brands.every((b) => b.retry === undefined && b.lastError === undefined)).toBe(true);
+    const requests = (await admin(emu, 'GET', 'requests')).requests as { fault?: string }[];
+    expect(requests.filter((r) => r.fault === 'rate-limit').length).toBeGreaterThan(0);
+    // Each 429 was chance, not a limit: no pace holds the controller back (before, every 429 cut it, to one request a second).
+    const text = (await get(ctl.url, '/metrics')).body as string;
+    expect(text).toMatch(/^rcsctl_service_pace_requests_per_second \+Inf$/m);
+    expect(metric(text, 'rcsctl_brands_retrying')).toBe(0);
+  }, 90_000);
+
+  it('a brand whose request is refused 429 past the rate-limit deadline fails, is retried with backoff, and is in sync once the 429s stop', async () => {
+    // Every request of one brand answered 429; the client gives up on a 429 after 300 ms (default 10 minutes).
+    await faults([{ path: brandId(3).replace('.', '\\.'), kind: 'rate-limit', rate: 1 }], 3);
+    const client = createClient({ baseUrl: emu.url, credentials: { token: TOKEN }, concurrency: 8, retry: { rateLimitDeadlineMs: 300 } });
+    clients.push(client);
+    const { ctl } = await start(client);
+    const failed = await waitFor('the brand failed and waiting for its retry', async () => {
+      const b = (await status(ctl.url)).brands.find((x) => x.brandId === brandId(3));
+      return b?.state === 'failed' && b.retry !== undefined ? b : undefined;
+    }, 30_000);
+    expect(failed.lastError?.message).toMatch(/429/);
+    await admin(emu, 'DELETE', 'faults');
+    const s = await everyBrand(ctl.url, ['in-sync'], 30_000);
+    expect(s.brands.find((b) => b.brandId === brandId(3))?.retry).toBeUndefined();
+  }, 90_000);
+
   it('a static token that expires: the service is unauthorized on /status, the page and one metric, said in one log line, and no brand is failed', async () => {
     // A token issued for the account, given as a static RCSCTL_TOKEN would be.
     const issued = (await (await request(`${emu.url}/api/1.1/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(CLIENT) })).body.json()) as { result?: { accessToken: string }[]; accessToken?: string };
