@@ -166,7 +166,7 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
       const vars = new Map<string, { name: string; at: Place }[]>();
       // The base's sections are copied as they are; only the strings that hold a variable are worked out for this brand.
       const shape = shapeOf(src);
-      for (const k of shape.keys) value[k] = structuredClone(raw[k]);
+      for (const k of shape.keys) value[k] = copyPlain(raw[k]);
       for (const hole of shape.holes) {
         setAt(value, hole.path, substitute(hole.text, values, hole.path, (path, name) => {
           const g = values.get(name);
@@ -384,6 +384,22 @@ function shapeOf(src: SourceDoc): Shape {
   return t;
 }
 
+/** A copy of a value read from YAML or JSON (maps, lists and scalars): a walk, cheaper than structuredClone's serialiser for these. */
+function copyPlain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(copyPlain);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) {
+      const x = copyPlain((v as Record<string, unknown>)[k]);
+      // A key written `__proto__` stays a key, as the reader made it.
+      if (k === '__proto__') Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+      else out[k] = x;
+    }
+    return out;
+  }
+  return v;
+}
+
 /** Set `v` at `path` of `root` (every step but the last exists: it is a copy of the base's value). */
 function setAt(root: Record<string, unknown>, path: readonly (string | number)[], v: unknown): void {
   let node = root as Record<string | number, unknown>;
@@ -491,7 +507,7 @@ class Overrides {
         this.used.add(jsonPointer(here));
         overridden.set(jsonPointer(here), lazyPlace(this.src, ['overrides', ...here], 'override'));
         if (v === null) delete target[k];
-        else target[k] = structuredClone(v);
+        else target[k] = copyPlain(v);
       }
     };
     walk(value, this.given, []);
