@@ -188,6 +188,8 @@ export interface PlanProblem {
   message: string;
   file?: string;
   line?: number;
+  /** When `file` and `line` are a shared base's (composition): where the brand uses the base, so the problem names both. */
+  usedAt?: { file: string; line: number };
 }
 
 /** What a fingerprint is taken of: a live object's state and normalised form. */

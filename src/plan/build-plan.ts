@@ -85,6 +85,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
     }
   }
 
+  problemsFromBases(problems, matches);
   blockDanglingDeletes(steps, live);
   const ordered = holdDependants(orderSteps(steps, extra));
   return {
@@ -105,6 +106,22 @@ function fromBase(step: Step, desired: unknown): void {
   const usedAt = source?.usedAt;
   if (source === undefined || usedAt === undefined) return;
   step.sharedBase = { file: source.file, line: source.line, usedAt: { file: usedAt.file, line: usedAt.line } };
+}
+
+/** A problem at a line of a shared base also says where the brand uses the base (found by the problem's address). */
+function problemsFromBases(problems: PlanProblem[], matches: { kind: AnyKind; match: { pairs: [unknown, unknown][]; missing: unknown[] } }[]): void {
+  if (problems.length === 0) return;
+  const usedAt = new Map<string, { file: string; line: number }>();
+  for (const { kind, match } of matches) {
+    for (const d of [...match.pairs.map(([x]) => x), ...match.missing]) {
+      const at = (d as { source?: SourceLocation } | null)?.source?.usedAt;
+      if (at !== undefined) usedAt.set(`${kind.name}.${kind.key(d)}`, at);
+    }
+  }
+  for (const p of problems) {
+    const at = p.file !== undefined ? usedAt.get(p.address) : undefined;
+    if (at !== undefined) p.usedAt = { file: at.file, line: at.line };
+  }
 }
 
 /**

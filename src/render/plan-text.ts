@@ -200,9 +200,11 @@ export function markerOf(step: Step, style: Style): { marker: string; paint: (s:
 }
 
 /** A problem's message, after `file:line: ` when it points at a manifest line its message does not name already. */
-export function problemText(p: { message: string; file?: string; line?: number }): string {
-  if (p.file === undefined || p.message.startsWith(`${p.file}:`)) return p.message;
-  return `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.message}`;
+export function problemText(p: { message: string; file?: string; line?: number; usedAt?: { file: string; line: number } }): string {
+  // A shared base's line names the brand's too: where the brand uses the base.
+  const used = p.usedAt !== undefined ? ` (in a shared base the brand uses at ${p.usedAt.file}:${p.usedAt.line})` : '';
+  if (p.file === undefined || p.message.startsWith(`${p.file}:`)) return p.message + used;
+  return `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.message}${used}`;
 }
 
 /** True for a finding a person must act on (error or warning; info is worth knowing only). */

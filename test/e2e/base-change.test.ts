@@ -87,6 +87,20 @@ describe('a change to a shared base', () => {
     expect(text.stdout).not.toContain('From base');
   });
 
+  it('a plan problem at a line of a base names where the brand uses the base too, in the text and JSON plans and in drift', async () => {
+    write('base2/base.yaml', 'apiVersion: rcsctl/v1\nkind: Base\nchatbots:\n  "0299990000":\n    display: "11"\n');
+    write('brands/one.yaml', `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${IDS[0]} }\nbases:\n  - base: ../base2\n`);
+    const json = await cli(['plan', '--json', 'brands/one.yaml'], { emu, cwd: dir });
+    const plan = JSON.parse(json.stdout) as { brands: { problems: unknown[] }[] };
+    expect(plan.brands[0]?.problems).toEqual([expect.objectContaining({ code: 'E_PLAN_ROOM_CERTIFICATE', file: 'base2/base.yaml', line: 4, usedAt: { file: 'brands/one.yaml', line: 4 } })]);
+    const text = await cli(['plan', 'brands/one.yaml'], { emu, cwd: dir });
+    expect(text.stdout).toMatch(/error\[E_PLAN_ROOM_CERTIFICATE\] base2\/base\.yaml:4: room 0299990000 does not exist; .* \(in a shared base the brand uses at brands\/one\.yaml:4\)/);
+    const drift = await cli(['drift', 'brands/one.yaml'], { emu, cwd: dir });
+    expect(drift.stdout).toContain('(in a shared base the brand uses at brands/one.yaml:4)');
+    rmSync(join(dir, 'base2'), { recursive: true });
+    write('brands/one.yaml', `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${IDS[0]} }\nbases:\n  - base: ../base\n    variables: { city: Seoul }\n`);
+  });
+
   it('a problem in the base is reported once in plan and drift, naming the brands and the base file and line', async () => {
     write('base/base.yaml', base('Mon-Fri 9-18').replace('messagebaseId: SCS00000', 'messagebaseId: NOPE00'));
     for (const command of ['plan', 'drift']) {
