@@ -18,7 +18,7 @@ import { buildDrift } from '../report/build-drift.js';
 import type { BrandPlan } from '../plan/types.js';
 import type { StepResult } from '../apply/execute.js';
 import { emptyCounts, type BrandBook, type PassError } from './brand-book.js';
-import { changeRecords, distinctTriggers, stepRecord, stepsOf, type PassResult, type Trigger } from './history.js';
+import { changeRecords, distinctTriggers, stepRecord, stepsOf, triggerLabel, type PassResult, type Trigger } from './history.js';
 import type { Revision } from './revision.js';
 import type { Log } from './log.js';
 import type { ControllerMetrics } from './metrics.js';
@@ -255,7 +255,7 @@ export class BrandPasses {
     const ran = run.outcomes.flatMap((o) => ('results' in o && o.results !== undefined ? o.results : []));
     const applied = ['done', 'failed', 'blocked', 'held', 'skipped'].map((st) => `${ran.filter((r) => r.status === st).length} ${st}`).join(', ');
     // One line per step sent, with what it changed: the audit trail outlives the in-memory history.
-    for (const r of ran) if (r.status === 'done' || r.status === 'failed') this.deps.log(r.status === 'done' ? 'info' : 'error', 'apply.step', { brand: brandId, ...stepRecord(r), ...(context.revision !== undefined ? { revision: context.revision.commit } : {}) });
+    for (const r of ran) if (r.status === 'done' || r.status === 'failed') this.deps.log(r.status === 'done' ? 'info' : 'error', 'apply.step', { brand: brandId, ...stepRecord(r), ...(context.revision !== undefined ? { revision: context.revision.commit } : {}), why: distinctTriggers(context.triggers).map(triggerLabel) });
     this.deps.log('info', 'apply', { brand: brandId, status: run.status, steps: applied, ...(context.revision !== undefined ? { revision: context.revision.commit } : {}) });
     if (run.status === 'failed') {
       const reasons = [...[...run.failures.values()].map((e) => `${e.code}: ${e.message}`), ...run.unconverged.map((u) => u.message)];

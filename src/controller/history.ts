@@ -112,6 +112,11 @@ export function stepsOf(results: StepResult[] | undefined): { steps?: StepRecord
   return { steps, ...(results.length > STEPS_KEPT ? { stepsOmitted: results.length - STEPS_KEPT } : {}) };
 }
 
+/** A trigger as one short label for a log line: `notification autoreplymsg modified`, `resync`. */
+export function triggerLabel(t: Trigger): string {
+  return t.kind === 'notification' ? ['notification', t.type, ...(t.method !== undefined ? [t.method] : [])].join(' ') : t.kind;
+}
+
 /** Triggers without repeats, at most TRIGGERS_KEPT. */
 export function distinctTriggers(triggers: readonly Trigger[]): Trigger[] {
   const seen = new Set<string>();

@@ -15,6 +15,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RcsClient } from '../../src/api/index.js';
 import type { RunningController } from '../../src/controller/index.js';
@@ -34,6 +35,7 @@ declare const document: any, window: any;
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'img') : undefined;
 const SECOND = 'BR.second0001';
 const EVENTS_ROOM = '0298765432';
+const REVISION = '9fceb02d0ae598e95dc970b74767f19372d61af8';
 /** The operator's reason for the rejection: markup, which the page must show as text. */
 const REASON = '<img src=x onerror=alert(1)> Logo too small';
 
@@ -55,6 +57,9 @@ beforeAll(async () => {
   cpSync(EXAMPLE, example, { recursive: true });
   const yaml = readFileSync(join(example, 'brand.yaml'), 'utf8');
   writeFileSync(join(example, 'brand.yaml'), yaml.replace('  id: BR.demo000001\n', '  id: BR.demo000001\n  owners: ["@coffee/ops"]\n'));
+  // A checkout: the history names its revision.
+  mkdirSync(join(example, '.git'));
+  writeFileSync(join(example, '.git', 'HEAD'), `${REVISION}\n`);
   mkdirSync(join(tmp, 'second'));
   writeFileSync(join(tmp, 'second', 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${SECOND}\n  owners: ["@tea/platform"]\n`);
   ({ ctl } = await startFor(emu, client, [example, join(tmp, 'second')], { views: controllerViews(VERSION, ROOT) }));
@@ -99,6 +104,10 @@ async function shot(page: Page, name: string): Promise<void> {
 describe('the page at /, in Chromium', () => {
   it('counts per state; sorts and filters by state, brand, owner and age; redraws from /status without reloading', async () => {
     const page = await open('/');
+    // The policy runs the page's own script by its hash: no inline script else, nothing from elsewhere.
+    const policy = String((await request(`${ctl.url}/`)).headers['content-security-policy']);
+    expect(policy).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'; connect-src 'self'/);
+    expect(policy).not.toMatch(/script-src[^;]*unsafe/);
     // The script drew the table from /status (the server's drawing has no "Updated" line).
     await page.waitForFunction(() => document.getElementById('updated').textContent.startsWith('Updated'));
     const status = (await get(ctl.url, '/status')).body as { brands: { brandId: string; state: string }[] };
@@ -167,6 +176,7 @@ describe('the page at /, in Chromium', () => {
     const history = await page.evaluate(() => [...document.querySelectorAll('#history tbody tr')].map((tr) => tr.textContent));
     expect(history.length).toBeGreaterThanOrEqual(2);
     expect(history.join('\n')).toMatch(/notification (autoreplymsg modified|chatbot)/);
+    expect(await page.getAttribute('#history tbody tr:first-child code', 'title')).toBe(REVISION);
     // The preview: plan --preview's before/after of the pending change, drawn in the frame.
     const frame = page.frameLocator('#preview');
     await expect.poll(async () => frame.locator('section.change').count(), { timeout: 10_000 }).toBe(1);
