@@ -16,7 +16,7 @@ const FULL_REPORTS = "the job's output (`rcsctl report merge` of the shards' JSO
 /** The plan, then its drift, as one comment of at most `maxBytes` bytes. */
 export function renderComment(plan: PlanFile, drift: DriftReport, opts: { maxBytes?: number; fullReport?: string }): string {
   const shownInPlan = new Map(plan.brands.map((b) => [b.brandId, new Set(b.steps.map((s) => s.address))]));
-  const planned: Part = planPart(plan.brands, { rcsctlVersion: plan.rcsctlVersion, ...(plan.partial !== undefined ? { partial: plan.partial } : {}), ...(plan.policy !== undefined ? { policy: plan.policy } : {}) });
+  const planned: Part = planPart(plan.brands, { rcsctlVersion: plan.rcsctlVersion, ...(plan.partial !== undefined ? { partial: plan.partial } : {}), ...(plan.policy !== undefined ? { policy: plan.policy } : {}), ...(plan.requests !== undefined ? { requests: plan.requests } : {}) });
   // A shard that stopped on a manifest error of no brand: its error opens the plan.
   if (plan.error !== undefined) planned.head.splice(1, 0, { lines: [...brandErrorMarkdown('manifests', plan.error, STOPPED_HEADLINE), ''] });
   const drifted = driftPart(drift, { shownInPlan });

@@ -7,6 +7,7 @@
 import type { BrandDrift, DriftReport, Finding, ResourceDrift } from '../report/types.js';
 import { isDrift } from '../report/build-drift.js';
 import { formatChange } from './change.js';
+import { requestsLine } from './plan-text.js';
 import { xmlAttr as attr, xmlText as text_ } from '../util/xml.js';
 import { brandErrorJunit, STOPPED_HEADLINE } from './brand-error.js';
 import { partialJunit } from './partial.js';
@@ -24,6 +25,8 @@ export function renderDriftJunit(report: DriftReport): string {
   // JUnit's schema wants a local date-time without zone or fraction; the report's is UTC.
   const timestamp = report.generatedAt.slice(0, 19);
   out.push(`<testsuites name="rcsctl drift" tests="${tests}" failures="${failures}" errors="${errors}" timestamp="${timestamp}">`);
+  // JUnit has no place for a run's figures above the suites; a comment keeps them beside the counts, where a person reads them.
+  if (report.requests !== undefined) out.push(`  <!-- ${requestsLine(report.requests)} -->`);
   if (report.partial !== undefined) out.push(...partialJunit(report.partial, report.brands.length));
   if (report.error !== undefined) {
     // The run stopped: one suite, `manifests`, with the error that stopped it.

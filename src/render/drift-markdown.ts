@@ -9,6 +9,7 @@ import { brandErrorMarkdown, STOPPED_HEADLINE } from './brand-error.js';
 import { partialMarkdown } from './partial.js';
 import { unmanagedBrandsMarkdown } from './unmanaged-brands.js';
 import { summaryLine } from './drift-text.js';
+import { requestsLine } from './plan-text.js';
 import { brandFailed } from '../report/build-drift.js';
 import type { BrandDrift, DriftReport, ResourceDrift, Severity } from '../report/types.js';
 import { fitMarkdown, type Part, type Unit } from './fit.js';
@@ -67,6 +68,7 @@ export function driftPart(report: DriftReport, opts: DriftMarkdownOptions = {}):
   if (said.length > 0) head.push({ lines: [...(rows.length === 0 ? [] : ['']), said.join(' ')] });
   const unmanagedBrands = unmanagedBrandsMarkdown(report.unmanagedBrands);
   if (unmanagedBrands.length > 0) head.push({ lines: unmanagedBrands });
+  if (report.requests !== undefined) head.push({ lines: ['', requestsLine(report.requests)] });
   const blocks: Unit[] = [];
   for (const { b, fresh } of brands) {
     if (fresh.length === 0 && b.problems.length === 0 && b.notes.length === 0 && b.error === undefined) continue;

@@ -7,7 +7,7 @@ import type { Style } from './style.js';
 import { formatChange } from './change.js';
 import { partialText } from './partial.js';
 import { unmanagedBrandsClause, unmanagedBrandsText } from './unmanaged-brands.js';
-import { problemText } from './plan-text.js';
+import { problemText, requestsLine } from './plan-text.js';
 import type { BrandDrift, DriftReport, Finding, ReportSummary, Severity } from '../report/types.js';
 
 /** Render the report as text (`style` decides colour). */
@@ -24,6 +24,7 @@ export function renderDriftText(report: DriftReport, style: Style): string {
     const summary = summaryLine(report.summary, report.clean) + unmanagedBrandsClause(report.unmanagedBrands);
     lines.push(report.summary.failedBrands > 0 ? style.red(style.bold(summary)) : style.bold(summary));
   }
+  if (report.requests !== undefined) lines.push(requestsLine(report.requests));
   // The banner ends the report too: its last line must not read as the whole set's.
   if (partial.length > 0) lines.push('', ...partial);
   return lines.join('\n') + '\n';

@@ -15,12 +15,13 @@ import { stepUpload, uploadLine } from './change.js';
 import { diffLines } from './drift-markdown.js';
 import { fitMarkdown, type Part, type Unit } from './fit.js';
 import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
-import { describe, MARKERS, markerOf, needsAttention, planTotals, problemText, showsChanges, summaryLine, totalLine } from './plan-text.js';
+import { describe, MARKERS, markerOf, needsAttention, planTotals, problemText, requestsLine, showsChanges, summaryLine, totalLine } from './plan-text.js';
 import { makeStyle } from './style.js';
 import { policyFails, policyMarkdown } from './policy.js';
 import type { PolicyViolation } from '../core/policy.js';
 import { reviewText } from '../core/step.js';
 import { usageSentences } from './usage.js';
+import type { RequestCount } from '../core/requests.js';
 
 const plain = makeStyle(false);
 
@@ -41,6 +42,8 @@ export interface PlanMarkdownOptions {
   unmanagedBrands?: UnmanagedBrand[];
   /** Policy rules on the whole run that are broken (docs/policies.md), listed under the table. */
   policy?: PolicyViolation[];
+  /** The requests the run made (the plan file's `requests`), said under the table. */
+  requests?: RequestCount;
 }
 
 /** Render the plans of every brand as GitHub-flavoured Markdown within `maxBytes`. */
@@ -96,6 +99,7 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
   if (runPolicy.length > 0) head.push({ lines: ['', `### ${policyFails(opts.policy) ? '❌' : '⚠️'} Policy rules broken by the whole change:`, '', ...runPolicy] });
   const unmanagedBrands = unmanagedBrandsMarkdown(opts.unmanagedBrands);
   if (unmanagedBrands.length > 0) head.push({ lines: unmanagedBrands });
+  if (opts.requests !== undefined) head.push({ lines: ['', requestsLine(opts.requests)] });
   // The brands whose steps undo changes made outside rcsctl come first: within the budget, the reviewer sees them.
   const undoing = (p: BrandPlan): number => (outsideSteps([p]).steps > 0 ? 0 : 1);
   const blocks = [...listed].sort((a, b) => undoing(a) - undoing(b)).map((p) => ({ lines: ['', `<details><summary><code>${escapeHtml(p.brandId)}</code>: ${escapeHtml(brandVerdict(p))}</summary>`, ...brandBlock(p, opts.graph === true), '', '</details>'], label: p.brandId }));

@@ -12,6 +12,7 @@ import type { Finding } from '../core/finding.js';
 import { BOTH_NOTE, changedOnBothSides, originLine, originSections } from './origin.js';
 import { usageSentences } from './usage.js';
 import { policyFails, policyText } from './policy.js';
+import { requestsText, type RequestCount } from '../core/requests.js';
 
 /** Markers: create, update, delete, blocked, needs review. */
 export const MARKERS = { create: '+', update: '~', delete: '-', blocked: '!', review: '⚑', unmanaged: '?' } as const;
@@ -113,18 +114,30 @@ export function totalLine(t: PlanTotals): string {
   return t.failedBrands > 0 ? `Plan failed for ${t.failedBrands} of ${t.brands} brand${s} (nothing can be applied for them); the others: ${counts(t)}` : `Total for ${t.brands} brand${s}: ${counts(t)}`;
 }
 
-/** The text plan of every brand, then, for more than one brand, the grand total. */
-export function renderPlans(plans: BrandPlan[], style: Style): string {
+/** What a text plan takes beyond the plans. */
+export interface PlansTextOptions {
+  /** The requests the run made (the plan file's `requests`): the last line gives them. */
+  requests?: RequestCount;
+}
+
+/** The text plan of every brand, then, for more than one brand, the grand total, then the requests the run made. */
+export function renderPlans(plans: BrandPlan[], style: Style, opts: PlansTextOptions = {}): string {
   const text = plans.map((p) => renderPlan(p, style)).join('\n');
   const bases = baseLines(plans);
-  if (plans.length < 2) return bases.length > 0 ? `${text}\n${bases.join('\n')}\n` : text;
+  const cost = opts.requests !== undefined ? `${requestsLine(opts.requests)}\n` : '';
+  if (plans.length < 2) return (bases.length > 0 ? `${text}\n${bases.join('\n')}\n` : text) + cost;
   const t = planTotals(plans);
-  return `${text}\n${bases.map((l) => `${l}\n`).join('')}${(t.failedBrands > 0 ? style.red : style.bold)(totalLine(t))}\n`;
+  return `${text}\n${bases.map((l) => `${l}\n`).join('')}${(t.failedBrands > 0 ? style.red : style.bold)(totalLine(t))}\n${cost}`;
 }
 
 /** How many brands each shared base's steps change, and which. */
 export function baseLines(plans: BrandPlan[]): string[] {
   return baseSummary(plans).map((b) => `From base ${b.file}: ${b.steps} step${b.steps === 1 ? '' : 's'} in ${b.brands.length} brand${b.brands.length === 1 ? '' : 's'} (${b.brands.join(', ')})`);
+}
+
+/** `Requests: 57 requests, 2 answered 429.`: what the run cost the account's rate limit, in every text and Markdown summary. */
+export function requestsLine(c: RequestCount): string {
+  return `Requests: ${requestsText(c)}.`;
 }
 
 /** The lines of one step: a header, then its field changes indented. */

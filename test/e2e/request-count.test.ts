@@ -39,6 +39,25 @@ describe('requests in every summary', () => {
     expect((JSON.parse(json.stdout) as { requests: unknown }).requests).toEqual(await served());
   });
 
+  it('plan: the text and Markdown views give the count in their summary', async () => {
+    await served();
+    const text = await cli(['plan', EXAMPLE, '--no-cache'], { emu, env });
+    const t = await served();
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe(`Requests: ${t.requests} requests, ${t.rateLimited} answered 429.`);
+    const md = await cli(['plan', EXAMPLE, '--format', 'markdown', '--no-cache'], { emu, env });
+    const m = await served();
+    expect(md.stdout).toContain(`\nRequests: ${m.requests} requests, ${m.rateLimited} answered 429.\n`);
+  });
+
+  it('drift: the text, Markdown and JUnit views give the count', async () => {
+    for (const format of ['text', 'markdown', 'junit']) {
+      await served();
+      const out = await cli(['drift', EXAMPLE, '--format', format, '--no-cache'], { emu, env });
+      const c = await served();
+      expect(out.stdout, format).toContain(`Requests: ${c.requests} requests, ${c.rateLimited} answered 429.`);
+    }
+  });
+
   it('apply, with the rate limit refusing some: the 429s are counted too', async () => {
     await admin(emu, 'POST', 'rate-limit', { perSecond: 15 });
     try {

@@ -85,10 +85,10 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
         const link = opts.previewUrl ?? preview;
         // The Markdown view (and the graph it may draw) loads only for --format markdown.
         const { renderPlanMarkdown } = await import('../../render/plan-markdown.js');
-        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...budget, ...(link === undefined ? {} : { previewLink: link }), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}), ...(file.policy !== undefined ? { policy: file.policy } : {}) }));
+        ctx.io.stdout.write(renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...budget, ...(link === undefined ? {} : { previewLink: link }), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}), ...(file.policy !== undefined ? { policy: file.policy } : {}), ...(file.requests !== undefined ? { requests: file.requests } : {}) }));
       } else {
         const style = makeStyle(g.color);
-        ctx.io.stdout.write(renderPlans(file.brands, style));
+        ctx.io.stdout.write(renderPlans(file.brands, style, file.requests !== undefined ? { requests: file.requests } : {}));
         const unmanaged = unmanagedBrandsText(file.unmanagedBrands, style);
         if (unmanaged.length > 0) ctx.io.stdout.write(`\n${unmanaged.join('\n')}\n`);
         const runPolicy = policyText(file.policy, style, '');

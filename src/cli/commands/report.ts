@@ -100,10 +100,10 @@ function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], st
   const stopped = file.error;
   if (format === 'markdown') {
     const head = stopped !== undefined ? `${brandErrorMarkdown('manifests', stopped, STOPPED_HEADLINE).join('\n')}\n\n` : '';
-    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...budget, ...(file.partial !== undefined ? { partial: file.partial } : {}), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}), ...(file.policy !== undefined ? { policy: file.policy } : {}) });
+    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...budget, ...(file.partial !== undefined ? { partial: file.partial } : {}), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}), ...(file.policy !== undefined ? { policy: file.policy } : {}), ...(file.requests !== undefined ? { requests: file.requests } : {}) });
   }
   const unmanaged = [...unmanagedBrandsText(file.unmanagedBrands, style), ...policyText(file.policy, style, '')];
-  const text = (stopped !== undefined ? [style.red(style.bold(`Plan: ${STOPPED_HEADLINE} in a shard.`)), ...brandErrorText(stopped, style), '', ''].join('\n') : '') + renderPlans(file.brands, style) + (unmanaged.length > 0 ? `\n${unmanaged.join('\n')}\n` : '');
+  const text = (stopped !== undefined ? [style.red(style.bold(`Plan: ${STOPPED_HEADLINE} in a shard.`)), ...brandErrorText(stopped, style), '', ''].join('\n') : '') + renderPlans(file.brands, style, file.requests !== undefined ? { requests: file.requests } : {}) + (unmanaged.length > 0 ? `\n${unmanaged.join('\n')}\n` : '');
   const partial = banner(merged, style);
   return partial === '' ? text : `${partial}\n${text}\n${partial}`;
 }

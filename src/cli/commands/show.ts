@@ -36,10 +36,10 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     const link = opts.previewUrl ?? preview;
     let text: string;
     if (format === 'json') text = renderPlanJson(file);
-    else if (format === 'markdown') text = renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }) });
+    else if (format === 'markdown') text = renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }), ...(file.requests !== undefined ? { requests: file.requests } : {}) });
     else {
       const style = makeStyle(out === undefined && ctx.globals().color);
-      text = `Saved plan ${path}, made ${file.createdAt} against ${file.baseUrl} by rcsctl ${file.rcsctlVersion}\n\n` + renderPlans(file.brands, style);
+      text = `Saved plan ${path}, made ${file.createdAt} against ${file.baseUrl} by rcsctl ${file.rcsctlVersion}\n\n` + renderPlans(file.brands, style, file.requests !== undefined ? { requests: file.requests } : {});
     }
     if (out === undefined) ctx.io.stdout.write(text);
     else {
