@@ -35,26 +35,26 @@ const root = mkdtempSync(join(tmpdir(), 'rcsctl-ci-comment-'));
 let bin: string;
 let repos = 0;
 
-/** Write the 40 brands' manifests under `dir`/brands; `text` is every auto-reply's description. */
-function writeBrands(dir: string, text: string, ids: readonly string[] = IDS): void {
+/** Write the 40 brands' manifests under `dir`/brands; `text` is every auto-reply's description, with its brand's id in it unless `shared` (the same text in every brand, as a shared base gives). */
+function writeBrands(dir: string, text: string, ids: readonly string[] = IDS, shared = false): void {
   for (const id of ids) {
     mkdirSync(join(dir, 'brands', id), { recursive: true });
-    const replies = Array.from({ length: REPLIES }, (_, i) => `  r${i}: { name: "Reply ${i}", messagebaseId: SCS00000, body: { description: "${text} (${id}, reply ${i})" } }`);
+    const replies = Array.from({ length: REPLIES }, (_, i) => `  r${i}: { name: "Reply ${i}", messagebaseId: SCS00000, body: { description: "${text} (${shared ? '' : `${id}, `}reply ${i})" } }`);
     writeFileSync(join(dir, 'brands', id, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${id} }\nautoReplies:\n${replies.join('\n')}\n`);
   }
 }
 
-/** A git repository of the 40 brands as main holds them; with `text`, the request's branch (checked out) sets every description to it. */
-function repo(text = MAIN): string {
+/** A git repository of the 40 brands as main holds them; with `text`, the request's branch (checked out) sets every description to it; `shared`: the same texts in every brand. */
+function repo(text = MAIN, shared = false): string {
   const dir = join(root, `repo-${++repos}`);
   const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { env: GIT_ENV });
-  writeBrands(dir, MAIN);
+  writeBrands(dir, MAIN, IDS, shared);
   execFileSync('git', ['init', '--quiet', '--initial-branch=main', dir], { env: GIT_ENV });
   git('add', '.');
   git('commit', '--quiet', '-m', 'main');
   git('checkout', '--quiet', '-b', 'request');
   if (text !== MAIN) {
-    writeBrands(dir, text);
+    writeBrands(dir, text, IDS, shared);
     git('commit', '--quiet', '-am', text.slice(0, 20));
   }
   return dir;
@@ -77,6 +77,12 @@ async function consoleEdit(emu: RunningEmulator, text: string): Promise<void> {
 
 const MAIN = 'Welcome to our shop: opening hours are Monday to Friday, nine to six; on weekends we answer within a day.';
 const CHANGED = 'Welcome! Our new opening hours, from the first of next month: Monday to Saturday, eight to eight, holidays closed.';
+
+/** With RCSCTL_CI_COMMENT_OUT set, the comments are written there (docs/ci.md shows them), named by recipe and case. */
+function keep(name: string, body: string): void {
+  const dir = process.env.RCSCTL_CI_COMMENT_OUT;
+  if (dir !== undefined && dir !== '') writeFileSync(join(dir, `${name}.md`), body);
+}
 
 /** Well-formed: every <details> closed, every fence closed, nothing cut mid-line. */
 function expectWellFormed(body: string): void {
@@ -194,21 +200,26 @@ describe('the comment the recipes post, at 40 brands', () => {
       const warm = await served(emu);
       await consoleEdit(emu, MAIN);
       const body = recipe.comment();
+      keep(`${recipe.file}-every-brand`, body);
       expect(body.length, body.slice(0, 2000)).toBeLessThanOrEqual(GITHUB_LIMIT);
       expectWellFormed(body);
       // Every brand is in the one table; details that did not fit are named, with the full report's place.
-      for (const id of IDS) expect(body).toContain(`| \`${id}\` | 0 | ${REPLIES} | 0 |`);
+      // Each brand named by its id and its folder (issue 38).
+      for (const id of IDS) expect(body).toContain(`| \`${id}\` (brands/${id}) | 0 | ${REPLIES} | 0 |`);
       expect(body).toContain(`**Total for 40 brands: 0 to create, ${40 * REPLIES} to update`);
       expect(body).toMatch(/\*\*Left out to keep this comment within \d+ bytes:\*\* the plan details of \d+ brands/);
       expect(body).toMatch(recipe.full);
       // The colleague's console edit, which the request would overwrite, is named apart from the request's own changes.
       expect(body).toContain(`⚠️ **${REPLIES} steps in 1 brand undo changes made outside rcsctl since the base was applied**`);
       // Its brand's block comes first, within the budget, with the console's side apart.
-      expect(body).toContain(`<details><summary><code>${EDITED}</code>: ${REPLIES} to update (${REPLIES} undo changes made outside rcsctl)</summary>`);
+      expect(body).toContain(`<details><summary><code>${EDITED}</code> (brands/${EDITED}): ${REPLIES} to update (${REPLIES} undo changes made outside rcsctl)</summary>`);
       expect(body).toContain(`**⚠️ Undoing changes made outside rcsctl since the base was applied** (${REPLIES} steps):`);
       // The plan's brands come under the plan, before the drift's heading.
-      expect(body.indexOf('<details><summary><code>BR.cicmt00000</code>: 12 to update</summary>')).toBeGreaterThan(0);
-      expect(body.indexOf('<details><summary><code>BR.cicmt00000</code>: 12 to update</summary>')).toBeLessThan(body.indexOf('## rcsctl drift'));
+      const first = '<details><summary><code>BR.cicmt00000</code> (brands/BR.cicmt00000): 12 to update</summary>';
+      expect(body.indexOf(first)).toBeGreaterThan(0);
+      expect(body.indexOf(first)).toBeLessThan(body.indexOf('## rcsctl drift'));
+      // What the run cost, for the plan and for the drift report.
+      expect(body.match(/^Requests: \d+ requests, \d+ answered 429\.$/gm)).toHaveLength(2);
       if (recipe.combined) {
         // The same 480 changes are not shown again as drift, nor listed in a second table.
         expect(body).toContain(`${40 * REPLIES} drifted resources are the plan's changes above: not repeated here (40 brands drifted only so).`);
@@ -218,4 +229,28 @@ describe('the comment the recipes post, at 40 brands', () => {
       expect(warm, `cold ${cold}, warm ${warm}`).toBeLessThan(cold / 2);
     }, 600_000);
   }
+
+  it('github-actions-matrix.yml: the same change in every brand (a shared base) is shown once, with the 40 brands, in a comment far smaller than the budget (issue 37)', async () => {
+    const recipe = RECIPES[0]?.() as Recipe;
+    const before = await cli(['apply', join(repo(MAIN, true), 'brands'), '--yes'], { emu });
+    expect(before.code, before.stderr).toBe(0);
+    try {
+      await recipe.run(emu, repo(CHANGED, true));
+      const body = recipe.comment();
+      keep(`${recipe.file}-shared`, body);
+      expectWellFormed(body);
+      expect(Buffer.byteLength(body), body.slice(0, 2000)).toBeLessThan(15_000);
+      // Nothing left out: the one block holds what every brand's would.
+      expect(body).not.toContain('Left out');
+      expect(body).toContain(`<details><summary>The same ${REPLIES} changes in 40 brands: ${REPLIES} to update in each</summary>`);
+      expect(body.match(/^# autoReply\.r0 \(update\)$/gm)).toHaveLength(1);
+      const listed = body.split('\n').find((l) => l.startsWith('**In:** ')) ?? '';
+      for (const id of IDS) expect(listed).toContain(`\`${id}\` (brands/${id})`);
+      for (const id of IDS) expect(body).toContain(`| \`${id}\` (brands/${id}) | 0 | ${REPLIES} | 0 |`);
+    } finally {
+      // The other cases start from each brand's own text.
+      const after = await cli(['apply', join(repo(), 'brands'), '--yes'], { emu });
+      expect(after.code, after.stderr).toBe(0);
+    }
+  }, 600_000);
 });

@@ -22,6 +22,7 @@ import type { LockBackend } from '../apply/lock-backend.js';
 import { applyResult, type BrandApplyResult } from './apply-result.js';
 import type { RequestCount } from '../core/requests.js';
 import { applyEvents, applyVerdict } from './apply-view.js';
+import { requestsLine } from '../render/plan-text.js';
 import { connect, type Connection } from './connect.js';
 import type { CommandContext } from './context.js';
 import { EXIT_ERROR, type ExitCode } from './exit-codes.js';
@@ -127,6 +128,8 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
       events: applyEvents(ctx, opts, record?.brand),
     });
     cache?.save();
+    // What the run cost the account's rate limit, above the verdict (which stays the last line).
+    io.stdout.write(`\n${requestsLine(conn.requests)}\n`);
     const code = applyVerdict(ctx, result, interrupts.received ?? 'interrupt');
     if (!backend.lost.aborted) return code;
     io.stderr.write(`Error: ${(backend.lost.reason as Error).message}; the run stopped after the steps in flight (the next apply converges).\n`);

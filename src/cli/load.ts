@@ -1,6 +1,7 @@
 // Loading manifests for the commands that talk to the service: diagnostics to
 // stderr, and an error when any is fatal, before a single request goes out.
 
+import { dirname } from 'node:path';
 import { RcsctlError } from '../errors.js';
 import { cacheDirFor } from '../util/cache-dir.js';
 import { diagnosticExcerpt, hasErrors, loadManifests, renderDiagnostics } from '../manifest/index.js';
@@ -132,7 +133,11 @@ export async function loadBrands(ctx: CommandContext, paths: string[], select: B
       continue;
     }
     const error: BrandError = errors.length === 0 ? { code: 'E_MANIFEST', stage: 'manifest', message: 'its manifests could not be read' } : manifestError(errors, io.cwd);
-    failed.push(failedBrand(id, { ...error, hint: 'run rcsctl validate on the brand for every diagnostic' }, desired));
+    const brand = failedBrand(id, { ...error, hint: 'run rcsctl validate on the brand for every diagnostic' }, desired);
+    // A brand whose manifests did not build is still named by the folder of the document that declares it.
+    const declaring = result.skipped.find((s) => s.brandId === id && s.by === 'document')?.file;
+    if (brand.plan.folder === undefined && declaring !== undefined) brand.plan.folder = dirname(declaring);
+    failed.push(brand);
   }
   return { brands, failed, all: allIds, diagnostics: shown, policies: result.policies, ...(result.docs !== undefined ? { docs: result.docs } : {}) };
 }

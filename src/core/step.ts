@@ -20,6 +20,10 @@ export interface FieldChange {
   default?: true;
   /** Set by `plan --compare-to`: who caused this difference (Origin). */
   origin?: Origin;
+  /** `before` is the live id of a resource the manifests declare: its address (`autoReply.hours`), which views show instead of the id. */
+  beforeRef?: string;
+  /** `after` is the live id of a resource the manifests declare: its address, shown instead of the id. */
+  afterRef?: string;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface BrandDraft {
    * broken file is reported once and not again as a missing handle.
    */
   declared: Map<string, SourceLocation>;
+  /** The brand's `source` is a base's document's, which a document of the brand's own replaces. */
+  sourceFromBase?: true;
 }
 
 // The frame is what the schema has already guaranteed; sections are the kinds'.
@@ -56,7 +58,12 @@ export async function addDocument(
       origin: new Map(),
       declared: new Map(),
     };
+    if (src.composed !== undefined && src.composed.place(['brand']) === undefined) draft.sourceFromBase = true;
     drafts.set(brandId, draft);
+  } else if (draft.sourceFromBase === true && src.composed === undefined) {
+    // Where the brand is declared is its own document (brands/one.yaml), not the base it uses.
+    draft.brand.source = locationOf(src, ['brand']);
+    delete draft.sourceFromBase;
   }
   const { brand, origin } = draft;
   if (!brand.manifestFiles.includes(src.file)) brand.manifestFiles.push(src.file);

@@ -28,7 +28,10 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
   const matches = KINDS.map((kind) => ({ kind, match: kind.match(kind.desired(brand), kind.live(live), brand) }));
   const moves = applyMoves(brand, matches);
   const movedFrom = new Map(moves.map((m) => [`${m.kind}:${m.liveId}`, m.from]));
-  const ctx = planContext(brand, live, matches, options);
+  // The references the manifests make (`kind:key`), to show their live ids by handle (nameRefs).
+  const referenced = new Set<string>();
+  const resolving = planContext(brand, live, matches, options);
+  const ctx: PlanContext = { ...resolving, ref: (kind, key) => (referenced.add(`${kind}:${key}`), resolving.ref(kind, key)) };
   const renames = renameHints(matches, (kind, _l) => {
     const prune = pruneOf(kind);
     return prune !== undefined && brand.prune.includes(prune);
@@ -86,6 +89,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
   }
 
   problemsFromBases(problems, matches);
+  nameRefs(steps, matches, referenced);
   blockDanglingDeletes(steps, live);
   const ordered = holdDependants(orderSteps(steps, extra));
   return {
@@ -182,6 +186,38 @@ function stepSeed(kind: AnyKind, key: string, op: Step['op'], name: string, gate
 function withOpId(step: Step): Step {
   step.id = `${step.address}:${step.op}`;
   return step;
+}
+
+/**
+ * Field changes whose value is the live id of a resource the manifests declare
+ * and something refers to (a reply link's `ARM000000000126`: a reference the
+ * manifests make, or one a live object holds) carry that resource's address,
+ * which the views show instead (issue 38: references read as handles). Other
+ * values that happen to equal an id (a profile's default name is the brand
+ * id) are left alone, as is an id shared by two resources or one that is its
+ * resource's key already.
+ */
+function nameRefs(steps: Step[], matches: { kind: AnyKind; match: { pairs: [unknown, unknown][]; extra: unknown[] } }[], referenced: Set<string>): void {
+  const held = new Set<string>();
+  for (const { kind, match } of matches) for (const l of [...match.pairs.map(([, l]) => l), ...match.extra]) for (const token of kind.liveRefs(l)) held.add(token);
+  const byId = new Map<string, string | undefined>();
+  for (const { kind, match } of matches) {
+    for (const [d, l] of match.pairs) {
+      const id = kind.liveId(l) as unknown;
+      const key = kind.key(d);
+      if (typeof id !== 'string' || id === key || !(referenced.has(`${kind.name}:${key}`) || held.has(`${kind.name}:${id}`))) continue;
+      byId.set(id, byId.has(id) ? undefined : `${kind.name}.${key}`);
+    }
+  }
+  if (byId.size === 0) return;
+  for (const step of steps) {
+    for (const c of step.changes) {
+      const before = typeof c.before === 'string' ? byId.get(c.before) : undefined;
+      const after = typeof c.after === 'string' ? byId.get(c.after) : undefined;
+      if (before !== undefined) c.beforeRef = before;
+      if (after !== undefined) c.afterRef = after;
+    }
+  }
 }
 
 /**

@@ -111,7 +111,8 @@ function align(before: unknown, after: unknown, path: (string | number)[], align
     if (xb === undefined || xa === undefined || (before.length === 0 && after.length === 0)) {
       return pairwise(before, after, path, aligned, orders);
     }
-    const [ib, ia] = [xb.ids, xa.ids];
+    const ib = xb.ids;
+    const ia = renamed(before, after, xb.ids, xa.ids, xb.ordered || xa.ordered);
     const listKey = `${ITEM_KEY}${aligned.size}:`;
     const bMap: Record<string, unknown> = {};
     const aMap: Record<string, unknown> = {};
@@ -139,6 +140,51 @@ function align(before: unknown, after: unknown, path: (string | number)[], align
     return [b, a];
   }
   return [before, after];
+}
+
+/**
+ * The after side's identities, with each item whose identity changed (a menu
+ * item or a chip renamed) given the identity it had, so it shows as a change
+ * of that item rather than one removed and another added. An item only the
+ * before side has is paired with one only the after side has between the same
+ * kept items (so a pair never reads as a new order), the one whose content is
+ * otherwise the same first; a set (template body entries) pairs none.
+ */
+function renamed(before: unknown[], after: unknown[], ib: string[], ia: string[], ordered: boolean): string[] {
+  if (!ordered) return ia;
+  // Where an item sits: how many kept items come before it on its side.
+  const place = (ids: string[], other: string[]) => {
+    let kept = 0;
+    return ids.map((id, i) => (other.includes(id) ? (kept++, undefined) : { id, i, at: kept })).filter((x) => x !== undefined);
+  };
+  const gone = place(ib, ia);
+  const come = place(ia, ib);
+  if (gone.length === 0 || come.length === 0) return ia;
+  const out = [...ia];
+  for (const sameRest of [true, false]) {
+    for (const g of [...gone]) {
+      const c = come.find((x) => x.at === g.at && (!sameRest || sameJson(withoutIdentity(before[g.i]), withoutIdentity(after[x.i]))));
+      if (c === undefined) continue;
+      out[c.i] = g.id;
+      gone.splice(gone.indexOf(g), 1);
+      come.splice(come.indexOf(c), 1);
+    }
+  }
+  return out;
+}
+
+/** An item without the fields its identity is read from (identityOf), to compare the rest. */
+function withoutIdentity(item: unknown): unknown {
+  if (!isRecord(item)) return item;
+  const { title: _t, displayText: _d, ...rest } = item;
+  for (const k of ['action', 'reply']) {
+    const v = rest[k];
+    if (isRecord(v)) {
+      const { displayText: _n, ...inner } = v;
+      rest[k] = inner;
+    }
+  }
+  return rest;
 }
 
 /** Lists compared by position; items at the same index may still hold identity lists. */

@@ -7,6 +7,7 @@ import { buildPlan } from './build-plan.js';
 import type { LiveCache } from '../kinds/live-cache.js';
 import type { PlanOptions } from '../kinds/resource-kind.js';
 import { readLive } from './read-live.js';
+import { brandLabelOf } from '../kinds/brand-name.js';
 import { stateFindings } from './state-findings.js';
 import { addUsage, type UsageReads } from './usage.js';
 import type { BrandPlan, LiveBrand } from './types.js';
@@ -39,7 +40,7 @@ export function isFailed(o: BrandOutcome): o is FailedBrand {
 
 /** The FailedBrand for `brandId` with `error`. */
 export function failedBrand(brandId: string, error: BrandError, desired?: DesiredBrand): FailedBrand {
-  const plan: BrandPlan = { brandId, steps: [], unmanaged: [], problems: [], fingerprints: {}, snapshots: {}, error, ...(desired?.owners !== undefined ? { owners: desired.owners } : {}) };
+  const plan: BrandPlan = { brandId, ...brandLabelOf(desired, undefined), steps: [], unmanaged: [], problems: [], fingerprints: {}, snapshots: {}, error, ...(desired?.owners !== undefined ? { owners: desired.owners } : {}) };
   return desired !== undefined ? { brandId, desired, plan, error } : { brandId, plan, error };
 }
 
@@ -87,7 +88,10 @@ async function planOne(client: RcsClient, desired: DesiredBrand, opts: PlanBrand
     ...(opts.cache ? { cache: opts.cache } : {}),
     ...(opts.onProgress ? { onProgress: (done: number, total: number) => opts.onProgress?.(desired.brandId, done, total) } : {}),
   });
-  const plan = buildPlan(desired, live, opts.plan ?? {});
+  const built = buildPlan(desired, live, opts.plan ?? {});
+  // The brand as people know it (its name and folder) comes right after its id in every view.
+  const { brandId, ...rest } = built;
+  const plan: BrandPlan = { brandId, ...brandLabelOf(desired, live), ...rest };
   plan.findings = stateFindings(desired, live, opts.now ?? new Date()).flatMap((r) => r.findings);
   plan.declaredAt = { file: desired.source.file, line: desired.source.line };
   if (desired.owners !== undefined) plan.owners = desired.owners;

@@ -25,6 +25,10 @@ export type BaseComparison =
 /** The plan for one brand. */
 export interface BrandPlan {
   brandId: string;
+  /** The brand's name (its profile's, declared or live), beside its id in every view; absent when nothing names it. */
+  name?: string;
+  /** The folder of the manifest that declares the brand; absent when the manifests were not read. */
+  folder?: string;
   steps: Step[];
   unmanaged: Unmanaged[];
   problems: PlanProblem[];

@@ -9,6 +9,7 @@ import { declaredObjects } from '../kinds/declared.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import { isPreviewable, type Shown, type ShownHome, type ShownMessage } from '../kinds/resource-kind.js';
 import type { DesiredBrand, Diagnostic, LocalFile } from '../manifest/types.js';
+import { brandFolderOf } from '../kinds/brand-name.js';
 import { linkFindings, menuItemView, messageView, shownIn, suggestionView, type BrandView, type Finding, type HomeView, type ImageView, type LinkTarget, type RawMenuItem, type RawMessage, type RawReply, type RawSuggestion, type Resolvers, type RoomView } from './model.js';
 
 /** Image types a browser shows inline; anything else becomes a placeholder. */
@@ -97,7 +98,9 @@ export function brandView(brand: DesiredBrand, diagnostics: readonly Diagnostic[
   const homeView = home === undefined ? undefined : homeViewOf(home, where(home.shown.source), resolvers);
   return {
     brandId: brand.brandId,
-    title: home?.shown.name ?? main?.shown.title ?? brand.brandId,
+    // The brand's name, never a room's (a brand has many rooms): without a profile, the folder that declares the brand.
+    title: home?.shown.name ?? folderTitle(brand),
+    ...(main?.shown.title !== undefined ? { roomName: main.shown.title } : {}),
     messages: messageViews,
     rooms,
     ...(homeView === undefined ? {} : { home: homeView }),
@@ -147,4 +150,10 @@ function linkTargets(messages: readonly ShownObject<ShownMessage>[]): (reply: Ra
     // A reply with neither target is a chatbot answer (isAnswer), never looked up here.
     return { name: reply.autoReplyMsgId ?? '' };
   };
+}
+
+/** A brand without a declared name, by the folder that declares it (its id when that is the working folder). */
+function folderTitle(brand: DesiredBrand): string {
+  const folder = brandFolderOf(brand);
+  return folder === '.' ? brand.brandId : folder;
 }

@@ -130,8 +130,10 @@ export interface Finding {
 /** One brand's preview. */
 export interface BrandView {
   brandId: string;
-  /** The name a handset shows at the top: the main room's name, else the brand id. */
+  /** The brand's name: its profile's, else the folder that declares it, else its id. */
   title: string;
+  /** The name a handset shows at its top: the main room's; the title when no room names one. */
+  roomName?: string;
   messages: MessageView[];
   rooms: RoomView[];
   /** The brand's home page, when a kind draws one (`handset: 'home'`). */

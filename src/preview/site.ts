@@ -70,7 +70,7 @@ function roomsSection(view: BrandView, o: DrawOptions): string {
 
 function drawOptions(view: BrandView, href: DrawOptions['href']): DrawOptions {
   const logo = view.rooms.find((r) => r.logo !== undefined)?.logo;
-  return { roomName: view.title, href, ...(logo === undefined ? {} : { logo }) };
+  return { roomName: view.roomName ?? view.title, href, ...(logo === undefined ? {} : { logo }) };
 }
 
 const FOOTER = (version: string): string =>
@@ -92,7 +92,7 @@ ${messagesSection(view.messages, o, findingsByKey(view.findings))}
 <aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(view.findings, href, 'No findings: every auto-reply is reachable and leads on.')}</aside>
 </div>
 ${FOOTER(version)}`;
-  return page(`${view.title} (${view.brandId}): preview`, body);
+  return page(`${view.title === view.brandId ? view.brandId : `${view.title} (${view.brandId})`}: preview`, body);
 }
 
 /** The file names of `n` pages: `page-001.html`, … (wider numbers when there are more than 999). */

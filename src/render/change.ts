@@ -5,16 +5,20 @@ import type { FieldChange, Step, StepFile } from '../core/step.js';
 
 /**
  * One field change as a line: `+ path: value`, `- path: value`, `~ path: before → after`;
- * a create's service default reads `+ path: value (default)`.
+ * a create's service default reads `+ path: value (default)`, and a live id of
+ * a declared resource its address (`autoReply.hours`).
  */
 export function formatChange(c: FieldChange): string {
+  // A reference to a declared resource reads as its handle, not the live id it resolves to.
+  const before = c.beforeRef ?? formatValue(c.before);
+  const after = c.afterRef ?? formatValue(c.after);
   switch (c.type) {
     case 'add':
-      return `+ ${c.path}: ${formatValue(c.after)}${c.default === true ? ' (default)' : ''}`;
+      return `+ ${c.path}: ${after}${c.default === true ? ' (default)' : ''}`;
     case 'remove':
-      return `- ${c.path}: ${formatValue(c.before)}`;
+      return `- ${c.path}: ${before}`;
     case 'change':
-      return `~ ${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`;
+      return `~ ${c.path}: ${before} → ${after}`;
     default: {
       const never: never = c.type;
       throw new Error(`unknown change ${String(never)}`);

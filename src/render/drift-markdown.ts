@@ -13,6 +13,7 @@ import { requestsLine } from './plan-text.js';
 import { brandFailed } from '../report/build-drift.js';
 import type { BrandDrift, DriftReport, ResourceDrift, Severity } from '../report/types.js';
 import { fitMarkdown, type Part, type Unit } from './fit.js';
+import { brandCell, brandHtml } from './brand-label.js';
 
 const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
 
@@ -58,7 +59,7 @@ export function driftPart(report: DriftReport, opts: DriftMarkdownOptions = {}):
     head.push({ lines: ['| Brand | Status | Resources | In sync | Changed | Missing | Unmanaged | Errors | Warnings | Info |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|'] });
     for (const { b } of rows) {
       const t = b.summary;
-      head.push({ lines: [`| \`${b.brandId}\` | ${brandFailed(b) ? '❌ failed' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`], label: b.brandId });
+      head.push({ lines: [`| ${brandCell(b)} | ${brandFailed(b) ? '❌ failed' : '❌ drifted'} | ${t.resources} | ${t.inSync} | ${t.changed} | ${t.missing} | ${t.unmanaged} | ${t.errors} | ${t.warnings} | ${t.infos} |`], label: b.brandId });
     }
   }
   const clean = report.brands.filter((b) => b.clean && !brandFailed(b)).length;
@@ -73,7 +74,7 @@ export function driftPart(report: DriftReport, opts: DriftMarkdownOptions = {}):
   for (const { b, fresh } of brands) {
     if (fresh.length === 0 && b.problems.length === 0 && b.notes.length === 0 && b.error === undefined) continue;
     const verdict = brandFailed(b) ? 'failed' : `${b.clean ? 'clean; ' : ''}${fresh.length} resource${fresh.length === 1 ? '' : 's'} with findings`;
-    const lines = ['', `<details><summary><code>${escapeHtml(b.brandId)}</code>: ${verdict}</summary>`, ''];
+    const lines = ['', `<details><summary>${brandHtml(b)}: ${verdict}</summary>`, ''];
     if (b.error !== undefined) lines.push(...brandErrorMarkdown(b.brandId, b.error), '');
     for (const p of b.problems) lines.push(`- ❌ **${p.code}**: ${inline(p.message)}`);
     for (const n of b.notes) lines.push(`> ${inline(n)}`, '');

@@ -4,6 +4,7 @@
 
 import { brandErrorText, failedHeadline, STOPPED_HEADLINE } from './brand-error.js';
 import type { Style } from './style.js';
+import { brandText } from './brand-label.js';
 import { formatChange } from './change.js';
 import { partialText } from './partial.js';
 import { unmanagedBrandsClause, unmanagedBrandsText } from './unmanaged-brands.js';
@@ -22,9 +23,10 @@ export function renderDriftText(report: DriftReport, style: Style): string {
   if (report.error !== undefined) lines.push(...brandErrorText(report.error, style), '', style.red(style.bold(`Drift: ${STOPPED_HEADLINE}.`)));
   else {
     const summary = summaryLine(report.summary, report.clean) + unmanagedBrandsClause(report.unmanagedBrands);
+    // The requests the run made, above the summary: the summary stays the last line.
+    if (report.requests !== undefined) lines.push(requestsLine(report.requests));
     lines.push(report.summary.failedBrands > 0 ? style.red(style.bold(summary)) : style.bold(summary));
   }
-  if (report.requests !== undefined) lines.push(requestsLine(report.requests));
   // The banner ends the report too: its last line must not read as the whole set's.
   if (partial.length > 0) lines.push('', ...partial);
   return lines.join('\n') + '\n';
@@ -45,8 +47,8 @@ export function summaryLine(s: ReportSummary, clean: boolean): string {
 }
 
 function renderBrand(brand: BrandDrift, style: Style): string[] {
-  if (brand.error !== undefined) return [style.bold(`Brand ${brand.brandId}: ${failedHeadline(brand.error)}`), ...brandErrorText(brand.error, style)];
-  const lines = [style.bold(`Brand ${brand.brandId}: ${brand.clean ? 'clean' : 'drifted'}`)];
+  if (brand.error !== undefined) return [style.bold(`Brand ${brandText(brand)}: ${failedHeadline(brand.error)}`), ...brandErrorText(brand.error, style)];
+  const lines = [style.bold(`Brand ${brandText(brand)}: ${brand.clean ? 'clean' : 'drifted'}`)];
   for (const p of brand.problems) lines.push(style.red(`  error[${p.code}] ${problemText(p)}`));
   for (const note of brand.notes) lines.push(style.dim(`  note: ${note}`));
   const withFindings = brand.resources.filter((r) => r.findings.length > 0);

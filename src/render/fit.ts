@@ -23,6 +23,8 @@ export interface Unit {
   lines: string[];
   /** What it is, for the left-out line (`the plan of BR.x`); a head's table row names its brand. */
   label?: string;
+  /** How many brands a block details (brands with the same plan share one): 1 when absent. */
+  brands?: number;
   /**
    * The same block as an opening, whole items and a closing: when `lines` does
    * not fit, the opening, the items that fit, a line counting the others and
@@ -78,7 +80,7 @@ export function fitMarkdown(parts: Part[], foot: string[], opts: FitOptions): st
       }
       const some = u.parts === undefined ? [] : someOf(u.parts, room - size);
       if (some.length > 0 && fits(some)) (kept[i] as string[][]).push(some);
-      (left[i] as { blocks: number }).blocks++;
+      (left[i] as { blocks: number }).blocks += u.brands ?? 1;
     }
   });
   const out = parts.flatMap((_, i) => [...(left[i]?.heads ?? []), ...(kept[i] ?? [])].flat());

@@ -19,6 +19,8 @@ import { describe, MARKERS, markerOf, needsAttention, planTotals, problemText, r
 import { makeStyle } from './style.js';
 import { policyFails, policyMarkdown } from './policy.js';
 import type { PolicyViolation } from '../core/policy.js';
+import { brandCell, brandHtml, brandMarkdown } from './brand-label.js';
+import { groupable, groupHeadline, groupPlans } from './plan-groups.js';
 import { reviewText } from '../core/step.js';
 import { usageSentences } from './usage.js';
 import type { RequestCount } from '../core/requests.js';
@@ -85,7 +87,7 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
     head.push({ lines: ['| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|'] });
     for (const p of listed) {
       const s = summarise(p);
-      const row = p.error !== undefined ? `| \`${p.brandId}\` | – | – | – | – | – | – | ❌ ${p.error.code} |` : `| \`${p.brandId}\` | ${s.create} | ${s.update} | ${s.delete} | ${s.blocked} | ${s.review} | ${s.unmanaged} | ${p.problems.length} |`;
+      const row = p.error !== undefined ? `| ${brandCell(p)} | – | – | – | – | – | – | ❌ ${p.error.code} |` : `| ${brandCell(p)} | ${s.create} | ${s.update} | ${s.delete} | ${s.blocked} | ${s.review} | ${s.unmanaged} | ${p.problems.length} |`;
       head.push({ lines: [row], label: p.brandId });
     }
   }
@@ -102,7 +104,14 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
   if (opts.requests !== undefined) head.push({ lines: ['', requestsLine(opts.requests)] });
   // The brands whose steps undo changes made outside rcsctl come first: within the budget, the reviewer sees them.
   const undoing = (p: BrandPlan): number => (outsideSteps([p]).steps > 0 ? 0 : 1);
-  const blocks = [...listed].sort((a, b) => undoing(a) - undoing(b)).map((p) => ({ lines: ['', `<details><summary><code>${escapeHtml(p.brandId)}</code>: ${escapeHtml(brandVerdict(p))}</summary>`, ...brandBlock(p, opts.graph === true), '', '</details>'], label: p.brandId }));
+  // Brands that make the same steps (a change to a shared base) share one block.
+  const groups = groupPlans([...listed].sort((a, b) => undoing(a) - undoing(b)), (p) => (groupable(p) ? brandBlock(p, opts.graph === true).join('\n') : undefined));
+  const blocks = groups.map((g): Unit => {
+    const p = g[0] as BrandPlan;
+    if (g.length === 1) return { lines: ['', `<details><summary>${brandHtml(p)}: ${escapeHtml(brandVerdict(p))}</summary>`, ...brandBlock(p, opts.graph === true), '', '</details>'], label: p.brandId };
+    const summary = `<details><summary>${escapeHtml(groupHeadline(g))}: ${escapeHtml(brandVerdict(p))} in each</summary>`;
+    return { lines: ['', summary, '', `**In:** ${g.map(brandMarkdown).join(', ')}`, ...brandBlock(p, opts.graph === true), '', '</details>'], label: `${g.length} brands`, brands: g.length };
+  });
   return { name: 'plan', head, blocks };
 }
 

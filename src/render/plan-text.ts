@@ -5,7 +5,9 @@ import { baseSummary, changeOf, summarise } from '../plan/build-plan.js';
 import { formatChange, stepUpload, uploadLine } from './change.js';
 import type { BrandPlan, FieldChange, PlanSummary, Step } from '../plan/types.js';
 import { brandErrorText, failedHeadline } from './brand-error.js';
-import type { Style } from './style.js';
+import { makeStyle, type Style } from './style.js';
+import { brandText } from './brand-label.js';
+import { groupable, groupHeadline, groupPlans, type PlanGroup } from './plan-groups.js';
 import { reviewText } from '../core/step.js';
 import { wordsFor } from '../kinds/index.js';
 import type { Finding } from '../core/finding.js';
@@ -17,16 +19,16 @@ import { requestsText, type RequestCount } from '../core/requests.js';
 /** Markers: create, update, delete, blocked, needs review. */
 export const MARKERS = { create: '+', update: '~', delete: '-', blocked: '!', review: '⚑', unmanaged: '?' } as const;
 
-/** Render one brand's plan. */
-export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: string } = {}): string {
+/** Render one brand's plan (`ids: false` leaves out the live ids of the steps' resources: for steps shown for several brands). */
+export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: string; ids?: boolean } = {}): string {
   const lines: string[] = [];
   const where = opts.baseUrl !== undefined ? ` at ${opts.baseUrl}` : '';
   if (plan.error !== undefined) {
-    lines.push(style.bold(`Brand ${plan.brandId}${where}: ${failedHeadline(plan.error)}`), ...(plan.owners !== undefined ? [`  Owners: ${plan.owners.join(', ')}`] : []), '', ...brandErrorText(plan.error, style), '');
+    lines.push(style.bold(`Brand ${brandText(plan)}${where}: ${failedHeadline(plan.error)}`), ...(plan.owners !== undefined ? [`  Owners: ${plan.owners.join(', ')}`] : []), '', ...brandErrorText(plan.error, style), '');
     lines.push(style.red('Plan failed for this brand; nothing can be applied for it.'));
     return lines.join('\n') + '\n';
   }
-  lines.push(style.bold(`Brand ${plan.brandId}${where}`));
+  lines.push(style.bold(`Brand ${brandText(plan)}${where}`));
   if (plan.owners !== undefined) lines.push(`  Owners: ${plan.owners.join(', ')}`);
   if (plan.problems.length > 0) {
     lines.push('');
@@ -43,7 +45,7 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
     if (attention > 0) lines.push(style.yellow(`  No changes to apply, but ${attention} live resource${attention === 1 ? ' needs' : 's need'} attention (below).`));
     else lines.push(style.green('  No changes. The live brand matches the manifests.'));
   } else {
-    lines.push('', ...renderSteps(plan, style));
+    lines.push('', ...renderSteps(plan, style, opts.ids !== false));
   }
   if (plan.unmanaged.length > 0) {
     if (plan.steps.length === 0) lines.push('');
@@ -63,10 +65,10 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
 }
 
 /** Every step's lines; a plan compared with its base (`--compare-to`) in two groups, the change's and those undoing changes made outside rcsctl. */
-function renderSteps(plan: BrandPlan, style: Style): string[] {
+function renderSteps(plan: BrandPlan, style: Style, ids: boolean): string[] {
   const sections = originSections(plan);
-  if (sections === undefined) return plan.steps.flatMap((step) => [...renderStep(step, style), '']);
-  return sections.flatMap((s) => [(s.side === 'outside' ? style.yellow : style.bold)(`  ${s.title}:`), '', ...s.steps.flatMap((step) => [...renderStep(step, style), ''])]);
+  if (sections === undefined) return plan.steps.flatMap((step) => [...renderStep(step, style, ids), '']);
+  return sections.flatMap((s) => [(s.side === 'outside' ? style.yellow : style.bold)(`  ${s.title}:`), '', ...s.steps.flatMap((step) => [...renderStep(step, style, ids), ''])]);
 }
 
 /** `Plan: 3 to create, 2 to update, 1 to delete; 1 blocked, 1 needs review; 4 unmanaged.` */
@@ -120,14 +122,47 @@ export interface PlansTextOptions {
   requests?: RequestCount;
 }
 
-/** The text plan of every brand, then, for more than one brand, the grand total, then the requests the run made. */
+/**
+ * The text plan of every brand, then, for more than one brand, the grand
+ * total; the requests the run made go just above the last line, which stays
+ * the summary (a log showing its last line alone reads the verdict).
+ */
 export function renderPlans(plans: BrandPlan[], style: Style, opts: PlansTextOptions = {}): string {
-  const text = plans.map((p) => renderPlan(p, style)).join('\n');
-  const bases = baseLines(plans);
-  const cost = opts.requests !== undefined ? `${requestsLine(opts.requests)}\n` : '';
-  if (plans.length < 2) return (bases.length > 0 ? `${text}\n${bases.join('\n')}\n` : text) + cost;
+  const groups = groupPlans(plans, (p) => (groupable(p) ? withoutHeader(renderPlan(p, plain, { ids: false })) : undefined));
+  const text = groups.map((g) => (g.length === 1 ? renderPlan(g[0] as BrandPlan, style) : renderGroup(g, style))).join('\n');
+  const bases = baseLines(plans).map((l) => `${l}\n`).join('');
   const t = planTotals(plans);
-  return `${text}\n${bases.map((l) => `${l}\n`).join('')}${(t.failedBrands > 0 ? style.red : style.bold)(totalLine(t))}\n${cost}`;
+  const all = plans.length < 2 ? `${text}${bases === '' ? '' : `\n${bases}`}` : `${text}\n${bases}${(t.failedBrands > 0 ? style.red : style.bold)(totalLine(t))}\n`;
+  return opts.requests === undefined ? all : aboveLastLine(all, requestsLine(opts.requests));
+}
+
+const plain = makeStyle(false);
+
+/** A brand's text plan without its first line, which names the brand. */
+function withoutHeader(text: string): string {
+  return text.slice(text.indexOf('\n') + 1);
+}
+
+/**
+ * The plan of brands that make the same steps, once: `The same 3 changes in 37
+ * brands:`, the brands one a line, the steps (without live ids, which differ
+ * from brand to brand), and the summary of each.
+ */
+export function renderGroup(group: PlanGroup, style: Style): string {
+  const first = group[0] as BrandPlan;
+  const body = withoutHeader(renderPlan(first, style, { ids: false })).trimEnd().split('\n');
+  // The summary counts one brand's steps: it says so.
+  const summary = summaryLine(summarise(first));
+  const at = body.lastIndexOf(summary);
+  if (at !== -1) body[at] = summary.replace(/^Plan: /, `Plan, in each of the ${group.length} brands: `);
+  return [style.bold(`${groupHeadline(group)}:`), ...group.map((p) => `  ${brandText(p)}`), ...body].join('\n') + '\n';
+}
+
+/** `text` (ending in a newline) with `line` inserted above its last line. */
+export function aboveLastLine(text: string, line: string): string {
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  const at = body.lastIndexOf('\n');
+  return `${body.slice(0, at + 1)}${line}\n${body.slice(at + 1)}\n`;
 }
 
 /** How many brands each shared base's steps change, and which. */
@@ -140,14 +175,15 @@ export function requestsLine(c: RequestCount): string {
   return `Requests: ${requestsText(c)}.`;
 }
 
-/** The lines of one step: a header, then its field changes indented. */
-export function renderStep(step: Step, style: Style): string[] {
+/** The lines of one step: a header (with the live id and where its brand uses a base, unless `ids` is false: steps shown for several brands), then its field changes indented. */
+export function renderStep(step: Step, style: Style, ids = true): string[] {
   const { marker, paint } = markerOf(step, style);
-  const id = step.liveId !== undefined && step.liveId !== step.address.split('.').slice(1).join('.') ? ` (${step.liveId})` : '';
+  const id = ids && step.liveId !== undefined && step.liveId !== step.address.split('.').slice(1).join('.') ? ` (${step.liveId})` : '';
   const header = `  ${paint(marker)} ${style.bold(step.address)} "${step.name}"${id}  ${describe(step)}`;
   const lines = [header];
   if (step.movedFrom !== undefined) lines.push(style.yellow(`      moved from ${step.movedFrom} (a \`moved:\` declaration): updated in place, the live id kept`));
-  if (step.sharedBase !== undefined) lines.push(style.dim(`      from base ${step.sharedBase.file}:${step.sharedBase.line} (used at ${step.sharedBase.usedAt.file}:${step.sharedBase.usedAt.line})`));
+  // Where each brand uses the base is its own: not said of steps shown for several brands.
+  if (step.sharedBase !== undefined) lines.push(style.dim(`      from base ${step.sharedBase.file}:${step.sharedBase.line}${ids ? ` (used at ${step.sharedBase.usedAt.file}:${step.sharedBase.usedAt.line})` : ''}`));
   switch (step.gate.type) {
     case 'blocked':
       lines.push(style.red(`      blocked (${step.gate.state}): ${step.gate.reason}; this step will not be sent`));

@@ -8,7 +8,7 @@ import { matchesTarget } from '../plan/target.js';
 import { KINDS, isDriftNoted, pruneOf, prunedBy } from '../kinds/index.js';
 import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import { stateFindings } from '../plan/state-findings.js';
-import type { Step } from '../plan/types.js';
+import type { BrandPlan, Step } from '../plan/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ReportSummary, type ResourceDrift, type UnmanagedBrand } from './types.js';
 import { reviewText } from '../core/step.js';
@@ -20,7 +20,7 @@ import { reviewText } from '../core/step.js';
 export function buildDrift(brands: BrandOutcome[], now: Date, options: Partial<DriftOptions> = {}, targets: string[] = [], docsUrl?: string): DriftReport {
   const opts: DriftOptions = { ...DEFAULT_DRIFT_OPTIONS, ...options };
   const out = brands.map((b) =>
-    isFailed(b) ? { brandId: b.brandId, clean: false, summary: emptySummary(), problems: [], notes: [], resources: [], error: b.error } : brandDrift(b, now, opts, targets),
+    isFailed(b) ? { brandId: b.brandId, ...labelOf(b.plan), clean: false, summary: emptySummary(), problems: [], notes: [], resources: [], error: b.error } : brandDrift(b, now, opts, targets),
   );
   if (docsUrl !== undefined) for (const b of out) for (const r of b.resources) for (const f of r.findings) f.help = helpLink(f.code, docsUrl);
   const summary = reportSummary(out);
@@ -125,6 +125,7 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions, target
   const notes = KINDS.map((k) => (isDriftNoted(k) ? k.driftNote(desired) : undefined)).filter((n): n is string => n !== undefined);
   return {
     brandId: plan.brandId,
+    ...labelOf(plan),
     clean: plan.problems.length === 0 && summary.errors + summary.warnings === 0,
     summary,
     problems: plan.problems,
@@ -231,4 +232,9 @@ export function reportSummary(brands: BrandDrift[]): ReportSummary {
   const total = emptySummary();
   for (const b of brands) for (const k of Object.keys(total) as (keyof DriftSummary)[]) total[k] += b.summary[k];
   return { ...total, brands: brands.length, failedBrands: brands.filter(brandFailed).length };
+}
+
+/** The brand's name and folder, as its plan gives them. */
+function labelOf(plan: BrandPlan): { name?: string; folder?: string } {
+  return { ...(plan.name !== undefined ? { name: plan.name } : {}), ...(plan.folder !== undefined ? { folder: plan.folder } : {}) };
 }

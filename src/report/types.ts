@@ -52,6 +52,10 @@ export interface ReportSummary extends DriftSummary {
 /** One brand of the report. */
 export interface BrandDrift {
   brandId: string;
+  /** The brand's name (its profile's, declared or live), beside its id in every view; absent when nothing names it. */
+  name?: string;
+  /** The folder of the manifest that declares the brand; absent when the manifests were not read. */
+  folder?: string;
   /** True when no finding of severity error or warning and no problem. */
   clean: boolean;
   summary: DriftSummary;

@@ -72,19 +72,19 @@ describe('one brand failing does not stop the others', () => {
 
     const text = await run(['plan', 'brands']);
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain(`Brand ${FORBIDDEN}: failed: its live state could not be read`);
+    expect(text.stdout).toContain(`Brand ${FORBIDDEN} (brands/forbidden): failed: its live state could not be read`);
     expect(text.stdout).toContain('error[E_API]');
-    expect(text.stdout).toContain(`Brand ${BROKEN}: failed: its manifests have errors`);
-    expect(text.stdout).toMatch(new RegExp(`Brand ${BRAND.replace('.', '\\.')}\\n[\\s\\S]*Plan: \\d+ to create`));
+    expect(text.stdout).toContain(`Brand ${BROKEN} (brands/broken): failed: its manifests have errors`);
+    expect(text.stdout).toMatch(new RegExp(`Brand ${BRAND.replace('.', '\\.')}( "[^"]*")? \\(brands/coffee\\)\\n[\\s\\S]*Plan: \\d+ to create`));
     // The text plan on stdout said each error: stderr does not say it again, and counts the failed brands.
     expect(text.stderr).not.toContain('Error: ');
     expect(text.stderr).toContain('2 of 3 brands failed; the others are reported in full.');
 
     const md = await run(['plan', 'brands', '--format', 'markdown']);
     expect(md.code).toBe(1);
-    expect(md.stdout).toContain(`| \`${FORBIDDEN}\` | – | – | – | – | – | – | ❌ E_API |`);
+    expect(md.stdout).toContain(`| \`${FORBIDDEN}\` (brands/forbidden) | – | – | – | – | – | – | ❌ E_API |`);
     expect(md.stdout).toContain(`<details><summary>❌ <code>${FORBIDDEN}</code> failed: its live state could not be read</summary>`);
-    expect(md.stdout).toMatch(new RegExp(`\\| \`${BRAND}\` \\| [1-9]`));
+    expect(md.stdout).toMatch(new RegExp(`\\| \`${BRAND}\`[^|]* \\(brands/coffee\\) \\| [1-9]`));
   });
 
   it('drift: every format is written with --output, reports all three, and exits 1', async () => {
@@ -105,9 +105,9 @@ describe('one brand failing does not stop the others', () => {
     expect(report.brands[0]?.error?.code).toBe('E_MANIFEST');
     expect(report.clean).toBe(false);
 
-    expect(out.text).toContain(`Brand ${FORBIDDEN}: failed: its live state could not be read`);
-    expect(out.text).toContain(`Brand ${BRAND}: `);
-    expect(out.markdown).toContain(`| \`${FORBIDDEN}\` | ❌ failed |`);
+    expect(out.text).toContain(`Brand ${FORBIDDEN} (brands/forbidden): failed: its live state could not be read`);
+    expect(out.text).toMatch(new RegExp(`Brand ${BRAND.replace('.', '\\.')}( "[^"]*")? \\(brands/coffee\\): `));
+    expect(out.markdown).toContain(`| \`${FORBIDDEN}\` (brands/forbidden) | ❌ failed |`);
     expect(out.markdown).toContain(`<details><summary>❌ <code>${FORBIDDEN}</code>`);
     const cases = checkJunit(out.junit as string);
     expect(cases.filter((c) => c.errored).map((c) => `${c.classname} ${c.name}`)).toEqual([`${BROKEN} manifest`, `${FORBIDDEN} read`]);
@@ -119,11 +119,11 @@ describe('one brand failing does not stop the others', () => {
   it('apply: the readable brand is applied, the others are reported, exit 1', async () => {
     const r = await run(['apply', 'brands', '--yes', '--allow-review']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`Brand ${FORBIDDEN}: failed: its live state could not be read`);
+    expect(r.stdout).toContain(`Brand ${FORBIDDEN} (brands/forbidden): failed: its live state could not be read`);
     expect(r.stdout).toMatch(new RegExp(`${BRAND.replace('.', '\\.')}: \\d+ done, 0 failed`));
     // The plan block on stdout says why each failed brand could not be planned; stderr does not repeat it.
     expect(r.stdout).toContain(`list logos of ${FORBIDDEN} failed: 403`);
-    expect(r.stdout).toContain(`Brand ${BROKEN}: failed`);
+    expect(r.stdout).toContain(`Brand ${BROKEN} (brands/broken): failed`);
     expect(r.stderr).not.toContain('Error: ');
     expect(r.stderr).toContain('2 of 3 brands failed (above), the others were applied');
     // The readable brand now matches its manifest.

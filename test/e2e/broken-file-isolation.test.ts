@@ -84,10 +84,10 @@ describe('three brands, one with a YAML syntax error in a file that names no bra
     expect(timeless(report.brands.slice(1))).toEqual(timeless(alone.brands));
     expect(report.error).toBeUndefined();
 
-    expect(out.text).toContain(`Brand ${ACME}: failed: its manifests have errors\n  error[E_MANIFEST] 1 error in its manifests: ${BROKEN}:2:65: RCS101`);
+    expect(out.text).toContain(`Brand ${ACME} (brands/acme): failed: its manifests have errors\n  error[E_MANIFEST] 1 error in its manifests: ${BROKEN}:2:65: RCS101`);
     expect(out.text).toContain(CARET.split('\n').map((l) => `  ${l}`).join('\n'));
-    expect(out.text).toContain(`Brand ${BETA}: drifted`);
-    expect(out.markdown).toContain(`| \`${ACME}\` | ❌ failed |`);
+    expect(out.text).toMatch(new RegExp(`Brand ${BETA.replace('.', '\\.')}( "[^"]*")? \\(brands/beta\\): drifted`));
+    expect(out.markdown).toContain(`| \`${ACME}\` (brands/acme) | ❌ failed |`);
     expect(out.markdown).toContain('```\n' + CARET + '\n```');
     const cases = checkJunit(out.junit as string);
     expect(cases.filter((c) => c.errored).map((c) => `${c.classname} ${c.name}`)).toEqual([`${ACME} manifest`]);
@@ -126,7 +126,7 @@ describe('three brands, one with a YAML syntax error in a file that names no bra
     const apply = await run('apply', 'brands', '--yes');
     expect(apply.code).toBe(1);
     // The plan block on stdout names the broken file; stderr only counts the brand.
-    expect(apply.stdout).toContain(`Brand ${ACME}: failed`);
+    expect(apply.stdout).toContain(`Brand ${ACME} (brands/acme): failed`);
     expect(apply.stdout).toContain('E_MANIFEST');
     expect(apply.stderr).not.toContain(`Error: ${ACME}`);
     expect(apply.stderr).toContain('1 of 3 brands failed (above), the others were applied');

@@ -69,7 +69,7 @@ describe('2 of 4 brands failed, the other 2 clean', () => {
     expect(md.stdout.split('\n')[0]).toBe('## rcsctl drift: 2 of 4 brands failed');
     expect(md.stdout).toContain('**Drift check failed for 2 of 4 brands; in the others: 0 changed, 0 missing, 0 unmanaged; 0 errors, 0 warnings, 0 info (2 resources, 2 in sync).**');
     // The one table lists the failed brands only; the others are counted in one line.
-    expect(md.stdout.match(/^\| `BR\.\w+` \| ❌ failed \|/gm)).toHaveLength(2);
+    expect(md.stdout.match(/^\| `BR\.\w+` \(brands\/[\w.]+\) \| ❌ failed \|/gm)).toHaveLength(2);
     expect(md.stdout).toContain('\n2 other brands clean.\n');
 
     const junit = await run('drift', 'brands', '--format', 'junit');
@@ -98,7 +98,7 @@ describe('2 of 4 brands failed, the other 2 clean', () => {
     const md = await run('plan', 'brands', '--format', 'markdown');
     expect(md.stdout.split('\n')[0]).toBe('## rcsctl plan: 2 of 4 brands failed');
     expect(md.stdout).toContain('**Plan failed for 2 of 4 brands (nothing can be applied for them); the others: 0 to create, 0 to update, 0 to delete; 0 blocked, 0 need review; 0 unmanaged.**');
-    expect(md.stdout.match(/^\| `BR\.\w+` \| – \|/gm)).toHaveLength(2);
+    expect(md.stdout.match(/^\| `BR\.\w+` \(brands\/[\w.]+\) \| – \|/gm)).toHaveLength(2);
     expect(md.stdout).toContain('\n2 other brands unchanged.\n');
 
     // The HTML preview's index lists the failed brands as failed, not as "0 changes".

@@ -68,7 +68,7 @@ describe('owners', () => {
     const dir = join(REPO, 'brands', 'coffee co');
     const text = await cli(['plan', dir], { emu });
     expect(text.code, text.stdout + text.stderr).toBe(0);
-    expect(text.stdout).toContain('Brand BR.demo000001\n  Owners: @agency/coffee-team, ops@example.com\n');
+    expect(text.stdout).toContain(`Brand BR.demo000001 (${dir})\n  Owners: @agency/coffee-team, ops@example.com\n`);
     const md = await cli(['plan', dir, '--format', 'markdown'], { emu });
     expect(md.stdout).toContain('Owners: `@agency/coffee-team`, `ops@example.com`');
     const json = await cli(['plan', dir, '--format', 'json'], { emu });

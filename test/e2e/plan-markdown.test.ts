@@ -30,7 +30,7 @@ describe('plan --format markdown', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const md = r.stdout;
-    expect(md).toContain('| `BR.demo000001` | 11 | 5 | 0 | 0 | 1 | 0 | 0 |');
+    expect(md).toContain(`| \`BR.demo000001\` (${dir}) | 11 | 5 | 0 | 0 | 1 | 0 | 0 |`);
     expect(md).toContain('**Plan: 11 to create, 5 to update, 0 to delete; 0 blocked, 1 needs review; 0 unmanaged.**');
     const rows = md.split('\n').filter((l) => /^\| [+~\-!⚑] \| `/.test(l));
     // The counts match what is listed: every row is counted once.
@@ -41,7 +41,7 @@ describe('plan --format markdown', () => {
     expect(md.replace(/```diff\n[\s\S]*?```/g, '')).not.toContain('<b>');
     expect(md).toContain('+ name: "Events | <b>tastings</b>"');
     expect(md).toMatch(/<details><summary>Field changes<\/summary>\n\n```diff\n/);
-    expect(md).toContain('<details><summary><code>BR.demo000001</code>: 11 to create, 5 to update, 1 needs review</summary>');
+    expect(md).toContain(`<details><summary><code>BR.demo000001</code> (${dir}): 11 to create, 5 to update, 1 needs review</summary>`);
     expect(md).toContain('+ chipList[0].reply.autoReplyMsgId: (known after apply: autoReply.location)');
   });
 
@@ -55,10 +55,10 @@ describe('plan --format markdown', () => {
   it('stays within the size budget, saying what it left out', async () => {
     const r = await cli(['plan', dir, '--json'], { emu });
     const file = JSON.parse(r.stdout) as PlanFile;
-    const md = renderPlanMarkdown(file.brands, { rcsctlVersion: 'test', maxBytes: 2000, fullReport: 'rcsctl-reports' });
+    const md = renderPlanMarkdown(file.brands, { rcsctlVersion: 'test', maxBytes: 2000, fullReport: 'rcsctl-reports', ...(file.requests !== undefined ? { requests: file.requests } : {}) });
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(2000);
     // The table still names the brand; its details are left out whole, never cut inside.
-    expect(md).toContain('| `BR.demo000001` | 11 | 5 | 0 | 0 | 1 | 0 | 0 |');
+    expect(md).toContain(`| \`BR.demo000001\` (${dir}) | 11 | 5 | 0 | 0 | 1 | 0 | 0 |`);
     expect(md).not.toContain('<details>');
     expect(md).toContain('**Left out to keep this comment within 2000 bytes:** the plan details of 1 brand (in part or whole). The full report: `rcsctl-reports`.');
     const whole = await cli(['plan', dir, '--format', 'markdown', '--max-bytes', '2000', '--full-report-url', 'rcsctl-reports'], { emu });

@@ -43,7 +43,8 @@ describe('requests in every summary', () => {
     await served();
     const text = await cli(['plan', EXAMPLE, '--no-cache'], { emu, env });
     const t = await served();
-    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe(`Requests: ${t.requests} requests, ${t.rateLimited} answered 429.`);
+    // Above the summary line, which stays the last.
+    expect(text.stdout.trimEnd().split('\n').slice(-2)).toEqual([`Requests: ${t.requests} requests, ${t.rateLimited} answered 429.`, expect.stringMatching(/^Plan: /)]);
     const md = await cli(['plan', EXAMPLE, '--format', 'markdown', '--no-cache'], { emu, env });
     const m = await served();
     expect(md.stdout).toContain(`\nRequests: ${m.requests} requests, ${m.rateLimited} answered 429.\n`);
@@ -70,5 +71,13 @@ describe('requests in every summary', () => {
     } finally {
       await admin(emu, 'POST', 'rate-limit', { perSecond: 0 });
     }
+  });
+
+  // After the apply above (which must meet the rate limit on a brand with changes): nothing left to apply, still counted.
+  it('apply: the text view gives the count above its verdict', async () => {
+    await served();
+    const run = await cli(['apply', EXAMPLE, '--yes', '--no-cache', '--allow-review'], { emu, env });
+    const c = await served();
+    expect(run.stdout.trimEnd().split('\n').slice(-3)).toEqual([`Requests: ${c.requests} requests, ${c.rateLimited} answered 429.`, '', expect.stringMatching(/^(Apply complete|Nothing to apply|Apply finished)/)]);
   });
 });

@@ -52,4 +52,23 @@ describe('identity-aware list diff', () => {
     expect(lines(before, after)).toEqual(['~ items[1].title: "A" → "B"', '- items[2].type: "reply"', '- items[2].title: "B"']);
     expect(lines({ xs: [1, 2, 3] }, { xs: [1, 3] })).toEqual(['~ xs[1]: 2 → 3', '- xs[2]: 3']);
   });
+
+  it('a menu item whose title changed is a change of that item, not one removed and another added (issue 38)', () => {
+    const before = { items: [item('Hours', { autoReply: 'A' }), item('News', { feedId: 'F1' }), item('Call')] };
+    const after = { items: [item('Hours', { autoReply: 'A' }), item('Headlines', { feedId: 'F1' }), item('Call')] };
+    expect(lines(before, after)).toEqual(['~ items[1].title: "News" → "Headlines"']);
+    // Renamed and changed, with an item inserted before it: still that item's changes, at its place in the manifest.
+    const moved = { items: [item('New'), item('Hours', { autoReply: 'A' }), item('Headlines', { feedId: 'F2' }), item('Call')] };
+    expect(lines(before, moved)).toEqual(['+ items[0].type: "reply"', '+ items[0].title: "New"', '~ items[2].title: "News" → "Headlines"', '~ items[2].feedId: "F1" → "F2"']);
+  });
+
+  it('a renamed chip is a change of its displayText; an item removed at one place and another added elsewhere stay a removal and an addition', () => {
+    const s = (text: string, url: string) => ({ action: { displayText: text, urlAction: { openUrl: { url } } } });
+    const before = { suggestions: [s('Map', 'https://a'), s('Site', 'https://b')] };
+    const after = { suggestions: [s('Map', 'https://a'), s('Our site', 'https://b')] };
+    expect(lines(before, after)).toEqual(['~ suggestions[1].action.displayText: "Site" → "Our site"']);
+    const b2 = { items: [item('A'), item('B'), item('C')] };
+    const a2 = { items: [item('A'), item('C'), item('D')] };
+    expect(lines(b2, a2)).toEqual(['- items[1].type: "reply"', '- items[1].title: "B"', '+ items[2].type: "reply"', '+ items[2].title: "D"']);
+  });
 });

@@ -80,8 +80,8 @@ describe('rcsctl plan --preview', () => {
   it('names menu targets by the auto-reply they open, and lists every field change', () => {
     const menu = byId(doc, 'chg-persistentMenu.0212345678');
     expect(menu.querySelector('.side.after [data-path="items[3]"] .detail')?.text).toBe('opens Events');
-    expect(menu.querySelector('pre.changes')?.text).toContain('- items[2].title: "Find us"');
-    expect(menu.querySelector('pre.changes')?.text).toContain('+ items[2].title: "오시는 길 Find us"');
+    // A renamed item is a change of that item (issue 38), not one removed and another added.
+    expect(menu.querySelector('pre.changes')?.text).toContain('~ items[2].title: "Find us" → "오시는 길 Find us"');
   });
 
   it('is linked from the Markdown plan', () => {

@@ -138,7 +138,8 @@ describe('the page', () => {
 
   it('has landmarks, a title, a language and a heading per handset', () => {
     expect(doc.querySelector('html')?.getAttribute('lang')).toBe('en');
-    expect(doc.querySelector('title')?.text).toBe('Coffee Co (BR.demo000001): preview');
+    // The example brand declares no profile: the folder that declares it, never a room's name.
+    expect(doc.querySelector('title')?.text).toBe('examples/brand (BR.demo000001): preview');
     for (const sel of ['header', 'nav[aria-label="Contents"]', 'main#main', 'aside[aria-labelledby="findings-h"]', 'footer']) expect(doc.querySelector(sel), sel).not.toBeNull();
     const handsets = doc.querySelectorAll('article.handset');
     expect(handsets).toHaveLength(8);
@@ -175,6 +176,20 @@ describe('the page', () => {
     expect(map?.querySelector('.kind')?.text).toBe('link');
     expect(map?.querySelector('.detail')?.text).toBe('https://example.com/coffee-co/map');
     expect(doc.querySelectorAll('#room-0212345678 nav.menu a').map((a) => a.getAttribute('href'))).toEqual(['#ar-hours', '#ar-menu', '#ar-location']);
+  });
+
+  it('titles a brand without a profile by its folder, never by a room; the handsets keep the room name', () => {
+    const bare = { ...brand, brandProfile: new Map() } as DesiredBrand;
+    const view = brandView(bare, [], ROOT);
+    expect(view.title).toBe('examples/brand');
+    const page = parse(brandPage(view, '0'));
+    expect(page.querySelector('title')?.text).toBe('examples/brand (BR.demo000001): preview');
+    const room = [...bare.chatbots.values()][0]?.subTitle as string;
+    expect(page.querySelector('title')?.text).not.toContain(room);
+    expect(page.querySelectorAll('.room-name').map((n) => n.text)).toContain(room);
+    // Declared in the working folder: the id alone.
+    const here = brandPage(brandView({ ...bare, source: { ...bare.source, file: 'brand.yaml' } }, [], ROOT), '0');
+    expect(parse(here).querySelector('title')?.text).toBe('BR.demo000001: preview');
   });
 
   it('escapes manifest text', () => {

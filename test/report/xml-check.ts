@@ -1,5 +1,5 @@
 // A small XML well-formedness checker for the JUnit output (no XML parser is a
-// dependency): balanced tags, quoted attributes, only known entities; returns
+// dependency): balanced tags, quoted attributes, only known entities, comments; returns
 // the testcases with whether they failed and their text.
 
 /** One testcase of a JUnit document. */
@@ -21,7 +21,7 @@ export function checkJunit(xml: string): JunitCase[] {
   const cases: JunitCase[] = [];
   let current: JunitCase | undefined;
   let roots = 0;
-  const token = /<(\/?)([A-Za-z][\w-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|([^<]+)/gy;
+  const token = /<(\/?)([A-Za-z][\w-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|([^<]+)|(<!--[\s\S]*?-->)/gy;
   let m: RegExpExecArray | null;
   let pos = 0;
   while (pos < body.length) {
@@ -29,7 +29,12 @@ export function checkJunit(xml: string): JunitCase[] {
     m = token.exec(body);
     if (m === null) throw new Error(`not well-formed at ${pos}: ${JSON.stringify(body.slice(pos, pos + 60))}`);
     pos = token.lastIndex;
-    const [, close, name, attrs, selfClose, text] = m;
+    const [, close, name, attrs, selfClose, text, comment] = m;
+    // A comment (the run's requests): well-formed, but not one that could close it early.
+    if (comment !== undefined) {
+      if (comment.slice(4, -3).includes('--')) throw new Error(`"--" inside a comment: ${JSON.stringify(comment.slice(0, 60))}`);
+      continue;
+    }
     if (text !== undefined) {
       if (/&/.test(text.replace(ENTITY, ''))) throw new Error(`bare & in ${JSON.stringify(text.slice(0, 60))}`);
       if (stack.length === 0 && text.trim() !== '') throw new Error('text outside the root');
