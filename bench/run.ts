@@ -20,6 +20,8 @@ const BENCHES: Bench[] = [
   { name: 'compose', load: async () => () => import('./compose.js').then((m) => m.run()) },
   { name: 'ratelimit', load: async () => (await import('./ratelimit.js')).run },
   { name: 'ci-cost', load: async () => () => import('./ci-cost.js').then((m) => m.run()) },
+  // The controller's page and history at their bounds (controller-page.ts).
+  { name: 'controller-page', load: async () => () => import('./controller-page.js').then((m) => m.run()) },
   // `controller 429`: the pass under random 429 storms (controller-429.ts).
   { name: 'controller', load: async () => (args) => (args[0] === '429' ? import('./controller-429.js').then((m) => m.run()) : import('./controller.js').then((m) => m.run())) },
 ];

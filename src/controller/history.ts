@@ -84,7 +84,7 @@ export const MAX_HISTORY_SIZE = 1000;
 export const STEPS_KEPT = 200;
 /** Changes kept per step (*chosen*: more is a rewrite, and the plan shows it whole). */
 export const CHANGES_KEPT = 50;
-/** Changes kept per pass, over all its steps (*chosen*): with values shortened to about 160 characters, an entry stays under about half a megabyte. */
+/** Changes kept per pass, over all its steps (*chosen*): with values shortened, an entry holds about 0.6 MiB at most (bench/controller-page.ts). */
 export const CHANGES_PER_PASS = 500;
 /** Coalesced triggers kept per pass (*chosen*: a burst of notifications is one pass, not a list of them). */
 const TRIGGERS_KEPT = 10;
