@@ -163,7 +163,8 @@ function buildInput(rules: readonly PolicyRule[], brands: readonly PolicyBrand[]
 function walk(value: unknown, path: (string | number)[], visit: (value: unknown, path: PathSegments) => void): void {
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i], visit));
   else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) if (path.length > 0 || !FRAME.has(k)) walk(v, [...path, k], visit);
+    // The brand key is a credential, never a rule's business (and never a value to quote).
+    for (const [k, v] of Object.entries(value)) if ((path.length > 0 || !FRAME.has(k)) && !(path.length === 1 && path[0] === 'brand' && k === 'key')) walk(v, [...path, k], visit);
   } else if (value !== null && value !== undefined) visit(value, path);
 }
 

@@ -87,6 +87,19 @@ describe('validate checks the rules on the manifests', () => {
     }
   });
 
+  it('a rule never sees the brand key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcsctl-policies-key-'));
+    try {
+      writeFileSync(join(dir, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${BRAND}\n  key: "\${env:BRAND_KEY}"\n`);
+      writeFileSync(join(dir, 'rules.yaml'), 'apiVersion: rcsctl/v1\nkind: Policy\nrules:\n  - name: sees-the-key\n    check: value\n    where: key == "key" || value == "BK.policy0000001"\n    expression: "false"\n    messageExpression: "\'saw \' + string(value)"\n');
+      const r = await cli(['validate', dir, '--format', 'json'], { env: { BRAND_KEY: 'BK.policy0000001' } });
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.stdout).not.toContain('saw');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('bad rule files: each fault named by file, line and field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rcsctl-policies-bad-'));
     try {
