@@ -90,7 +90,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
 
   problemsFromBases(problems, matches);
   nameRefs(steps, matches, referenced);
-  blockDanglingDeletes(steps, live);
+  blockDanglingDeletes(steps, live, addressesOf(matches));
   const ordered = holdDependants(orderSteps(steps, extra));
   return {
     brandId: brand.brandId,
@@ -220,12 +220,19 @@ function nameRefs(steps: Step[], matches: { kind: AnyKind; match: { pairs: [unkn
   }
 }
 
+/** The address (`autoReply.hours`) of each live object the manifests declare, by `kind:liveId`: a holder of a link is named by its handle. */
+function addressesOf(matches: { kind: AnyKind; match: { pairs: [unknown, unknown][] } }[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { kind, match } of matches) for (const [d, l] of match.pairs) out.set(`${kind.name}:${kind.liveId(l)}`, `${kind.name}.${kind.key(d)}`);
+  return out;
+}
+
 /**
  * A delete of something a live object will still point at after the plan (a
  * room menu the manifests leave alone, another auto-reply's reply link) is
  * blocked: the service would accept it and leave the link dangling.
  */
-function blockDanglingDeletes(steps: Step[], live: LiveBrand): void {
+function blockDanglingDeletes(steps: Step[], live: LiveBrand, addresses: Map<string, string>): void {
   const deletes = steps.filter((s): s is DeleteStep => s.op === 'delete');
   if (deletes.length === 0) return;
   // The step, if any, that rewrites or deletes each live object (`kind:liveId`).
@@ -240,7 +247,7 @@ function blockDanglingDeletes(steps: Step[], live: LiveBrand): void {
         const step = touched.get(`${kind.name}:${kind.liveId(l)}`);
         // Untouched, or rewritten with a request that still names the id.
         const keeps = step === undefined || ('request' in step && JSON.stringify(step.request ?? null).includes(JSON.stringify(del.liveId)));
-        if (keeps) holders.push(`${kind.name}.${kind.liveId(l)}`);
+        if (keeps) holders.push(addresses.get(`${kind.name}:${kind.liveId(l)}`) ?? `${kind.name}.${kind.liveId(l)}`);
       }
     }
     if (holders.length > 0 && del.gate.type !== 'blocked') {
