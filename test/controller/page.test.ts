@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RcsClient } from '../../src/api/index.js';
 import type { RunningController } from '../../src/controller/index.js';
 import { renderBrandPage } from '../../src/controller/brand-page.js';
+import { renderStatusPage } from '../../src/controller/status-page.js';
 import { loadSeed, type RunningEmulator } from '../../src/emulator/index.js';
 import { withDeclaredBrands } from '../../src/emulator/seed-brands.js';
 import { controllerViews } from '../../src/render/controller-views.js';
@@ -198,6 +199,22 @@ describe('the page at /, in Chromium', () => {
     expect(requested.length).toBeGreaterThan(5);
     expect(requested.filter((u) => !u.startsWith(`${ctl.url}/`) && !u.startsWith('data:'))).toEqual([]);
     expect(problems).toEqual([]);
+  });
+});
+
+describe('the page at /, drawn alone', () => {
+  it('leaves the owners column and filter out when no brand declares owners; escapes every value', () => {
+    const brand = { brandId: 'BR.a', state: 'failed' as const, pendingReasons: ['<script>x</script>'], passes: 1, lastError: { code: 'E_X', message: '<b>bad</b>', at: '2026-01-01T00:00:00.000Z' } };
+    const status = { mode: 'observe' as const, ready: true, startedAt: '2026-01-01T00:00:00.000Z', queueDepth: 0, service: { state: 'ok' as const, since: '2026-01-01T00:00:00.000Z' }, brands: [brand] };
+    const without = renderStatusPage(status);
+    expect(without).not.toContain('>Owners<');
+    expect(without).toContain('<label id="owner-filter" hidden>');
+    expect(without).not.toContain('<script>x</script>');
+    expect(without).not.toContain('<b>bad</b>');
+    const withOwners = renderStatusPage({ ...status, brands: [{ ...brand, owners: ['@a/b'] }] });
+    expect(withOwners).toContain('>Owners<');
+    expect(withOwners).toContain('<td>@a/b</td>');
+    expect(withOwners).toContain('<label id="owner-filter">');
   });
 });
 
