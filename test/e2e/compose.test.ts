@@ -221,6 +221,10 @@ describe('composition errors, each with its file, line and column', () => {
     expect(v.stderr).toMatch(/base\/base\.yaml:10:20: error RCS502: "NOPE00" is not a common messagebase .* \(for brand BR\.composebbb \(b\/brand\.yaml:3\)\)/);
     expect(v.stderr).toMatch(/BR\.composeaaa: valid \(.*1 auto-reply,/);
     expect(v.stderr).toMatch(/BR\.composebbb: invalid \(1 error\)/);
+    // Validating the other brand alone shows nothing of it.
+    const other = await run(['validate', '--brand', 'BR.composeaaa', '.'], dir);
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stderr).not.toContain('RCS502');
     const p = await run(['--sandbox', 'plan', '--json', '.'], dir);
     const plan = JSON.parse(p.stdout) as { brands: { brandId: string; steps: unknown[]; error?: { message: string } }[] };
     expect(plan.brands.find((b) => b.brandId === 'BR.composeaaa')?.steps).toHaveLength(1);

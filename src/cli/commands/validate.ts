@@ -82,7 +82,7 @@ export function registerValidate(program: Command, ctx: CommandContext): void {
       const files = only.length === 0 && shard === undefined ? loaded.files : loaded.files.filter((f) => owners.get(f)?.some(chosen) ?? only.length === 0);
       // The policy rules on the manifests (docs/policies.md), over the brands checked: a broken rule at the value, with the rule's place.
       const policy = await policyDiagnostics(loaded, brands, labelsOf(ctx, opts));
-      const diagnostics = sortDiagnostics([...(only.length === 0 && shard === undefined ? loaded.diagnostics : loaded.diagnostics.filter((d) => files.includes(d.file))), ...policy]);
+      const diagnostics = sortDiagnostics([...(only.length === 0 && shard === undefined ? loaded.diagnostics : loaded.diagnostics.filter((d) => files.includes(d.file) && (d.brands === undefined || d.brands.some(chosen)))), ...policy]);
       const errors = diagnostics.filter((d) => d.severity === 'error').length;
       const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
       const notes = diagnostics.filter((d) => d.severity === 'note').length;
