@@ -34,6 +34,7 @@ export interface PassError {
 /** Every brand the controller serves, by id. */
 export class BrandBook {
   private readonly entries = new Map<string, BrandEntry>();
+  private settleListener: ((brandId: string, c: Classified, detail: Record<string, unknown> | undefined) => void) | undefined;
 
   constructor(
     private readonly log: Log,
@@ -102,6 +103,12 @@ export class BrandBook {
     this.metrics.setState(brandId, c.state, c.counts.lateReviews);
     this.metrics.setReconciling(brandId, false);
     if (c.state !== 'failed' && error === undefined) this.metrics.succeeded(brandId);
+    this.settleListener?.(brandId, c, detail);
+  }
+
+  /** Be told of every verdict settled (notify-out.ts: the transitions it sends). */
+  onSettle(listener: (brandId: string, c: Classified, detail: Record<string, unknown> | undefined) => void): void {
+    this.settleListener = listener;
   }
 
   /** The brand's owners, as its manifests now declare them (none: the field goes). */

@@ -65,6 +65,8 @@ export interface PassDeps {
   service: ServiceCondition;
   /** The failed brands' retries. */
   retries: RetrySchedule;
+  /** The steps an apply pass sent (`address op`), for the notifications out. */
+  applied?: (brandId: string, steps: string[]) => void;
   /** Whether the brand may apply now (suspended, a sync window), asked as each pass starts. */
   gate: (brandId: string) => Gate;
   cache?: LiveCache;
@@ -256,6 +258,7 @@ export class BrandPasses {
     const applied = ['done', 'failed', 'blocked', 'held', 'skipped'].map((st) => `${ran.filter((r) => r.status === st).length} ${st}`).join(', ');
     // One line per step sent, with what it changed: the audit trail outlives the in-memory history.
     for (const r of ran) if (r.status === 'done' || r.status === 'failed') this.deps.log(r.status === 'done' ? 'info' : 'error', 'apply.step', { brand: brandId, ...stepRecord(r), ...(context.revision !== undefined ? { revision: context.revision.commit } : {}), why: distinctTriggers(context.triggers).map(triggerLabel) });
+    this.deps.applied?.(brandId, ran.filter((r) => r.status === 'done').map((r) => `${r.step.address} ${r.step.op}`));
     this.deps.log('info', 'apply', { brand: brandId, status: run.status, steps: applied, ...(context.revision !== undefined ? { revision: context.revision.commit } : {}) });
     if (run.status === 'failed') {
       const reasons = [...[...run.failures.values()].map((e) => `${e.code}: ${e.message}`), ...run.unconverged.map((u) => u.message)];

@@ -21,7 +21,7 @@ import { parseDuration } from '../util/duration.js';
 import { packageRoot } from '../util/paths.js';
 import type { Secret } from '../util/redaction.js';
 import { parseWindow, type SyncWindow } from './sync-windows.js';
-import { NOTIFY_TRIGGERS, type Destination, type NotifyTrigger } from './notify-out.js';
+import { NOTIFY_TRIGGERS, MESSAGE_FIELDS, unknownPlaceholders, type Destination, type NotifyTrigger } from './notify-out.js';
 
 /** A configuration file larger than this is refused before parsing (*chosen*: a long list of windows and destinations is a few KiB). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -264,7 +264,7 @@ interface DestinationValue {
   headers?: Record<string, string>;
   triggers?: NotifyTrigger[];
   brands?: string[];
-  template?: string;
+  message?: string;
 }
 
 function readDestinations(value: unknown, ctx: SectionContext): Destination[] {
@@ -283,6 +283,8 @@ function readDestinations(value: unknown, ctx: SectionContext): Destination[] {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw ctx.at(path('url'), 'must be an http or https URL');
     // The URL of an incoming webhook is its credential (Slack's path is the secret).
     ctx.secrets.push({ name: `notifications[${i}].url`, value: url });
+    const unknown = d.message !== undefined ? unknownPlaceholders(d.message) : [];
+    if (unknown.length > 0) throw ctx.at(path('message'), `{{${unknown[0]}}} is not a field; a message may use ${MESSAGE_FIELDS.map((f) => `{{${f}}}`).join(', ')}`);
     const headers: Record<string, string> = {};
     for (const [k, raw] of Object.entries(d.headers ?? {})) {
       headers[k] = ctx.expand(raw, [...path('headers'), k]);
@@ -295,7 +297,7 @@ function readDestinations(value: unknown, ctx: SectionContext): Destination[] {
       headers,
       triggers: new Set(d.triggers ?? NOTIFY_TRIGGERS),
       brands: d.brands ?? ['*'],
-      ...(d.template !== undefined ? { template: d.template } : {}),
+      ...(d.message !== undefined ? { message: d.message } : {}),
     };
   });
 }

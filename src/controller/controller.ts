@@ -48,6 +48,7 @@ import { DEFAULT_RETRY_BACKOFF, RetrySchedule, type RetryBackoff } from './retry
 import { ServiceCondition } from './service-condition.js';
 import { asSeenBy, type ControllerStatus } from './status.js';
 import { SyncWindows, type SyncWindow } from './sync-windows.js';
+import { NotifyOut, type Destination, type NotifyRetry } from './notify-out.js';
 import { invalidateCatalogues } from '../kinds/service-catalogue.js';
 
 const DAY_MS = 86_400_000;
@@ -150,6 +151,10 @@ export interface ControllerOptions {
   now?: () => Date;
   /** How often a brand a window held is checked for its window's end (default 30 s). */
   windowTickMs?: number;
+  /** Where state changes are sent (Slack-compatible and generic JSON webhooks). */
+  notifications?: Destination[];
+  /** How failed messages are tried again (default: 5 attempts over about 30 s). */
+  notifyRetry?: Partial<NotifyRetry>;
 }
 
 /** A running controller. */
@@ -194,6 +199,7 @@ class Controller implements RunningController {
   private readonly forwarder: Forwarder | undefined;
   private readonly router: NotificationRouter;
   private readonly controls: BrandControls;
+  private readonly notify: NotifyOut;
   private windowTick: NodeJS.Timeout | undefined;
   private readonly workLoop: WorkLoopWatch;
   private readonly unwatchClient: () => void;
@@ -232,6 +238,8 @@ class Controller implements RunningController {
     const markDirty = (brandId: string, trigger: Trigger): void => this.markDirty(brandId, trigger);
     this.book = new BrandBook(log, metrics, options.historySize);
     this.controls = new BrandControls(options.suspend ?? [], new SyncWindows(options.syncWindows ?? []), options.now ?? (() => new Date()), this.startedAt);
+    this.notify = new NotifyOut(options.notifications ?? [], { log, metrics, redact: (text) => this.redaction.text(text), controller: () => this.url, ...(options.notifyRetry !== undefined ? { retry: options.notifyRetry } : {}) });
+    this.book.onSettle((id, c, detail) => this.notify.settled(id, c, detail));
     metrics.watchControls(() => this.controls.counts(this.desired.current.brands.keys()), () => this.controls.openWindows());
     this.queue = new DirtyQueue(concurrency, (brandId) => this.pass(brandId).finally(() => this.workLoop.passEnded()));
     this.workLoop = new WorkLoopWatch(options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS, () => this.queue.depth > 0 || this.queue.active.size > 0);
@@ -271,7 +279,7 @@ class Controller implements RunningController {
         ...(options.shard !== undefined ? { shard: shardLabel(options.shard) } : {}),
         ...(options.lockUrl !== undefined ? { lockBackend: () => this.leadership?.lockBackend, leaseSignal: () => this.leadership!.signal } : {}),
       },
-      { client: options.client, book: this.book, log, metrics, gate: (id) => this.controls.gate(id), signal: this.shutdown.signal, requests: this.hardStop.signal, markDirty, service: this.service, retries: this.retries, ...(this.cache !== undefined ? { cache: this.cache } : {}) },
+      { client: options.client, book: this.book, log, metrics, gate: (id) => this.controls.gate(id), applied: (id, steps) => this.notify.applied(id, steps), signal: this.shutdown.signal, requests: this.hardStop.signal, markDirty, service: this.service, retries: this.retries, ...(this.cache !== undefined ? { cache: this.cache } : {}) },
     );
     this.forwarder = peers !== undefined && options.shard !== undefined ? makeForwarder(peers, options.shard, options.webhookToken, log, metrics, options.forwardTimeoutMs) : undefined;
     this.router = new NotificationRouter({
@@ -388,6 +396,7 @@ class Controller implements RunningController {
     this.triggers.delete(brandId);
     this.retries.reset(brandId);
     this.controls.forget(brandId);
+    this.notify.forget(brandId);
   }
 
   /** Ask for a pass of the brand, for `trigger`; `now`: without the queue's quiet time (sync now). */
@@ -512,6 +521,8 @@ class Controller implements RunningController {
     const left = Math.max(0, timeoutMs - (Date.now() - started));
     if (this.forwarder !== undefined) await within(this.forwarder.close(), left);
     await within(Promise.all([...this.toLeader]), Math.max(0, timeoutMs - (Date.now() - started)));
+    // Messages in flight get what is left of the bound; their retries stop.
+    await this.notify.close(Math.max(0, timeoutMs - (Date.now() - started)));
     // The lease, and with it every brand lock, ends with the connection.
     await this.leadership?.close();
     this.unwatchClient();

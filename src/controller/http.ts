@@ -123,7 +123,7 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => sendJson(res, status, body, headers, redact);
   const allowed = allowList(guard.allowFrom);
   const tokenDigest = digest(guard.token);
-  const apiDigest = guard.apiToken !== undefined ? digest(guard.apiToken) : undefined;
+  const control = controlApi(hooks, guard.apiToken, log, send);
   const server = createServer((req, res) => {
     res.on('finish', () => metrics.request(res.statusCode));
     void handle(req, res).catch((err: unknown) => {
@@ -168,11 +168,11 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
       const brand = hooks.brand(target.brandId);
       return brand !== undefined ? send(res, 200, brand) : send(res, 404, { error: 'no such brand here' });
     }
-    if (path === '/') return page(res, renderStatusPage(hooks.status()), STATUS_PAGE_POLICY);
+    if (path === '/') return sendPage(res, renderStatusPage(hooks.status()), STATUS_PAGE_POLICY, redact);
     if (path === '/brands/' && target.brandId !== undefined) {
       const html = hooks.brandPage(target.brandId, target.part);
       if (html === undefined) return send(res, 404, { error: 'no such brand here' });
-      return page(res, html, target.part !== undefined ? PREVIEW_POLICY : BRAND_PAGE_POLICY);
+      return sendPage(res, html, target.part !== undefined ? PREVIEW_POLICY : BRAND_PAGE_POLICY, redact);
     }
     send(res, 404, { error: 'not found' });
   }
@@ -208,8 +208,18 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
     hooks.notified(result.notifications, via !== undefined, typeof via === 'string' ? via : undefined);
   }
 
-  /** A control request: its own token (compared in constant time, never logged), then the controller's answer. */
-  async function control(req: IncomingMessage, res: ServerResponse, action: ControlAction, brandId: string): Promise<void> {
+  function malformed(res: ServerResponse, from: string, status: number, why: string): void {
+    log('warn', 'webhook.malformed', { from, status, reason: why });
+    send(res, status, { error: why }, { connection: 'close' });
+  }
+
+  return server;
+}
+
+/** The control API's handler: its own token (compared in constant time, never logged), then the controller's answer. */
+function controlApi(hooks: HttpHooks, apiToken: string | undefined, log: Log, send: (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void) {
+  const apiDigest = apiToken !== undefined ? digest(apiToken) : undefined;
+  return async function control(req: IncomingMessage, res: ServerResponse, action: ControlAction, brandId: string): Promise<void> {
     const from = clientAddress(req);
     if (apiDigest === undefined) {
       log('warn', 'api.refused', { from, action, brand: brandId, reason: 'the control API is off (no API token)' });
@@ -237,20 +247,13 @@ export function makeServer(hooks: HttpHooks, guard: WebhookGuard, metrics: Contr
     } else req.resume();
     const answer = hooks.control(action, brandId, reason);
     send(res, answer.status, answer.body);
-  }
+  };
+}
 
-  /** A page for a person: HTML under its own policy, through the one redaction. */
-  function page(res: ServerResponse, html: string, policy: string): void {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
-    res.end(redact(html));
-  }
-
-  function malformed(res: ServerResponse, from: string, status: number, why: string): void {
-    log('warn', 'webhook.malformed', { from, status, reason: why });
-    send(res, status, { error: why }, { connection: 'close' });
-  }
-
-  return server;
+/** A page for a person: HTML under its own policy, through the one redaction. */
+function sendPage(res: ServerResponse, html: string, policy: string, redact: (text: string) => string): void {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+  res.end(redact(html));
 }
 
 function digest(text: string): Buffer {

@@ -77,6 +77,12 @@ export class ControllerMetrics {
     labelNames: ['state'],
     registers: [this.registry],
   });
+  private readonly notifyOutTotal = new Counter({
+    name: 'rcsctl_notifications_out_total',
+    help: 'Messages sent to the configured destinations (Slack, webhooks), by destination and result (sent, failed after its retries)',
+    labelNames: ['destination', 'result'],
+    registers: [this.registry],
+  });
   private readonly retrying = new Gauge({ name: 'rcsctl_brands_retrying', help: 'Failed brands waiting for their retry (exponential backoff)', registers: [this.registry] });
 
   constructor() {
@@ -237,6 +243,11 @@ export class ControllerMetrics {
   /** The service's condition changed (or was first known). */
   serviceState(state: ServiceState): void {
     for (const s of SERVICE_STATES) this.service.set({ state: s }, s === state ? 1 : 0);
+  }
+
+  /** `count` messages to `destination` were sent or failed (after their retries); 0 makes the series exist. */
+  notifyOut(destination: string, result: 'sent' | 'failed', count: number): void {
+    this.notifyOutTotal.inc({ destination, result }, count);
   }
 
   /** Failed brands waiting for a retry. */

@@ -42,22 +42,24 @@ describe('rcsctl controller --config', () => {
       [`${HEAD}syncWindows:\n  - kind: deny\n    schedule: "0 22 * * *"\n    duration: 1h\n    timeZone: Mars/Olympus\n`, 'controller.yaml:7:15: syncWindows[0].timeZone: "Mars/Olympus" is not a time zone'],
       [`${HEAD}notifications:\n  - name: ops\n    type: slack\n    url: \${env:SLACK_URL}\n`, 'controller.yaml:6:10: notifications[0].url: ${env:SLACK_URL} is not set'],
       [`${HEAD}notifications:\n  - name: ops\n    type: slack\n    url: http://127.0.0.1:1/x\n    triggers: [drifted, drifting]\n`, 'controller.yaml:7:25: notifications[0].triggers[1]: must be one of'],
+      [`${HEAD}notifications:\n  - name: ops\n    type: slack\n    url: http://127.0.0.1:1/x\n    message: "{{brand}} {{status}}"\n`, 'controller.yaml:7:14: notifications[0].message: {{status}} is not a field; a message may use {{brand}}, {{event}}'],
       [`${HEAD}controller:\n  mode: apply\n  mode: observe\n`, 'controller.yaml:5:3: Map keys must be unique'],
       [`${HEAD}controller:\n  history: 0\n`, 'controller.yaml:4:12: controller.history: must be >= 1'],
     ];
     for (const [text, message] of cases) expect(errorOf(text), text).toContain(message);
   });
 
-  it('the file\'s settings run the controller; a flag on the command line wins', async () => {
+  it('the file\'s settings run the controller; a flag on the command line wins; a destination\'s URL from the environment stays out of the log', async () => {
     const file = join(tmp, 'controller.yaml');
+    const secretUrl = 'http://127.0.0.1:9/services/T000/B000/secretpathvalue';
     writeFileSync(
       file,
-      `${HEAD}controller:\n  paths: [${JSON.stringify(EXAMPLE)}]\n  listen: 127.0.0.1:0\n  logFormat: text\n  interval: 1h\n`,
+      `${HEAD}controller:\n  paths: [${JSON.stringify(EXAMPLE)}]\n  listen: 127.0.0.1:0\n  logFormat: text\n  interval: 1h\nnotifications:\n  - name: ops\n    type: webhook\n    url: \${env:HOOK_URL}\n`,
     );
     const stdout = new Capture();
     const stderr = new Capture();
     const stop = new AbortController();
-    const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: WEBHOOK_TOKEN, RCSCTL_LOCK_DIR: join(tmp, 'locks'), HOME: tmp };
+    const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: TOKEN, RCSCTL_WEBHOOK_TOKEN: WEBHOOK_TOKEN, RCSCTL_LOCK_DIR: join(tmp, 'locks'), HOME: tmp, HOOK_URL: secretUrl };
     const done = main(['controller', '--config', file, '--log-format', 'json', '--no-cache'], { stdout, stderr, env, cwd: tmp, signal: stop.signal });
     let ended = false;
     void done.finally(() => (ended = true));
@@ -69,6 +71,7 @@ describe('rcsctl controller --config', () => {
     stop.abort();
     expect(await done, stderr.text).toBe(0);
     expect(stdout.text.split('\n').filter((l) => l !== '').every((l) => l.startsWith('{'))).toBe(true);
+    expect(stdout.text + stderr.text).not.toContain('secretpathvalue');
   });
 
   it('an error in the file stops the command before it connects, naming file, line and field', async () => {

@@ -86,8 +86,6 @@ export function registerController(program: Command, ctx: CommandContext): void 
     const { io } = ctx;
     const config = given.config !== undefined ? loadControllerConfig(given.config, io.cwd, io.env) : undefined;
     const flags = withConfig(given, config, (name) => self.getOptionValueSource(name) === 'cli');
-    const later = config === undefined ? [] : (['notifications'] as const).filter((k) => config[k].length > 0);
-    if (later.length > 0) throw new RcsctlError('E_CONFIG', `${config!.file}: ${later.join(', ')}: not acted on by this version yet (only controller: is)`);
     const mode = oneOf(flags.mode, MODES, '--mode');
     const logFormat = oneOf(flags.logFormat, LOG_FORMATS, '--log-format');
     const listen = /^(.+):(\d{1,5})$/.exec(flags.listen);
@@ -140,7 +138,7 @@ export function registerController(program: Command, ctx: CommandContext): void 
         ...(lockUrl !== undefined ? { lockUrl } : {}),
         ...(advertiseUrl !== undefined ? { advertiseUrl } : {}),
         ...(controlToken !== '' ? { apiToken: controlToken } : {}),
-        ...(config !== undefined ? { suspend: config.suspend, syncWindows: config.syncWindows } : {}),
+        ...(config !== undefined ? { suspend: config.suspend, syncWindows: config.syncWindows, notifications: config.notifications } : {}),
       });
       await untilStopped(ctx.io);
       await controller.close();
