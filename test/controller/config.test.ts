@@ -7,9 +7,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { parseControllerConfig } from '../../src/controller/config.js';
+import { loadControllerConfig, parseControllerConfig } from '../../src/controller/config.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BRAND, Capture, cli, EXAMPLE, TOKEN } from '../e2e/helpers.js';
+import { BRAND, Capture, cli, EXAMPLE, ROOT, TOKEN } from '../e2e/helpers.js';
 import { get, useControllerSuite, waitFor, WEBHOOK_TOKEN } from './helpers.js';
 
 let emu: RunningEmulator;
@@ -72,6 +72,23 @@ describe('rcsctl controller --config', () => {
     expect(await done, stderr.text).toBe(0);
     expect(stdout.text.split('\n').filter((l) => l !== '').every((l) => l.startsWith('{'))).toBe(true);
     expect(stdout.text + stderr.text).not.toContain('secretpathvalue');
+  });
+
+  it('the example in examples/ reads, every section of it', () => {
+    const env = { SLACK_WEBHOOK_URL: 'https://hooks.example.com/services/T0/B0/x1', AUDIT_WEBHOOK_URL: 'https://audit.example.com/rcsctl', AUDIT_TOKEN: 'audit-token-0123' };
+    const c = loadControllerConfig(join(ROOT, 'examples', 'controller-config.yaml'), ROOT, env);
+    expect(c.controller).toMatchObject({ mode: 'apply', intervalMs: 600_000, reviewWarningMs: 7 * 86_400_000, paths: [join(ROOT, 'examples', 'brand')] });
+    expect(c.suspend).toEqual([{ brand: 'BR.0000000002', reason: 'migrating to the new agency account' }]);
+    expect(c.syncWindows.map((w) => [w.kind, w.durationMs, w.timeZone, w.brands, w.manualSync])).toEqual([
+      ['deny', 60 * 3_600_000, 'Asia/Seoul', ['*'], true],
+      ['deny', 4 * 3_600_000, 'Asia/Seoul', ['BR.shop*'], false],
+    ]);
+    expect(c.notifications.map((d) => [d.name, d.type, d.url, [...d.triggers].length])).toEqual([
+      ['ops-slack', 'slack', env.SLACK_WEBHOOK_URL, 5],
+      ['audit', 'webhook', env.AUDIT_WEBHOOK_URL, 3],
+    ]);
+    expect(c.notifications[1]!.headers).toEqual({ authorization: 'Bearer audit-token-0123' });
+    expect(c.secrets.map((s) => s.value)).toContain('audit-token-0123');
   });
 
   it('an error in the file stops the command before it connects, naming file, line and field', async () => {
