@@ -187,8 +187,11 @@ const RECIPES: Recipe[] = [
   { file: 'gitlab-ci-parallel.yml', jobs: ['plan:shard', 'report:merge', 'plan:main', 'apply'], planJob: 'plan:main', applyJob: 'apply', sharded: true, lostLeg: 'plan:shard 2/3', runner: (notes) => gitlab('gitlab-ci-parallel.yml', notes) },
 ];
 
+// The four recipes run at once, each against its own emulator, comment store and
+// repositories (nothing they touch is shared but the read-only bin directory);
+// within a recipe the cases run in order, as its comment carries from one to the next.
 for (const recipe of RECIPES) {
-  describe(`${recipe.file}, job by job`, () => {
+  describe.concurrent(`${recipe.file}, job by job`, () => {
     let emu: RunningEmulator;
     let runner: Runner;
     let table: Map<string, Map<string, string>>;
@@ -225,13 +228,13 @@ for (const recipe of RECIPES) {
     // The comment still comes, from the shards that reported, and says which one did not.
     if (recipe.sharded) cases.push(['one shard missing', () => runner.run(emu, repo('main'), 'request', { lose: recipe.lostLeg as string }), () => expect(mine()).toContain('shard 2/3 is missing')]);
     for (const [row, run, check] of cases) {
-      it(row, async () => {
+      it.sequential(row, async () => {
         expectRow(row, await run());
         check?.();
       }, 180_000);
     }
 
-    it('a second pipeline edits the comment the recipe marked as its own, not another one', async () => {
+    it.sequential('a second pipeline edits the comment the recipe marked as its own, not another one', async () => {
       runner.addForeign('## Another workflow\nits own plan');
       const before = runner.calls().length;
       const had = runner.comments().some((c) => c.body.startsWith(MARKER));
@@ -247,7 +250,7 @@ for (const recipe of RECIPES) {
       expect(writes).toEqual([had ? edit : post, edit]);
     }, 180_000);
 
-    it('push to main, then an apply that waited behind another plans again', async () => {
+    it.sequential('push to main, then an apply that waited behind another plans again', async () => {
       const fresh = await service(true);
       try {
         const first = repo('changed');
@@ -268,7 +271,7 @@ for (const recipe of RECIPES) {
       }
     }, 240_000);
 
-    it('push to main, then a step nobody reviewed: the apply refuses it and sends nothing for that brand', async () => {
+    it.sequential('push to main, then a step nobody reviewed: the apply refuses it and sends nothing for that brand', async () => {
       const fresh = await service(true);
       const client = createClient({ baseUrl: fresh.url, credentials: { token: TOKEN } });
       try {
@@ -290,7 +293,7 @@ for (const recipe of RECIPES) {
       }
     }, 240_000);
 
-    it('push to main with one brand failing: the other brands are still applied', async () => {
+    it.sequential('push to main with one brand failing: the other brands are still applied', async () => {
       const fresh = await service(true);
       try {
         const pushed = repo('broken-and-changed');
