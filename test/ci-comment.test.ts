@@ -103,30 +103,28 @@ interface Recipe {
   cacheStore: string;
 }
 
-let emu: RunningEmulator;
-const notes = new GitlabNotes(NOTE_TOKEN, 100);
-
-beforeAll(async () => {
+beforeAll(() => {
   bin = makeBin(join(root, 'bin'));
-  await notes.start();
+});
+// The runs leave many clones and caches to remove.
+afterAll(() => rmSync(root, { recursive: true, force: true }), 120_000);
+
+/** An emulator of the 40 brands with the CI's client credentials, applied from `repoDir` (main's texts). */
+async function service(repoDir: string): Promise<RunningEmulator> {
   const { seed } = withDeclaredBrands(loadSeed(defaultSeedPath()), IDS.map((brandId) => ({ brandId })), TOKEN);
   const master = seed.accounts.find((a) => a.token === TOKEN);
   if (master === undefined) throw new Error('the seed has no master account');
   Object.assign(master, { clientId: CLIENT.id, clientSecret: CLIENT.secret });
-  emu = await startEmulator({ port: 0, seed });
-  const r = await cli(['apply', join(repo(), 'brands'), '--yes'], { emu });
+  const emu = await startEmulator({ port: 0, seed });
+  const r = await cli(['apply', join(repoDir, 'brands'), '--yes'], { emu });
   expect(r.code, r.stderr).toBe(0);
-}, 300_000);
-// The runs leave many clones and caches to remove.
-afterAll(async () => {
-  await emu?.close();
-  await notes.close();
-  rmSync(root, { recursive: true, force: true });
-}, 120_000);
+  return emu;
+}
 
-function github(file: string, full: RegExp, combined: boolean): Recipe {
+/** `store`: the name of its pull request's comment store (one per case that runs at the same time). */
+function github(file: string, full: RegExp, combined: boolean, store = file): Recipe {
   const wf = readWorkflow(join(ROOT, 'examples', 'ci', file));
-  const gh = new GhComments(join(root, `gh-${file}.json`));
+  const gh = new GhComments(join(root, `gh-${store}.json`));
   const cacheStore = mkdtempSync(join(root, 'gh-cache-'));
   let runId = 0;
   return {
@@ -150,7 +148,7 @@ function github(file: string, full: RegExp, combined: boolean): Recipe {
   };
 }
 
-function gitlab(file: string, full: RegExp, combined: boolean): Recipe {
+function gitlab(file: string, full: RegExp, combined: boolean, notes: GitlabNotes): Recipe {
   const doc = readPipeline(join(ROOT, 'examples', 'ci', file));
   const cacheStore = mkdtempSync(join(root, 'gl-cache-'));
   return {
@@ -172,69 +170,91 @@ function gitlab(file: string, full: RegExp, combined: boolean): Recipe {
   };
 }
 
-const RECIPES = [
+const RECIPES: ((notes: GitlabNotes) => Recipe)[] = [
   () => github('github-actions-matrix.yml', /The full report: \[https:\/\/github\.example\/artifacts\/rcsctl-reports\]/, true),
-  () => gitlab('gitlab-ci-parallel.yml', /The full report: \[[^\]]*\/artifacts\/browse\]/, true),
+  (notes) => gitlab('gitlab-ci-parallel.yml', /The full report: \[[^\]]*\/artifacts\/browse\]/, true, notes),
   () => github('github-actions.yml', /The full report: `the log of the job Validate and plan`/, false),
-  () => gitlab('gitlab-ci.yml', /The full report: \[[^\]]*\]/, false),
+  (notes) => gitlab('gitlab-ci.yml', /The full report: \[[^\]]*\]/, false, notes),
 ];
 
+// The cases run at once, each with an emulator, a pull request's comments (or a merge request's notes) and
+// a cache store of its own: the requests served, the console edits and the comment are the case's alone.
 describe('the comment the recipes post, at 40 brands', () => {
   for (const make of RECIPES) {
-    const recipe = make();
-    it(`${recipe.file}: a clean request is a few lines; a change to every brand fits in one comment, well-formed, naming what it left out and a console edit it would undo; the second run reads through the kept cache`, async () => {
-      await served(emu);
-      await recipe.run(emu, repo());
-      const cold = await served(emu);
-      const clean = recipe.comment();
-      expect(clean).toContain('no changes');
-      expect(Buffer.byteLength(clean), clean).toBeLessThan(800);
-      expect(clean).not.toContain('| Brand |');
-      // The cache is kept, without the runner's key file.
-      expect(filesUnder(recipe.cacheStore).some((f) => f.includes('.rcsctl-cache/'))).toBe(true);
-      expect(filesUnder(recipe.cacheStore).filter((f) => f.endsWith('seal.key'))).toEqual([]);
+    const notes = new GitlabNotes(NOTE_TOKEN, 100);
+    const recipe = make(notes);
+    describe.concurrent(recipe.file, () => {
+      let emu: RunningEmulator;
+      beforeAll(async () => {
+        await notes.start();
+        emu = await service(repo());
+      }, 300_000);
+      afterAll(async () => {
+        await emu?.close();
+        await notes.close();
+      });
 
-      await consoleEdit(emu, 'Closed today: stocktaking');
-      await served(emu);
-      await recipe.run(emu, repo(CHANGED));
-      const warm = await served(emu);
-      await consoleEdit(emu, MAIN);
-      const body = recipe.comment();
-      keep(`${recipe.file}-every-brand`, body);
-      expect(body.length, body.slice(0, 2000)).toBeLessThanOrEqual(GITHUB_LIMIT);
-      expectWellFormed(body);
-      // Every brand is in the one table; details that did not fit are named, with the full report's place.
-      // Each brand named by its id and its folder (issue 38).
-      for (const id of IDS) expect(body).toContain(`| \`${id}\` (brands/${id}) | 0 | ${REPLIES} | 0 |`);
-      expect(body).toContain(`**Total for 40 brands: 0 to create, ${40 * REPLIES} to update`);
-      expect(body).toMatch(/\*\*Left out to keep this comment within \d+ bytes:\*\* the plan details of \d+ brands/);
-      expect(body).toMatch(recipe.full);
-      // The colleague's console edit, which the request would overwrite, is named apart from the request's own changes.
-      expect(body).toContain(`⚠️ **${REPLIES} steps in 1 brand undo changes made outside rcsctl since the base was applied**`);
-      // Its brand's block comes first, within the budget, with the console's side apart.
-      expect(body).toContain(`<details><summary><code>${EDITED}</code> (brands/${EDITED}): ${REPLIES} to update (${REPLIES} undo changes made outside rcsctl)</summary>`);
-      expect(body).toContain(`**⚠️ Undoing changes made outside rcsctl since the base was applied** (${REPLIES} steps):`);
-      // The plan's brands come under the plan, before the drift's heading.
-      const first = '<details><summary><code>BR.cicmt00000</code> (brands/BR.cicmt00000): 12 to update</summary>';
-      expect(body.indexOf(first)).toBeGreaterThan(0);
-      expect(body.indexOf(first)).toBeLessThan(body.indexOf('## rcsctl drift'));
-      // What the run cost, for the plan and for the drift report.
-      expect(body.match(/^Requests: \d+ requests, \d+ answered 429\.$/gm)).toHaveLength(2);
-      if (recipe.combined) {
-        // The same 480 changes are not shown again as drift, nor listed in a second table.
-        expect(body).toContain(`${40 * REPLIES} drifted resources are the plan's changes above: not repeated here (40 brands drifted only so).`);
-        expect(body).not.toContain('| Brand | Status |');
-      }
-      // The second run restored the first's cache: it read the lists, not the 480 auto-replies again.
-      expect(warm, `cold ${cold}, warm ${warm}`).toBeLessThan(cold / 2);
-    }, 600_000);
+      it(`${recipe.file}: a clean request is a few lines; a change to every brand fits in one comment, well-formed, naming what it left out and a console edit it would undo; the second run reads through the kept cache`, async () => {
+        await served(emu);
+        await recipe.run(emu, repo());
+        const cold = await served(emu);
+        const clean = recipe.comment();
+        expect(clean).toContain('no changes');
+        expect(Buffer.byteLength(clean), clean).toBeLessThan(800);
+        expect(clean).not.toContain('| Brand |');
+        // The cache is kept, without the runner's key file.
+        expect(filesUnder(recipe.cacheStore).some((f) => f.includes('.rcsctl-cache/'))).toBe(true);
+        expect(filesUnder(recipe.cacheStore).filter((f) => f.endsWith('seal.key'))).toEqual([]);
+
+        await consoleEdit(emu, 'Closed today: stocktaking');
+        await served(emu);
+        await recipe.run(emu, repo(CHANGED));
+        const warm = await served(emu);
+        await consoleEdit(emu, MAIN);
+        const body = recipe.comment();
+        keep(`${recipe.file}-every-brand`, body);
+        expect(body.length, body.slice(0, 2000)).toBeLessThanOrEqual(GITHUB_LIMIT);
+        expectWellFormed(body);
+        // Every brand is in the one table; details that did not fit are named, with the full report's place.
+        // Each brand named by its id and its folder (issue 38).
+        for (const id of IDS) expect(body).toContain(`| \`${id}\` (brands/${id}) | 0 | ${REPLIES} | 0 |`);
+        expect(body).toContain(`**Total for 40 brands: 0 to create, ${40 * REPLIES} to update`);
+        expect(body).toMatch(/\*\*Left out to keep this comment within \d+ bytes:\*\* the plan details of \d+ brands/);
+        expect(body).toMatch(recipe.full);
+        // The colleague's console edit, which the request would overwrite, is named apart from the request's own changes.
+        expect(body).toContain(`⚠️ **${REPLIES} steps in 1 brand undo changes made outside rcsctl since the base was applied**`);
+        // Its brand's block comes first, within the budget, with the console's side apart.
+        expect(body).toContain(`<details><summary><code>${EDITED}</code> (brands/${EDITED}): ${REPLIES} to update (${REPLIES} undo changes made outside rcsctl)</summary>`);
+        expect(body).toContain(`**⚠️ Undoing changes made outside rcsctl since the base was applied** (${REPLIES} steps):`);
+        // The plan's brands come under the plan, before the drift's heading.
+        const first = '<details><summary><code>BR.cicmt00000</code> (brands/BR.cicmt00000): 12 to update</summary>';
+        expect(body.indexOf(first)).toBeGreaterThan(0);
+        expect(body.indexOf(first)).toBeLessThan(body.indexOf('## rcsctl drift'));
+        // What the run cost, for the plan and for the drift report.
+        expect(body.match(/^Requests: \d+ requests, \d+ answered 429\.$/gm)).toHaveLength(2);
+        if (recipe.combined) {
+          // The same 480 changes are not shown again as drift, nor listed in a second table.
+          expect(body).toContain(`${40 * REPLIES} drifted resources are the plan's changes above: not repeated here (40 brands drifted only so).`);
+          expect(body).not.toContain('| Brand | Status |');
+        }
+        // The second run restored the first's cache: it read the lists, not the 480 auto-replies again.
+        expect(warm, `cold ${cold}, warm ${warm}`).toBeLessThan(cold / 2);
+      }, 600_000);
+    });
   }
 
-  it('github-actions-matrix.yml: the same change in every brand (a shared base) is shown once, with the 40 brands, in a comment far smaller than the budget (issue 37)', async () => {
-    const recipe = RECIPES[0]?.() as Recipe;
-    const before = await cli(['apply', join(repo(MAIN, true), 'brands'), '--yes'], { emu });
-    expect(before.code, before.stderr).toBe(0);
-    try {
+  describe.concurrent('github-actions-matrix.yml, a shared base', () => {
+    let emu: RunningEmulator;
+    // Live holds main's shared texts, the same in every brand.
+    beforeAll(async () => {
+      emu = await service(repo(MAIN, true));
+    }, 300_000);
+    afterAll(async () => {
+      await emu?.close();
+    });
+
+    it('github-actions-matrix.yml: the same change in every brand (a shared base) is shown once, with the 40 brands, in a comment far smaller than the budget (issue 37)', async () => {
+      const recipe = github('github-actions-matrix.yml', /The full report: \[https:\/\/github\.example\/artifacts\/rcsctl-reports\]/, true, 'shared-base');
       await recipe.run(emu, repo(CHANGED, true));
       const body = recipe.comment();
       keep(`${recipe.file}-shared`, body);
@@ -247,10 +267,6 @@ describe('the comment the recipes post, at 40 brands', () => {
       const listed = body.split('\n').find((l) => l.startsWith('**In:** ')) ?? '';
       for (const id of IDS) expect(listed).toContain(`\`${id}\` (brands/${id})`);
       for (const id of IDS) expect(body).toContain(`| \`${id}\` (brands/${id}) | 0 | ${REPLIES} | 0 |`);
-    } finally {
-      // The other cases start from each brand's own text.
-      const after = await cli(['apply', join(repo(), 'brands'), '--yes'], { emu });
-      expect(after.code, after.stderr).toBe(0);
-    }
-  }, 600_000);
+    }, 600_000);
+  });
 });
