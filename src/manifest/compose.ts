@@ -96,6 +96,7 @@ export async function compose(read: SourceDoc[], opts: { cwd: string; cache?: Pa
    * files besides the base's that write into the documents (the brand's, or a
    * generator's and its rows').
    */
+  // long: one base's use read top to bottom (cycle, variables, the bases it uses, then each document filled in for the brand), all in the brand's frame of diagnostics; split, each part would take the same ten parameters.
   const useBase = async (
     brandId: string,
     via: string,

@@ -34,7 +34,7 @@ describe('help', () => {
       expect(h.stdout, c).toContain('--sandbox');
       expect(h.stdout, c).toContain('--concurrency <n>');
     }
-    expect((await cli(['export', '--help'], { env: {} })).stdout).toMatch(/--brand <id> +the brand to export \(required unless --into\)/);
+    expect((await cli(['export', '--help'], { env: {} })).stdout).toMatch(/--brand <id> +a brand to export \(repeat for several, each into its\s+own folder under --out; required unless --all or\s+--into\)/);
     expect((await cli(['show', '--help'], { env: {} })).stdout).toMatch(/Usage: rcsctl show \[options\] <plan-file>/);
   });
 
