@@ -60,9 +60,10 @@ export interface OpenWindow {
 
 /** When `w` last opened at or before `now`, if it is still open. */
 export function openAt(w: SyncWindow, now: Date): OpenWindow | undefined {
-  // croner's previous runs are strictly before the reference: a window that opens exactly now counts.
-  const last = w.cron.previousRuns(1, new Date(now.getTime() + 1000))[0];
-  if (last === undefined || last.getTime() > now.getTime()) return undefined;
+  // croner's previous runs are strictly before the reference, in whole seconds: a second past now, so a
+  // window that opens exactly now counts; of the two latest, the one not after now (the later may be).
+  const last = w.cron.previousRuns(2, new Date(now.getTime() + 1000)).find((d) => d.getTime() <= now.getTime());
+  if (last === undefined) return undefined;
   const closesAt = new Date(last.getTime() + w.durationMs);
   return closesAt.getTime() > now.getTime() ? { window: w, openedAt: last, closesAt } : undefined;
 }
