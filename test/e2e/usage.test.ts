@@ -54,9 +54,10 @@ async function appliedAndPressed(): Promise<string> {
   return chatbotId;
 }
 
-/** Remove the "Opening hours" menu item, change "Call us", and remove the "Call the shop" button of the hours auto-reply. */
+/** Remove the "Opening hours" menu item, rename "Today's menu", change "Call us", and remove the "Call the shop" button of the hours auto-reply. */
 function change(): void {
   edit('      - { type: reply, title: Opening hours, autoReply: hours }\n', '');
+  edit('title: "Today\'s menu", autoReply: menu }', 'title: "Menu of the day", autoReply: menu }');
   edit('action: { dialerAction: { dialPhoneNumber: { phoneNumber: "0212345678" } } }\n  # Under review', 'action: { dialerAction: { dialPhoneNumber: { phoneNumber: "0298765432" } } }\n  # Under review');
   edit(`    buttons:
       - suggestions:
@@ -83,8 +84,9 @@ describe('plan shows how often users pressed what a step removes or changes', ()
     expect(text.stdout).toContain('"Opening hours" (removed): pressed 4,210 times in the last 30 days');
     expect(text.stdout).toContain('"Call us" (changed): pressed 12 times in the last 30 days');
     expect(text.stdout).toContain('"Call the shop" (removed): pressed 37 times in the last 30 days');
-    // Unchanged entries have no line; the 999 presses of 40 days ago are outside the window.
-    expect(text.stdout).not.toContain("\"Today's menu\" (");
+    // A renamed item is a change of that item, with its presses; the 999 presses of 40 days ago are outside the window.
+    expect(text.stdout).toContain('"Today\'s menu" (changed): pressed 55 times in the last 30 days');
+    expect(text.stdout).not.toContain('"Find us" (');
     expect(text.stdout).not.toMatch(/5,209|999/);
     // The menu's and the auto-reply's figures come from one read of the room's statistics.
     expect((await statLog()).length - before).toBe(1);
@@ -97,8 +99,8 @@ describe('plan shows how often users pressed what a step removes or changes', ()
     const file = JSON.parse(json.stdout) as PlanFile;
     const steps = file.brands.flatMap((b) => b.steps);
     const menu = steps.find((s) => s.kind === 'persistentMenu');
-    expect(menu?.usage).toEqual({ days: 30, entries: expect.arrayContaining([{ entry: 'Opening hours', change: 'removed', pressed: 4210 }, { entry: 'Call us', change: 'changed', pressed: 12 }]) });
-    expect(menu?.usage?.entries).toHaveLength(2);
+    expect(menu?.usage).toEqual({ days: 30, entries: expect.arrayContaining([{ entry: 'Opening hours', change: 'removed', pressed: 4210 }, { entry: 'Call us', change: 'changed', pressed: 12 }, { entry: "Today's menu", change: 'changed', pressed: 55 }]) });
+    expect(menu?.usage?.entries).toHaveLength(3);
     expect(steps.find((s) => s.address === 'autoReply.hours')?.usage).toEqual({ days: 30, entries: [{ entry: 'Call the shop', change: 'removed', pressed: 37 }] });
   });
 

@@ -47,17 +47,27 @@ export function liveMenu(l: ChatbotDetail): PersistentMenuItem[] {
 
 /**
  * The menu items a step removes or changes: a delete removes them all; a
- * replacement removes those no item of the new menu has the title of, and
- * changes those whose new item differs (what it sends, its action).
+ * replacement changes those whose new item of the same title differs (what it
+ * sends, its action) and those renamed (a new title sending the same), and
+ * removes the others no item of the new menu has the title of.
  */
 function menuEntries(step: Step, l: ChatbotDetail): UsageEntry[] {
   if (step.op !== 'update' && step.op !== 'delete') return [];
   const next = step.op === 'update' ? ((step.request as { persistentMenu?: { menu?: PersistentMenuRequestItem[] } }).persistentMenu?.menu ?? []) : [];
+  const live = liveMenu(l);
+  // New items of a title no live item has: one that sends what a vanished live item sent is that item renamed (a change, as the plan's diff shows it).
+  const fresh = next.filter((n) => !live.some((i) => i.title === n.title));
   const out: UsageEntry[] = [];
-  for (const item of liveMenu(l)) {
+  for (const item of live) {
     if (item.postbackId === undefined) continue;
     const same = next.find((n) => n.title === item.title);
-    const change = same === undefined ? 'removed' : sameItem(item, same) ? undefined : 'changed';
+    let change: UsageEntry['change'] | undefined;
+    if (same !== undefined) change = sameItem(item, same) ? undefined : 'changed';
+    else {
+      const renamed = fresh.findIndex((n) => sameItem(item, n));
+      change = renamed >= 0 ? 'changed' : 'removed';
+      if (renamed >= 0) fresh.splice(renamed, 1);
+    }
     if (change !== undefined) out.push({ entry: item.title, change, source: menuSource(l.chatbotId), key: itemKey(item.postbackId) });
   }
   return out;
