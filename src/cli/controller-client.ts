@@ -23,6 +23,10 @@ const ACTIONS = {
   resume: 'resume BRAND (one the configuration file suspends stays resumed until the controller restarts)',
 } as const;
 
+function rootOf(c: Command): Command {
+  return c.parent === null ? c : rootOf(c.parent);
+}
+
 /** Register `controller sync`, `controller suspend` and `controller resume` under `controller`. */
 export function registerControllerClient(controller: Command, ctx: CommandContext): void {
   for (const [action, description] of Object.entries(ACTIONS) as [keyof typeof ACTIONS, string][]) {
@@ -33,6 +37,8 @@ export function registerControllerClient(controller: Command, ctx: CommandContex
       .option('--controller <url>', 'the controller\'s URL, like http://127.0.0.1:9464 (env: RCSCTL_CONTROLLER_URL)')
       .option('--api-token-file <file>', 'the control API\'s token (env: RCSCTL_CONTROLLER_TOKEN)');
     if (action === 'suspend') cmd.option('--reason <text>', 'why, shown on /status');
+    // Its global options are rcsctl's, as under every command: the controller's own flags (--listen, --mode, ...) do not apply to a client call.
+    cmd.configureHelp({ ...controller.configureHelp(), visibleGlobalOptions: (c: Command) => rootOf(c).options.filter((o) => !o.hidden) });
     cmd.action(async (brand: string, flags: ClientFlags) => {
       const { io } = ctx;
       const base = controllerUrl(flags.controller ?? io.env.RCSCTL_CONTROLLER_URL);
