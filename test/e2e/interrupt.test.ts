@@ -105,9 +105,10 @@ describe('interrupting apply', () => {
     // No line per step never started, on either stream.
     expect(run.stdout + run.stderr).not.toMatch(/autoReply\.r\d+: not started/);
     expect(run.stderr).not.toContain('never started:');
-    // stdout ends saying the run stopped early, never `200/200 steps finished`.
-    const lastOut = run.stdout.trimEnd().split('\n').at(-1);
-    expect(lastOut).toBe(`… stopped early: ${done + inFlight}/${MANY} steps finished (${done + inFlight} done); ${never} never started: the run was interrupted (--verbose lists them)`);
+    // stdout ends saying the run stopped early, never `200/200 steps finished`, then what the run cost (every apply's last stdout line; the verdict is stderr's).
+    const [stoppedOut, costOut] = run.stdout.trimEnd().split('\n').filter((l) => l !== '').slice(-2);
+    expect(stoppedOut).toBe(`… stopped early: ${done + inFlight}/${MANY} steps finished (${done + inFlight} done); ${never} never started: the run was interrupted (--verbose lists them)`);
+    expect(costOut).toMatch(/^Requests: \d+ requests?, 0 answered 429\.$/);
     expect(run.stdout).not.toContain(`${MANY}/${MANY} steps finished`);
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(`Apply stopped early (SIGINT): ${never} of ${MANY} steps never started. Run apply again to finish: it plans from the live state and does only what is left.`);
 
@@ -119,7 +120,9 @@ describe('interrupting apply', () => {
     expect(verbose.stdout.match(/^- autoReply\.r\d+: not started: the run was interrupted$/gm)).toHaveLength(neverVerbose);
     const listed = verbose.stderr.split('never started:\n')[1]?.split('\n').filter((l) => /^ {4}autoReply\.r\d+ create$/.test(l));
     expect(listed).toHaveLength(neverVerbose);
-    expect(verbose.stdout.trimEnd().split('\n').at(-1)).toMatch(/^… stopped early: \d+\/200 steps finished \(\d+ done\); \d+ never started: the run was interrupted$/);
+    const [stoppedVerbose, costVerbose] = verbose.stdout.trimEnd().split('\n').filter((l) => l !== '').slice(-2);
+    expect(stoppedVerbose).toMatch(/^… stopped early: \d+\/200 steps finished \(\d+ done\); \d+ never started: the run was interrupted$/);
+    expect(costVerbose).toMatch(/^Requests: \d+ requests?, 0 answered 429\.$/);
   }, 30_000);
 
   it('a second signal stops at once, with exit 130; a re-run still converges', async () => {

@@ -16,6 +16,19 @@ const SUMMARY = /^Plan: (\d+) to create, (\d+) to update, (\d+) to delete; (\d+)
 /** A brand that could not be planned says so instead of a summary (`Plan failed: 1 problem`, `Brand BR.x: failed: …`). */
 const FAILED = /^Plan failed: |^Brand [^\n]*: failed: /m;
 
+/** The cases where a brand's plan fails on purpose (an error case): they have no summary line to check. */
+const FAILING = [
+  '016-duplicate-live-names-error',
+  '022-new-room-without-certificate-error',
+  '023-pinned-id-missing-error',
+  '038-two-brands-one-with-problem',
+  '067-template-breaks-its-form',
+  '068-auto-reply-unknown-common-messagebase',
+  '080-template-image-wrong-size',
+  '095-base-error-once-for-its-brands',
+  '096-base-variable-missing-and-unused-override',
+];
+
 describe('summary counts match the listed steps', () => {
   const cases = readdirSync(CASES).filter((c) => existsSync(join(CASES, c, 'plan.txt')));
   const checked: string[] = [];
@@ -50,10 +63,11 @@ describe('summary counts match the listed steps', () => {
     }
   });
 
-  // Counted after every case ran: nearly every case has a summary to check (60 of 66 when this was written; the others are cases of a plan error).
+  // Counted after every case ran: every case has a summary to check but the error cases (FAILING).
   afterAll(() => {
-    console.log(`summary counts: ${checked.length} brand summaries checked in ${new Set(checked).size} of ${cases.length} cases; ${failed.length} brands failed to plan`);
-    expect(new Set(checked).size).toBeGreaterThanOrEqual(cases.length - 8);
-    expect(failed.length).toBeLessThanOrEqual(8);
+    console.log(`summary counts: ${checked.length} brand summaries checked in ${new Set(checked).size} of ${cases.length} cases; ${failed.length} brands failed to plan (${[...new Set(failed)].join(', ')})`);
+    expect(new Set(checked).size).toBeGreaterThanOrEqual(cases.length - FAILING.length);
+    // Exactly the cases written to fail a brand plan on purpose (a new one is added here), each brand once.
+    expect([...failed].sort()).toEqual([...FAILING].sort());
   });
 });
