@@ -11,12 +11,13 @@
 //   npm run build && node dist/bench/run.js compose
 //   BENCH_RUNS=5 node --expose-gc dist/bench/run.js compose
 
-import { fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmulator, type Seed } from '../src/emulator/index.js';
+import type { Seed } from '../src/emulator/index.js';
+import { emulatorChild, serveEmulator } from './controller-fleet.js';
 import { loadManifests } from '../src/manifest/index.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -140,12 +141,9 @@ function planOf(stdout: string): string {
 export async function run(): Promise<void> {
   console.log(`compose: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the start; ${BRANDS} brands × ${PER_BRAND} auto-replies; medians of ${RUNS} runs; latency ${LATENCY_MS} ms`);
   const work = mkdtempSync(join(tmpdir(), 'rcsctl-bench-compose-'));
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = await emulatorChild(import.meta.url);
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      child.once('message', (m) => resolve(String(m)));
-      child.once('exit', (code) => reject(new Error(`emulator child exited with ${code}`)));
-    });
+    const { url } = child;
     const dirs = { flat: writeFlat(join(work, 'flat')), composed: writeComposed(join(work, 'composed')) };
     const env = { RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN };
     // The two forms must say the same, or the comparison means nothing.
@@ -173,21 +171,13 @@ export async function run(): Promise<void> {
     }
     console.log(`  in-process load of the manifests: flat ${median(load.flat).toFixed(0)} ms, composed ${median(load.composed).toFixed(0)} ms, composed/flat ${(median(load.composed) / median(load.flat)).toFixed(2)}`);
   } finally {
-    child.kill('SIGTERM');
+    child.close();
     rmSync(work, { recursive: true, force: true });
   }
   console.log(`compose: load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`);
 }
 
-async function serve(): Promise<void> {
-  const emu = await startEmulator({ seed: seed(), latencyMs: LATENCY_MS });
-  process.send?.(emu.url);
-  const stop = (): void => void emu.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('disconnect', stop);
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--serve')) await serve();
+  if (process.argv.includes('--serve')) await serveEmulator(seed(), LATENCY_MS);
   else await run();
 }

@@ -1,14 +1,15 @@
 // The fleet both controller benchmarks run against (bench/controller.ts,
 // bench/controller-429.ts): an emulator seed of N brands × M auto-replies, the
 // manifests that match it (every brand starts in sync), and the emulator in a
-// child process of the benchmark's own module (`--serve`), so the controller
-// and the service do not share one event loop.
+// child process of the benchmark's own module (`--serve`), so the measured
+// process and the service do not share one event loop (bench/compose.ts uses
+// the child too).
 
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Seed } from '../src/emulator/index.js';
+import { startEmulator, type Seed } from '../src/emulator/index.js';
 
 /** A fleet's size, its master token, and how its brands and auto-replies are named. */
 export interface Fleet {
@@ -50,4 +51,16 @@ export async function emulatorChild(moduleUrl: string, args: string[] = []): Pro
     child.once('exit', (code) => reject(new Error(`emulator child exited with ${code}`)));
   });
   return { url, close: () => child.kill('SIGTERM') };
+}
+
+/**
+ * The child's side of `emulatorChild`: serve `seed` with `latencyMs` a request,
+ * send its URL to the parent, and close when told to stop or left alone.
+ */
+export async function serveEmulator(seed: Seed, latencyMs: number): Promise<void> {
+  const emu = await startEmulator({ seed, latencyMs });
+  process.send?.(emu.url);
+  const stop = (): void => void emu.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('disconnect', stop);
 }

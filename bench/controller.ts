@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { createClient, type RcsClient } from '../src/api/index.js';
 import { startEmulator, type Seed } from '../src/emulator/index.js';
-import { emulatorChild as emulatorChildOf, fleetSeed, writeFleetManifests, type Fleet } from './controller-fleet.js';
+import { emulatorChild as emulatorChildOf, fleetSeed, serveEmulator, writeFleetManifests, type Fleet } from './controller-fleet.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'rcsctl.js');
@@ -269,15 +269,7 @@ export async function run(): Promise<void> {
   }
 }
 
-async function serve(): Promise<void> {
-  const emu = await startEmulator({ seed: seed(), latencyMs: LATENCY_MS });
-  process.send?.(emu.url);
-  const stop = (): void => void emu.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('disconnect', stop);
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--serve')) await serve();
+  if (process.argv.includes('--serve')) await serveEmulator(seed(), LATENCY_MS);
   else await run();
 }
