@@ -70,6 +70,8 @@ export interface PassDeps {
   /** Whether the brand may apply now (suspended, a sync window), asked as each pass starts. */
   gate: (brandId: string) => Gate;
   cache?: LiveCache;
+  /** The controller's clock: how long a review has waited is read against it. */
+  now: () => Date;
 }
 
 interface PassOutcome {
@@ -197,7 +199,7 @@ export class BrandPasses {
     const { concurrency, reviewWarningMs } = this.settings;
     const cache = this.deps.cache;
     const outcomes = planned ?? (await planEachBrand(this.deps.client, [want], { concurrency, ...(cache !== undefined ? { cache } : {}) }));
-    const now = new Date();
+    const now = this.deps.now();
     const report = buildDrift(outcomes, now, { reviewWarningDays: Math.max(0, Math.floor(reviewWarningMs / DAY_MS)) });
     const outcome = outcomes[0]!;
     const drift = report.brands[0];

@@ -147,7 +147,7 @@ export interface ControllerOptions {
   suspend?: SuspendDecl[];
   /** Allow and deny windows for apply mode. */
   syncWindows?: SyncWindow[];
-  /** The clock the sync windows read (default: the system's); tests move it. */
+  /** The controller's clock (default: the system's): the sync windows and a review's age read it; tests move it. */
   now?: () => Date;
   /** How often a brand a window held is checked for its window's end (default 30 s). */
   windowTickMs?: number;
@@ -279,7 +279,7 @@ class Controller implements RunningController {
         ...(options.shard !== undefined ? { shard: shardLabel(options.shard) } : {}),
         ...(options.lockUrl !== undefined ? { lockBackend: () => this.leadership?.lockBackend, leaseSignal: () => this.leadership!.signal } : {}),
       },
-      { client: options.client, book: this.book, log, metrics, gate: (id) => this.controls.gate(id), applied: (id, steps) => this.notify.applied(id, steps), signal: this.shutdown.signal, requests: this.hardStop.signal, markDirty, service: this.service, retries: this.retries, ...(this.cache !== undefined ? { cache: this.cache } : {}) },
+      { client: options.client, book: this.book, log, metrics, gate: (id) => this.controls.gate(id), applied: (id, steps) => this.notify.applied(id, steps), signal: this.shutdown.signal, requests: this.hardStop.signal, markDirty, service: this.service, retries: this.retries, now: options.now ?? (() => new Date()), ...(this.cache !== undefined ? { cache: this.cache } : {}) },
     );
     this.forwarder = peers !== undefined && options.shard !== undefined ? makeForwarder(peers, options.shard, options.webhookToken, log, metrics, options.forwardTimeoutMs) : undefined;
     this.router = new NotificationRouter({

@@ -6,6 +6,7 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RcsClient } from '../../src/api/index.js';
@@ -160,5 +161,56 @@ describe('notifications out', () => {
     expect(metric(metrics, 'rcsctl_notifications_out_total', { destination: 'flaky', result: 'sent' })).toBe(1);
     expect(metric(metrics, 'rcsctl_notifications_out_total', { destination: 'down', result: 'failed' })).toBe(1);
     expect(logs.find((l) => l.includes('"notify.failed"'))).toMatch(/"destination":"down".*"error":"HTTP 500"/);
+  });
+  it('a brand that fails sends failed once, naming why, and recovered when it is fixed', async () => {
+    const hook = await receiver();
+    const dir = join(tmp, 'failing');
+    cpSync(EXAMPLE, dir, { recursive: true });
+    const file = join(dir, 'brand.yaml');
+    const good = readFileSync(file, 'utf8');
+    const dest = destinations(`  - name: oncall\n    type: webhook\n    url: ${hook.url}/oncall\n    triggers: [failed, recovered]\n`, {});
+    const { ctl } = await startFor(emu, client, [dir], { notifications: dest });
+    running.push(ctl);
+    const first = await waitState(ctl.url, BRAND, ['waiting-review']);
+    // A push that breaks the brand's file: the brand fails without a pass.
+    writeFileSync(file, `${good}\nautoReplies: [\n`);
+    await waitFor('the failed message', async () => (hook.bodies.length >= 1 ? true : undefined));
+    expect((await brandStatus(ctl.url, BRAND)).state).toBe('failed');
+    writeFileSync(file, good);
+    await waitState(ctl.url, BRAND, ['waiting-review'], first.passes);
+    await waitFor('the recovered message', async () => (hook.bodies.length >= 2 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(hook.bodies.map((b) => [b.event, b.from, b.to])).toEqual([
+      ['failed', 'waiting-review', 'failed'],
+      ['recovered', 'failed', 'waiting-review'],
+    ]);
+    expect(hook.bodies[0].reason).toMatch(/brand\.yaml:\d+:\d+: RCS\d+ /);
+    expect(hook.bodies[1].reason).toBe('now waiting-review');
+  });
+
+  it('a review that waits past the warning sends review-late once per resource, on the pass that finds it late', async () => {
+    const hook = await receiver();
+    let clock = Date.now();
+    const dest = destinations(`  - name: reviews\n    type: webhook\n    url: ${hook.url}/reviews\n    triggers: [review-late]\n`, {});
+    const { ctl } = await startFor(emu, client, [EXAMPLE], { notifications: dest, reviewWarningMs: 14 * 86_400_000, now: () => new Date(clock) });
+    running.push(ctl);
+    const first = await waitState(ctl.url, BRAND, ['waiting-review']);
+    // Thirteen days on: waiting, not late yet.
+    clock += 13 * 86_400_000;
+    await notify();
+    const early = await waitState(ctl.url, BRAND, ['waiting-review'], first.passes);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(hook.bodies).toHaveLength(0);
+    // Two more days: both reviews are late, once each; the next pass adds nothing.
+    clock += 2 * 86_400_000;
+    await notify();
+    const late = await waitState(ctl.url, BRAND, ['waiting-review'], early.passes);
+    await notify();
+    await waitState(ctl.url, BRAND, ['waiting-review'], late.passes);
+    await waitFor('the review-late messages', async () => (hook.bodies.length >= 2 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(hook.bodies.map((b) => b.event)).toEqual(['review-late', 'review-late']);
+    expect(hook.bodies.flatMap((b) => b.details).sort()).toEqual(['chatbot.0298765432', 'logo.main']);
+    expect(hook.bodies.every((b) => /for 1[45] days/.test(b.reason as string))).toBe(true);
   });
 });
