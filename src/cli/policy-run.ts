@@ -13,6 +13,7 @@ import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import type { PlanFile } from '../plan/types.js';
 import { evaluatePolicies, problemViolation, type PolicyBrand } from '../policy/evaluate.js';
+import { recordRunRules } from '../policy/run-rules.js';
 import type { CommandContext } from './context.js';
 
 /** Add --label (validate, plan, apply). */
@@ -107,7 +108,9 @@ export async function checkPlanPolicies(rules: readonly PolicyRule[], docs: Map<
     const found = byBrand.get(p.brandId);
     return found !== undefined && p.policy === undefined ? { ...p, policy: found } : p;
   });
-  return { ...file, brands: brandsOf, ...(run.length > 0 ? { policy: run } : {}) };
+  // The run rules, for `report merge` to check again over every shard's brands.
+  const runRules = recordRunRules(rules, request);
+  return { ...file, brands: brandsOf, ...(run.length > 0 ? { policy: run } : {}), ...(runRules !== undefined ? { runRules } : {}) };
 }
 
 /** True when a violation among `violations` is an error. */

@@ -31,3 +31,28 @@ export function violationText(v: PolicyViolation): string {
   const at = violationPlace(v);
   return `${v.subject !== undefined ? `${v.subject}: ` : ''}${v.message} (${at !== undefined ? `${at}; ` : ''}rule ${v.rule} at ${v.ruleFile}:${v.ruleLine})`;
 }
+
+/**
+ * The rules on the whole run (`check: run`) a plan was checked with, and what
+ * they knew of the request, kept on the plan so that `report merge` checks
+ * them again over every shard's brands: a shard sees only its own
+ * (docs/policies.md, "In CI").
+ */
+export interface RunRules {
+  rules: RecordedRunRule[];
+  labels: string[];
+  request: boolean;
+}
+
+/** A run rule as a plan records it: its expressions, message, exceptions and where it is written. */
+export interface RecordedRunRule {
+  name: string;
+  severity: 'error' | 'warning';
+  expression: string;
+  message: string;
+  messageExpression?: string;
+  exceptions: { brand: string; reason: string }[];
+  file: string;
+  line: number;
+  col: number;
+}

@@ -8,7 +8,7 @@ import type { BrandError } from './brand-error.js';
 import type { ShardGaps, ShardOrigin } from './shard.js';
 import type { UnmanagedBrand } from './unmanaged-brands.js';
 import type { RequestCount } from '../core/requests.js';
-import type { PolicyViolation } from '../core/policy.js';
+import type { PolicyViolation, RunRules } from '../core/policy.js';
 
 export type * from '../core/step.js';
 export type { LiveBrand } from '../core/live.js';
@@ -90,6 +90,8 @@ export interface PlanFile {
   unmanagedBrands?: UnmanagedBrand[];
   /** Policy rules on the whole run that are broken, and rules that could not be evaluated (docs/policies.md); an error among them fails the run: apply sends nothing. */
   policy?: PolicyViolation[];
+  /** The rules on the whole run it was checked with (absent without any): `report merge` checks them again over every shard's brands. */
+  runRules?: RunRules;
   /** The requests the run that made it sent, and how many were answered 429 (a merge adds the shards'). */
   requests?: RequestCount;
 }

@@ -90,14 +90,25 @@ function mergeDrift(parts: Extract<ShardReport, { kind: 'drift' }>[]): DriftRepo
   };
 }
 
+/** A plan's run rules and labels, in a few words. */
+function runRulesOf(plan: PlanFile): string {
+  const r = plan.runRules;
+  if (r === undefined) return 'none';
+  return `${r.rules.map((x) => x.name).join(', ')}${r.labels.length > 0 ? ` (labels ${r.labels.join(', ')})` : ''}`;
+}
+
 function mergePlans(parts: Extract<ShardReport, { kind: 'plan' }>[]): PlanFile {
   const first = (parts[0] as (typeof parts)[number]).report;
   for (const p of parts) {
     if (p.report.baseUrl !== first.baseUrl) throw new RcsctlError('E_MERGE', `${p.file} was planned against ${p.report.baseUrl}, ${parts[0]?.file} against ${first.baseUrl}`);
+    // The run rules are checked again over the merge (src/policy/run-rules.ts): every shard must have had the same ones, for the same request.
+    if (JSON.stringify(p.report.runRules ?? null) !== JSON.stringify(first.runRules ?? null)) {
+      throw new RcsctlError('E_MERGE', `${p.file} was checked with other policy rules on the whole run (or other labels) than ${parts[0]?.file}: ${runRulesOf(p.report)} against ${runRulesOf(first)}; make every shard's plan from one commit and one request`);
+    }
   }
   // The merge is the whole set: no part's shard is its own.
   const { shard: _, error: __, unmanagedBrands: ___, policy: ____, ...whole } = first;
-  // Each shard checked the run rules on its own brands: the merge keeps every shard's verdicts.
+  // Each shard checked the run rules on its own brands: the merge keeps every shard's verdicts, until the run rules (`runRules`) are checked again over the whole (checkRunRulesAgain).
   const policy = parts.flatMap((p) => p.report.policy ?? []);
   // A shard stopped by a manifest error of no brand: the merge is no plan to apply either.
   const stopped = parts.find((p) => p.report.error !== undefined)?.report.error;

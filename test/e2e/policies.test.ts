@@ -9,9 +9,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { loadSeed, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { withDeclaredBrands } from '../../src/emulator/seed-brands.js';
 import { planValidator } from '../../src/plan/plan-file.js';
-import { BRAND, cli, emulator, EXAMPLE, ROOT } from './helpers.js';
+import { shardOf } from '../../src/plan/shard.js';
+import { defaultSeedPath } from '../../src/util/paths.js';
+import { BRAND, cli, emulator, EXAMPLE, ROOT, TOKEN } from './helpers.js';
 
 const EXAMPLE_RULES = join(ROOT, 'examples', 'policies', 'agency.yaml');
 let REPO: string;
@@ -297,5 +300,85 @@ describe('plan and apply check the rules on the plan', () => {
       await own.close();
       rmSync(work, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a rule on the whole run holds across shards', () => {
+  // One brand in each of four shards, each deleting 3 auto-replies: 12 in all, over a limit of 5 that each shard keeps.
+  const IDS = ['BR.polsh00005', 'BR.polsh00009', 'BR.polsh00000', 'BR.polsh00003'];
+  let emu: RunningEmulator;
+  let dir: string;
+  const run = (...argv: string[]) => cli(argv, { emu, cwd: dir });
+  const write = (keys: string[]): void => {
+    for (const id of IDS) writeFileSync(join(dir, 'brands', id, 'brand.yaml'), ['apiVersion: rcsctl/v1', 'kind: Brand', `brand: { id: ${id} }`, 'prune: [autoReplies]', 'autoReplies:', ...keys.map((k) => `  ${k}: { name: ${k}, messagebaseId: SCS00000, body: { description: "${k} of ${id}" } }`), ''].join('\n'));
+  };
+  const rules = (limit: number): string =>
+    ['apiVersion: rcsctl/v1', 'kind: Policy', 'rules:', `  - name: at-most-${limit}-deletes`, '    check: run', `    expression: "counts.delete <= ${limit}"`, `    messageExpression: "'this change deletes ' + string(counts.delete) + ' resources in ' + string(counts.brands) + ' brands; at most ${limit}'"`, '    message: too many deletes', ''].join('\n');
+  beforeAll(async () => {
+    expect(IDS.map((id) => shardOf(id, 4))).toEqual([1, 2, 3, 4]);
+    dir = mkdtempSync(join(tmpdir(), 'rcsctl-policies-shards-'));
+    mkdirSync(join(dir, '.git'));
+    for (const id of IDS) mkdirSync(join(dir, 'brands', id), { recursive: true });
+    mkdirSync(join(dir, 'policies'));
+    writeFileSync(join(dir, 'policies', 'rules.yaml'), rules(5));
+    const { seed } = withDeclaredBrands(loadSeed(defaultSeedPath()), IDS.map((brandId) => ({ brandId })), TOKEN);
+    emu = await startEmulator({ port: 0, seed });
+    write(['welcome', 'r1', 'r2', 'r3']);
+    const applied = await run('apply', 'brands', '--yes');
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    write(['welcome']);
+  });
+  afterAll(async () => {
+    await emu?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('each shard keeps the limit; report merge checks the rule again over all four and fails, in every format', async () => {
+    for (let i = 1; i <= 4; i++) {
+      const plan = await run('plan', 'brands', 'policies', '--shard', `${i}/4`, '--out', `plan-${i}.json`);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      expect(plan.stdout).toContain('3 to delete');
+      expect(plan.stdout).not.toContain('Policy:');
+      const drift = await run('drift', 'brands', '--shard', `${i}/4`, '--format', 'json', '--output', `drift-${i}.json`);
+      expect(drift.code, drift.stderr).toBe(2);
+    }
+    const plans = [1, 2, 3, 4].map((i) => `plan-${i}.json`);
+    const ruleLine = `policies/rules.yaml:4`;
+    const text = await run('report', 'merge', ...plans);
+    expect(text.code, text.stdout).toBe(1);
+    expect(text.stdout).toContain('Policy: 1 violation for the whole run (1 error: nothing is applied for any brand):');
+    expect(text.stdout).toContain(`error[policy at-most-5-deletes] this change deletes 12 resources in 4 brands; at most 5 (rule at-most-5-deletes at ${ruleLine})`);
+    const json = await run('report', 'merge', ...plans, '--format', 'json');
+    expect(json.code).toBe(1);
+    const merged = JSON.parse(json.stdout) as { policy?: { rule: string; message: string; ruleFile: string; ruleLine: number }[] };
+    const validate = planValidator();
+    expect(validate(merged), JSON.stringify(validate.errors)).toBe(true);
+    expect(merged.policy).toEqual([{ rule: 'at-most-5-deletes', severity: 'error', message: 'this change deletes 12 resources in 4 brands; at most 5', ruleFile: 'policies/rules.yaml', ruleLine: 4 }]);
+    // The comment the sharded recipes post: the plans and the drift reports in one Markdown, the exit code the worse.
+    const comment = await run('report', 'merge', ...plans, ...[1, 2, 3, 4].map((i) => `drift-${i}.json`), '--format', 'markdown', '--detailed-exitcode');
+    expect(comment.code).toBe(1);
+    expect(comment.stdout).toContain('### ❌ Policy rules broken by the whole change:');
+    expect(comment.stdout).toContain(`- ❌ **policy \`at-most-5-deletes\`**: this change deletes 12 resources in 4 brands; at most 5 (rule at \`${ruleLine}\`)`);
+    // The merged plan is no plan to apply.
+    writeFileSync(join(dir, 'merged.json'), json.stdout);
+    const apply = await run('apply', '--plan', 'merged.json', '--yes', '--allow-delete');
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('breaks a policy rule of the whole run; nothing was sent');
+    expect(emu.store.brands.get(IDS[0] as string)?.autoReplies.size).toBe(4);
+  });
+
+  it('within the limit over all shards: the merge passes; shards checked with other rules are refused', async () => {
+    writeFileSync(join(dir, 'policies', 'rules.yaml'), rules(12));
+    for (let i = 1; i <= 4; i++) expect((await run('plan', 'brands', 'policies', '--shard', `${i}/4`, '--out', `plan-${i}.json`)).code).toBe(0);
+    const plans = [1, 2, 3, 4].map((i) => `plan-${i}.json`);
+    const ok = await run('report', 'merge', ...plans, '--detailed-exitcode');
+    expect(ok.code, ok.stdout).toBe(2);
+    expect(ok.stdout).not.toContain('Policy:');
+    // A shard planned from another commit's rules: its verdict is not the others'.
+    writeFileSync(join(dir, 'policies', 'rules.yaml'), rules(11));
+    expect((await run('plan', 'brands', 'policies', '--shard', '3/4', '--out', 'plan-3.json')).code).toBe(0);
+    const refused = await run('report', 'merge', ...plans);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('plan-3.json was checked with other policy rules on the whole run (or other labels) than plan-1.json: at-most-11-deletes against at-most-12-deletes');
   });
 });

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RcsctlError } from '../../errors.js';
 import { mergeReports, type MergedReport, type ShardReport } from '../../report/merge.js';
+import { checkRunRulesAgain } from '../../policy/run-rules.js';
 import { renderComment } from '../../render/comment.js';
 import { readShardReport } from '../../report/read-report.js';
 import { brandErrorMarkdown, brandErrorText, STOPPED_HEADLINE } from '../../render/brand-error.js';
@@ -56,10 +57,10 @@ export function registerReport(program: Command, ctx: CommandContext): void {
     const plans = shards.filter((r) => r.kind === 'plan');
     // Both kinds make one Markdown comment; in another format the merge refuses them, naming the files.
     if (format === 'markdown' && plans.length > 0 && plans.length < shards.length) {
-      mergeBoth(ctx, plans, shards.filter((r) => r.kind === 'drift'), { out, opts, budget });
+      await mergeBoth(ctx, plans, shards.filter((r) => r.kind === 'drift'), { out, opts, budget });
       return;
     }
-    const merged = mergeReports(shards, { allowPartial: opts.allowPartial });
+    const merged = await withRunRules(mergeReports(shards, { allowPartial: opts.allowPartial }));
     if (merged.kind === 'plan' && format === 'junit') throw new RcsctlError('E_USAGE', 'plans have no JUnit form: use --format text, json or markdown');
     if (out !== undefined) {
       const path = resolve(ctx.io.cwd, out);
@@ -76,8 +77,8 @@ export function registerReport(program: Command, ctx: CommandContext): void {
  * Plans and drift reports together: one Markdown comment (render/comment.ts),
  * the drift the plan shows not repeated; the exit code is the worse of the two.
  */
-function mergeBoth(ctx: CommandContext, plans: ShardReport[], drifts: ShardReport[], run: { out: string | undefined; opts: MergeFlags; budget: Budget }): void {
-  const plan = mergeReports(plans, { allowPartial: run.opts.allowPartial });
+async function mergeBoth(ctx: CommandContext, plans: ShardReport[], drifts: ShardReport[], run: { out: string | undefined; opts: MergeFlags; budget: Budget }): Promise<void> {
+  const plan = await withRunRules(mergeReports(plans, { allowPartial: run.opts.allowPartial }));
   const drift = mergeReports(drifts, { allowPartial: run.opts.allowPartial });
   if (plan.kind !== 'plan' || drift.kind !== 'drift') throw new Error('merged reports of the wrong kind');
   const text = renderComment(plan.report, drift.report, run.budget);
@@ -91,6 +92,11 @@ function mergeBoth(ctx: CommandContext, plans: ShardReport[], drifts: ShardRepor
 }
 
 type Budget = ReturnType<typeof commentValues>;
+
+/** A merged plan's rules on the whole run, checked again over all its brands (a shard saw only its own). */
+async function withRunRules(merged: MergedReport): Promise<MergedReport> {
+  return merged.kind === 'plan' ? { kind: 'plan', report: await checkRunRulesAgain(merged.report) } : merged;
+}
 
 function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], style: Style, budget: Budget): string {
   if (merged.kind === 'drift') return renderDrift(merged.report, format, style, budget);
