@@ -5,6 +5,7 @@
 
 import { agencyFilesApi } from './agency-files.js';
 import { autoRepliesApi } from './auto-replies.js';
+import { bidirectionalApi } from './bidirectional.js';
 import { brandsApi } from './brands.js';
 import { layoutComponentsApi, messagebasesApi } from './catalogue.js';
 import { chatbotsApi } from './chatbots.js';
@@ -26,6 +27,7 @@ export const API_MODULES = {
   templates: templatesApi,
   brands: brandsApi,
   statistics: statsApi,
+  bidirectional: bidirectionalApi,
 } satisfies Record<string, (transport: Transport) => object>;
 
 /** The client's module fields: `autoReplies: AutoRepliesApi`, and so on. */

@@ -102,6 +102,10 @@ export const OPERATIONS: readonly Operation[] = [
   m('chatbot.cancel', 'PUT', `${ROOM}/:chatbotId/cancel`, NONE, { kind: 'envelope-any' }),
   m('chatbot.listBidirectional', 'GET', BIDI, NONE, list('chatbotListItem')),
   m('chatbot.getBidirectional', 'GET', `${BIDI}/:chatbotId`, NONE, one('chatbotDetail')),
+  // Bidirectional rooms: register one with a bidirectional ID, or convert a sender-number room (docs/decisions.md, "Bidirectional rooms").
+  m('bidirectional.register', 'POST', BIDI, json('biChatbotRegistration'), one('chatbotListItem')),
+  m('bidirectional.modify', 'PUT', `${BIDI}/:chatbotId`, json('biChatbotModification'), one('chatbotListItem')),
+  m('bidirectional.delete', 'DELETE', `${BIDI}/:chatbotId`, NONE, one('chatbotIdResult')),
   m('menu.create', 'POST', MENU, json('menuRequest'), one('chatbotIdResult')),
   m('menu.replace', 'PUT', MENU, json('menuRequest'), one('chatbotIdResult')),
   m('menu.delete', 'DELETE', MENU, NONE, one('chatbotIdResult')),

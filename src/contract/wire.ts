@@ -237,6 +237,24 @@ export interface ChatbotDeleteResult {
   releatedChatbots: { chatbotId: string }[];
 }
 
+/**
+ * A bidirectional room as sent: `{chatbot: ...}` of POST (RegBiChatbot: a room
+ * with a bidirectional ID, or a sender-number room converted) and of PUT
+ * (ModBiChatbot: no chatbotId or service; botAgencyId "" unlinks the agency).
+ * docs/decisions.md, "Bidirectional rooms".
+ */
+export interface BiChatbotInfo {
+  chatbotId?: string;
+  service?: 'a2p' | 'chat';
+  subNum?: string;
+  subTitle?: string;
+  display?: '11' | '10' | '01' | '00';
+  inputField?: 0 | 1;
+  botAgencyId?: string;
+  subDescr?: string;
+  saftyStatusYn?: 'Y' | 'N';
+}
+
 /** Persistent menu request item (docs/decisions.md, "Persistent menus"). */
 export type PersistentMenuRequestItem = Omit<PersistentMenuItem, 'postbackId' | 'upPostbackId'>;
 

@@ -1,5 +1,7 @@
-// Chatbots (rooms): register, update, list, detail, delete, cancel, and the
-// bidirectional list and detail (the service reference, Chatbot; docs/decisions.md, "Rooms").
+// Chatbots (rooms): register, update, list, detail, delete, cancel (the
+// service reference, Chatbot; docs/decisions.md, "Rooms"). The list is of
+// sender-number rooms: a room with a bidirectional ID (service chat) is listed
+// by the bidirectional routes (routes/bidirectional.ts).
 
 import { CERTIFICATE, ENUMS, MAX_LENGTH } from '../../spec/limits.js';
 import { formatServiceTime } from '../../util/time.js';
@@ -12,7 +14,6 @@ import { CHATBOT_UPDATABLE, afterCancel, chatbotAfterUpdate } from '../state-mac
 import type { EmulatorStore, StoredAccount, StoredBrand, StoredChatbot } from '../store.js';
 import { asObject, extensionOf, optionalEnum, optionalString, requiredString } from '../validate.js';
 import { announce, chatbotNotice } from '../messaging/notifications.js';
-import { isBidirectional } from '../messaging/rooms.js';
 import { unreadableUpload } from '../files.js';
 
 /**
@@ -20,10 +21,9 @@ import { unreadableUpload } from '../files.js';
  * field as a string and requires only chatbotId and brandId
  * (docs/decisions.md, "Fields without a value").
  */
-const ROOM_UNSET = 'absent';
+export const ROOM_UNSET = 'absent';
 
 const BASE = '/api/1.1/brand/:brandId/chatbot';
-const BIDI = '/api/1.1/brand/:brandId/bidirectional/chatbot';
 
 /** The chatbot routes. */
 export function chatbotRoutes(): Route[] {
@@ -34,23 +34,18 @@ export function chatbotRoutes(): Route[] {
     { method: 'PUT', pattern: `${BASE}/:chatbotId`, handler: update },
     { method: 'DELETE', pattern: `${BASE}/:chatbotId`, handler: remove },
     { method: 'PUT', pattern: `${BASE}/:chatbotId/cancel`, handler: cancel },
-    { method: 'GET', pattern: BIDI, handler: bidirectionalList },
-    { method: 'GET', pattern: `${BIDI}/:chatbotId`, handler: detail },
   ];
 }
 
+/** The public document lists sender-number rooms here (service a2p); rooms with a bidirectional ID are in the bidirectional list. */
 function list(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
-  return paged(ctx, [...brand.chatbots.values()], (c) => withUnset(ctx.store, listItem(brand)(c), ROOM_UNSET));
+  const rooms = [...brand.chatbots.values()].filter((c) => c.service !== 'chat');
+  return paged(ctx, rooms, (c) => withUnset(ctx.store, roomListItem(brand)(c), ROOM_UNSET));
 }
 
-function bidirectionalList(ctx: RequestContext) {
-  const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
-  const rooms = [...brand.chatbots.values()].filter(isBidirectional);
-  return paged(ctx, rooms, (c) => withUnset(ctx.store, listItem(brand)(c), ROOM_UNSET));
-}
-
-function detail(ctx: RequestContext) {
+/** One room in full, whichever its service (also served as the bidirectional detail). */
+export function detail(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
   return ok([chatbotDetail(ctx.store, brand, findChatbot(brand, ctx.params.chatbotId as string))]);
 }
@@ -179,7 +174,8 @@ function menuInUse(c: StoredChatbot): boolean {
   return c.menu !== null && c.menu.length > 0 && !c.menuPaused;
 }
 
-function listItem(brand: StoredBrand) {
+/** A room as the lists show it (fields groupId through updateId). */
+export function roomListItem(brand: StoredBrand) {
   return (c: StoredChatbot) => ({
     groupId: c.groupId,
     chatbotId: c.chatbotId,
@@ -206,7 +202,7 @@ function listItem(brand: StoredBrand) {
 /** Every field of the Chatbot resource, persistentMenu in ordNo order. */
 export function chatbotDetail(store: EmulatorStore, brand: StoredBrand, c: StoredChatbot) {
   return withUnset(store, {
-    ...listItem(brand)(c),
+    ...roomListItem(brand)(c),
     mediaUrl: [],
     rcsReply: c.rcsReply,
     approvalReason: c.approvalReason,

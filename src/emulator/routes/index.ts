@@ -8,6 +8,7 @@ import type { EmulatorModule } from '../module.js';
 import type { Route } from '../router.js';
 import { agencyRoutes } from './agency.js';
 import { autoReplyRoutes } from './auto-replies.js';
+import { bidirectionalRoutes } from './bidirectional.js';
 import { brandModule } from './brands.js';
 import { chatbotRoutes } from './chatbots.js';
 import { logoRoutes } from './logos.js';
@@ -21,6 +22,7 @@ export const ROUTE_MODULES: readonly EmulatorModule[] = [
   { routes: autoReplyRoutes },
   { routes: logoRoutes },
   { routes: chatbotRoutes },
+  { routes: bidirectionalRoutes },
   { routes: menuRoutes },
   { routes: agencyRoutes },
   { routes: miscRoutes },
