@@ -156,6 +156,29 @@ describe('brand profile end to end', () => {
     }
   });
 
+  it('export of a brand page with no profile image leaves the page out, says why, and the export plans clean', async () => {
+    // The page as the seed has it, before anything is applied: no profile image, which every update of it needs.
+    emu = await emulator(SEED);
+    const out = join(tmp, 'exported');
+    const before = process.env.RCSCTL_PERSON_ID;
+    process.env.RCSCTL_PERSON_ID = 'master';
+    try {
+      const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
+      expect(exp.code, exp.stdout + exp.stderr).toBe(0);
+      expect(exp.stdout + exp.stderr).toMatch(/brand page has no profile image/);
+      expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, 0 rooms, 0 brand profiles\n`);
+      const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
+      expect(written.brandProfile).toBeUndefined();
+      const check = await cli(['validate', out], { emu });
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+      const plan = await cli(['plan', out, '--detailed-exitcode'], { emu });
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.RCSCTL_PERSON_ID;
+      else process.env.RCSCTL_PERSON_ID = before;
+    }
+  });
+
   it('preview draws the brand home: header, profile picture, buttons, information', async () => {
     const out = join(tmp, 'preview');
     const r = await cli(['preview', manifest(), '-o', out], { env: {} });

@@ -11,6 +11,12 @@ export const profileExporter: KindExporter<LiveProfile> = {
   entries(live, ctx) {
     const l = live[0];
     if (l === undefined) return {};
+    // Every update of the page needs a profile image (64329): a section without one would not validate, and
+    // could never be applied. The page is left unmanaged until someone declares it with its image.
+    if (!l.mediaUrl?.some((x) => x.typeName === 'profile')) {
+      ctx.note('the brand page has no profile image, which every change of it needs; brandProfile is left out (declare it with a profileImage to manage the page)');
+      return {};
+    }
     const image = (typeName: 'profile' | 'background'): string | undefined => {
       const m = l.mediaUrl?.find((x) => x.typeName === typeName);
       if (m === undefined) return undefined;
