@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ts from 'typescript';
-import { BUILTIN_KINDS } from '../src/kinds/index.js';
+import { BUILTIN_KINDS, isPlural } from '../src/kinds/index.js';
 import { ROOT } from './e2e/helpers.js';
 
 const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
@@ -183,7 +183,7 @@ describe('the shared nouns (src/core) hold no closed union of kind-specific vari
       .split(/[^a-z0-9]+/)
       .filter((w) => w.length > 0);
   const kindWords = new Set(
-    BUILTIN_KINDS.flatMap((k) => [k.name, k.label, (k as { plural?: string }).plural, k.manifest?.section, k.liveSection].filter((x): x is string => x !== undefined).flatMap(split)),
+    BUILTIN_KINDS.flatMap((k) => [k.name, k.label, isPlural(k) ? k.plural : undefined, k.manifest?.section, k.liveSection].filter((x): x is string => x !== undefined).flatMap(split)),
   );
   // Plurals of the kinds' words are their words too (`rooms`, `files`).
   const kindWord = (w: string): boolean => [w, w.replace(/s$/, ''), w.replace(/es$/, '')].some((x) => kindWords.has(x));

@@ -11,7 +11,7 @@
 
 import type { BrandRef, RcsClient } from '../api/index.js';
 import { NO_GATE, placeholder, type KindName, type Step } from '../core/step.js';
-import { KINDS, kindByName, isRelinkable } from '../kinds/index.js';
+import { KINDS, kindByName, isReferring, liveRefsOf } from '../kinds/index.js';
 import type { AnyKind, PlanContext, StepSeed } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { diffObjects } from '../plan/diff.js';
@@ -111,7 +111,7 @@ function referrers(live: LiveBrand): Map<string, Set<{ kind: KindName; id: strin
   for (const kind of KINDS) {
     for (const l of kind.live(live)) {
       const from = { kind: kind.name, id: kind.liveId(l) };
-      for (const token of new Set(kind.liveRefs(l))) out.set(token, (out.get(token) ?? new Set()).add(from));
+      for (const token of new Set(liveRefsOf(kind, l))) out.set(token, (out.get(token) ?? new Set()).add(from));
     }
   }
   return out;
@@ -167,12 +167,13 @@ export function dedupeSteps(live: LiveBrand, groups: DuplicateGroup[]): Step[] {
   const relinks: Step[] = [];
   const liveRefs = new Map<string, string[]>();
   for (const kind of KINDS) {
+    if (!isReferring(kind)) continue;
     for (const l of kind.live(live)) {
       const id = kind.liveId(l);
       if (to.has(`${kind.name}:${id}`)) continue;
       const refs = kind.liveRefs(l).filter((t) => to.has(t));
       if (refs.length === 0) continue;
-      const step = isRelinkable(kind) ? kind.relink(l, to, seedFor(kind, id, kind.liveName(l), refs.map((t) => ({ path: 'link', type: 'change' as const, before: t.slice(t.indexOf(':') + 1), after: to.get(t) })))) : undefined;
+      const step = kind.relink(l, to, seedFor(kind, id, kind.liveName(l), refs.map((t) => ({ path: 'link', type: 'change' as const, before: t.slice(t.indexOf(':') + 1), after: to.get(t) }))));
       if (step === undefined) {
         for (const t of refs) keepCopy(groups, t, `${kind.label} ${id} links to it, and rcsctl cannot re-point that link`);
         continue;

@@ -8,7 +8,7 @@ import type { Inspector, RawAnswer } from '../api/inspect.js';
 import type { BrandRef } from '../api/transport.js';
 import { ERRORS, SUCCESS_CODE } from '../contract/codes.js';
 import type { DoctorCheck } from '../core/doctor-check.js';
-import { KINDS, isSurveyed, type AnyKind, isDoctored } from '../kinds/index.js';
+import { KINDS, isSurveyed, type AnyKind, isDoctored, pluralOf } from '../kinds/index.js';
 import type { DoctorSurvey } from '../kinds/resource-kind.js';
 
 export type { CheckStatus, DoctorCheck } from '../core/doctor-check.js';
@@ -83,7 +83,6 @@ async function survey(inspect: Inspector, brand: BrandRef, base: string): Promis
 }
 
 /** Several objects of a kind, for the checks' words (`auto-replies`, `rooms`). */
-const pluralOf = (kind: AnyKind): string => kind.plural ?? `${kind.label}s`;
 
 function finish(baseUrl: string, brand: BrandRef, checks: DoctorCheck[]): DoctorReport {
   return { baseUrl, brandId: brand.id, checks, ok: checks.every((c) => c.status !== 'differs') };

@@ -11,7 +11,7 @@ import type { LiveBrand } from '../core/live.js';
 import { RcsctlError } from '../errors.js';
 import { HANDLE_PATTERN } from '../kinds/handles.js';
 import { KINDS } from '../kinds/index.js';
-import { isExportable, type AnyKind, type ExportContext } from '../kinds/resource-kind.js';
+import { isExportable, isReportingUnmanaged, pluralOf, type AnyKind, type ExportContext } from '../kinds/resource-kind.js';
 import { desiredSection, type DesiredBrand, type SourceLocation } from '../manifest/types.js';
 import { download, placeImage, type Download } from './build-manifest.js';
 
@@ -76,7 +76,7 @@ export function adoptResource(desired: DesiredBrand, live: LiveBrand, address: s
       if (other === undefined || !isExportable(other)) return undefined;
       const obj = other.live(live).find((l) => other.liveId(l) === liveId);
       if (obj === undefined) return undefined;
-      if (other.reportsUnmanaged) {
+      if (isReportingUnmanaged(other)) {
         linkedById.add(`${other.label} ${liveId} "${other.liveName(obj)}"`);
         return undefined;
       }
@@ -123,13 +123,13 @@ function findTarget(live: LiveBrand, address: string): { kind: AnyKind; target: 
   const dot = address.indexOf('.');
   const kindName = dot > 0 ? address.slice(0, dot) : '';
   const rest = dot > 0 ? address.slice(dot + 1) : '';
-  const adoptable = KINDS.filter((k) => isExportable(k) && k.reportsUnmanaged);
+  const adoptable: AnyKind[] = KINDS.filter((k) => isExportable(k) && isReportingUnmanaged(k));
   const kind = KINDS.find((k) => k.name === kindName);
   if (kind === undefined || rest === '') {
     throw new RcsctlError('E_USAGE', `--resource must be an address like ${adoptable.map((k) => `${k.name}.<id or name>`).join(', ')}, not "${address}"`);
   }
   if (!adoptable.includes(kind)) {
-    throw new RcsctlError('E_USAGE', `${address}: ${kind.label}s are not adopted on their own (adoptable: ${adoptable.map((k) => k.name).join(', ')}); ${isExportable(kind) ? 'it comes along with what uses it' : 'export cannot read it back'}`);
+    throw new RcsctlError('E_USAGE', `${address}: ${pluralOf(kind)} are not adopted on their own (adoptable: ${adoptable.map((k) => k.name).join(', ')}); ${isExportable(kind) ? 'it comes along with what uses it' : 'export cannot read it back'}`);
   }
   const all = kind.live(live);
   const byId = all.find((l) => kind.liveId(l) === rest);

@@ -4,7 +4,7 @@
 
 import type { DesiredBrand } from '../manifest/types.js';
 import { kindsInManifestOrder } from './index.js';
-import { isExportable, type AnyKind } from './resource-kind.js';
+import { isExportable, pluralOf, type AnyKind } from './resource-kind.js';
 
 /** One kind's count, with the words for it. */
 export interface KindCount {
@@ -17,11 +17,6 @@ export interface KindCount {
   many: string;
   /** The section could not be read (export): the count says nothing of what the brand holds. */
   unread?: boolean;
-}
-
-/** Several objects of `kind`: its `plural`, else its label with an s. */
-export function pluralOf(kind: Pick<AnyKind, 'label' | 'plural'>): string {
-  return kind.plural ?? `${kind.label}s`;
 }
 
 function counted(kind: AnyKind, count: number): KindCount {

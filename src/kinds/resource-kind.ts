@@ -323,10 +323,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly name: N;
   /** How people call it: `auto-reply`, `room`. */
   readonly label: string;
-  /** Several of them, when not the label with an s: `auto-replies`. */
-  readonly plural?: string;
-  /** Whether unlisted live objects are reported as unmanaged. */
-  readonly reportsUnmanaged: boolean;
 
   /** Its manifest section: schema fragment, builder and lint rules. */
   readonly manifest?: KindManifest;
@@ -359,9 +355,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
     delete(l: L): Gate;
   };
 
-  /** References a live object holds (`autoReply:ARM0001`), so deletes wait for the updates that drop them. */
-  liveRefs(l: L): string[];
-
   /** How its live objects are read; a kind without one shares another kind's section (menus live in rooms). */
   readonly read?: KindReader;
   /** The section of the live brand `read` fills (`autoReplies`). */
@@ -371,8 +364,6 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
 
   /** Its apply handlers, by operation. */
   readonly handlers: Partial<Record<Step['op'], Handler>>;
-
-
 }
 
 /** A kind a handset shows, for `preview` and `plan --preview`. */
@@ -491,11 +482,13 @@ export interface LinkSplitting {
 }
 
 /**
- * A kind whose live objects hold references `apply --dedupe` can re-point. A
- * kind whose `liveRefs` can name something needs it: without it, a copy it
- * links to is not deleted.
+ * A kind whose live objects hold references to other objects: plan orders a
+ * delete after the updates that drop its references, and `apply --dedupe`
+ * re-points them. Without it, a kind's live objects refer to nothing.
  */
-export interface Relinkable<L> {
+export interface Referring<L> {
+  /** References a live object holds (`autoReply:ARM0001`), so deletes wait for the updates that drop them. */
+  liveRefs(l: L): string[];
   /**
    * The step that writes live object `l` back as it is, except that each of
    * its references `to` names (`autoReply:ARM2` → `ARM1`) points at the new
@@ -646,10 +639,45 @@ export function splitsLinks<K extends AnyKind>(kind: K): kind is K & LinkSplitti
   return typeof (kind as Partial<LinkSplitting>).splitLinks === 'function';
 }
 
-/** Whether `apply --dedupe` can re-point `kind`'s references. */
+/** Whether `kind`'s live objects hold references (that `apply --dedupe` can re-point). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function isRelinkable<K extends AnyKind>(kind: K): kind is K & Relinkable<any> {
-  return typeof (kind as Partial<Relinkable<unknown>>).relink === 'function';
+export function isReferring<K extends AnyKind>(kind: K): kind is K & Referring<any> {
+  return typeof (kind as Partial<Referring<unknown>>).liveRefs === 'function';
+}
+
+/** The references live object `l` of `kind` holds; none for a kind that is not `Referring`. */
+export function liveRefsOf(kind: AnyKind, l: unknown): string[] {
+  return isReferring(kind) ? kind.liveRefs(l) : [];
+}
+
+/** A kind whose name for several is not its label with an s (`auto-replies`). */
+export interface Plural {
+  readonly plural: string;
+}
+
+/** Whether `kind` has a plural of its own. */
+export function isPlural<K extends AnyKind>(kind: K): kind is K & Plural {
+  return typeof (kind as Partial<Plural>).plural === 'string';
+}
+
+/** How several of `kind` are called: its `plural`, or its label with an s. */
+export function pluralOf(kind: AnyKind): string {
+  return isPlural(kind) ? kind.plural : `${kind.label}s`;
+}
+
+/**
+ * A kind whose live objects the manifests do not declare are reported as
+ * unmanaged (plan, drift, `export --adopt`): those someone may have made in
+ * the console. Without it (files, menus, a brand's own settings), an
+ * undeclared live object is not worth a word unless the kind is pruned.
+ */
+export interface ReportsUnmanaged {
+  readonly reportsUnmanaged: true;
+}
+
+/** Whether `kind` reports live objects no manifest declares. */
+export function isReportingUnmanaged<K extends AnyKind>(kind: K): kind is K & ReportsUnmanaged {
+  return (kind as Partial<ReportsUnmanaged>).reportsUnmanaged === true;
 }
 
 /** Whether `kind` checks desired objects against what the service holds. */

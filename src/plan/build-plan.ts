@@ -3,7 +3,7 @@
 // src/kinds and uses what each kind declares.
 
 import { placeholder } from '../core/step.js';
-import { KINDS, isLiveChecked, isCreateChecked, pruneOf, isOrdered, isUploaded } from '../kinds/index.js';
+import { KINDS, isLiveChecked, isCreateChecked, isReportingUnmanaged, liveRefsOf, pruneOf, isOrdered, isUploaded } from '../kinds/index.js';
 import type { AnyKind, LiveContext, PlanContext, PlanOptions, StepSeed } from '../kinds/resource-kind.js';
 import type { DesiredBrand, SourceLocation } from '../manifest/types.js';
 import { hashValue } from '../util/stable-json.js';
@@ -52,7 +52,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
       if (from !== undefined) step.movedFrom = from;
       fromBase(step, d);
       remember(step.address, kind, l);
-      extra.liveRefs.set(step.id, kind.liveRefs(l));
+      extra.liveRefs.set(step.id, liveRefsOf(kind, l));
       if (isOrdered(kind)) extra.after.set(step.id, kind.after(d, l));
       steps.push(step);
     }
@@ -82,7 +82,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
         const step: Step = { ...seed, op: 'delete', liveId: id };
         remember(step.address, kind, l);
         steps.push(step);
-      } else if (kind.reportsUnmanaged) {
+      } else if (isReportingUnmanaged(kind)) {
         unmanaged.push({ kind: kind.name, id, name: kind.liveName(l) });
       }
     }
@@ -199,7 +199,7 @@ function withOpId(step: Step): Step {
  */
 function nameRefs(steps: Step[], matches: { kind: AnyKind; match: { pairs: [unknown, unknown][]; extra: unknown[] } }[], referenced: Set<string>): void {
   const held = new Set<string>();
-  for (const { kind, match } of matches) for (const l of [...match.pairs.map(([, l]) => l), ...match.extra]) for (const token of kind.liveRefs(l)) held.add(token);
+  for (const { kind, match } of matches) for (const l of [...match.pairs.map(([, l]) => l), ...match.extra]) for (const token of liveRefsOf(kind, l)) held.add(token);
   const byId = new Map<string, string | undefined>();
   for (const { kind, match } of matches) {
     for (const [d, l] of match.pairs) {
@@ -243,7 +243,7 @@ function blockDanglingDeletes(steps: Step[], live: LiveBrand, addresses: Map<str
     const holders: string[] = [];
     for (const kind of KINDS) {
       for (const l of kind.live(live)) {
-        if (!kind.liveRefs(l).includes(token)) continue;
+        if (!liveRefsOf(kind, l).includes(token)) continue;
         const step = touched.get(`${kind.name}:${kind.liveId(l)}`);
         // Untouched, or rewritten with a request that still names the id.
         const keeps = step === undefined || ('request' in step && JSON.stringify(step.request ?? null).includes(JSON.stringify(del.liveId)));

@@ -6,7 +6,7 @@
 
 import { DEFAULT_DRIFT_OPTIONS, type DriftOptions, type Finding } from '../core/finding.js';
 import type { LiveBrand } from '../core/live.js';
-import { KINDS, prunedBy } from '../kinds/index.js';
+import { KINDS, isReportingUnmanaged, prunedBy } from '../kinds/index.js';
 import { isStateful } from '../kinds/resource-kind.js';
 import type { DesiredBrand } from '../manifest/types.js';
 
@@ -18,7 +18,7 @@ export interface ResourceFindings {
 
 /**
  * The state findings of every live resource the manifests declare, and of the
- * undeclared ones a kind reports (`reportsUnmanaged`, or pruned), in registry
+ * undeclared ones a kind reports (`ReportsUnmanaged`, or pruned), in registry
  * order and, within a kind, by address. Pure: the clock comes in as `now`.
  */
 export function stateFindings(desired: DesiredBrand, live: LiveBrand, now: Date, opts: DriftOptions = DEFAULT_DRIFT_OPTIONS): ResourceFindings[] {
@@ -27,7 +27,7 @@ export function stateFindings(desired: DesiredBrand, live: LiveBrand, now: Date,
     if (!isStateful(kind)) continue;
     const match = kind.match(kind.desired(desired), kind.live(live), desired);
     const rows: { address: string; live: unknown; managed: boolean }[] = match.pairs.map(([d, l]) => ({ address: `${kind.name}.${kind.key(d)}`, live: l, managed: true }));
-    const reportsExtra = kind.reportsUnmanaged || prunedBy(kind, desired.prune);
+    const reportsExtra = isReportingUnmanaged(kind) || prunedBy(kind, desired.prune);
     for (const l of reportsExtra ? match.extra : []) rows.push({ address: `${kind.name}.${kind.liveId(l)}`, live: l, managed: false });
     rows.sort((a, b) => a.address.localeCompare(b.address));
     for (const row of rows) {

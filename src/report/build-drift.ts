@@ -5,7 +5,7 @@
 
 import { finding, helpLink } from '../core/finding.js';
 import { matchesTarget } from '../plan/target.js';
-import { KINDS, isDriftNoted, pruneOf, prunedBy } from '../kinds/index.js';
+import { KINDS, isDriftNoted, isReportingUnmanaged, pruneOf, prunedBy } from '../kinds/index.js';
 import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
 import { stateFindings } from '../plan/state-findings.js';
 import type { BrandPlan, Step } from '../plan/types.js';
@@ -71,7 +71,7 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions, target
     for (const d of match.missing) {
       rows.push({ resource: { address: `${kind.name}.${kind.key(d)}`, kind: kind.name, name: kind.desiredName(d), status: 'missing', findings: [] }, live: undefined });
     }
-    const reportsExtra = kind.reportsUnmanaged || prunedBy(kind, desired.prune);
+    const reportsExtra = isReportingUnmanaged(kind) || prunedBy(kind, desired.prune);
     for (const l of reportsExtra ? match.extra : []) {
       const state = kind.liveState(l);
       const id = kind.liveId(l);

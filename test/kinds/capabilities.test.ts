@@ -3,7 +3,7 @@
 // capabilities it had as optional members before the split.
 
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_KINDS, handsetOf, isExportable, isPreviewable, isStateful, type AnyKind } from '../../src/kinds/index.js';
+import { BUILTIN_KINDS, handsetOf, isExportable, isPreviewable, isReferring, isReportingUnmanaged, isStateful, liveRefsOf, pluralOf, type AnyKind } from '../../src/kinds/index.js';
 
 const names = (test: (k: AnyKind) => boolean): string[] => BUILTIN_KINDS.filter((k) => test(k)).map((k) => k.name);
 
@@ -21,5 +21,15 @@ describe('kind capabilities', () => {
     expect(handsetOf({ ...core, handset: 'message' } as AnyKind)).toBeUndefined();
     const file = BUILTIN_KINDS[0] as AnyKind;
     expect(isStateful({ ...file, findingCodes: ['X'] } as AnyKind)).toBe(false);
+  });
+
+  it('what was once on every kind is a capability with a default: unmanaged reports, references, plurals', () => {
+    expect(names(isReportingUnmanaged)).toEqual(['logo', 'chatbot', 'autoReply', 'template']);
+    expect(names(isReferring)).toEqual(['autoReply', 'persistentMenu']);
+    expect(BUILTIN_KINDS.map((k) => pluralOf(k))).toEqual(['auto-reply files', 'agency files', 'logos', 'rooms', 'auto-replies', 'persistent menus', 'templates', 'brand profiles']);
+    // A kind that holds no references refers to nothing; a false flag does not report.
+    const logo = BUILTIN_KINDS[2] as AnyKind;
+    expect(liveRefsOf(logo, { fileId: 'LG1' })).toEqual([]);
+    expect(isReportingUnmanaged({ ...logo, reportsUnmanaged: false } as AnyKind)).toBe(false);
   });
 });

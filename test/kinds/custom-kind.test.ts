@@ -14,7 +14,7 @@ import { NO_GATE } from '../../src/core/step.js';
 import { authorizeBrand, ok, paged, startEmulator, type RequestContext, type Route, type RunningEmulator } from '../../src/emulator/index.js';
 import { assignHandles } from '../../src/kinds/handles.js';
 import { registerKind, unregisterKind, type ResourceKind } from '../../src/kinds/index.js';
-import type { Doctored, Drawn, Exportable, Previewable, Prunable, Stateful } from '../../src/kinds/resource-kind.js';
+import type { Doctored, Drawn, Exportable, Previewable, Prunable, ReportsUnmanaged, Stateful } from '../../src/kinds/resource-kind.js';
 import { matchById } from '../../src/kinds/match.js';
 import { desiredSection, type SourceLocation } from '../../src/manifest/types.js';
 import { cli } from '../e2e/helpers.js';
@@ -38,7 +38,7 @@ interface DesiredWidget {
   source: SourceLocation;
 }
 
-const widgetKind: ResourceKind<DesiredWidget, Widget, 'widget'> & Previewable<DesiredWidget> & Stateful<Widget> & Exportable<Widget> & Drawn<DesiredWidget> & Doctored & Prunable = {
+const widgetKind: ResourceKind<DesiredWidget, Widget, 'widget'> & Previewable<DesiredWidget> & Stateful<Widget> & Exportable<Widget> & Drawn<DesiredWidget> & Doctored & Prunable & ReportsUnmanaged = {
   name: 'widget',
   label: 'widget',
   prune: 'widgets',
@@ -81,7 +81,6 @@ const widgetKind: ResourceKind<DesiredWidget, Widget, 'widget'> & Previewable<De
   createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: { name: d.name, color: d.color ?? 'red' } }),
   updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.widgetId, request: { name: d.name, color: d.color ?? 'red' } }),
   gates: { create: () => NO_GATE, update: () => NO_GATE, delete: () => ({ type: 'destructive' }) },
-  liveRefs: () => [],
   liveSection: 'widgets',
   read: { list: (env) => collect(env.client.list<Widget>(env.brand, '/widget', 'list widgets')) },
   async reread(client, brand, id) {

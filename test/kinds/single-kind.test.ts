@@ -52,7 +52,6 @@ const normal = (h: { name: string; description?: string; picture?: string }): Re
 const homeKind: ResourceKind<DesiredHome, LiveHome, 'home'> & Previewable<DesiredHome> & Drawn<DesiredHome> = {
   name: 'home',
   label: 'brand home',
-  reportsUnmanaged: false,
   handset: 'home',
   shown: (d) => ({ handset: 'home', name: d.name, ...(d.description !== undefined ? { description: d.description } : {}), ...(d.picture !== undefined ? { profileImage: d.picture } : {}), buttons: d.buttons, source: d.source }),
   drawing: { links: (d) => d.buttons.flatMap((b) => (b.reply !== undefined ? [{ to: `autoReply.${b.reply.autoReply}`, label: 'button' }] : [])) },
@@ -108,7 +107,6 @@ const homeKind: ResourceKind<DesiredHome, LiveHome, 'home'> & Previewable<Desire
     },
     delete: () => ({ type: 'destructive' }),
   },
-  liveRefs: () => [],
   liveSection: 'home',
   reread: async () => undefined,
   handlers: {},

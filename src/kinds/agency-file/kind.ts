@@ -13,7 +13,6 @@ export const agencyFilePlanning: KindPlanning<DesiredAgencyFile, AgencyFileInfo,
   name: 'agencyFile',
   label: 'agency file',
   drawing: { colour: ['#eeeeee', '#555555'], name: (d) => d.file.relPath },
-  reportsUnmanaged: false,
 
   desired: (brand) => [...brand.agencyFiles.values()],
   live: (live) => [...live.agencyFiles.values()].filter((f): f is AgencyFileInfo => f !== null),
@@ -43,5 +42,4 @@ export const agencyFilePlanning: KindPlanning<DesiredAgencyFile, AgencyFileInfo,
     update: (l) => ({ type: 'blocked', state: l.status, reason: 'a registered agency file cannot be changed; register the new content under a new fileId' }),
     delete: () => NO_GATE,
   },
-  liveRefs: () => [],
 };

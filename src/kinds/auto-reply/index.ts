@@ -10,7 +10,7 @@
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { AutoReplyDetail } from '../../api/types.js';
-import type { CreatedSince, Doctored, Drawn, Exportable, LinkSplitting, Listed, LiveChecked, Named, Previewable, Prunable, Relinkable, ResourceKind, Stateful, Surveyed, UsageCounted } from '../resource-kind.js';
+import type { CreatedSince, Doctored, Drawn, Exportable, LinkSplitting, Listed, LiveChecked, Named, Plural, Previewable, Prunable, Referring, ReportsUnmanaged, ResourceKind, Stateful, Surveyed, UsageCounted } from '../resource-kind.js';
 import { autoReplyDoctor } from './doctor.js';
 import { unknownMessagebases } from './common.js';
 import { autoReplyExporter } from './export.js';
@@ -28,7 +28,7 @@ declare module '../../core/live.js' {
 }
 
 /** The auto-reply kind. */
-export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'autoReply'> & Previewable<DesiredAutoReply> & Stateful<AutoReplyDetail> & Exportable<AutoReplyDetail> & Surveyed & Drawn<DesiredAutoReply> & Relinkable<AutoReplyDetail> & LinkSplitting & LiveChecked<DesiredAutoReply> & CreatedSince & Listed & Named<DesiredAutoReply, AutoReplyDetail> & Doctored & Prunable & UsageCounted<AutoReplyDetail> = {
+export const autoReplyKind: ResourceKind<DesiredAutoReply, AutoReplyDetail, 'autoReply'> & Previewable<DesiredAutoReply> & Stateful<AutoReplyDetail> & Exportable<AutoReplyDetail> & Surveyed & Drawn<DesiredAutoReply> & Referring<AutoReplyDetail> & LinkSplitting & LiveChecked<DesiredAutoReply> & CreatedSince & Listed & Named<DesiredAutoReply, AutoReplyDetail> & Doctored & Prunable & UsageCounted<AutoReplyDetail> & Plural & ReportsUnmanaged = {
   ...autoReplyPlanning,
   manifest: autoReplyManifest,
   liveProblems: unknownMessagebases,

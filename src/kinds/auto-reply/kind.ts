@@ -9,7 +9,7 @@ import { canonicalMessagebaseId } from '../../spec/messagebases.js';
 import { userPostback } from '../../spec/postback.js';
 import { compact } from '../../util/compact.js';
 import { matchByIdThenName } from '../match.js';
-import type { Drawn, DrawnLink, KindPlanning, LinkSplitting, PlanContext, Previewable, Prunable, Relinkable } from '../resource-kind.js';
+import type { Drawn, DrawnLink, KindPlanning, LinkSplitting, PlanContext, Plural, Previewable, Prunable, Referring, ReportsUnmanaged } from '../resource-kind.js';
 
 const BLOCKED_PROCESSING: Gate = {
   type: 'blocked',
@@ -18,7 +18,7 @@ const BLOCKED_PROCESSING: Gate = {
 };
 
 /** The auto-reply kind's pure part. */
-export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 'autoReply'> & Previewable<DesiredAutoReply> & Drawn<DesiredAutoReply> & Relinkable<AutoReplyDetail> & LinkSplitting & Prunable = {
+export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 'autoReply'> & Previewable<DesiredAutoReply> & Drawn<DesiredAutoReply> & Referring<AutoReplyDetail> & LinkSplitting & Prunable & Plural & ReportsUnmanaged = {
   name: 'autoReply',
   label: 'auto-reply',
   plural: 'auto-replies',

@@ -8,7 +8,7 @@
 //   manifest.ts  the `brandProfile:` section (one object) and its image rules
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
-import type { CreateChecked, Doctored, Drawn, Exportable, LiveChecked, Previewable, ResourceKind, Reviewed, Stateful } from '../resource-kind.js';
+import type { CreateChecked, Doctored, Drawn, Exportable, LiveChecked, Plural, Previewable, ResourceKind, Reviewed, Stateful } from '../resource-kind.js';
 import { profileDoctor } from './doctor.js';
 import { profileExporter } from './export.js';
 import { PROFILE_FINDING_CODES, profileFindings } from './findings.js';
@@ -24,7 +24,7 @@ declare module '../../core/live.js' {
 }
 
 /** The brand profile kind. */
-export const brandProfileKind: ResourceKind<DesiredProfile, LiveProfile, 'brandProfile'> & Previewable<DesiredProfile> & Stateful<LiveProfile> & Exportable<LiveProfile> & Drawn<DesiredProfile> & LiveChecked<DesiredProfile> & Doctored & Reviewed & CreateChecked<DesiredProfile> = {
+export const brandProfileKind: ResourceKind<DesiredProfile, LiveProfile, 'brandProfile'> & Previewable<DesiredProfile> & Stateful<LiveProfile> & Exportable<LiveProfile> & Drawn<DesiredProfile> & LiveChecked<DesiredProfile> & Doctored & Reviewed & CreateChecked<DesiredProfile> & Plural = {
   ...profilePlanning,
   manifest: profileManifest,
   liveProblems: profileProblems,

@@ -8,7 +8,7 @@ import type { BrandDetail, BrandMenuItem, RegBrand } from '../../contract/wire.j
 import { stepFile, type FieldChange, type Gate, type StepFile } from '../../core/step.js';
 import { BRAND_FIXED_AFTER_APPROVAL, BRAND_MENUS, BRAND_MODIFIABLE } from '../../spec/brand-profile.js';
 import { compact } from '../../util/compact.js';
-import type { CreateChecked, Drawn, KindPlanning, MatchResult, Previewable, Reviewed } from '../resource-kind.js';
+import type { CreateChecked, Drawn, KindPlanning, MatchResult, Plural, Previewable, Reviewed } from '../resource-kind.js';
 import { PROFILE_KEY, type DesiredHomeButton, type DesiredProfile } from './types.js';
 
 /** The fields whose change goes to review, as the plan names them. */
@@ -31,12 +31,11 @@ export interface ProfileRequest {
 export type LiveProfile = BrandDetail & { personId: string };
 
 /** The profile kind's pure part. */
-export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandProfile'> & Previewable<DesiredProfile> & Drawn<DesiredProfile> & Reviewed & CreateChecked<DesiredProfile> = {
+export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandProfile'> & Previewable<DesiredProfile> & Drawn<DesiredProfile> & Reviewed & CreateChecked<DesiredProfile> & Plural = {
   name: 'brandProfile',
   label: 'brand profile',
   reviewed: 'brand name or profile image',
   plural: 'brand profiles',
-  reportsUnmanaged: false,
   handset: 'home',
   shown: (d) => ({
     handset: 'home',
@@ -131,7 +130,6 @@ export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandPr
     update: (l, changes) => updateGate(l.status, changes),
     delete: () => ({ type: 'blocked', state: 'any', reason: 'rcsctl never deletes a brand' }),
   },
-  liveRefs: () => [],
 };
 
 /** The review gate, naming the changed fields that send the brand to review; blocked while a review is pending or when a field fixed at the first approval changes. */

@@ -7,7 +7,7 @@
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { ChatbotDetail } from '../../api/types.js';
-import type { CreateChecked, Drawn, Exportable, Listed, PartlyManaged, Previewable, Prunable, ResourceKind, Reviewed, Stateful, Surveyed } from '../resource-kind.js';
+import type { CreateChecked, Drawn, Exportable, Listed, PartlyManaged, Previewable, Prunable, ReportsUnmanaged, ResourceKind, Reviewed, Stateful, Surveyed } from '../resource-kind.js';
 import { chatbotExporter } from './export.js';
 import { CHATBOT_FINDING_CODES, chatbotFindings } from './findings.js';
 import { chatbotPlanning } from './kind.js';
@@ -22,7 +22,7 @@ declare module '../../core/live.js' {
 }
 
 /** The chatbot kind. */
-export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail, 'chatbot'> & Previewable<DesiredChatbot> & Stateful<ChatbotDetail> & Exportable<ChatbotDetail> & Surveyed & Drawn<DesiredChatbot> & Listed & Reviewed & Prunable & PartlyManaged & CreateChecked<DesiredChatbot> = {
+export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail, 'chatbot'> & Previewable<DesiredChatbot> & Stateful<ChatbotDetail> & Exportable<ChatbotDetail> & Surveyed & Drawn<DesiredChatbot> & Listed & Reviewed & Prunable & PartlyManaged & CreateChecked<DesiredChatbot> & ReportsUnmanaged = {
   ...chatbotPlanning,
   manifest: chatbotManifest,
   read: chatbotReader,

@@ -4,7 +4,7 @@
 import type { ChatbotDetail, ChatbotInfo } from '../../api/types.js';
 import { NO_GATE, stepFile, type Gate, type PlanProblem } from '../../core/step.js';
 import { matchById } from '../match.js';
-import type { CreateChecked, Drawn, KindPlanning, PartlyManaged, Previewable, Prunable, Reviewed } from '../resource-kind.js';
+import type { CreateChecked, Drawn, KindPlanning, PartlyManaged, Previewable, Prunable, ReportsUnmanaged, Reviewed } from '../resource-kind.js';
 import type { DesiredChatbot } from './types.js';
 
 /** States in which the service accepts a room update (the service reference, Chatbot update). */
@@ -15,7 +15,7 @@ const FIELDS = ['subTitle', 'subNum', 'display', 'inputField', 'rcsReply', 'subD
 type ChatbotFields = Partial<Record<(typeof FIELDS)[number], string | number>>;
 
 /** The chatbot kind's pure part. */
-export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatbot'> & Previewable<DesiredChatbot> & Drawn<DesiredChatbot> & Reviewed & Prunable & PartlyManaged & CreateChecked<DesiredChatbot> = {
+export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatbot'> & Previewable<DesiredChatbot> & Drawn<DesiredChatbot> & Reviewed & Prunable & PartlyManaged & CreateChecked<DesiredChatbot> & ReportsUnmanaged = {
   name: 'chatbot',
   label: 'room',
   reviewed: 'room',
@@ -99,7 +99,6 @@ export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatb
     },
     delete: () => ({ type: 'destructive' }),
   },
-  liveRefs: () => [],
 };
 
 /**

@@ -17,7 +17,6 @@ export const filePlanning: KindPlanning<DesiredFile, AutoReplyFile, 'file'> & Pr
   handset: 'image',
   shown: (d) => ({ handset: 'image', name: d.file.relPath, file: d.file }),
   drawing: { colour: ['#e3ecf7', '#1d3f66'] },
-  reportsUnmanaged: false,
   // An upload shows the file itself, not its one field; the service cannot say more about a file than its name.
   createOp: 'upload',
   verified: false,
@@ -58,5 +57,4 @@ export const filePlanning: KindPlanning<DesiredFile, AutoReplyFile, 'file'> & Pr
   },
 
   gates: { create: () => NO_GATE, update: () => NO_GATE, delete: () => NO_GATE },
-  liveRefs: () => [],
 };

@@ -7,7 +7,7 @@
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { Logo } from '../../api/types.js';
-import type { CreatedSince, Drawn, Exportable, Listed, Named, Previewable, Prunable, ResourceKind, Reviewed, Stateful, Surveyed } from '../resource-kind.js';
+import type { CreatedSince, Drawn, Exportable, Listed, Named, Previewable, Prunable, ReportsUnmanaged, ResourceKind, Reviewed, Stateful, Surveyed } from '../resource-kind.js';
 import { logoExporter } from './export.js';
 import { LOGO_FINDING_CODES, logoFindings } from './findings.js';
 import { logoPlanning } from './kind.js';
@@ -22,7 +22,7 @@ declare module '../../core/live.js' {
 }
 
 /** The logo kind. */
-export const logoKind: ResourceKind<DesiredLogo, Logo, 'logo'> & Previewable<DesiredLogo> & Stateful<Logo> & Exportable<Logo> & Surveyed & Drawn<DesiredLogo> & CreatedSince & Listed & Named<DesiredLogo, Logo> & Reviewed & Prunable = {
+export const logoKind: ResourceKind<DesiredLogo, Logo, 'logo'> & Previewable<DesiredLogo> & Stateful<Logo> & Exportable<Logo> & Surveyed & Drawn<DesiredLogo> & CreatedSince & Listed & Named<DesiredLogo, Logo> & Reviewed & Prunable & ReportsUnmanaged = {
   ...logoPlanning,
   manifest: logoManifest,
   read: logoReader,

@@ -6,14 +6,14 @@ import type { Logo } from '../../api/types.js';
 import { stepFile, type Gate } from '../../core/step.js';
 import { compact } from '../../util/compact.js';
 import { matchByIdThenName } from '../match.js';
-import type { Drawn, KindPlanning, Previewable, Prunable, Reviewed } from '../resource-kind.js';
+import type { Drawn, KindPlanning, Previewable, Prunable, ReportsUnmanaged, Reviewed } from '../resource-kind.js';
 import type { DesiredLogo } from './types.js';
 
 /** States in which the service accepts a logo modification (the service reference, Logo). */
 export const LOGO_MODIFIABLE = ['저장', '반려', '반려(수정)', '승인'];
 
 /** The logo kind's pure part. */
-export const logoPlanning: KindPlanning<DesiredLogo, Logo, 'logo'> & Previewable<DesiredLogo> & Drawn<DesiredLogo> & Reviewed & Prunable = {
+export const logoPlanning: KindPlanning<DesiredLogo, Logo, 'logo'> & Previewable<DesiredLogo> & Drawn<DesiredLogo> & Reviewed & Prunable & ReportsUnmanaged = {
   name: 'logo',
   label: 'logo',
   reviewed: 'logo',
@@ -62,7 +62,6 @@ export const logoPlanning: KindPlanning<DesiredLogo, Logo, 'logo'> & Previewable
     },
     delete: () => ({ type: 'destructive' }),
   },
-  liveRefs: () => [],
 };
 
 function logoRequest(d: DesiredLogo): { name: string; description?: string } {

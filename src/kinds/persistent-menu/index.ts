@@ -7,14 +7,14 @@
 
 import type { ChatbotDetail } from '../../api/types.js';
 import { rereadChatbot } from '../chatbot/service.js';
-import type { Drawn, Ordered, Previewable, Relinkable, ResourceKind, UsageCounted, Worded } from '../resource-kind.js';
+import type { Drawn, Ordered, Previewable, Referring, ResourceKind, UsageCounted, Worded } from '../resource-kind.js';
 import { hasMenu, persistentMenuPlanning, type DesiredMenu } from './kind.js';
 import { menuManifest } from './manifest.js';
 import { menuHandlers } from './service.js';
 import { menuUsage } from './usage.js';
 
 /** The persistent menu kind. */
-export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Relinkable<ChatbotDetail> & Ordered<DesiredMenu, ChatbotDetail> & UsageCounted<ChatbotDetail> = {
+export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Referring<ChatbotDetail> & Ordered<DesiredMenu, ChatbotDetail> & UsageCounted<ChatbotDetail> = {
   ...persistentMenuPlanning,
   manifest: menuManifest,
   // A room without a menu has no menu to find: a create is then still to do, a delete done.

@@ -7,7 +7,7 @@ import { compact } from '../../util/compact.js';
 import type { DesiredChatbot, DesiredMenuItem } from '../chatbot/types.js';
 import { matchById } from '../match.js';
 import { drawnReply } from '../auto-reply/kind.js';
-import type { Drawn, KindPlanning, Ordered, PlanContext, Previewable, Relinkable, Worded } from '../resource-kind.js';
+import type { Drawn, KindPlanning, Ordered, PlanContext, Previewable, Referring, Worded } from '../resource-kind.js';
 
 /** A room's menu, desired: only rooms whose manifest has `persistentMenu`. */
 export interface DesiredMenu {
@@ -20,7 +20,7 @@ export interface DesiredMenu {
 }
 
 /** The persistent menu kind's pure part. */
-export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Relinkable<ChatbotDetail> & Ordered<DesiredMenu, ChatbotDetail> = {
+export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Referring<ChatbotDetail> & Ordered<DesiredMenu, ChatbotDetail> = {
   name: 'persistentMenu',
   label: 'persistent menu',
   handset: 'menu',
@@ -31,7 +31,6 @@ export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'p
     partOf: (d) => `chatbot.${d.chatbotId}`,
     links: (d) => d.items.flatMap((item) => (item.type === 'reply' ? drawnReply(item, item.title) : [])),
   },
-  reportsUnmanaged: false,
 
   desired: (brand) =>
     [...brand.chatbots.values()]

@@ -8,7 +8,7 @@
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { TemplateDetail } from '../../api/types.js';
-import type { CreatedSince, Drawn, Exportable, LiveChecked, Prunable, ResourceKind, Reviewed, Stateful } from '../resource-kind.js';
+import type { CreatedSince, Drawn, Exportable, LiveChecked, Prunable, ReportsUnmanaged, ResourceKind, Reviewed, Stateful } from '../resource-kind.js';
 import { templateExporter } from './export.js';
 import { TEMPLATE_FINDING_CODES, templateFindings } from './findings.js';
 import { templatePlanning } from './kind.js';
@@ -24,7 +24,7 @@ declare module '../../core/live.js' {
 }
 
 /** The template kind. */
-export const templateKind: ResourceKind<DesiredTemplate, TemplateDetail, 'template'> & Stateful<TemplateDetail> & Exportable<TemplateDetail> & Drawn<DesiredTemplate> & CreatedSince & LiveChecked<DesiredTemplate> & Reviewed & Prunable = {
+export const templateKind: ResourceKind<DesiredTemplate, TemplateDetail, 'template'> & Stateful<TemplateDetail> & Exportable<TemplateDetail> & Drawn<DesiredTemplate> & CreatedSince & LiveChecked<DesiredTemplate> & Reviewed & Prunable & ReportsUnmanaged = {
   ...templatePlanning,
   manifest: templateManifest,
   liveProblems: templateProblems,

@@ -8,7 +8,7 @@ import type { TemplateButtonGroup, TemplateDetail, TemplateV1Request, TemplateV2
 import { stepFile, type FieldChange, type Gate, type Step, type StepFile } from '../../core/step.js';
 import { maapFileId, withoutWidgetPolicy } from '../../spec/template-policy.js';
 import { compact } from '../../util/compact.js';
-import type { Drawn, KindPlanning, PlanContext, Prunable, Reviewed } from '../resource-kind.js';
+import type { Drawn, KindPlanning, PlanContext, Prunable, ReportsUnmanaged, Reviewed } from '../resource-kind.js';
 import type { DesiredTemplate } from './types.js';
 
 /** States in which the service accepts a template modification or delete (the public document). */
@@ -22,7 +22,7 @@ export type TemplateRequest =
   | { api: 'params'; template: TemplateV2Request; images: Record<string, StepFile>; cancelReview?: true };
 
 /** The template kind's pure part. */
-export const templatePlanning: KindPlanning<DesiredTemplate, TemplateDetail, 'template'> & Drawn<DesiredTemplate> & Reviewed & Prunable = {
+export const templatePlanning: KindPlanning<DesiredTemplate, TemplateDetail, 'template'> & Drawn<DesiredTemplate> & Reviewed & Prunable & ReportsUnmanaged = {
   name: 'template',
   label: 'template',
   reviewed: 'template',
@@ -130,7 +130,6 @@ export const templatePlanning: KindPlanning<DesiredTemplate, TemplateDetail, 'te
       return { type: 'blocked', state, reason: `the template is under review; the service deletes templates only in ${TEMPLATE_CHANGEABLE.join(', ')}${how}` };
     },
   },
-  liveRefs: () => [],
 };
 
 /** The review gate of a change that first withdraws a pending review, which is gated like a delete. */
