@@ -22,8 +22,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { startEmulator, type Seed } from '../src/emulator/index.js';
-import { emulatorChild as emulatorChildOf, fleetSeed, writeFleetManifests, type Fleet } from './controller-fleet.js';
+import type { Seed } from '../src/emulator/index.js';
+import { emulatorChild as emulatorChildOf, fleetSeed, serveEmulator, writeFleetManifests, type Fleet } from './controller-fleet.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'rcsctl.js');
@@ -160,9 +160,4 @@ export async function run(): Promise<void> {
   }
 }
 
-async function serve(): Promise<void> {
-  const emu = await startEmulator({ seed: seed(), latencyMs: LATENCY_MS });
-  process.send?.(emu.url);
-}
-
-if (process.argv.includes('--serve')) await serve();
+if (process.argv.includes('--serve')) await serveEmulator(seed(), LATENCY_MS);
