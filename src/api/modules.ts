@@ -9,6 +9,7 @@ import { bidirectionalApi } from './bidirectional.js';
 import { brandsApi } from './brands.js';
 import { layoutComponentsApi, messagebasesApi } from './catalogue.js';
 import { chatbotsApi } from './chatbots.js';
+import { layoutsApi } from './layouts.js';
 import { logosApi } from './logos.js';
 import { menusApi } from './menus.js';
 import { statsApi } from './stats.js';
@@ -28,6 +29,7 @@ export const API_MODULES = {
   brands: brandsApi,
   statistics: statsApi,
   bidirectional: bidirectionalApi,
+  layouts: layoutsApi,
 } satisfies Record<string, (transport: Transport) => object>;
 
 /** The client's module fields: `autoReplies: AutoRepliesApi`, and so on. */

@@ -105,6 +105,17 @@ export const ERRORS = {
   brandNotEmpty: { http: 400, code: '64351', message: '%s exists. need to delete all %s before deleting the brand' },
   cannotDeleteSelf: { http: 400, code: '64352', message: 'can not delete yourself' },
   brandImageRatio: { http: 400, code: '64394', message: 'brand profile / background image must be 1:1 ratio' },
+  // The layout routes (the public OpenAPI document's error list, its spelling; docs/decisions.md, "Layouts").
+  invalidLayoutId: { http: 400, code: '64545', message: 'Invalid layoutId' },
+  invalidProductCode: { http: 400, code: '64546', message: 'Invalid product code' },
+  layoutBodyRequired: { http: 400, code: '64549', message: 'The bodyComposition is required.' },
+  layoutOneHeader: { http: 400, code: '64550', message: 'Only one component is available for headerComposition.' },
+  // The document's message names the component and the area (`%s component is not available for %s.`): the detail is that whole sentence.
+  componentNotForArea: { http: 400, code: '64552', message: '%s' },
+  invalidComponentId: { http: 400, code: '64600', message: 'Invalid componetId' },
+  layoutOneFooter: { http: 400, code: '64601', message: 'Only one component is available for footerComposition.' },
+  invalidSampleLayoutId: { http: 400, code: '64603', message: 'Invalid sampleLayoutId' },
+  componentGroupClash: { http: 400, code: '64604', message: 'Different components that belong to the same groupComponentId cannot be used together.' },
   tooManyRequests: { http: 429, code: '69001', message: 'Too many requests' },
   internal: { http: 500, code: '69999', message: 'Internal error' },
 } as const satisfies Record<string, ErrorDef>;

@@ -51,6 +51,8 @@ const CORP_BRAND = '/api/1.1/corp/brand';
 const PERSON_BRAND = '/api/1.1/corp/:personId/brand';
 const AGENCY_BRAND = '/api/1.1/agency/:agencyId/brand/:brandId';
 const STATS = '/api/1.1/statQuery';
+const LAYOUT = `${BRAND}/layout`;
+const BASE_LAYOUT = '/api/1.1/baselayout';
 
 const m = (id: string, method: string, path: string, request: RequestShape, answer: AnswerShape): Operation => ({ id, method, path, family: 'management', request, answer });
 const json = (schema: string): RequestShape => ({ kind: 'json', schema });
@@ -149,6 +151,15 @@ export const OPERATIONS: readonly Operation[] = [
   m('brand.agencyModify', 'PUT', AGENCY_BRAND, { kind: 'multipart', parts: brandParts(false) }, one('brandDetail')),
   // The reference gives this list result and pagination only, no links.
   m('layoutComponent.list', 'GET', '/api/1.1/baselayout/component', NONE, { kind: 'list', item: 'layoutComponent', links: false }),
+  // Layouts (the public OpenAPI document, SINCE v1.1.10): the product rules and samples are service-wide, the layouts a brand's.
+  m('layoutRule.list', 'GET', `${BASE_LAYOUT}/product/rule`, NONE, { kind: 'envelope-items', item: 'layoutRule' }),
+  m('layoutSample.list', 'GET', `${BASE_LAYOUT}/sample`, NONE, list('sampleLayout')),
+  m('layoutSample.get', 'GET', `${BASE_LAYOUT}/sample/:sampleLayoutId`, NONE, one('sampleLayoutDetail')),
+  m('layout.list', 'GET', LAYOUT, NONE, list('layoutListItem')),
+  m('layout.create', 'POST', LAYOUT, json('layoutRequest'), one('layoutIdResult')),
+  m('layout.get', 'GET', `${LAYOUT}/:layoutId`, NONE, one('layoutDetail')),
+  m('layout.update', 'PUT', `${LAYOUT}/:layoutId`, json('layoutRequest'), one('layoutIdResult')),
+  m('layout.delete', 'DELETE', `${LAYOUT}/:layoutId`, NONE, one('layoutIdResult')),
   {
     id: 'agencyFile.register',
     method: 'POST',

@@ -281,6 +281,108 @@ export interface LayoutComponent {
   groupComponentId: string | null;
 }
 
+/** The table options a layout may give a table component (TableOption). */
+export interface LayoutTableOptions {
+  leftAlign?: 'left' | 'right' | 'center';
+  rightAlign?: 'left' | 'right' | 'center';
+  leftTextStyle?: 'normal' | 'bold';
+  rightTextStyle?: 'normal' | 'bold';
+  /** Rows: 5 or 10 (the service lists some as the string `'5'`). */
+  maxCount?: 5 | 10 | string;
+}
+
+/** A component placed in an area of a layout (LayoutComponent): registration sends no index, reading gives one. */
+export interface LayoutComposition {
+  index?: number;
+  componentId: string;
+  /** Table options, or a button's `{ color }` (ButtonOption); absent or null where the component takes none. */
+  options?: Record<string, unknown> | null;
+}
+
+/** A layout registration or modification (RegBrandLayout). */
+export interface LayoutRequest {
+  layoutName: string;
+  productCode: string;
+  /** The sample it was built from, when it was. */
+  sampleLayoutId?: string;
+  headerComposition: LayoutComposition[];
+  bodyComposition: LayoutComposition[];
+  footerComposition: LayoutComposition[];
+}
+
+/**
+ * A brand layout as its list gives it (BrandLayout). The public document names
+ * the layout's own id and name `sampleLayoutId` and `sampleLayoutName` (their
+ * descriptions say layout ID and layout name): docs/decisions.md, "Layouts".
+ */
+export interface LayoutListItem {
+  sampleLayoutId: string;
+  sampleLayoutName: string;
+  productCode: string;
+  /** ready (in use) or pause. */
+  status: string;
+  registerId: string | null;
+  registerDate: ServiceTime;
+  updateDate: ServiceTime;
+  /** 등록완료 (registered with the carriers), 저장 (saved in the console only) or 처리중 (registration failed part-way: no change or delete). */
+  approvalResult: string;
+}
+
+/** A brand layout in full (BrandLayoutDetail). */
+export interface LayoutDetail extends LayoutListItem {
+  spec: string;
+  /** formatBr for a brand's own layout. */
+  cardType: string;
+  buttonColor: string;
+  headerComposition: LayoutComposition[];
+  bodyComposition: LayoutComposition[];
+  footerComposition: LayoutComposition[];
+  /** The openrichcard message the components make (reference data). */
+  formattedString?: Record<string, unknown>;
+  params?: TemplateParamInfo[];
+}
+
+/** A layout create, modify or delete answer: its id (also its messagebaseId), and on a modify the send body's fields. */
+export interface LayoutIdResult {
+  layoutId: string;
+  body?: Record<string, string>;
+}
+
+/** The service's rule for the layouts of one message product (LayoutRule). */
+export interface LayoutRule {
+  productCode: string;
+  /** Most components in the header and body together. */
+  componentCount: number;
+  componentMinCount: number;
+  /** Most button components. */
+  buttonCount: number;
+  /** Most components of each component group. */
+  componentLimit: Record<string, number>;
+}
+
+/** A sample layout (SampleLayout); its detail adds the areas and the openrichcard message. */
+export interface SampleLayout {
+  sampleLayoutId: string;
+  sampleLayoutName: string;
+  productCode: string;
+  status: string;
+  registerId: string | null;
+  registerDate: ServiceTime;
+  updateDate: ServiceTime;
+  approvalResult: string;
+}
+
+/** A sample layout in full (SampleLayoutDetail). */
+export interface SampleLayoutDetail extends SampleLayout {
+  spec: string;
+  cardType: string;
+  buttonColor: string;
+  headerComposition: LayoutComposition[];
+  bodyComposition: LayoutComposition[];
+  footerComposition: LayoutComposition[];
+  formattedString?: Record<string, unknown>;
+}
+
 /** Common messagebase list item (docs/decisions.md, "Common messagebases"). */
 export interface CommonMessagebase {
   messagebaseId: string;

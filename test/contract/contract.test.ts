@@ -103,7 +103,9 @@ describe('the service contract', () => {
     expect(findOperation('POST', `/api/1.1/brand/${BRAND.id}/v2/messagebase/UBR.x-t1`)?.id).toBe('template.modify');
     expect(findOperation('GET', '/api/1.1/messagebase/messagebaseform/TADS001A/logo')?.id).toBe('templateForm.logos');
     // Operations rcsctl never uses are outside the table.
-    expect(findOperation('GET', '/api/1.1/brand/x/layout')).toBeUndefined();
+    expect(findOperation('GET', '/api/1.1/usableQuery/chatbotId/x')).toBeUndefined();
+    expect(findOperation('GET', '/api/1.1/brand/x/layout')?.id).toBe('layout.list');
+    expect(findOperation('GET', '/api/1.1/baselayout/sample/SL_1')?.id).toBe('layoutSample.get');
     expect(contractDefinitions().length).toBeGreaterThan(20);
     for (const name of contractDefinitions()) expect(() => checkValue(name, {}), name).not.toThrow();
     expect(OPERATIONS.length).toBe(new Set(OPERATIONS.map((o) => o.id)).size);

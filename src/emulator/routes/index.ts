@@ -11,6 +11,7 @@ import { autoReplyRoutes } from './auto-replies.js';
 import { bidirectionalRoutes } from './bidirectional.js';
 import { brandModule } from './brands.js';
 import { chatbotRoutes } from './chatbots.js';
+import { layoutModule } from './layouts.js';
 import { logoRoutes } from './logos.js';
 import { menuRoutes } from './menus.js';
 import { miscRoutes } from './misc.js';
@@ -29,6 +30,7 @@ export const ROUTE_MODULES: readonly EmulatorModule[] = [
   { routes: templateRoutes },
   brandModule,
   statsModule,
+  layoutModule,
 ];
 
 /** The routes of every registered module. */
