@@ -186,6 +186,12 @@ async function dedupe(client: RcsClient, plans: PlannedBrand[], opts: ApplyRunOp
 /** How one brand is applied from its manifests: the run's options and the planning's. */
 export interface ApplyBrandOptions extends ApplyRunOptions {
   plan?: Omit<PlanBrandsOptions, 'concurrency' | 'hintFor' | 'cache'>;
+  /**
+   * Told the plan before anything is sent (the controller's policy rules):
+   * it may mark the brand's plan unappliable (`plan.policy`), and then
+   * nothing is applied for it.
+   */
+  checkPlan?: (outcomes: BrandOutcome[]) => Promise<void>;
 }
 
 /**
@@ -200,5 +206,10 @@ export function applyBrand(client: RcsClient, desired: DesiredBrand, opts: Apply
     ...(opts.hintFor !== undefined ? { hintFor: opts.hintFor } : {}),
     ...(opts.cache !== undefined ? { cache: opts.cache } : {}),
   };
-  return runApply(client, { from: 'manifests', brandIds: [desired.brandId], plan: () => planEachBrand(client, [desired], planOpts) }, opts);
+  const plan = async (): Promise<BrandOutcome[]> => {
+    const outcomes = await planEachBrand(client, [desired], planOpts);
+    await opts.checkPlan?.(outcomes);
+    return outcomes;
+  };
+  return runApply(client, { from: 'manifests', brandIds: [desired.brandId], plan }, opts);
 }

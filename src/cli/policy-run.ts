@@ -10,9 +10,10 @@ import type { LoadedManifests } from '../manifest/load-manifests.js';
 import { violationCode, type PolicyRule } from '../manifest/policy.js';
 import type { SourceDoc } from '../manifest/source.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
-import { isFailed, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
+import { isFailed, type BrandOutcome } from '../plan/plan-brands.js';
 import type { PlanFile } from '../plan/types.js';
-import { evaluatePolicies, problemViolation, type PolicyBrand } from '../policy/evaluate.js';
+import { evaluatePolicies } from '../policy/evaluate.js';
+import { checkPlannedBrands, policyBrand } from '../policy/plan-policies.js';
 import { recordRunRules } from '../policy/run-rules.js';
 import type { CommandContext } from './context.js';
 
@@ -21,7 +22,7 @@ export function withLabelOption(command: Command): Command {
   return command.option('--label <name>', "a label of the pull request, for policy rules (`labels`; repeatable; env: RCSCTL_LABELS, comma-separated)", (v: string, prev: string[] = []) => [...prev, v]);
 }
 
-/** What the rules know of the request under review: its labels, and whether there is one (`request`). */
+/** What the rules know of the request under review (src/policy/plan-policies.ts). */
 export interface RequestContext {
   labels: string[];
   request: boolean;
@@ -78,10 +79,6 @@ function ruleDiagnostic(rule: PolicyRule, code: 'RCS803' | 'RCS804', message: st
   return { code, severity: 'error', file: at.file, line: at.line, col: at.col, path: '', message, rule: { name: rule.name, file: rule.at.file, line: rule.at.line } };
 }
 
-function policyBrand(b: DesiredBrand, docs: Map<string, SourceDoc[]> | undefined): PolicyBrand {
-  return { brandId: b.brandId, ...(b.owners !== undefined ? { owners: b.owners } : {}), desired: b, ...(docs?.get(b.brandId) !== undefined ? { docs: docs.get(b.brandId) as SourceDoc[] } : {}) };
-}
-
 /**
  * plan and apply: every rule over the planned brands (their manifests and
  * their plans). Each brand's violations go on its plan (`policy`), the run's
@@ -90,20 +87,9 @@ function policyBrand(b: DesiredBrand, docs: Map<string, SourceDoc[]> | undefined
  */
 export async function checkPlanPolicies(rules: readonly PolicyRule[], docs: Map<string, SourceDoc[]> | undefined, outcomes: BrandOutcome[], file: PlanFile, request: RequestContext): Promise<PlanFile> {
   if (rules.length === 0) return file;
-  const planned = outcomes.filter((o): o is PlannedBrand => !isFailed(o));
-  const brands: PolicyBrand[] = planned.map((o) => ({ ...policyBrand(o.desired, docs), plan: o.plan }));
-  const result = await evaluatePolicies(rules, brands, { ...request, scope: 'all' });
-  const byBrand = new Map<string, PolicyViolation[]>();
-  const run: PolicyViolation[] = [...result.problems.map(problemViolation)];
-  for (const v of result.violations) {
-    if (v.brandId === undefined) run.push(v);
-    else byBrand.set(v.brandId, [...(byBrand.get(v.brandId) ?? []), v]);
-  }
-  // The outcomes and the file hold the same plan objects: one assignment shows in both.
-  for (const o of planned) {
-    const found = byBrand.get(o.plan.brandId);
-    if (found !== undefined) o.plan.policy = found;
-  }
+  // The outcomes and the file hold the same plan objects: the brands' verdicts set on one show in both.
+  const run = await checkPlannedBrands(rules, docs, outcomes, request);
+  const byBrand = new Map(outcomes.filter((o) => !isFailed(o)).map((o) => [o.plan.brandId, o.plan.policy]));
   const brandsOf = file.brands.map((p) => {
     const found = byBrand.get(p.brandId);
     return found !== undefined && p.policy === undefined ? { ...p, policy: found } : p;

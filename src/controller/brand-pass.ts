@@ -25,6 +25,10 @@ import type { ControllerMetrics } from './metrics.js';
 import type { RetrySchedule } from './retry-schedule.js';
 import { serviceStateOf, type ServiceCondition } from './service-condition.js';
 import { classify, type Classified } from './state.js';
+import type { PolicyRule } from '../manifest/policy.js';
+import type { SourceDoc } from '../manifest/source.js';
+import { checkPlannedBrands } from '../policy/plan-policies.js';
+import { violationText } from '../core/policy.js';
 import type { Gate } from './brand-controls.js';
 
 const DAY_MS = 86_400_000;
@@ -72,6 +76,8 @@ export interface PassDeps {
   cache?: LiveCache;
   /** The controller's clock: how long a review has waited is read against it. */
   now: () => Date;
+  /** The repository's policy rules and the brands' documents they read (docs/policies.md), as last read. */
+  policies?: () => { rules: readonly PolicyRule[]; docs: Map<string, SourceDoc[]> };
 }
 
 interface PassOutcome {
@@ -175,6 +181,7 @@ export class BrandPasses {
       return 'error';
     }
     book.settle(brandId, c.classified, c.error, c.detail, tookMs);
+    for (const v of c.plan?.policy ?? []) log(v.severity === 'error' ? 'error' : 'warn', 'policy', { brand: brandId, rule: v.rule, severity: v.severity, message: violationText(v), applied: v.severity === 'error' ? 'no' : 'yes' });
     if (c.plan !== undefined) book.planned(brandId, c.plan);
     if (c.classified.state === 'failed') {
       const retry = retries.failed(brandId);
@@ -198,7 +205,11 @@ export class BrandPasses {
   private async observe(want: DesiredBrand, planned?: BrandOutcome[]): Promise<PassOutcome> {
     const { concurrency, reviewWarningMs } = this.settings;
     const cache = this.deps.cache;
-    const outcomes = planned ?? (await planEachBrand(this.deps.client, [want], { concurrency, ...(cache !== undefined ? { cache } : {}) }));
+    let outcomes = planned;
+    if (outcomes === undefined) {
+      outcomes = await planEachBrand(this.deps.client, [want], { concurrency, ...(cache !== undefined ? { cache } : {}) });
+      await this.checkPolicies(outcomes);
+    }
     const now = this.deps.now();
     const report = buildDrift(outcomes, now, { reviewWarningDays: Math.max(0, Math.floor(reviewWarningMs / DAY_MS)) });
     const outcome = outcomes[0]!;
@@ -209,6 +220,8 @@ export class BrandPasses {
       steps: outcome.plan.steps.map((s) => ({ address: s.address, name: s.name, op: s.op, gate: s.gate, ...changeRecords(s.changes) })),
       // The findings with their reasons: a rejection's operator reason, how long a review has waited.
       findings: (drift?.resources ?? []).flatMap((r) => r.findings.map((f) => ({ code: f.code, severity: f.severity, address: f.address, message: f.message, action: f.action, ...pick(f, ['state', 'approvalReason', 'since', 'ageDays', 'expiryDate', 'daysLeft']) }))),
+      // The policy rules the plan breaks: an error among them keeps it from being applied.
+      ...(outcome.plan.policy !== undefined ? { policy: outcome.plan.policy } : {}),
     };
     const e = outcome.plan.error;
     const error: PassError | undefined = e !== undefined ? { code: e.code, message: e.message, ...(e.httpStatus !== undefined ? { httpStatus: e.httpStatus } : {}) } : undefined;
@@ -235,6 +248,8 @@ export class BrandPasses {
         lock: { dir: s.lockDir, timeoutMs: 0, baseUrl: s.baseUrl, command: 'controller', ...(s.shard !== undefined ? { shard: s.shard } : {}), ...(backend !== undefined ? { backend } : {}) },
         signal,
         ...(cache !== undefined ? { cache } : {}),
+        // The repository's rules, on the plan before anything is sent: a brand that breaks an error rule is not applied.
+        checkPlan: (outcomes) => this.checkPolicies(outcomes),
       });
     } catch (err) {
       if (err instanceof RcsctlError && err.code === 'E_LOCKED') {
@@ -251,6 +266,8 @@ export class BrandPasses {
       return undefined;
     }
     if (run.status === 'nothing') return this.observe(want, run.planned);
+    // Refused by a policy rule before anything was sent: blocked, with the rules it breaks (state.ts).
+    if (run.status === 'failed' && run.failures.size > 0 && [...run.failures.values()].every((e) => e.code === 'E_POLICY') && run.unconverged.length === 0) return this.observe(want, run.planned);
     if (run.status === 'interrupted') {
       // Steps cut short (in flight when the shutdown came, or never started): the next pass reads where they stand.
       const interrupted = run.interrupted.flatMap((o) => (o.results ?? []).filter((r) => r.status === 'cancelled' || r.inFlightAtInterrupt === true).map((r) => `${r.step.address} ${r.step.op}: ${r.status === 'cancelled' ? 'not started' : `interrupted in flight (${r.message})`}`));
@@ -270,6 +287,21 @@ export class BrandPasses {
     }
     // What the apply left (held or blocked steps, reviews it started): read once more.
     return { ...(await this.observe(want)), applied, steps: ran };
+  }
+
+  /**
+   * The repository's rules over a pass's plan (docs/policies.md): the
+   * brand's violations go on its plan. A pass is one brand's, so a rule on
+   * the whole run sees that brand alone, and its verdict is the brand's. The
+   * controller reviews no request: `request` is false and there are no
+   * labels, as on the main branch.
+   */
+  private async checkPolicies(outcomes: BrandOutcome[]): Promise<void> {
+    const policies = this.deps.policies?.();
+    if (policies === undefined || policies.rules.length === 0) return;
+    const run = await checkPlannedBrands(policies.rules, policies.docs, outcomes, { labels: [], request: false });
+    if (run.length === 0) return;
+    for (const o of outcomes) if (o.plan.error === undefined) o.plan.policy = [...(o.plan.policy ?? []), ...run];
   }
 
   /** Another run holds the brand's lock: say who, and try again after lockRetryMs. */

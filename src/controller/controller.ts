@@ -279,7 +279,7 @@ class Controller implements RunningController {
         ...(options.shard !== undefined ? { shard: shardLabel(options.shard) } : {}),
         ...(options.lockUrl !== undefined ? { lockBackend: () => this.leadership?.lockBackend, leaseSignal: () => this.leadership!.signal } : {}),
       },
-      { client: options.client, book: this.book, log, metrics, gate: (id) => this.controls.gate(id), applied: (id, steps) => this.notify.applied(id, steps), signal: this.shutdown.signal, requests: this.hardStop.signal, markDirty, service: this.service, retries: this.retries, now: options.now ?? (() => new Date()), ...(this.cache !== undefined ? { cache: this.cache } : {}) },
+      { client: options.client, book: this.book, log, metrics, gate: (id) => this.controls.gate(id), applied: (id, steps) => this.notify.applied(id, steps), signal: this.shutdown.signal, requests: this.hardStop.signal, markDirty, service: this.service, retries: this.retries, now: options.now ?? (() => new Date()), policies: () => ({ rules: this.desired.current.policies, docs: this.desired.current.docs }), ...(this.cache !== undefined ? { cache: this.cache } : {}) },
     );
     this.forwarder = peers !== undefined && options.shard !== undefined ? makeForwarder(peers, options.shard, options.webhookToken, log, metrics, options.forwardTimeoutMs) : undefined;
     this.router = new NotificationRouter({

@@ -48,7 +48,7 @@ export interface DesiredDeps {
 /** The manifests as last read, and the watch that reads them again. */
 export class DesiredState {
   /** The last read. */
-  current: DesiredSet = { brands: new Map(), broken: new Map(), orphanErrors: [], files: new Map(), sensitive: [] };
+  current: DesiredSet = { brands: new Map(), broken: new Map(), orphanErrors: [], files: new Map(), sensitive: [], policies: [], docs: new Map(), policyFiles: new Set() };
   private reloading: Promise<void> = Promise.resolve();
   /** The revision each brand's manifests were last read at. */
   private revisions = new Map<string, Revision>();
@@ -139,7 +139,9 @@ export class DesiredState {
     void this.reload()
       .then(() => {
         const now = this.current;
-        const touched = (id: string): boolean => files.length === 0 || [...(now.files.get(id) ?? []), ...(before.files.get(id) ?? [])].some((f) => files.includes(f)) || !before.brands.has(id);
+        // A rule file changed: every brand's plan is checked again.
+        const rules = files.some((f) => now.policyFiles.has(f) || before.policyFiles.has(f));
+        const touched = (id: string): boolean => files.length === 0 || rules || [...(now.files.get(id) ?? []), ...(before.files.get(id) ?? [])].some((f) => files.includes(f)) || !before.brands.has(id);
         const dirty = [...now.brands.keys()].filter(touched);
         this.deps.log('info', 'manifests.changed', { files: files.length, brands: dirty.length });
         for (const id of dirty) this.deps.markDirty(id);

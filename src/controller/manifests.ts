@@ -9,6 +9,8 @@
 import { realpathSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { loadManifests, type LoadOptions } from '../manifest/index.js';
+import type { PolicyRule } from '../manifest/policy.js';
+import type { SourceDoc } from '../manifest/source.js';
 import type { SensitiveValue } from '../manifest/sensitive.js';
 import type { DesiredBrand } from '../manifest/types.js';
 import { inShard, type Shard } from '../plan/shard.js';
@@ -24,7 +26,16 @@ export interface DesiredSet {
   files: Map<string, Set<string>>;
   /** Sensitive values the manifests interpolated (hidden in logs). */
   sensitive: SensitiveValue[];
+  /** The rules of the `kind: Policy` documents among the paths (docs/policies.md), checked on each brand's plan before it is applied. */
+  policies: PolicyRule[];
+  /** Each brand's documents, composed and interpolated: what the rules on manifests read. */
+  docs: Map<string, SourceDoc[]>;
+  /** The rule files (absolute), those with errors included: a change to one concerns every brand. */
+  policyFiles: Set<string>;
 }
+
+/** The diagnostics of a rule file (docs/diagnostics.md, RCS8xx): the rules could not be read. */
+const RULE_FILE_CODES = new Set(['RCS801', 'RCS802']);
 
 /**
  * Load the brands of `paths` in `shard`. A file with errors that names no
@@ -33,7 +44,7 @@ export interface DesiredSet {
  * brand fails; the others reconcile. A file tied to no brand is logged.
  */
 export async function loadDesired(paths: string[], opts: LoadOptions, shard: Shard | undefined, previous: Map<string, Set<string>> = new Map()): Promise<DesiredSet> {
-  const result = await loadManifests(paths, opts);
+  const result = await loadManifests(paths, { ...opts, keepDocs: true });
   const abs = (f: string): string => (isAbsolute(f) ? f : resolve(opts.cwd, f));
   const files = new Map<string, Set<string>>();
   const own = (brandId: string, file: string): void => {
@@ -46,10 +57,18 @@ export async function loadDesired(paths: string[], opts: LoadOptions, shard: Sha
   for (const s of result.skipped) own(s.brandId, s.file);
   const broken = new Map<string, string>();
   const orphanErrors: string[] = [];
+  const policyFiles = new Set(result.policies.map((r) => abs(r.at.file)));
+  // A rule file with errors: the rules are not known, so no brand is applied without them (as plan and apply stop).
+  const ruleError = result.diagnostics.find((d) => d.severity === 'error' && RULE_FILE_CODES.has(d.code));
   for (const d of result.diagnostics) {
     if (d.severity !== 'error') continue;
     const text = `${d.file}:${d.line}:${d.col}: ${d.code} ${d.message}`;
     const file = abs(d.file);
+    if (RULE_FILE_CODES.has(d.code)) {
+      policyFiles.add(file);
+      orphanErrors.push(text);
+      continue;
+    }
     let owners = [...files].filter(([, fs]) => fs.has(file)).map(([id]) => id);
     if (owners.length === 0) owners = [...previous].filter(([, fs]) => fs.has(file)).map(([id]) => id);
     if (owners.length === 0) orphanErrors.push(text);
@@ -58,8 +77,13 @@ export async function loadDesired(paths: string[], opts: LoadOptions, shard: Sha
       if (!files.has(id)) files.set(id, new Set(previous.get(id)));
     }
   }
+  if (ruleError !== undefined) {
+    const text = `the policy rules could not be read, so nothing is applied without them: ${ruleError.file}:${ruleError.line}:${ruleError.col}: ${ruleError.code} ${ruleError.message}`;
+    for (const b of result.brands) if (inShard(b.brandId, shard) && !broken.has(b.brandId)) broken.set(b.brandId, text);
+  }
   const brands = new Map(result.brands.filter((b) => inShard(b.brandId, shard) && !broken.has(b.brandId)).map((b) => [b.brandId, b]));
-  return { brands, broken, orphanErrors, files, sensitive: result.sensitive };
+  const docs = new Map([...(result.docs ?? [])].filter(([id]) => brands.has(id)));
+  return { brands, broken, orphanErrors, files, sensitive: result.sensitive, policies: result.policies, docs, policyFiles };
 }
 
 /** A running watch: `refresh()` follows the paths' links again and re-arms on a new real folder; `close()` ends it. */

@@ -6,6 +6,7 @@ import type { BrandOutcome } from '../plan/plan-brands.js';
 import { isFailed } from '../plan/plan-brands.js';
 import type { BrandDrift, Finding } from '../report/types.js';
 import { parseServiceTime } from '../util/time.js';
+import { violationText } from '../core/policy.js';
 
 /** The states of a brand, exactly as /status and the metrics name them. */
 export const BRAND_STATES = ['in-sync', 'drifted', 'waiting-review', 'blocked', 'failed', 'reconciling'] as const;
@@ -45,7 +46,8 @@ export interface Classified {
 
 /**
  * The state of a planned brand: failed (it could not be read or planned, or
- * its plan has problems), blocked (a live state forbids a change), drifted
+ * its plan has problems), blocked (a policy rule of severity error is broken,
+ * or a live state forbids a change), drifted
  * (steps to run, or an error finding such as a rejection), waiting-review
  * (nothing to change, but a resource waits for review), else in-sync.
  */
@@ -74,6 +76,10 @@ export function classify(outcome: BrandOutcome, drift: BrandDrift | undefined, n
   counts.findings = findings.filter((f) => f.severity !== 'info').length;
   for (const f of [...serious, ...waiting]) reasons.push(`${f.address}: ${f.message}`);
   if (plan.problems.length > 0) return { state: 'failed', reasons: [...plan.problems.map((p) => `${p.address}: ${p.message}`), ...reasons], counts };
+  // The repository's policy rules (docs/policies.md): an error keeps the plan from being applied.
+  const policy = (plan.policy ?? []).map((v) => `policy ${v.severity} [${v.rule}]: ${violationText(v)}${v.severity === 'error' ? '; nothing is applied for this brand' : ''}`);
+  if ((plan.policy ?? []).some((v) => v.severity === 'error')) return { state: 'blocked', reasons: [...policy, ...reasons], counts };
+  reasons.push(...policy);
   if (counts.blocked > 0) return { state: 'blocked', reasons, counts };
   if (counts.steps > 0 || serious.length > 0) return { state: 'drifted', reasons, counts };
   if (waiting.length > 0) return { state: 'waiting-review', reasons, counts };
