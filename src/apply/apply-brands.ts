@@ -184,6 +184,7 @@ async function applyOne(client: RcsClient, run: BrandRun, opts: ApplyBrandsOptio
       concurrency: opts.concurrency,
       allowDelete: opts.allowDelete,
       allowReview: opts.allowReview,
+      ...(opts.options !== undefined ? { options: opts.options } : {}),
       fromSavedPlan: opts.fromSavedPlan,
       ...(reporter !== undefined ? { reporter } : {}),
       ...(opts.signal !== undefined ? { signal: opts.signal } : {}),

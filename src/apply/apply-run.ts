@@ -138,6 +138,7 @@ export async function runApply(client: RcsClient, source: ApplySource, opts: App
       concurrency: opts.concurrency,
       allowDelete: opts.allowDelete,
       allowReview: opts.allowReview,
+      ...(opts.options !== undefined ? { options: opts.options } : {}),
       fromSavedPlan: source.from === 'saved',
       ...(signal !== undefined ? { signal } : {}),
       ...(opts.hintFor !== undefined ? { hintFor: opts.hintFor } : {}),

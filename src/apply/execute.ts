@@ -10,7 +10,7 @@ import { wordsFor } from '../kinds/index.js';
 import { runStep, type HandlerEnv } from './handlers.js';
 import { absenceCheck } from './recheck.js';
 import type { IdMap } from '../core/refs.js';
-import { reviewText } from '../core/step.js';
+import { optionText, reviewText } from '../core/step.js';
 
 /** How a step ended; `cancelled`: never started, because the run was interrupted. */
 export type StepStatus = 'done' | 'failed' | 'blocked' | 'held' | 'skipped' | 'cancelled';
@@ -33,6 +33,8 @@ export interface GateOptions {
   allowReview: boolean;
   /** A saved plan was reviewed as a whole: its deletes and review steps may run. */
   fromSavedPlan: boolean;
+  /** The kinds' own options set for this run (`--allow-…` a kind adds, without dashes): what lifts their `option` gates. */
+  options?: readonly string[];
 }
 
 /** Progress callbacks, for the listr2 view or plain lines. */
@@ -59,6 +61,11 @@ export const INTERRUPT_GRACE_MS = 30_000;
 /** Why a step may not run now, or undefined when it may. */
 export function holdReason(step: Step, opts: GateOptions): { status: 'blocked' | 'held'; message: string } | undefined {
   if (step.gate.type === 'blocked') return { status: 'blocked', message: `blocked (${step.gate.state}): ${step.gate.reason}` };
+  // Refused when the plan was made without the option; a fresh plan's option is this run's, a saved plan's was reviewed with it.
+  if (step.gate.type === 'option' && step.gate.set !== true) return { status: 'blocked', message: `${optionText(step.gate)} (plan and apply with it)` };
+  if (step.gate.type === 'option' && !(opts.options ?? []).includes(step.gate.option) && !opts.fromSavedPlan) {
+    return { status: 'held', message: `held: runs only with --${step.gate.option} (${step.gate.reason})` };
+  }
   if (step.gate.type === 'review' && !opts.allowReview && !opts.fromSavedPlan) {
     return { status: 'held', message: `held: ${reviewText(step.gate)}; run with --allow-review, or apply a saved plan that holds this step` };
   }

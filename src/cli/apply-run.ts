@@ -30,6 +30,7 @@ import { watchInterrupts } from './interrupt.js';
 import { declaredBy, loadBrands, type LoadedBrands } from './load.js';
 import { holderExtras, lockUrlOf, openLockBackend } from './lock-backend.js';
 import { brandHint, planWith, selectionOf } from './plan-run.js';
+import { kindOptionsSet } from './kind-options.js';
 import { planSealKey } from './secrets.js';
 
 /** The flags of `rcsctl apply`. */
@@ -101,7 +102,9 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
   let backend: LockBackend | undefined;
   try {
     backend = await openLockBackend(ctx, lockUrl, 'apply');
-    const planOpts = { cancelReview: opts.cancelReview, target: opts.target ?? [], cache: opts.cache, ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) };
+    // The kinds' own options (`--allow-…` a kind adds) lift their gates in the plan and in the run.
+    const options = kindOptionsSet(opts);
+    const planOpts = { cancelReview: opts.cancelReview, options, target: opts.target ?? [], cache: opts.cache, ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) };
     const source: ApplySource =
       opts.plan === undefined
         ? {
@@ -119,6 +122,7 @@ async function runApplyCommand(ctx: CommandContext, paths: string[], opts: Apply
       concurrency: ctx.globals().concurrency,
       allowDelete: opts.allowDelete,
       allowReview: opts.allowReview,
+      options,
       // One writer per brand (docs/concurrency.md): on this machine, or on every machine that shares the lock URL; taken before the live state is read.
       lock: { dir: backend.where, timeoutMs: lockTimeoutMs, baseUrl: conn.baseUrl, command: 'apply', ...holderExtras(ctx), backend },
       dedupe: opts.dedupe,

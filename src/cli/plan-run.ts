@@ -23,6 +23,7 @@ import { connect, type Connection } from './connect.js';
 import type { CommandContext } from './context.js';
 import { writeFailures } from './failures.js';
 import { hintFor } from './hints.js';
+import { kindOptionsSet } from './kind-options.js';
 import { declaredBy, loadBrands, type BrandSelection } from './load.js';
 import { makeProgress } from './progress.js';
 import { checkPlanPolicies, labelsOf } from './policy-run.js';
@@ -58,6 +59,9 @@ export function selectionOf(flags: { brand?: string[]; shard?: string; cacheDir?
   if (flags.cache !== undefined) out.cache = flags.cache;
   if (flags.target !== undefined) out.target = flags.target;
   if (flags.cancelReview === true) out.cancelReview = true;
+  // The kinds' own options (`Optioned`), as commander parsed them.
+  const options = kindOptionsSet(flags);
+  if (options.length > 0) out.options = options;
   return out;
 }
 
@@ -74,7 +78,7 @@ export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandS
   try {
     const planned = await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
     // The base is planned against the live state just read: no request more.
-    if (opts.compareTo !== undefined) await compareToBase(ctx, opts.compareTo, planned.outcomes, { cancelReview: opts.cancelReview === true });
+    if (opts.compareTo !== undefined) await compareToBase(ctx, opts.compareTo, planned.outcomes, planOptionsOf(opts));
     // The repository's policy rules, on the manifests and on the plan (docs/policies.md).
     planned.file = await checkPlanPolicies(loaded.policies ?? [], loaded.docs, planned.outcomes, planned.file, labelsOf(ctx, opts));
     const unmanagedBrands = await unmanagedOf(ctx, conn, loaded.all, opts);
@@ -100,6 +104,13 @@ export interface PlanWithOptions extends CacheOptions {
   usage?: boolean;
   /** The pull request's labels (`--label`), for policy rules; RCSCTL_LABELS adds to them. */
   label?: string[];
+  /** The kinds' own options set (`--allow-…` a kind adds), by flag without dashes. */
+  options?: string[];
+}
+
+/** The choices the kinds see in a plan: `--cancel-review` and the kinds' own options. */
+function planOptionsOf(opts: PlanWithOptions): { cancelReview: boolean; options?: string[] } {
+  return { cancelReview: opts.cancelReview === true, ...(opts.options !== undefined ? { options: opts.options } : {}) };
 }
 
 /**
@@ -144,7 +155,7 @@ export async function planWith(ctx: CommandContext, conn: Connection, brands: De
       concurrency: ctx.globals().concurrency,
       ...(usage ? { usage } : {}),
       ...(cache ? { cache } : {}),
-      plan: { cancelReview: opts.cancelReview === true },
+      plan: planOptionsOf(opts),
       hintFor: brandHint(ctx),
       onProgress: (brandId, done, total) => progress.update(brandId, done, total),
     });

@@ -61,6 +61,10 @@ export function classify(outcome: BrandOutcome, drift: BrandDrift | undefined, n
     if (step.gate.type === 'blocked') {
       counts.blocked++;
       reasons.push(`${step.address} ${step.op}: blocked while ${step.gate.state} (${step.gate.reason})`);
+    } else if (step.gate.type === 'option') {
+      // The controller sets no kind's option: what one gates waits for a person's apply.
+      counts.blocked++;
+      reasons.push(`${step.address} ${step.op}: runs only with --${step.gate.option}, which the controller never sets (${step.gate.reason})`);
     } else if (step.gate.type === 'review') {
       counts.review++;
       reasons.push(`${step.address} ${step.op}: goes to review (${step.gate.review})`);

@@ -62,7 +62,13 @@ export type Gate =
        */
       fields?: string[];
     }
-  | { type: 'destructive' };
+  | { type: 'destructive' }
+  /**
+   * A change a kind runs only when the run sets one of its own options
+   * (`--<option>`, declared by the kind: `Optioned`): refused otherwise,
+   * never by default. The plan sets `set` when the option was given.
+   */
+  | { type: 'option'; option: string; reason: string; set?: true };
 
 /** A local file a step sends, checked again by hash when the step runs. */
 export interface StepFile {
@@ -208,6 +214,16 @@ export const NO_GATE: Gate = { type: 'none' };
 /** What a review gate says in every view: its reason, and the changed fields that trigger it when the kind names them. */
 export function reviewText(gate: Extract<Gate, { type: 'review' }>): string {
   return gate.fields === undefined || gate.fields.length === 0 ? gate.review : `${gate.review} (reviewed: ${gate.fields.join(', ')})`;
+}
+
+/** Whether a step is refused by an option gate whose option the run did not set (shown and counted as blocked). */
+export function refusedByOption(gate: Gate): gate is Extract<Gate, { type: 'option' }> {
+  return gate.type === 'option' && gate.set !== true;
+}
+
+/** What an option gate says in every view: refused without its flag, or lifted by it. */
+export function optionText(gate: Extract<Gate, { type: 'option' }>): string {
+  return gate.set === true ? `allowed by --${gate.option}: ${gate.reason}` : `refused: ${gate.reason}; runs only with --${gate.option}`;
 }
 
 /** The placeholder for an id the applier learns when the producing step runs. */

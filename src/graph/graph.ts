@@ -83,7 +83,7 @@ export function brandGraph(brand: DesiredBrand): Cluster {
 
 /** The marker a plan shows for a step (`+`, `~`, `-`, `!`, `⚑`). */
 function marker(step: Step): string {
-  if (step.gate.type === 'blocked') return '!';
+  if (step.gate.type === 'blocked' || (step.gate.type === 'option' && step.gate.set !== true)) return '!';
   if (step.gate.type === 'review') return '⚑';
   return step.op === 'upload' || step.op === 'create' ? '+' : step.op === 'delete' ? '-' : '~';
 }

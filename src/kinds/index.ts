@@ -11,7 +11,7 @@ import { chatbotKind } from './chatbot/index.js';
 import { fileKind } from './file/index.js';
 import { logoKind } from './logo/index.js';
 import { persistentMenuKind } from './persistent-menu/index.js';
-import { isWorded, pruneOf, reviewedOf, type AnyKind } from './resource-kind.js';
+import { isOptioned, isWorded, pruneOf, reviewedOf, type AnyKind, type KindOption } from './resource-kind.js';
 import { templateKind } from './template/index.js';
 
 /** The kinds rcsctl ships, in dependency order: what others point at comes first. */
@@ -80,6 +80,16 @@ export function wordsFor(step: { kind: string; op: string }): { plan: string; do
   return (kind.words as Partial<Record<string, { plan: string; done: string }>>)[step.op];
 }
 
+/**
+ * The options every registered kind adds to plan and apply (`Optioned`), each
+ * flag once: the first kind to declare a flag gives its help line.
+ */
+export function kindOptions(): KindOption[] {
+  const out = new Map<string, KindOption>();
+  for (const kind of registry) if (isOptioned(kind)) for (const o of kind.options) if (!out.has(o.flag)) out.set(o.flag, o);
+  return [...out.values()];
+}
+
 /** The kind named `name`; throws on an unknown name (a plan file from elsewhere). */
 export function kindByName(name: string): AnyKind {
   const kind = registry.find((k) => k.name === name);
@@ -88,8 +98,8 @@ export function kindByName(name: string): AnyKind {
 }
 
 export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind, templateKind };
-export type { AnyKind, CreateChecked, Ordered, Uploaded, CreatedSince, NotExported, PartlyManaged, Prunable, Reviewed, Doctored, Drawn, DriftNoted, Exportable, KindPlanning, LinkSplitting, Listed, LiveChecked, Named, Plural, Previewable, Referring, ReportsUnmanaged, ResourceKind, Stateful, Surveyed, Worded } from './resource-kind.js';
-export { handsetOf, isCreateChecked, isOrdered, isUploaded, isPartlyManaged, notExportedOf, prunedBy, pruneOf, reviewedOf, isDoctored, isDrawn, isDriftNoted, isExportable, isListed, isLiveChecked, isNamed, isPlural, isPreviewable, isReferring, isReportingUnmanaged, isStateful, liveRefsOf, pluralOf, isSurveyed, isWorded, splitsLinks, tellsCreatedSince, isUsageCounted } from './resource-kind.js';
+export type { AnyKind, KindOption, Optioned, CreateChecked, Ordered, Uploaded, CreatedSince, NotExported, PartlyManaged, Prunable, Reviewed, Doctored, Drawn, DriftNoted, Exportable, KindPlanning, LinkSplitting, Listed, LiveChecked, Named, Plural, Previewable, Referring, ReportsUnmanaged, ResourceKind, Stateful, Surveyed, Worded } from './resource-kind.js';
+export { handsetOf, isOptioned, isCreateChecked, isOrdered, isUploaded, isPartlyManaged, notExportedOf, prunedBy, pruneOf, reviewedOf, isDoctored, isDrawn, isDriftNoted, isExportable, isListed, isLiveChecked, isNamed, isPlural, isPreviewable, isReferring, isReportingUnmanaged, isStateful, liveRefsOf, pluralOf, isSurveyed, isWorded, splitsLinks, tellsCreatedSince, isUsageCounted } from './resource-kind.js';
 export type * from './agency-file/index.js';
 export type * from './auto-reply/index.js';
 export type * from './chatbot/index.js';

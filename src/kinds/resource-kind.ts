@@ -28,6 +28,8 @@ export interface LiveContext {
 export interface PlanOptions {
   /** Withdraw a pending review before changing what waits for it (templates). */
   cancelReview?: boolean;
+  /** The kinds' own options set for this run (`Optioned`), by flag without dashes: an `option` gate naming one of them is lifted. */
+  options?: readonly string[];
 }
 
 /** What planning needs beyond the live view: the manifest, and ids of things not created yet. */
@@ -436,6 +438,29 @@ export interface Worded {
 /** Whether `kind` has words of its own for its steps. */
 export function isWorded<K extends AnyKind>(kind: K): kind is K & Worded {
   return typeof (kind as Partial<Worded>).words === 'object';
+}
+
+/** A command-line option of plan and apply that a kind adds (`Optioned`): a flag that lifts its `option` gates. */
+export interface KindOption {
+  /** The flag without its dashes (`allow-something`): a gate of type `option` names it. */
+  readonly flag: string;
+  /** Its line in `plan --help` and `apply --help`. */
+  readonly description: string;
+}
+
+/**
+ * A kind with options of its own on plan and apply: a step it gates with
+ * `{ type: 'option', option: flag }` is refused unless the run sets `--flag`
+ * (a change too dangerous to run by default). The CLI registers every kind's
+ * options; the plan marks each such gate lifted when its flag is set.
+ */
+export interface Optioned {
+  readonly options: readonly KindOption[];
+}
+
+/** Whether `kind` adds options of its own to plan and apply. */
+export function isOptioned<K extends AnyKind>(kind: K): kind is K & Optioned {
+  return Array.isArray((kind as Partial<Optioned>).options);
 }
 
 /** An entry of a live object that users press, as the statistics name it. */

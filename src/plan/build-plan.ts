@@ -2,7 +2,7 @@
 // never calls the API, and never names a kind: it loops over the registry in
 // src/kinds and uses what each kind declares.
 
-import { placeholder } from '../core/step.js';
+import { placeholder, refusedByOption } from '../core/step.js';
 import { KINDS, isLiveChecked, isCreateChecked, isReportingUnmanaged, liveRefsOf, pruneOf, isOrdered, isUploaded } from '../kinds/index.js';
 import type { AnyKind, LiveContext, PlanContext, PlanOptions, StepSeed } from '../kinds/resource-kind.js';
 import type { DesiredBrand, SourceLocation } from '../manifest/types.js';
@@ -91,6 +91,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
   problemsFromBases(problems, matches);
   nameRefs(steps, matches, referenced);
   blockDanglingDeletes(steps, live, addressesOf(matches));
+  liftOptionGates(steps, options.options ?? []);
   const ordered = holdDependants(orderSteps(steps, extra));
   return {
     brandId: brand.brandId,
@@ -260,13 +261,24 @@ function blockDanglingDeletes(steps: Step[], live: LiveBrand, addresses: Map<str
   }
 }
 
-/** A step that waits for a blocked step is held too, and says which one. */
+/** An option gate (a kind's `--<option>`) is lifted, in the plan, when the run set that option; otherwise the step stays refused. */
+function liftOptionGates(steps: Step[], set: readonly string[]): void {
+  for (const step of steps) if (step.gate.type === 'option' && set.includes(step.gate.option)) step.gate = { ...step.gate, set: true };
+}
+
+/** Whether a step will not be sent: blocked by a state, or refused for want of its option. */
+function wontRun(step: Step): boolean {
+  return step.gate.type === 'blocked' || refusedByOption(step.gate);
+}
+
+/** A step that waits for a blocked (or refused) step is held too, and says which one. */
 function holdDependants(steps: Step[]): Step[] {
   const byId = new Map<string, Step>();
   for (const step of steps) {
-    const blockedDep = step.dependsOn.map((id) => byId.get(id)).find((d) => d !== undefined && d.gate.type === 'blocked');
-    if (blockedDep !== undefined && step.gate.type !== 'blocked') {
-      step.gate = { type: 'blocked', state: 'waiting', reason: `waits for ${blockedDep.address}, which is blocked` };
+    const blockedDep = step.dependsOn.map((id) => byId.get(id)).find((d) => d !== undefined && wontRun(d));
+    if (blockedDep !== undefined && !wontRun(step)) {
+      const why = refusedByOption(blockedDep.gate) ? `runs only with --${blockedDep.gate.option}` : 'is blocked';
+      step.gate = { type: 'blocked', state: 'waiting', reason: `waits for ${blockedDep.address}, which ${why}` };
     }
     byId.set(step.id, step);
   }
@@ -299,7 +311,7 @@ export function summarise(plan: Pick<BrandPlan, 'steps' | 'unmanaged'>): PlanSum
   const s: PlanSummary = { create: 0, update: 0, delete: 0, blocked: 0, review: 0, unmanaged: plan.unmanaged.length };
   for (const step of plan.steps) {
     s[changeOf(step)]++;
-    if (step.gate.type === 'blocked') s.blocked++;
+    if (wontRun(step)) s.blocked++;
     if (step.gate.type === 'review') s.review++;
   }
   return s;

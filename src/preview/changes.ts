@@ -13,7 +13,7 @@ import { dataUri } from './brand.js';
 import { esc, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
 import { menuItemView, messageView, type ImageView, type LinkTarget, type MessageView, type RawMenuItem, type RawMessage, type RawReply, type Resolvers, type RoomView } from './model.js';
 import { count, hrefFrom, MESSAGES_PER_PAGE, pagerNav, paginate, type PageFile } from './site.js';
-import { reviewText } from '../core/step.js';
+import { optionText, reviewText } from '../core/step.js';
 
 /** An image the page can inline, by its content-addressed upload name. */
 export interface PreviewImage {
@@ -134,6 +134,8 @@ function gateText(step: Step): string | undefined {
       return `needs review: ${reviewText(step.gate)}`;
     case 'destructive':
       return 'deletes a live object';
+    case 'option':
+      return step.gate.set === true ? optionText(step.gate) : `${optionText(step.gate)}; apply will not send this step`;
     default:
       return undefined;
   }

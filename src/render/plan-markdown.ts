@@ -21,7 +21,7 @@ import { policyFails, policyMarkdown } from './policy.js';
 import type { PolicyViolation } from '../core/policy.js';
 import { brandCell, brandHtml, brandMarkdown } from './brand-label.js';
 import { groupable, groupHeadline, groupPlans } from './plan-groups.js';
-import { reviewText } from '../core/step.js';
+import { optionText, reviewText } from '../core/step.js';
 import { usageSentences } from './usage.js';
 import type { RequestCount } from '../core/requests.js';
 
@@ -186,7 +186,9 @@ function stepsMarkdown(steps: Step[], title: string): string[] {
           ? `${step.gate.withdraws !== undefined ? `withdraws first: ${step.gate.withdraws}; ` : ''}needs review: ${reviewText(step.gate)}`
           : step.gate.type === 'destructive'
             ? 'delete'
-            : '';
+            : step.gate.type === 'option'
+              ? optionText(step.gate)
+              : '';
     lines.push(`| ${markerOf(step, plain).marker} | \`${cell(step.address)}\` | ${cell(JSON.stringify(step.name))} | ${cell(describe(step))} | ${cell(gate)} |`);
   }
   const pressed = steps.flatMap((step) => usageSentences(step).map((u) => `- \`${cell(step.address)}\` ${inline(u)}`));

@@ -8,7 +8,7 @@ import { brandErrorText, failedHeadline } from './brand-error.js';
 import { makeStyle, type Style } from './style.js';
 import { brandText } from './brand-label.js';
 import { groupable, groupHeadline, groupPlans, type PlanGroup } from './plan-groups.js';
-import { reviewText } from '../core/step.js';
+import { optionText, refusedByOption, reviewText } from '../core/step.js';
 import { wordsFor } from '../kinds/index.js';
 import type { Finding } from '../core/finding.js';
 import { BOTH_NOTE, changedOnBothSides, originLine, originSections } from './origin.js';
@@ -192,6 +192,9 @@ export function renderStep(step: Step, style: Style, ids = true): string[] {
       if (step.gate.withdraws !== undefined) lines.push(style.red(`      withdraws first: ${step.gate.withdraws} (needs --allow-delete)`));
       lines.push(style.magenta(`      needs review: ${reviewText(step.gate)}`));
       break;
+    case 'option':
+      lines.push(step.gate.set === true ? style.yellow(`      ${optionText(step.gate)}`) : style.red(`      ${optionText(step.gate)}; this step will not be sent`));
+      break;
     case 'destructive':
     case 'none':
       break;
@@ -236,7 +239,7 @@ export function describe(step: Step): string {
 
 /** The marker of a step (blocked and review win over the operation) and its colour. */
 export function markerOf(step: Step, style: Style): { marker: string; paint: (s: string) => string } {
-  if (step.gate.type === 'blocked') return { marker: MARKERS.blocked, paint: style.red };
+  if (step.gate.type === 'blocked' || refusedByOption(step.gate)) return { marker: MARKERS.blocked, paint: style.red };
   if (step.gate.type === 'review') return { marker: MARKERS.review, paint: style.magenta };
   switch (changeOf(step)) {
     case 'create':

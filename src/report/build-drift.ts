@@ -11,7 +11,7 @@ import { stateFindings } from '../plan/state-findings.js';
 import type { BrandPlan, Step } from '../plan/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_DRIFT_OPTIONS, DRIFT_REPORT_VERSION, type BrandDrift, type DriftOptions, type DriftReport, type DriftSummary, type Finding, type ReportSummary, type ResourceDrift, type UnmanagedBrand } from './types.js';
-import { reviewText } from '../core/step.js';
+import { optionText, reviewText } from '../core/step.js';
 
 /**
  * Build the report for `brands` as of `now`. Help links point at the docs at
@@ -150,7 +150,9 @@ function stepFinding(step: Step): Finding | undefined {
       ? ` Apply cannot send it now (${step.gate.state}: ${step.gate.reason}).`
       : step.gate.type === 'review'
         ? ` Applying it needs --allow-review: ${reviewText(step.gate)}.`
-        : '';
+        : step.gate.type === 'option'
+          ? ` Applying it needs --${step.gate.option}: ${step.gate.reason}.`
+          : '';
   if (step.op === 'delete' && step.declared === true) {
     return finding(
       'DRIFT_CHANGED',

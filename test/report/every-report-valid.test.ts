@@ -35,9 +35,10 @@ const GATES: { [T in Gate['type']]: Required<Extract<Gate, { type: T }>> } = {
   blocked: { type: 'blocked', state: '승인대기', reason: 'the brand is under review' },
   review: { type: 'review', review: 'the brand goes back to operator review', withdraws: 'the pending review', fields: ['name', 'profileImage'] },
   destructive: { type: 'destructive' },
+  option: { type: 'option', option: 'allow-something', reason: 'the dangerous change', set: true },
 };
 /** The same, with the optional fields left out where there are any. */
-const BARE_GATES: Gate[] = [{ type: 'review', review: 'the room goes to review' }];
+const BARE_GATES: Gate[] = [{ type: 'review', review: 'the room goes to review' }, { type: 'option', option: 'allow-something', reason: 'the dangerous change' }];
 const EVERY_GATE: Gate[] = [...Object.values(GATES), ...BARE_GATES];
 const OPS: Step['op'][] = ['upload', 'create', 'update', 'link', 'delete'];
 const CODES: FindingCode[] = [...CONTENT_FINDING_CODES, ...BRAND_FINDING_CODES, ...BUILTIN_KINDS.flatMap((k) => ('findingCodes' in k && k.findingCodes !== undefined ? [...k.findingCodes] : []))] as FindingCode[];

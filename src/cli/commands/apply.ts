@@ -10,6 +10,7 @@ import { formatOption, formatValue, pathsOrCwd } from '../options.js';
 import { withCacheOptions } from '../plan-run.js';
 import { withLabelOption } from '../policy-run.js';
 import { reviewedThings } from '../../kinds/index.js';
+import { withKindOptions } from '../kind-options.js';
 
 /** Register `rcsctl apply`. */
 export function registerApply(program: Command, ctx: CommandContext): void {
@@ -35,7 +36,7 @@ export function registerApply(program: Command, ctx: CommandContext): void {
     .option('--lock-timeout <duration>', 'wait this long for another rcsctl apply or controller holding the same brand (0, 30s, 5m)', '0s')
     .option('--lock-url <url>', 'take the brand locks in this PostgreSQL database (postgres://USER:PASSWORD@HOST:5432/DB), shared by every machine, instead of lock files on this one (env: RCSCTL_LOCK_URL; docs/concurrency.md)')
     .option('--dedupe', 'first clear live copies sharing a managed name: keep one, re-point links to it, delete the others (needs --allow-delete)', false);
-  withLabelOption(withCacheOptions(cmd))
+  withLabelOption(withCacheOptions(withKindOptions(cmd)))
     .addHelpText('after', '\nExit codes: 0 the live service matches; 1 error (nothing sent for bad input, or a step failed);\n3 finished, but some steps were blocked by a state or held by a gate;\n130 interrupted (SIGINT, SIGTERM). See docs/apply.md and docs/exit-codes.md.')
     .action(async (paths: string[], opts: ApplyOptions) => {
       if (opts.reviewed !== undefined && opts.plan === undefined) throw new RcsctlError('E_USAGE', '--reviewed bounds a saved plan: give --plan FILE too (the plan made now) and --reviewed FILE (the plan the approver saw)');

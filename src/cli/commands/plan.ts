@@ -19,6 +19,7 @@ import { reportFailures, runPlan, selectionOf, withCacheOptions, withUnmanagedOp
 import { checkPreviewDir, previewOptions, writePlanPreview } from '../preview-option.js';
 import { planSealKey } from '../secrets.js';
 import { breaksPolicy, withLabelOption } from '../policy-run.js';
+import { withKindOptions } from '../kind-options.js';
 
 interface PlanOptions {
   out?: string;
@@ -60,6 +61,7 @@ export function registerPlan(program: Command, ctx: CommandContext): void {
     .option('--compare-to <dir>', "the manifests of the change's base (a checkout of the target branch): split the steps into the change's and those undoing changes made outside rcsctl (docs/plan.md)")
     .option('--no-usage', 'do not read how often users pressed the menu items, buttons and chips a step removes or changes (docs/plan.md)');
   commentOptions(cmd);
+  withKindOptions(cmd);
   previewOptions(withLabelOption(withUnmanagedOption(withCacheOptions(cmd)))).action(async (paths: string[] | undefined, opts: PlanOptions) => {
       const format = formatValue(opts, PLAN_FORMATS);
       const out = outValue(opts);
