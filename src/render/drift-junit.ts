@@ -36,8 +36,8 @@ export function renderDriftJunit(report: DriftReport): string {
     const bf = b.resources.filter(failed).length;
     const be = errored(b) ? 1 : 0;
     out.push(`  <testsuite name="${attr(b.brandId)}" tests="${b.resources.length + be}" failures="${bf}" errors="${be}" skipped="0" timestamp="${timestamp}">`);
-    // The suite keeps the id (CI views key their history on it); its name and folder are the suite's properties.
-    const props = [...(b.name !== undefined ? [['brand.name', b.name]] : []), ...(b.folder !== undefined ? [['brand.folder', b.folder]] : [])];
+    // The suite keeps the id (CI views key their history on it); its name, folder and owners are the suite's properties.
+    const props = [...(b.name !== undefined ? [['brand.name', b.name]] : []), ...(b.folder !== undefined ? [['brand.folder', b.folder]] : []), ...(b.owners !== undefined ? [['brand.owners', b.owners.join(', ')]] : [])];
     if (props.length > 0) out.push('    <properties>', ...props.map(([k, v]) => `      <property name="${attr(k as string)}" value="${attr(v as string)}"/>`), '    </properties>');
     if (b.error !== undefined) out.push(...brandErrorJunit(b.brandId, b.error));
     else if (be > 0) {

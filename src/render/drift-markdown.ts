@@ -74,7 +74,7 @@ export function driftPart(report: DriftReport, opts: DriftMarkdownOptions = {}):
   for (const { b, fresh } of brands) {
     if (fresh.length === 0 && b.problems.length === 0 && b.notes.length === 0 && b.error === undefined) continue;
     const verdict = brandFailed(b) ? 'failed' : `${b.clean ? 'clean; ' : ''}${fresh.length} resource${fresh.length === 1 ? '' : 's'} with findings`;
-    const lines = ['', `<details><summary>${brandHtml(b)}: ${verdict}</summary>`, ''];
+    const lines = ['', `<details><summary>${brandHtml(b)}: ${verdict}</summary>`, '', ...(b.owners !== undefined ? [`Owners: ${b.owners.map((o) => `\`${cell(o)}\``).join(', ')}`, ''] : [])];
     if (b.error !== undefined) lines.push(...brandErrorMarkdown(b.brandId, b.error), '');
     for (const p of b.problems) lines.push(`- ❌ **${p.code}**: ${inline(p.message)}`);
     for (const n of b.notes) lines.push(`> ${inline(n)}`, '');

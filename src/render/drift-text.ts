@@ -47,8 +47,9 @@ export function summaryLine(s: ReportSummary, clean: boolean): string {
 }
 
 function renderBrand(brand: BrandDrift, style: Style): string[] {
-  if (brand.error !== undefined) return [style.bold(`Brand ${brandText(brand)}: ${failedHeadline(brand.error)}`), ...brandErrorText(brand.error, style)];
-  const lines = [style.bold(`Brand ${brandText(brand)}: ${brand.clean ? 'clean' : 'drifted'}`)];
+  const owners = brand.owners !== undefined ? [`  Owners: ${brand.owners.join(', ')}`] : [];
+  if (brand.error !== undefined) return [style.bold(`Brand ${brandText(brand)}: ${failedHeadline(brand.error)}`), ...owners, ...brandErrorText(brand.error, style)];
+  const lines = [style.bold(`Brand ${brandText(brand)}: ${brand.clean ? 'clean' : 'drifted'}`), ...owners];
   for (const p of brand.problems) lines.push(style.red(`  error[${p.code}] ${problemText(p)}`));
   for (const note of brand.notes) lines.push(style.dim(`  note: ${note}`));
   const withFindings = brand.resources.filter((r) => r.findings.length > 0);

@@ -236,7 +236,7 @@ export function reportSummary(brands: BrandDrift[]): ReportSummary {
   return { ...total, brands: brands.length, failedBrands: brands.filter(brandFailed).length };
 }
 
-/** The brand's name and folder, as its plan gives them. */
-function labelOf(plan: BrandPlan): { name?: string; folder?: string } {
-  return { ...(plan.name !== undefined ? { name: plan.name } : {}), ...(plan.folder !== undefined ? { folder: plan.folder } : {}) };
+/** The brand's name, folder and owners, as its plan gives them. */
+function labelOf(plan: BrandPlan): { name?: string; folder?: string; owners?: string[] } {
+  return { ...(plan.name !== undefined ? { name: plan.name } : {}), ...(plan.folder !== undefined ? { folder: plan.folder } : {}), ...(plan.owners !== undefined ? { owners: plan.owners } : {}) };
 }

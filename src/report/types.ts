@@ -56,6 +56,8 @@ export interface BrandDrift {
   name?: string;
   /** The folder of the manifest that declares the brand; absent when the manifests were not read. */
   folder?: string;
+  /** The brand's owners as its manifests declare them (`brand.owners`): shown beside the brand, as a plan shows them. */
+  owners?: string[];
   /** True when no finding of severity error or warning and no problem. */
   clean: boolean;
   summary: DriftSummary;

@@ -4,13 +4,17 @@
 // CODEOWNERS file that requests their review; a malformed owner is an error
 // naming file, line and field.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { Ajv } from 'ajv';
+import formatsModule from 'ajv-formats';
 import { planValidator } from '../../src/plan/plan-file.js';
-import { cli, emulator } from './helpers.js';
+import { cli, emulator, ROOT } from './helpers.js';
+
+const addFormats = formatsModule as unknown as (ajv: Ajv) => Ajv;
 
 let emu: RunningEmulator;
 let REPO: string;
@@ -76,6 +80,34 @@ describe('owners', () => {
     expect(file.brands[0]?.owners).toEqual(['@agency/coffee-team', 'ops@example.com']);
     const validate = planValidator();
     expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('drift shows them beside the brand, as plans do: text, Markdown, JSON, JUnit, and the merged comment', async () => {
+    const dir = join(REPO, 'brands', 'coffee co');
+    // The new auto-reply is missing live: the brand has drifted, so every format shows its block.
+    const text = await cli(['drift', dir], { emu });
+    expect(text.code, text.stdout + text.stderr).toBe(2);
+    expect(text.stdout).toContain(`Brand BR.demo000001 (${dir}): drifted\n  Owners: @agency/coffee-team, ops@example.com\n`);
+    const md = await cli(['drift', dir, '--format', 'markdown'], { emu });
+    expect(md.stdout).toMatch(/<details><summary><code>BR\.demo000001<\/code>[^\n]*<\/summary>\n\nOwners: `@agency\/coffee-team`, `ops@example\.com`\n/);
+    const json = await cli(['drift', dir, '--format', 'json'], { emu });
+    const report = JSON.parse(json.stdout) as { brands: { owners?: string[] }[] };
+    expect(report.brands[0]?.owners).toEqual(['@agency/coffee-team', 'ops@example.com']);
+    const validDrift = addFormats(new Ajv({ allErrors: true, strict: true })).compile(JSON.parse(readFileSync(join(ROOT, 'schemas', 'drift-report.schema.json'), 'utf8')) as object);
+    expect(validDrift(report), JSON.stringify(validDrift.errors)).toBe(true);
+    const junit = await cli(['drift', dir, '--format', 'junit'], { emu });
+    expect(junit.stdout).toContain('<property name="brand.owners" value="@agency/coffee-team, ops@example.com"/>');
+    // A brand that could not be checked keeps its owners (whom to ask); one without owners says nothing of them.
+    const shared = await cli(['drift', join(REPO, 'brands', 'shared')], { emu });
+    expect(shared.code).toBe(1);
+    expect(shared.stdout).toContain(`Brand BR.shared0001 (${join(REPO, 'brands', 'shared')}): failed: its live state could not be read\n  Owners: @agency/north\n`);
+    expect(shared.stdout).toMatch(/Brand BR\.shared0002 \([^)]*\): failed: its live state could not be read\n {2}error\[E_API\]/);
+    // The comment the recipes post: the drift part of a merge of plans and drift reports.
+    writeFileSync(join(REPO, 'drift.json'), json.stdout);
+    writeFileSync(join(REPO, 'plan.json'), (await cli(['plan', dir, '--format', 'json'], { emu })).stdout);
+    const comment = await cli(['report', 'merge', 'plan.json', 'drift.json', '--format', 'markdown'], { cwd: REPO });
+    const driftPart = comment.stdout.slice(comment.stdout.indexOf('## rcsctl drift'));
+    expect(driftPart).toContain('Owners: `@agency/coffee-team`, `ops@example.com`');
   });
 
   it('a malformed owner is an error naming file, line and field', async () => {
