@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ts from 'typescript';
-import { BUILTIN_KINDS, isPlural } from '../src/kinds/index.js';
+import { BUILTIN_KINDS, isPlural, previewOf } from '../src/kinds/index.js';
 import { ROOT } from './e2e/helpers.js';
 
 const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
@@ -166,6 +166,42 @@ describe('generic stages name no kind', () => {
     }
     expect(literal.test("label: 'auto-reply'")).toBe(false);
     expect(literal.test('return { files: loaded.files }')).toBe(false);
+  });
+});
+
+describe('the preview composes the kinds\' drawings by role, naming none of them', () => {
+  // What a handset shows is open to kinds (issue 40): each brings its drawing
+  // (`preview`, src/kinds/handset.ts) and src/preview composes its parts by
+  // their roles (page, partOf, avatar, files, change). A role of one kind's
+  // drawing as a string in src/preview (the closed set it replaced: `'menu'`,
+  // `'profile'`, `'home'`…; or a section, an anchor, a noun a kind brings:
+  // `'rooms'`, `'ar'`, `'auto-reply'`) is a switch on that kind creeping back.
+  const closed = ['message', 'room', 'menu', 'profile', 'image', 'home'];
+  const brought = BUILTIN_KINDS.flatMap((k) => {
+    const p = previewOf(k);
+    return [p?.page?.id, p?.page?.anchor, p?.page?.heading, p?.page?.toc, p?.change?.noun].filter((x): x is string => x !== undefined);
+  });
+  const roles = [...new Set([...closed, ...brought])];
+  const escape = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = new RegExp(`(['"\`])(${roles.map(escape).join('|')})\\1`);
+  const files = readdirSync(join(ROOT, 'src/preview')).filter((f) => f.endsWith('.ts')).map((f) => `src/preview/${f}`);
+
+  it('knows the roles the built-in kinds bring', () => {
+    expect(brought).toEqual(expect.arrayContaining(['rooms', 'room', 'replies', 'ar', 'home', 'auto-reply', 'menu']));
+  });
+
+  it.each(files)('%s', (path) => {
+    const code = readFileSync(join(ROOT, path), 'utf8')
+      .split('\n')
+      .map((line, i) => ({ line: line.replace(/\/\*.*?\*\//g, '').replace(/\/\/.*$/, ''), at: `${path}:${i + 1}` }))
+      .filter(({ line }) => !/^\s*\*/.test(line));
+    expect(code.filter(({ line }) => literal.test(line)).map(({ at, line }) => `${at}: ${line.trim()}`)).toEqual([]);
+  });
+
+  it('the check catches each form it is for', () => {
+    for (const line of ["if (shown.handset === 'menu')", 'shownAs(objects, "profile")', "handsetsIn(view, 'rooms')", "key: `ar`", "count(n, 'auto-reply')"]) expect(literal.test(line), line).toBe(true);
+    expect(literal.test("section.id === page.id")).toBe(false);
+    expect(literal.test("'Rooms and every page'")).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 // What people call a brand (issue 38, "Names people use"): its name, from the
-// kind a handset shows as the brand's home (its profile), as the manifests
+// kind whose handsets name the brand (`preview.page.namesBrand`: its profile), as the manifests
 // declare it or else as it is live; and the folder its manifests declare it in.
 // Every view names a brand by these beside its id.
 
@@ -7,11 +7,11 @@ import { dirname } from 'node:path';
 import type { DesiredBrand } from '../manifest/types.js';
 import type { LiveBrand } from '../core/live.js';
 import { KINDS } from './index.js';
-import { handsetOf } from './resource-kind.js';
+import { previewOf } from './resource-kind.js';
 
 /** The brand's name: its home's (profile's) name in the manifests, else live; undefined when neither names one. */
 export function brandNameOf(desired: DesiredBrand | undefined, live: LiveBrand | undefined): string | undefined {
-  const kind = KINDS.find((k) => handsetOf(k) === 'home');
+  const kind = KINDS.find((k) => previewOf(k)?.page?.namesBrand === true);
   if (kind === undefined) return undefined;
   const d = desired === undefined ? undefined : (kind.desired(desired)[0] as unknown);
   const declared = d === undefined ? undefined : kind.desiredName(d);

@@ -99,7 +99,7 @@ export function kindByName(name: string): AnyKind {
 
 export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind, templateKind };
 export type { AnyKind, KindOption, Optioned, CreateChecked, Ordered, Uploaded, CreatedSince, NotExported, PartlyManaged, Prunable, Reviewed, Doctored, Drawn, DriftNoted, Exportable, KindPlanning, LinkSplitting, Listed, LiveChecked, Named, Plural, Previewable, Referring, ReportsUnmanaged, ResourceKind, Stateful, Surveyed, Worded } from './resource-kind.js';
-export { handsetOf, isOptioned, isCreateChecked, isOrdered, isUploaded, isPartlyManaged, notExportedOf, prunedBy, pruneOf, reviewedOf, isDoctored, isDrawn, isDriftNoted, isExportable, isListed, isLiveChecked, isNamed, isPlural, isPreviewable, isReferring, isReportingUnmanaged, isStateful, liveRefsOf, pluralOf, isSurveyed, isWorded, splitsLinks, tellsCreatedSince, isUsageCounted } from './resource-kind.js';
+export { previewOf, isOptioned, isCreateChecked, isOrdered, isUploaded, isPartlyManaged, notExportedOf, prunedBy, pruneOf, reviewedOf, isDoctored, isDrawn, isDriftNoted, isExportable, isListed, isLiveChecked, isNamed, isPlural, isPreviewable, isReferring, isReportingUnmanaged, isStateful, liveRefsOf, pluralOf, isSurveyed, isWorded, splitsLinks, tellsCreatedSince, isUsageCounted } from './resource-kind.js';
 export type * from './agency-file/index.js';
 export type * from './auto-reply/index.js';
 export type * from './chatbot/index.js';

@@ -17,6 +17,7 @@ import type { FieldChange, Gate, KindName, PlanProblem, Step } from '../core/ste
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import type { LiveCache } from './live-cache.js';
 import type { KindManifest } from './manifest-section.js';
+import type { KindPreview } from './handset.js';
 
 /** What normalising a live object needs: other live objects by id, never a manifest. */
 export interface LiveContext {
@@ -239,73 +240,6 @@ export interface KindDrawing<D> {
   partOf?(d: D): string;
 }
 
-/** Where a declared object is written, for the preview's `file:line`. */
-interface ShownSource {
-  source: { file: string; line: number };
-}
-
-/** A message as a handset draws it: body values are text, or the local file (image) a field shows. */
-export interface ShownMessage extends ShownSource {
-  handset: 'message';
-  name: string;
-  messagebaseId: string;
-  body: Readonly<Record<string, unknown>>;
-  buttons?: readonly unknown[];
-  chipList?: readonly unknown[];
-  /** The live id it is pinned to, so a reply by id finds it. */
-  pinnedId?: string;
-}
-
-/** A room as a handset shows it. */
-export interface ShownRoom extends ShownSource {
-  handset: 'room';
-  id: string;
-  /** The name the manifest gives it, if any. */
-  title?: string;
-  description?: string;
-  /** Where it is shown (the service's display code). */
-  display?: string;
-  inputEnabled?: boolean;
-  rcsReply?: string;
-  safetyMark?: boolean;
-}
-
-/** A room's menu. */
-export interface ShownMenu {
-  handset: 'menu';
-  /** The id of the room it belongs to. */
-  room: string;
-  items: readonly unknown[];
-}
-
-/** A picture: the brand's logo, each room's profile picture (`profile`), or an image messages show (`image`). */
-export interface ShownPicture<H extends 'profile' | 'image'> {
-  handset: H;
-  name: string;
-  file: { bytes: Buffer; mimeType: string; uploadName: string };
-}
-
-/** A local image as the preview inlines it. */
-export interface ShownFile {
-  bytes: Buffer;
-  mimeType: string;
-  uploadName: string;
-}
-
-/** The brand's home page, as a handset shows it before any room (one per brand: the first declared is drawn). */
-export interface ShownHome extends ShownSource {
-  handset: 'home';
-  name: string;
-  description?: string;
-  profileImage?: ShownFile;
-  backgroundImage?: ShownFile;
-  /** The home-screen buttons, in the auto-reply action vocabulary: `{ action }` or `{ reply }` each. */
-  buttons: readonly unknown[];
-}
-
-/** What a handset shows of one declared object, by the kind's `handset`. */
-export type Shown = ShownMessage | ShownRoom | ShownMenu | ShownPicture<'profile'> | ShownPicture<'image'> | ShownHome;
-
 /** What a kind's doctor checks get: raw read-only access, the brand, and the brand's base path (`/api/1.1/brand/BR.x`). */
 export interface DoctorEnv {
   inspect: Inspector;
@@ -368,18 +302,15 @@ export interface ResourceKind<D, L, N extends KindName = KindName> {
   readonly handlers: Partial<Record<Step['op'], Handler>>;
 }
 
-/** A kind a handset shows, for `preview` and `plan --preview`. */
+/**
+ * A kind a handset shows, for `preview` and `plan --preview`: it brings its own
+ * drawing (src/kinds/handset.ts), whose parts the preview composes by their
+ * roles (a section of handsets on the brand's page, a part drawn into another
+ * kind's handset, the brand's picture, files others show, a change drawn
+ * before and after) without naming the kind.
+ */
 export interface Previewable<D> {
-  /**
-   * How it is drawn: as a message (auto-replies), as a room's menu (persistent
-   * menus), as the room itself (rooms), as every room's profile picture
-   * (`profile`: logos, the first declared), as an image messages show
-   * (auto-reply files), or as the brand's home page (`home`: its header,
-   * images, buttons and the rooms).
-   */
-  readonly handset: Shown['handset'];
-  /** What `preview` draws of a declared object. */
-  shown(d: D, brand: DesiredBrand): Shown;
+  readonly preview: KindPreview<D>;
 }
 
 /** A kind whose live objects have a state drift reports on (review, expiry). */
@@ -740,12 +671,13 @@ export function isDoctored<K extends AnyKind>(kind: K): kind is K & Doctored {
 /** Whether `kind` is drawn by the preview. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function isPreviewable<K extends AnyKind>(kind: K): kind is K & Previewable<any> {
-  return (kind as Partial<Previewable<unknown>>).handset !== undefined && (kind as Partial<Previewable<unknown>>).shown !== undefined;
+  return typeof (kind as Partial<Previewable<unknown>>).preview === 'object';
 }
 
-/** How a handset shows `kind`, or undefined when it is not drawn. */
-export function handsetOf(kind: AnyKind): Shown['handset'] | undefined {
-  return isPreviewable(kind) ? kind.handset : undefined;
+/** How a handset shows `kind` (its drawing's parts), or undefined when it is not drawn. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function previewOf(kind: AnyKind): KindPreview<any> | undefined {
+  return isPreviewable(kind) ? kind.preview : undefined;
 }
 
 /** Whether drift asks `kind` for findings about its live objects' state. */

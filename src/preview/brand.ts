@@ -1,154 +1,212 @@
-// The preview of a brand as its manifests declare it: every object a kind
-// draws as a message, every room with its menu and the brand's logo (the
-// kinds' `handset`), with images inlined from the manifests' files, and the
-// findings.
+// The preview of a brand as its manifests declare it, composed from what each
+// kind brings (`preview`, src/kinds/handset.ts) by role alone: the sections of
+// handsets (`page`), the parts drawn into another kind's handsets (`partOf`),
+// the brand's picture (`avatar`); then the findings about the links between
+// the handsets. No kind is named here.
 
 import { relative } from 'node:path';
-import { shortText } from '../core/shorten.js';
+import { pluralOf } from '../kinds/counts.js';
 import { declaredObjects } from '../kinds/declared.js';
+import type { Handset, HandsetPart, PageSection, ShownSource } from '../kinds/handset.js';
+import { imageOf, isLocalFile, linkFindings, type Finding, type ImageView, type LinkTarget, type RawReply, type Resolvers } from '../kinds/handset-model.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
-import { isPreviewable, type Shown, type ShownHome, type ShownMessage } from '../kinds/resource-kind.js';
-import type { DesiredBrand, Diagnostic, LocalFile } from '../manifest/types.js';
+import { isPreviewable, type Previewable } from '../kinds/resource-kind.js';
+import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import { brandFolderOf } from '../kinds/brand-name.js';
-import { linkFindings, menuItemView, messageView, shownIn, suggestionView, type BrandView, type Finding, type HomeView, type ImageView, type LinkTarget, type RawMenuItem, type RawMessage, type RawReply, type RawSuggestion, type Resolvers, type RoomView } from './model.js';
 
-/** Image types a browser shows inline; anything else becomes a placeholder. */
-const INLINE_TYPES = /^image\/(png|jpeg|gif|webp|bmp)$/;
-
-/** A `data:` URI of a local image, or undefined when it is not an image a page may inline. */
-export function dataUri(file: Pick<LocalFile, 'bytes' | 'mimeType'>): string | undefined {
-  return INLINE_TYPES.test(file.mimeType) ? `data:${file.mimeType};base64,${file.bytes.toString('base64')}` : undefined;
+/** One section of a brand's page: the handsets of the kinds whose `page` has its id, in registry order. */
+export interface SectionView {
+  id: string;
+  heading: string;
+  /** Its title in the page's contents, when it is listed there. */
+  toc?: string;
+  order: number;
+  /** Drawn even when empty. */
+  always: boolean;
+  /** Counted in the page's header, in the words of its first kind (`auto-reply`, `auto-replies`). */
+  counted: boolean;
+  one: string;
+  many: string;
+  /** Cut into pages when the brand has many. */
+  paged: boolean;
+  /** Replies open its handsets: each carries the badges of its findings. */
+  opened: boolean;
+  handsets: Handset[];
 }
 
-/** An image view of a local file. */
-export function imageOf(file: Pick<LocalFile, 'bytes' | 'mimeType' | 'uploadName'>, alt: string): ImageView {
-  const src = dataUri(file);
-  return src === undefined ? { name: file.uploadName, alt } : { name: file.uploadName, src, alt };
+/** One brand's preview. */
+export interface BrandView {
+  brandId: string;
+  /** The brand's name: the first object of a kind that names the brand (its profile), else the folder that declares it, else its id. */
+  title: string;
+  /** The name every handset shows at its top (the main room's); the title when nothing gives one. */
+  barName?: string;
+  /** The brand's picture on every handset (its logo). */
+  avatar?: ImageView;
+  /** The sections, in their order on the page. */
+  sections: SectionView[];
+  findings: Finding[];
+  /** Style rules the kinds' drawings bring. */
+  css: string;
 }
 
-/** Anchor keys: messages and rooms share one page, so they get prefixes. */
-export const anchor = {
-  message: (key: string): string => `ar-${key}`,
-  room: (id: string): string => `room-${id}`,
-  home: (key: string): string => `home-${key}`,
-};
-
-/** One declared object a kind shows on a handset, with its kind and key. */
-export interface ShownObject<S extends Shown = Shown> {
-  kind: AnyKind;
-  key: string;
-  shown: S;
+/** The sections of `view` drawn on its page: those with handsets, and those drawn even when empty. */
+export function drawnSections(view: BrandView): SectionView[] {
+  return view.sections.filter((s) => s.always || s.handsets.length > 0);
 }
 
-/** What every kind with a `handset` shows of the brand's declared objects, in registry order. */
-export function shownObjects(brand: DesiredBrand): ShownObject[] {
-  return KINDS.filter(isPreviewable).flatMap((kind) => declaredObjects(kind, brand).map(([key, d]): ShownObject => ({ kind, key, shown: kind.shown(d, brand) })));
+/** The handsets of the section `id` (tests and programs: `handsetsIn(view, 'rooms')`). */
+export function handsetsIn(view: BrandView, id: string): Handset[] {
+  return view.sections.find((s) => s.id === id)?.handsets ?? [];
 }
 
-/** The shown objects of one handset role. */
-export function shownAs<H extends Shown['handset']>(objects: readonly ShownObject[], handset: H): ShownObject<Extract<Shown, { handset: H }>>[] {
-  return objects.filter((o): o is ShownObject<Extract<Shown, { handset: H }>> => o.shown.handset === handset);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type PreviewKind = AnyKind & Previewable<any>;
+
+/** The kinds the preview draws, in registry order. */
+export function previewKinds(): PreviewKind[] {
+  return KINDS.filter(isPreviewable);
 }
 
-/** The brand's picture on every room (a `profile` kind's first declared object). */
-export function logoOf(objects: readonly ShownObject[]): ImageView | undefined {
-  const logo = shownAs(objects, 'profile')[0]?.shown;
-  return logo === undefined ? undefined : imageOf(logo.file, `${logo.name} (logo)`);
+/** The style rules every previewable kind's drawing brings. */
+export function kindsCss(): string {
+  return previewKinds()
+    .map((k) => k.preview.css ?? '')
+    .join('');
+}
+
+/** The brand's picture: the first declared object of a kind that gives one. */
+export function avatarOf(brand: DesiredBrand): ImageView | undefined {
+  for (const kind of previewKinds()) {
+    const avatar = kind.preview.avatar;
+    const first = avatar === undefined ? undefined : declaredObjects(kind, brand)[0];
+    if (avatar !== undefined && first !== undefined) {
+      const { file, alt } = avatar(first[1]);
+      return imageOf(file, alt);
+    }
+  }
+  return undefined;
+}
+
+/** The anchor of a declared object on the page: its section's prefix and its key. */
+const anchorOf = (page: PageSection<unknown>, key: string): string => `${page.anchor}-${key}`;
+
+/**
+ * The handset a reply opens: by the key of an object replies open, or by the
+ * live id one is pinned to. Both looked up in maps made once: a search of the
+ * messages per reply made a brand of n linked auto-replies cost n² (100,000 of
+ * them did not finish in minutes).
+ */
+function linkTargets(brand: DesiredBrand, kinds: readonly PreviewKind[]): (reply: RawReply) => LinkTarget {
+  const byKey = new Map<string, LinkTarget>();
+  const byPinned = new Map<string, LinkTarget>();
+  for (const kind of kinds) {
+    const page = kind.preview.page;
+    if (page?.target === undefined) continue;
+    for (const [key, d] of declaredObjects(kind, brand)) {
+      const t = page.target(d);
+      const target = { key: anchorOf(page, key), name: t.name };
+      byKey.set(key, target);
+      if (t.pinnedId !== undefined && !byPinned.has(t.pinnedId)) byPinned.set(t.pinnedId, target);
+    }
+  }
+  return (reply) => {
+    if (reply.autoReply !== undefined) return byKey.get(reply.autoReply) ?? { name: reply.autoReply };
+    const pinned = reply.autoReplyMsgId === undefined ? undefined : byPinned.get(reply.autoReplyMsgId);
+    // A reply with neither target is a chatbot answer (isAnswer), never looked up here.
+    return pinned ?? { name: reply.autoReplyMsgId ?? '' };
+  };
 }
 
 /** The preview of one brand; `diagnostics` are the loader's warnings, shown as lint findings. */
 export function brandView(brand: DesiredBrand, diagnostics: readonly Diagnostic[] = [], cwd = process.cwd()): BrandView {
   const shortNames = new Map<string, string>();
-  const where = (s: { file: string; line: number }): string => {
+  const where = (s: ShownSource): string => {
     let name = shortNames.get(s.file);
     if (name === undefined) shortNames.set(s.file, (name = relative(cwd, s.file) || s.file));
     return `${name}:${s.line}`;
   };
-  const objects = shownObjects(brand);
-  const messages = shownAs(objects, 'message');
-  const link = linkTargets(messages);
+  const kinds = previewKinds();
   const resolvers: Resolvers = {
-    // A message kind gives its images as local files (what the manifest's file handle names), else as a name.
+    // A drawing gives its images as local files (what the manifest's file handle names), else as a name.
     image: (value, alt) => (isLocalFile(value) ? imageOf(value, alt) : { name: String(value), alt }),
-    link,
+    link: linkTargets(brand, kinds),
   };
-  const messageViews = messages.map(({ kind, key, shown }) => messageView(asRawMessage(anchor.message(key), `${kind.name}.${key}`, shown, where(shown.source)), resolvers));
-  const logo = logoOf(objects);
-  const menus = new Map(shownAs(objects, 'menu').map((m) => [m.shown.room, m.shown]));
-  const rooms = shownAs(objects, 'room').map(({ kind, key, shown }): RoomView => {
-    const c = shown;
-    const room: RoomView = { key: anchor.room(c.id), address: `${kind.name}.${key}`, chatbotId: c.id, name: c.title ?? c.id, source: where(c.source) };
-    if (c.description !== undefined) room.description = shortText(c.description);
-    const places = shownIn(c.display);
-    if (places !== undefined) room.shownIn = places;
-    if (c.inputEnabled !== undefined) room.inputEnabled = c.inputEnabled;
-    if (c.rcsReply !== undefined) room.rcsReply = c.rcsReply;
-    if (c.safetyMark !== undefined) room.safetyMark = c.safetyMark;
-    const menu = menus.get(c.id);
-    if (menu !== undefined) room.menu = (menu.items as RawMenuItem[]).map((item, i) => menuItemView(item, i, resolvers));
-    if (logo !== undefined) room.logo = logo;
-    return room;
-  });
+  const avatar = avatarOf(brand);
+
+  // What each kind draws into another's handsets, by the kind and key it is drawn into.
+  const parts = new Map<string, HandsetPart[]>();
+  const into = (kind: string, key: string): string => `${kind}\u0000${key}`;
+  for (const kind of kinds) {
+    const partOf = kind.preview.partOf;
+    if (partOf === undefined) continue;
+    for (const [, d] of declaredObjects(kind, brand)) {
+      const of = partOf.of(d);
+      const at = into(of.kind, of.key);
+      parts.set(at, [...(parts.get(at) ?? []), partOf.part(d, { brand, resolvers })]);
+    }
+  }
+
+  const byKind = new Map<string, Handset[]>();
+  const sections: SectionView[] = [];
+  let title: string | undefined;
+  let barName: string | undefined;
+  for (const kind of kinds) {
+    const page = kind.preview.page;
+    if (page === undefined) continue;
+    let section = sections.find((s) => s.id === page.id);
+    if (section === undefined) {
+      section = {
+        id: page.id,
+        heading: page.heading,
+        ...(page.toc !== undefined ? { toc: page.toc } : {}),
+        order: page.order,
+        always: page.always === true,
+        counted: page.counted === true,
+        one: kind.label,
+        many: pluralOf(kind),
+        paged: page.paged === true,
+        opened: page.target !== undefined,
+        handsets: [],
+      };
+      sections.push(section);
+    }
+    const own: Handset[] = [];
+    byKind.set(kind.name, own);
+    for (const [key, d] of declaredObjects(kind, brand)) {
+      const h = page.handset(d, {
+        brand,
+        key,
+        anchor: anchorOf(page, key),
+        address: `${kind.name}.${key}`,
+        where,
+        resolvers,
+        parts: parts.get(into(kind.name, key)) ?? [],
+        ...(avatar !== undefined ? { avatar } : {}),
+        handsetsOf: (name) => byKind.get(name) ?? [],
+      });
+      own.push(h);
+      section.handsets.push(h);
+      if (page.namesBrand === true && title === undefined) title = h.name;
+      if (barName === undefined) barName = page.barName?.(d);
+    }
+  }
+  sections.sort((a, b) => a.order - b.order);
+
   const ownFiles = new Set(brand.manifestFiles);
   const lint: Finding[] = diagnostics
     .filter((d) => ownFiles.has(d.file))
     .map((d): Finding => ({ code: 'lint', severity: 'warning', message: `${d.code}: ${d.message}`, where: where(d) }));
-  const main = shownAs(objects, 'room').find((r) => r.shown.title !== undefined);
-  const home = shownAs(objects, 'home')[0];
-  const homeView = home === undefined ? undefined : homeViewOf(home, where(home.shown.source), resolvers);
+  const linked = sections.flatMap((s) => s.handsets.map((h) => ({ key: h.key, name: h.name, links: h.links, opened: s.opened })));
   return {
     brandId: brand.brandId,
     // The brand's name, never a room's (a brand has many rooms): without a profile, the folder that declares the brand.
-    title: home?.shown.name ?? folderTitle(brand),
-    ...(main?.shown.title !== undefined ? { roomName: main.shown.title } : {}),
-    messages: messageViews,
-    rooms,
-    ...(homeView === undefined ? {} : { home: homeView }),
-    findings: [...linkFindings(messageViews, rooms), ...lint],
-  };
-}
-
-function homeViewOf({ kind, key, shown }: ShownObject<ShownHome>, source: string, resolvers: Resolvers): HomeView {
-  const view: HomeView = {
-    key: anchor.home(key),
-    address: `${kind.name}.${key}`,
-    name: shown.name,
-    buttons: (shown.buttons as RawSuggestion[]).map((b, i) => suggestionView(b, `buttons[${i}]`, resolvers)),
-    source,
-  };
-  if (shown.description !== undefined) view.description = shortText(shown.description);
-  if (shown.profileImage !== undefined) view.profileImage = imageOf(shown.profileImage, `${shown.name} (profile image)`);
-  if (shown.backgroundImage !== undefined) view.backgroundImage = imageOf(shown.backgroundImage, `${shown.name} (background image)`);
-  return view;
-}
-
-function isLocalFile(value: unknown): value is LocalFile {
-  return typeof value === 'object' && value !== null && Buffer.isBuffer((value as { bytes?: unknown }).bytes);
-}
-
-function asRawMessage(key: string, address: string, m: ShownMessage, source: string): RawMessage {
-  const raw: RawMessage = { key, address, name: m.name, messagebaseId: m.messagebaseId, body: { ...m.body }, buttons: (m.buttons ?? []) as RawMessage['buttons'], chipList: (m.chipList ?? []) as RawMessage['chipList'], source };
-  return raw;
-}
-
-/**
- * The message a reply opens: by handle, or by the live id a declared message is pinned to.
- * Both looked up in maps made once: a search of the messages per reply made a brand of
- * n linked auto-replies cost n² (100,000 of them did not finish in minutes).
- */
-function linkTargets(messages: readonly ShownObject<ShownMessage>[]): (reply: RawReply) => LinkTarget {
-  const byKey = new Map(messages.map((m) => [m.key, m]));
-  const byPinned = new Map<string, ShownObject<ShownMessage>>();
-  for (const m of messages) if (m.shown.pinnedId !== undefined && !byPinned.has(m.shown.pinnedId)) byPinned.set(m.shown.pinnedId, m);
-  return (reply) => {
-    if (reply.autoReply !== undefined) {
-      const target = byKey.get(reply.autoReply);
-      return target === undefined ? { name: reply.autoReply } : { key: anchor.message(target.key), name: target.shown.name };
-    }
-    const pinned = reply.autoReplyMsgId === undefined ? undefined : byPinned.get(reply.autoReplyMsgId);
-    if (pinned !== undefined) return { key: anchor.message(pinned.key), name: pinned.shown.name };
-    // A reply with neither target is a chatbot answer (isAnswer), never looked up here.
-    return { name: reply.autoReplyMsgId ?? '' };
+    title: title ?? folderTitle(brand),
+    ...(barName !== undefined ? { barName } : {}),
+    ...(avatar !== undefined ? { avatar } : {}),
+    sections,
+    findings: [...linkFindings(linked), ...lint],
+    css: kindsCss(),
   };
 }
 

@@ -1,4 +1,5 @@
-// Before and after: each auto-reply and menu a plan changes, drawn twice, live
+// Before and after: each object a plan changes whose kind draws its changes
+// (`preview.change`: auto-replies, menus), drawn twice by its kind, live
 // against proposed, with the changed parts marked. Built from the plan alone
 // (its snapshots hold the normalised live form, each step's `expected` the
 // proposed one), so a saved plan file can be previewed as well as a fresh plan.
@@ -6,12 +7,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { formatValue } from '../core/refs.js';
+import { esc, type DrawOptions } from '../kinds/handset-draw.js';
+import { dataUri, type ImageView, type LinkTarget, type RawReply, type Resolvers } from '../kinds/handset-model.js';
+import type { Handset, KindPreview } from '../kinds/handset.js';
 import { KINDS, wordsFor } from '../kinds/index.js';
-import { handsetOf, type Shown } from '../kinds/resource-kind.js';
+import { previewOf } from '../kinds/resource-kind.js';
 import type { BrandPlan, FieldChange, Step } from '../plan/types.js';
-import { dataUri } from './brand.js';
-import { esc, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
-import { menuItemView, messageView, type ImageView, type LinkTarget, type MessageView, type RawMenuItem, type RawMessage, type RawReply, type Resolvers, type RoomView } from './model.js';
+import { kindsCss } from './brand.js';
+import { page } from './page.js';
 import { count, hrefFrom, MESSAGES_PER_PAGE, pagerNav, paginate, type PageFile } from './site.js';
 import { optionText, reviewText } from '../core/step.js';
 
@@ -25,32 +28,59 @@ export interface PreviewImage {
 /** What the plan alone does not say: images, and the names of things it links to. */
 export interface ChangesContext {
   images: ReadonlyMap<string, PreviewImage>;
-  /** Auto-reply names by live id and by handle. */
-  names: ReadonlyMap<string, string>;
-  /** Room names by chatbotId. */
-  rooms: ReadonlyMap<string, string>;
-  logo?: ImageView;
+  /** Names of each kind's objects (by kind name), by key and by live id. */
+  names: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** The brand's picture on every handset. */
+  avatar?: ImageView;
 }
 
-/** One changed auto-reply or menu. */
+/** One changed object, drawn by its kind. */
 export interface ChangeView {
   address: string;
   op: Step['op'];
   heading: string;
   gate?: string;
   /** Undefined when the object does not exist on that side (a create, a delete). */
-  before?: MessageView | RoomView;
-  after?: MessageView | RoomView;
+  before?: Handset;
+  after?: Handset;
   changes: FieldChange[];
 }
 
 /** Anchor of a change on the page. */
 export const changeAnchor = (address: string): string => `chg-${address}`;
 
-/** How a handset shows a kind (its declared `handset`); undefined for a kind not drawn, or unknown (a plan file from elsewhere). */
-function shownAs(kind: string): Shown['handset'] | undefined {
+/** How a handset shows a kind (its drawing); undefined for a kind not drawn, or unknown (a plan file from elsewhere). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function drawingOf(kind: string): KindPreview<any> | undefined {
   const k = KINDS.find((x) => x.name === kind);
-  return k === undefined ? undefined : handsetOf(k);
+  return k === undefined ? undefined : previewOf(k);
+}
+
+/** Whether replies open the objects of `kind` (its page's `target`). */
+const opened = (kind: string): boolean => drawingOf(kind)?.page?.target !== undefined;
+
+/** What the changes the plan's kinds draw are called: `auto-reply or menu change`, `auto-reply and menu changes`. */
+export function changeWords(): { one: string; many: string; none: string } {
+  const nouns = KINDS.flatMap((k) => {
+    const noun = previewOf(k)?.change?.noun;
+    return noun === undefined ? [] : [noun];
+  });
+  return { one: `${nouns.join(' or ')} change`, many: `${nouns.join(' and ')} changes`, none: `No ${nouns.join(' or ')} changes in this plan.` };
+}
+
+/** `3 auto-reply and menu changes`. */
+export function countChanges(n: number): string {
+  const w = changeWords();
+  return count(n, w.one, w.many);
+}
+
+/** The name of an object of one of `kinds`, by key or live id. */
+function nameIn(ctx: ChangesContext, kinds: readonly string[], id: string): string | undefined {
+  for (const kind of kinds) {
+    const name = ctx.names.get(kind)?.get(id);
+    if (name !== undefined) return name;
+  }
+  return undefined;
 }
 
 /** The key in a step's address (`autoReply.hours` → `hours`). */
@@ -59,16 +89,17 @@ const keyOf = (s: Pick<Step, 'kind' | 'address'>): string => s.address.slice(s.k
 /** A placeholder for a message not created yet: `<ref:KIND:key>`. */
 const REF = /^<ref:([A-Za-z]+):(.+)>$/;
 
-/** The auto-reply and menu changes of one brand's plan. */
+/** The changes of one brand's plan that their kinds draw. */
 export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] {
+  const targets = KINDS.filter((k) => opened(k.name)).map((k) => k.name);
   const addressOfId = new Map<string, string>();
-  for (const s of plan.steps) if (shownAs(s.kind) === 'message' && s.liveId !== undefined) addressOfId.set(s.liveId, s.address);
+  for (const s of plan.steps) if (opened(s.kind) && s.liveId !== undefined) addressOfId.set(s.liveId, s.address);
   const link = (reply: RawReply): LinkTarget => {
     const id = reply.autoReplyMsgId ?? '';
     const match = REF.exec(id);
-    const ref = match !== null && shownAs(match[1] as string) === 'message' ? { kind: match[1] as string, key: match[2] as string } : undefined;
+    const ref = match !== null && opened(match[1] as string) ? { kind: match[1] as string, key: match[2] as string } : undefined;
     const address = ref !== undefined ? `${ref.kind}.${ref.key}` : addressOfId.get(id);
-    const name = ctx.names.get(ref?.key ?? id) ?? ref?.key ?? id;
+    const name = nameIn(ctx, ref === undefined ? targets : [ref.kind], ref?.key ?? id) ?? ref?.key ?? id;
     return address === undefined ? { name } : { key: changeAnchor(address), name };
   };
   const resolvers: Resolvers = {
@@ -81,7 +112,7 @@ export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] 
   };
   // A link step is the second half of a create (cycles): one view, with the final form.
   const byAddress = new Map<string, Step[]>();
-  for (const s of plan.steps) if (shownAs(s.kind) === 'message' || shownAs(s.kind) === 'menu') byAddress.set(s.address, [...(byAddress.get(s.address) ?? []), s]);
+  for (const s of plan.steps) if (drawingOf(s.kind)?.change !== undefined) byAddress.set(s.address, [...(byAddress.get(s.address) ?? []), s]);
   return [...byAddress.entries()].map(([address, steps]) => {
     const main = steps.find((s) => s.op !== 'link') ?? (steps[0] as Step);
     const before = plan.snapshots[address]?.value;
@@ -89,9 +120,16 @@ export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] 
     // create's expected form already holds the links), and reading it as "nothing"
     // drew a create in a reply cycle as "Will be deleted".
     const after = main.op === 'delete' && main.declared !== true ? undefined : [...steps].reverse().find((s) => s.expected !== undefined)?.expected;
-    const draw = (value: unknown): MessageView | RoomView | undefined => {
-      if (value === undefined || value === null) return undefined;
-      return shownAs(main.kind) === 'message' ? messageView(asRawMessage(address, value), resolvers) : roomWithMenu(address, value, main, ctx, resolvers);
+    const change = drawingOf(main.kind)?.change;
+    const draw = (value: unknown): Handset | undefined => {
+      if (value === undefined || value === null || change === undefined) return undefined;
+      return change.handset(value, {
+        step: main,
+        anchor: changeAnchor(address),
+        resolvers,
+        nameOf: (kind, id) => ctx.names.get(kind)?.get(id),
+        ...(ctx.avatar !== undefined ? { avatar: ctx.avatar } : {}),
+      });
     };
     const view: ChangeView = { address, op: main.op, heading: heading(main), changes: steps.flatMap((s) => s.changes) };
     const gate = gateText(main);
@@ -103,22 +141,6 @@ export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] 
     if (a !== undefined) view.after = a;
     return view;
   });
-}
-
-function asRawMessage(address: string, value: unknown): RawMessage {
-  const v = value as { name?: string; messagebaseId?: string; body?: Record<string, unknown>; buttons?: RawMessage['buttons']; chipList?: RawMessage['chipList'] };
-  const m: RawMessage = { key: changeAnchor(address), address, name: v.name ?? address, messagebaseId: v.messagebaseId ?? '', body: v.body ?? {} };
-  if (v.buttons !== undefined) m.buttons = v.buttons;
-  if (v.chipList !== undefined) m.chipList = v.chipList;
-  return m;
-}
-
-function roomWithMenu(address: string, value: unknown, step: Step, ctx: ChangesContext, r: Resolvers): RoomView {
-  const chatbotId = address.slice(address.indexOf('.') + 1);
-  const items = ((value as { items?: RawMenuItem[] }).items ?? []).map((item, i) => menuItemView(item, i, r));
-  const room: RoomView = { key: changeAnchor(address), address, chatbotId, name: ctx.rooms.get(chatbotId) ?? step.name.replace(/ menu$/, ''), menu: items };
-  if (ctx.logo !== undefined) room.logo = ctx.logo;
-  return room;
 }
 
 function heading(step: Step): string {
@@ -147,12 +169,12 @@ export function changedOn(changes: FieldChange[], side: 'before' | 'after'): (pa
   return (p) => paths.some((c) => c === p || c.startsWith(`${p}.`) || c.startsWith(`${p}[`));
 }
 
-function sideHtml(side: 'before' | 'after', view: MessageView | RoomView | undefined, change: ChangeView, base: Omit<DrawOptions, 'side' | 'changed'>): string {
+function sideHtml(side: 'before' | 'after', view: Handset | undefined, change: ChangeView, base: Omit<DrawOptions, 'side' | 'changed'>): string {
   const label = side === 'before' ? 'Live' : 'Proposed';
   const o: DrawOptions = { ...base, side, changed: changedOn(change.changes, side) };
   let inner: string;
   if (view === undefined) inner = `<div class="absent">${side === 'before' ? 'Does not exist yet' : 'Will be deleted'}</div>`;
-  else inner = 'cards' in view ? messageHandset(view, o) : roomHandset(view, o);
+  else inner = view.html(o);
   return `<figure class="side ${side}"><figcaption>${label}</figcaption>${inner}</figure>`;
 }
 
@@ -163,13 +185,13 @@ function changeLine(c: FieldChange): string {
   return `~ ${esc(c.path)}: <span class="del">${show(c.before)}</span> → <span class="add">${show(c.after)}</span>`;
 }
 
-/** What a before/after page needs besides the changes: the brand's name (the page's title), the room's name and logo the handsets show, and rcsctl's version. */
+/** What a before/after page needs besides the changes: the brand's name (the page's title), the name and picture the handsets show at their top, and rcsctl's version. */
 export interface ChangesPageContext {
-  logo?: ImageView;
+  avatar?: ImageView;
   /** The brand's name, or its id when none is known. */
   title: string;
   /** The name the handsets show at their top (a room's); the title when none. */
-  roomName?: string;
+  barName?: string;
   version: string;
 }
 
@@ -184,9 +206,9 @@ function changeSection(c: ChangeView, base: Omit<DrawOptions, 'side' | 'changed'
 
 /** A page of `changes`: `href` says where each change is drawn, `where` what the header says about this page (and its pager). */
 function changesHtml(brandId: string, changes: readonly ChangeView[], ctx: ChangesPageContext, href: DrawOptions['href'], where: string): string {
-  const base = { roomName: ctx.roomName ?? ctx.title, href, ...(ctx.logo === undefined ? {} : { logo: ctx.logo }) };
+  const base = { roomName: ctx.barName ?? ctx.title, href, ...(ctx.avatar === undefined ? {} : { logo: ctx.avatar }) };
   const toc = changes.length === 0 ? '' : `<nav class="toc" aria-label="Changes"><h2>Changes</h2><ul>${changes.map((c) => `<li><a href="${esc(href(changeAnchor(c.address)) ?? '')}">${esc(c.address)}</a></li>`).join('')}</ul></nav>`;
-  const empty = changes.length === 0 ? '<p>No auto-reply or menu changes in this plan.</p>' : '';
+  const empty = changes.length === 0 ? `<p>${esc(changeWords().none)}</p>` : '';
   const body = `<a class="skip" href="#main">Skip to the changes</a>
 <header class="top"><h1>${esc(ctx.title)}: proposed changes</h1>${where}</header>
 <div class="layout changes-layout">
@@ -194,7 +216,7 @@ ${toc}
 <main id="main">${empty}${changes.map((c) => changeSection(c, base)).join('\n')}</main>
 </div>
 <footer>Made by rcsctl ${esc(ctx.version)} from a plan. Nothing on this page loads from the network.</footer>`;
-  return page(`${titled(ctx.title, brandId)}: proposed changes`, body);
+  return page(`${titled(ctx.title, brandId)}: proposed changes`, body, kindsCss());
 }
 
 const LIVE_LEFT = 'live on the left, proposed on the right, changed parts outlined';
@@ -203,7 +225,7 @@ const LIVE_LEFT = 'live on the left, proposed on the right, changed parts outlin
 export function changesPage(brandId: string, changes: ChangeView[], ctx: ChangesPageContext): string {
   const onPage = new Set(changes.map((c) => changeAnchor(c.address)));
   const href = (key: string): string | undefined => (onPage.has(key) ? `#${key}` : undefined);
-  return changesHtml(brandId, changes, ctx, href, `<p>Brand ${esc(brandId)} · ${count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes')} · ${LIVE_LEFT}</p>`);
+  return changesHtml(brandId, changes, ctx, href, `<p>Brand ${esc(brandId)} · ${esc(countChanges(changes.length))} · ${LIVE_LEFT}</p>`);
 }
 
 /**
@@ -220,12 +242,12 @@ export function* changesPages(brandId: string, changes: ChangeView[], ctx: Chang
   const paged = paginate(changes, (c) => changeAnchor(c.address), perPage);
   const { chunks, files, fileOf, range } = paged;
   const list = chunks.map((chunk, i) => `<li><a href="${files[i]}">Changes ${range(i)}</a>: <code>${esc(chunk[0]?.address ?? '')}</code> to <code>${esc(chunk[chunk.length - 1]?.address ?? '')}</code></li>`).join('');
-  const total = count(changes.length, 'auto-reply or menu change', 'auto-reply and menu changes');
+  const total = esc(countChanges(changes.length));
   const indexBody = `<a class="skip" href="#main">Skip to the pages</a>
 <header class="top"><h1>${esc(ctx.title)}: proposed changes</h1><p>Brand ${esc(brandId)} · ${total} on ${count(chunks.length, 'page')} · ${LIVE_LEFT}</p></header>
 <main id="main" style="padding:1.5rem"><h2>Changes, ${perPage} a page</h2><ol class="pages">${list}</ol></main>
 <footer>Made by rcsctl ${esc(ctx.version)} from a plan. Nothing on this page loads from the network.</footer>`;
-  yield { file: 'index.html', html: page(`${titled(ctx.title, brandId)}: proposed changes`, indexBody) };
+  yield { file: 'index.html', html: page(`${titled(ctx.title, brandId)}: proposed changes`, indexBody, kindsCss()) };
   for (let i = 0; i < chunks.length; i++) {
     const here = files[i] as string;
     const where = `<p>Brand ${esc(brandId)} · changes ${range(i)} of ${changes.length} · page ${i + 1} of ${chunks.length} · ${LIVE_LEFT}</p>${pagerNav(paged, i, 'Every page')}`;
@@ -250,16 +272,15 @@ export function imagesFromPlan(plan: BrandPlan): Map<string, PreviewImage> {
 
 /** What a plan says about names and images by itself: enough for a saved plan file. */
 export function contextFromPlan(plan: BrandPlan): ChangesContext {
-  const names = new Map<string, string>();
-  const rooms = new Map<string, string>();
+  const names = new Map<string, Map<string, string>>();
   for (const s of plan.steps) {
-    if (shownAs(s.kind) === 'message') {
-      names.set(keyOf(s), s.name);
-      if (s.liveId !== undefined) names.set(s.liveId, s.name);
-    }
-    if (shownAs(s.kind) === 'room') rooms.set(keyOf(s), s.name);
+    if (drawingOf(s.kind) === undefined) continue;
+    let own = names.get(s.kind);
+    if (own === undefined) names.set(s.kind, (own = new Map()));
+    own.set(keyOf(s), s.name);
+    if (s.liveId !== undefined) own.set(s.liveId, s.name);
   }
-  return { images: imagesFromPlan(plan), names, rooms };
+  return { images: imagesFromPlan(plan), names };
 }
 
 /** A page's title: the brand's name and id, or the id alone when the name is not known. */

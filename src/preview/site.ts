@@ -1,7 +1,9 @@
 // The preview site: one self-contained page per brand (`<dir>/<brandId>/index.html`)
-// and an index of the brands (`<dir>/index.html`). A brand with more auto-replies
-// than a page holds (MESSAGES_PER_PAGE) gets an index page (its rooms, the list of
-// pages, the findings about no one auto-reply) and `page-001.html`, … of
+// and an index of the brands (`<dir>/index.html`). A brand's page draws the
+// sections the kinds bring (src/preview/brand.ts) in their order. A brand with
+// more handsets in its paged sections (auto-replies) than a page holds
+// (MESSAGES_PER_PAGE) gets an index page (the other sections, the list of
+// pages, the findings about no one paged handset) and `page-001.html`, … of
 // MESSAGES_PER_PAGE handsets each: a browser opens any of them at once, and the
 // work and memory grow with the brand, page by page. Written atomically per file,
 // through the run's redaction (writeOutputFile).
@@ -9,10 +11,13 @@
 import { join } from 'node:path';
 import { writeOutputFile } from '../util/output-file.js';
 import type { Redaction } from '../util/redaction.js';
-import { esc, homeHandset, messageHandset, page, roomHandset, type DrawOptions } from './draw.js';
-import type { BrandView, Finding, MessageView } from './model.js';
+import { esc, type DrawOptions } from '../kinds/handset-draw.js';
+import type { Handset } from '../kinds/handset.js';
+import type { Finding } from '../kinds/handset-model.js';
+import { drawnSections, type BrandView, type SectionView } from './brand.js';
+import { page } from './page.js';
 
-/** Auto-replies on one page of a brand's preview: a page of about 1 MB that a browser opens at once. */
+/** Handsets of the paged sections (auto-replies) on one page of a brand's preview: a page of about 1 MB that a browser opens at once. */
 export const MESSAGES_PER_PAGE = 500;
 
 /** One file of a brand's folder: its name (`index.html`, `page-001.html`) and its HTML. */
@@ -51,48 +56,61 @@ function findingsList(findings: readonly Finding[], href: DrawOptions['href'], n
 }
 
 function toc(title: string, items: readonly { key: string; name: string }[], href: DrawOptions['href']): string {
-  return items.length === 0 ? '' : `<h2>${title}</h2><ul>${items.map((i) => `<li><a href="${esc(href(i.key) ?? `#${i.key}`)}">${esc(i.name)}</a></li>`).join('')}</ul>`;
+  return items.length === 0 ? '' : `<h2>${esc(title)}</h2><ul>${items.map((i) => `<li><a href="${esc(href(i.key) ?? `#${i.key}`)}">${esc(i.name)}</a></li>`).join('')}</ul>`;
 }
 
-/** The handsets of `messages`, each with the badges of its own findings. */
-function messagesSection(messages: readonly MessageView[], o: DrawOptions, byKey: ReadonlyMap<string, Finding[]>, heading = 'Auto-replies'): string {
+/** One section: its handsets, those replies open each with the badges of its own findings. */
+function sectionHtml(section: SectionView, handsets: readonly Handset[], o: DrawOptions, byKey: ReadonlyMap<string, Finding[]>, heading = section.heading): string {
   const badges = (key: string): string => {
     const own = byKey.get(key) ?? [];
     return own.length === 0 ? '' : `<ul class="badges">${own.map((f) => `<li><span class="sev sev-${f.severity}">${f.code}</span>${esc(f.message)}</li>`).join('')}</ul>`;
   };
-  return `<section aria-labelledby="replies-h"><h2 id="replies-h">${esc(heading)}</h2><div class="grid">${messages.map((m) => messageHandset(m, o, badges(m.key))).join('')}</div></section>`;
-}
-
-function roomsSection(view: BrandView, o: DrawOptions): string {
-  const home = view.home === undefined ? '' : `<section aria-labelledby="home-h"><h2 id="home-h">Brand home</h2><div class="grid">${homeHandset(view.home, view.rooms, o)}</div></section>\n`;
-  return `${home}<section aria-labelledby="rooms-h"><h2 id="rooms-h">Rooms and their menus</h2><div class="grid">${view.rooms.map((r) => roomHandset(r, o)).join('')}</div></section>`;
+  const drawn = handsets.map((h) => (section.opened ? h.html(o, badges(h.key)) : h.html(o))).join('');
+  return `<section aria-labelledby="${esc(section.id)}-h"><h2 id="${esc(section.id)}-h">${esc(heading)}</h2><div class="grid">${drawn}</div></section>`;
 }
 
 function drawOptions(view: BrandView, href: DrawOptions['href']): DrawOptions {
-  const logo = view.rooms.find((r) => r.logo !== undefined)?.logo;
-  return { roomName: view.roomName ?? view.title, href, ...(logo === undefined ? {} : { logo }) };
+  return { roomName: view.barName ?? view.title, href, ...(view.avatar === undefined ? {} : { logo: view.avatar }) };
+}
+
+/** The counted sections' counts in the page's header, the many (paged) first: `3 auto-replies · 2 rooms`; `pages` follows the paged ones. */
+export function sectionCounts(view: BrandView, pages?: string): string[] {
+  const counted = drawnSections(view).filter((s) => s.counted);
+  const paged = counted.filter((s) => s.paged).map((s) => count(s.handsets.length, s.one, s.many));
+  if (pages !== undefined && paged.length > 0) paged[paged.length - 1] += ` on ${pages}`;
+  return [...paged, ...counted.filter((s) => !s.paged).map((s) => count(s.handsets.length, s.one, s.many))];
+}
+
+/** How the paged sections are named together: their heading, their title in the contents, and their plural. */
+function pagedWords(sections: readonly SectionView[]): { heading: string; toc: string; many: string } {
+  return {
+    heading: sections.map((s) => s.heading).join(' and '),
+    toc: sections.map((s) => s.toc ?? s.heading).join(' and '),
+    many: sections.map((s) => s.many).join(' and '),
+  };
 }
 
 const FOOTER = (version: string): string =>
   `<footer>Made by rcsctl ${esc(version)} from the manifests. A reply chip or menu item opens the auto-reply it links to. Nothing on this page loads from the network.</footer>`;
 
-/** The page of one brand drawn whole: rooms and their menus, every auto-reply, and the findings. */
+/** The page of one brand drawn whole: every section the kinds bring, and the findings. */
 export function brandPage(view: BrandView, version: string): string {
-  const onPage = new Set([...view.messages.map((m) => m.key), ...view.rooms.map((r) => r.key)]);
+  const sections = drawnSections(view);
+  const onPage = new Set(sections.flatMap((s) => s.handsets.map((h) => h.key)));
   const href = (key: string): string | undefined => (onPage.has(key) ? `#${key}` : undefined);
   const o = drawOptions(view, href);
+  const byKey = findingsByKey(view.findings);
   const body = `<a class="skip" href="#main">Skip to the previews</a>
-<header class="top"><h1>${esc(view.title)}</h1><p>Brand ${esc(view.brandId)} · ${count(view.messages.length, 'auto-reply', 'auto-replies')} · ${count(view.rooms.length, 'room')} · ${count(view.findings.length, 'finding')}</p></header>
+<header class="top"><h1>${esc(view.title)}</h1><p>Brand ${esc(view.brandId)} · ${[...sectionCounts(view), count(view.findings.length, 'finding')].join(' · ')}</p></header>
 <div class="layout">
-<nav class="toc" aria-label="Contents">${toc('Rooms', view.rooms, href)}${toc('Auto-replies', view.messages, href)}</nav>
+<nav class="toc" aria-label="Contents">${sections.map((s) => (s.toc === undefined ? '' : toc(s.toc, s.handsets, href))).join('')}</nav>
 <main id="main">
-${roomsSection(view, o)}
-${messagesSection(view.messages, o, findingsByKey(view.findings))}
+${sections.map((s) => sectionHtml(s, s.handsets, o, byKey)).join('\n')}
 </main>
 <aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(view.findings, href, 'No findings: every auto-reply is reachable and leads on.')}</aside>
 </div>
 ${FOOTER(version)}`;
-  return page(`${view.title === view.brandId ? view.brandId : `${view.title} (${view.brandId})`}: preview`, body);
+  return page(`${view.title === view.brandId ? view.brandId : `${view.title} (${view.brandId})`}: preview`, body, view.css);
 }
 
 /** The file names of `n` pages: `page-001.html`, … (wider numbers when there are more than 999). */
@@ -129,7 +147,7 @@ export function hrefFrom(fileOf: ReadonlyMap<string, string>, here: string): Dra
 }
 
 /** The links from page `i` to the index, the previous and the next page. */
-export function pagerNav(paged: Paged<unknown>, i: number, index = 'Rooms and every page'): string {
+export function pagerNav(paged: Paged<unknown>, i: number, index = 'Every page'): string {
   const { files, range } = paged;
   const links = [
     `<a href="index.html">${esc(index)}</a>`,
@@ -140,62 +158,75 @@ export function pagerNav(paged: Paged<unknown>, i: number, index = 'Rooms and ev
 }
 
 /**
- * The files of one brand's preview: `index.html` alone when its auto-replies fit
- * on one page, else an index and a page per `perPage` auto-replies. Made one at a
- * time as they are asked for, so only one page's HTML is held at once. A reply,
- * a menu item or a finding links to its auto-reply wherever it is drawn
- * (`page-002.html#ar-key`), and a page links back to the rooms (`index.html#room-…`).
+ * The files of one brand's preview: `index.html` alone when its paged
+ * sections' handsets (auto-replies) fit on one page, else an index (the other
+ * sections) and a page per `perPage` of them. Made one at a time as they are
+ * asked for, so only one page's HTML is held at once. A reply, a menu item or
+ * a finding links to its handset wherever it is drawn (`page-002.html#ar-key`),
+ * and a page links back to the index (`index.html#room-…`).
  */
 export function* brandPages(view: BrandView, version: string, perPage = MESSAGES_PER_PAGE): Generator<PageFile> {
-  if (view.messages.length <= perPage) {
+  const sections = drawnSections(view);
+  const pagedSections = sections.filter((s) => s.paged);
+  const indexSections = sections.filter((s) => !s.paged);
+  const many = pagedSections.flatMap((s) => s.handsets.map((h) => ({ h, s })));
+  if (many.length <= perPage) {
     yield { file: 'index.html', html: brandPage(view, version) };
     return;
   }
-  const paged = paginate(view.messages, (m) => m.key, perPage);
+  const words = pagedWords(pagedSections);
+  const paged = paginate(many, ({ h }) => h.key, perPage);
   const { chunks, files, fileOf, range } = paged;
-  for (const r of view.rooms) fileOf.set(r.key, 'index.html');
+  for (const s of indexSections) for (const h of s.handsets) fileOf.set(h.key, 'index.html');
   const byKey = findingsByKey(view.findings);
-  const onPages = chunks.map((chunk) => chunk.flatMap((m) => byKey.get(m.key) ?? []));
+  const onPages = chunks.map((chunk) => chunk.flatMap(({ h }) => byKey.get(h.key) ?? []));
   const elsewhere = view.findings.filter((f) => f.key === undefined || !fileOf.has(f.key) || fileOf.get(f.key) === 'index.html');
   const heading = `<h1>${esc(view.title)}</h1>`;
+  const indexTocs = indexSections.flatMap((s) => (s.toc === undefined ? [] : [s.toc]));
+  const backToIndex = indexTocs.length === 0 ? 'Every page' : `${indexTocs.join(', ')} and every page`;
 
   const indexHref = hrefFrom(fileOf, 'index.html');
   const pageList = chunks
     .map((chunk, i) => {
-      const from = chunk[0] as MessageView;
-      const to = chunk[chunk.length - 1] as MessageView;
+      const from = chunk[0]?.h as Handset;
+      const to = chunk[chunk.length - 1]?.h as Handset;
       const n = onPages[i]?.length ?? 0;
-      return `<li><a href="${files[i]}">Auto-replies ${range(i)}</a>: “${esc(from.name)}” to “${esc(to.name)}”${n === 0 ? '' : ` · ${count(n, 'finding')}`}</li>`;
+      return `<li><a href="${files[i]}">${esc(words.heading)} ${range(i)}</a>: “${esc(from.name)}” to “${esc(to.name)}”${n === 0 ? '' : ` · ${count(n, 'finding')}`}</li>`;
     })
     .join('');
   const indexBody = `<a class="skip" href="#main">Skip to the previews</a>
-<header class="top">${heading}<p>Brand ${esc(view.brandId)} · ${count(view.messages.length, 'auto-reply', 'auto-replies')} on ${count(chunks.length, 'page')} · ${count(view.rooms.length, 'room')} · ${count(view.findings.length, 'finding')}</p></header>
+<header class="top">${heading}<p>Brand ${esc(view.brandId)} · ${[...sectionCounts(view, count(chunks.length, 'page')), count(view.findings.length, 'finding')].join(' · ')}</p></header>
 <div class="layout">
-<nav class="toc" aria-label="Contents">${toc('Rooms', view.rooms, indexHref)}<h2>Auto-replies</h2><ul>${chunks.map((_, i) => `<li><a href="${files[i]}">${range(i)}</a></li>`).join('')}</ul></nav>
+<nav class="toc" aria-label="Contents">${indexSections.map((s) => (s.toc === undefined ? '' : toc(s.toc, s.handsets, indexHref))).join('')}<h2>${esc(words.toc)}</h2><ul>${chunks.map((_, i) => `<li><a href="${files[i]}">${range(i)}</a></li>`).join('')}</ul></nav>
 <main id="main">
-${roomsSection(view, drawOptions(view, indexHref))}
-<section aria-labelledby="pages-h"><h2 id="pages-h">Auto-replies, ${count(perPage, 'handset')} a page</h2><ol class="pages">${pageList}</ol></section>
+${[...indexSections.map((s) => sectionHtml(s, s.handsets, drawOptions(view, indexHref), byKey)), `<section aria-labelledby="pages-h"><h2 id="pages-h">${esc(words.heading)}, ${count(perPage, 'handset')} a page</h2><ol class="pages">${pageList}</ol></section>`].join('\n')}
 </main>
 <aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(elsewhere, indexHref, 'No findings about the rooms or the manifests.')}<p>The findings about an auto-reply are on its page.</p></aside>
 </div>
 ${FOOTER(version)}`;
-  yield { file: 'index.html', html: page(`${view.title} (${view.brandId}): preview`, indexBody) };
+  yield { file: 'index.html', html: page(`${view.title} (${view.brandId}): preview`, indexBody, view.css) };
 
   for (let i = 0; i < chunks.length; i++) {
     const here = files[i] as string;
     const href = hrefFrom(fileOf, here);
-    const chunk = chunks[i] as MessageView[];
+    const chunk = chunks[i] as { h: Handset; s: SectionView }[];
+    const o = drawOptions(view, href);
+    // The page's handsets by their section, in the sections' order.
+    const drawn = pagedSections
+      .map((s) => ({ s, handsets: chunk.filter((c) => c.s === s).map((c) => c.h) }))
+      .filter(({ handsets }) => handsets.length > 0)
+      .map(({ s, handsets }) => sectionHtml(s, handsets, o, byKey, `${s.heading} ${range(i)}`));
     const body = `<a class="skip" href="#main">Skip to the previews</a>
-<header class="top">${heading}<p>Brand ${esc(view.brandId)} · auto-replies ${range(i)} of ${view.messages.length} · page ${i + 1} of ${chunks.length}</p>${pagerNav(paged, i)}</header>
+<header class="top">${heading}<p>Brand ${esc(view.brandId)} · ${esc(words.many)} ${range(i)} of ${many.length} · page ${i + 1} of ${chunks.length}</p>${pagerNav(paged, i, backToIndex)}</header>
 <div class="layout">
-<nav class="toc" aria-label="Contents">${toc('Auto-replies', chunk, href)}</nav>
+<nav class="toc" aria-label="Contents">${toc(words.toc, chunk.map((c) => c.h), href)}</nav>
 <main id="main">
-${messagesSection(chunk, drawOptions(view, href), byKey, `Auto-replies ${range(i)}`)}
+${drawn.join('\n')}
 </main>
 <aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(onPages[i] ?? [], href, 'No findings about the auto-replies on this page.')}</aside>
 </div>
 ${FOOTER(version)}`;
-    yield { file: here, html: page(`${view.title} (${view.brandId}): auto-replies ${range(i)}`, body) };
+    yield { file: here, html: page(`${view.title} (${view.brandId}): ${words.many} ${range(i)}`, body, view.css) };
   }
 }
 

@@ -3,7 +3,7 @@
 // capabilities it had as optional members before the split.
 
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_KINDS, handsetOf, isExportable, isPreviewable, isReferring, isReportingUnmanaged, isStateful, liveRefsOf, pluralOf, type AnyKind } from '../../src/kinds/index.js';
+import { BUILTIN_KINDS, previewOf, isExportable, isPreviewable, isReferring, isReportingUnmanaged, isStateful, liveRefsOf, pluralOf, type AnyKind } from '../../src/kinds/index.js';
 
 const names = (test: (k: AnyKind) => boolean): string[] => BUILTIN_KINDS.filter((k) => test(k)).map((k) => k.name);
 
@@ -12,13 +12,14 @@ describe('kind capabilities', () => {
     expect(names(isExportable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'template', 'brandProfile']);
     expect(names(isStateful)).toEqual(['agencyFile', 'logo', 'chatbot', 'autoReply', 'template', 'brandProfile']);
     expect(names(isPreviewable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'persistentMenu', 'brandProfile']);
-    expect(BUILTIN_KINDS.map((k) => handsetOf(k) ?? '-')).toEqual(['image', '-', 'profile', 'room', 'message', 'menu', '-', 'home']);
+    // The parts of its drawing each brings, by the roles the preview composes them by.
+    expect(BUILTIN_KINDS.map((k) => Object.keys(previewOf(k) ?? {}).sort().join('+') || '-')).toEqual(['files', '-', 'avatar', 'page', 'change+page', 'change+partOf', '-', 'page']);
   });
 
-  it('a half-declared capability does not count: a handset without shown is not drawn', () => {
+  it('a half-declared capability does not count: a drawing that is not an object of parts is not drawn', () => {
     const core = BUILTIN_KINDS[1] as AnyKind;
-    expect(isPreviewable({ ...core, handset: 'message' } as AnyKind)).toBe(false);
-    expect(handsetOf({ ...core, handset: 'message' } as AnyKind)).toBeUndefined();
+    expect(isPreviewable({ ...core, preview: 'message' } as AnyKind)).toBe(false);
+    expect(previewOf({ ...core, preview: 'message' } as AnyKind)).toBeUndefined();
     const file = BUILTIN_KINDS[0] as AnyKind;
     expect(isStateful({ ...file, findingCodes: ['X'] } as AnyKind)).toBe(false);
   });

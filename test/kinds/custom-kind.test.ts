@@ -12,6 +12,7 @@ import { finding } from '../../src/core/finding.js';
 import { liveSection } from '../../src/core/live.js';
 import { NO_GATE } from '../../src/core/step.js';
 import { authorizeBrand, ok, paged, startEmulator, type RequestContext, type Route, type RunningEmulator } from '../../src/emulator/index.js';
+import { messagePreview } from '../../src/kinds/auto-reply/preview.js';
 import { assignHandles } from '../../src/kinds/handles.js';
 import { registerKind, unregisterKind, type ResourceKind } from '../../src/kinds/index.js';
 import type { Doctored, Drawn, Exportable, Previewable, Prunable, ReportsUnmanaged, Stateful } from '../../src/kinds/resource-kind.js';
@@ -43,8 +44,8 @@ const widgetKind: ResourceKind<DesiredWidget, Widget, 'widget'> & Previewable<De
   label: 'widget',
   prune: 'widgets',
   reportsUnmanaged: true,
-  handset: 'message',
-  shown: (d) => ({ handset: 'message', name: d.name, messagebaseId: 'SS000000', body: { description: `A ${d.color ?? 'red'} widget` }, source: d.source }),
+  // Drawn as a message, with the drawing auto-replies bring (src/kinds/auto-reply/preview.ts).
+  preview: messagePreview<DesiredWidget>({ name: (d) => d.name, shown: (d) => ({ name: d.name, messagebaseId: 'SS000000', body: { description: `A ${d.color ?? 'red'} widget` }, source: d.source }) }),
   drawing: { colour: ['#123456', '#654321'], details: (d) => [d.color ?? 'red'] },
   manifest: {
     section: 'widgets',

@@ -3,7 +3,7 @@
 // here and registered at run time: its section is one object
 // (`manifest.single`), its image is checked by its own file use, only some
 // fields go to review and the plan names them, a state blocks changes, the
-// preview draws it as the brand's home (`handset: 'home'`) and the graph draws
+// preview draws it as the brand's home (`preview: homePreview(…)`) and the graph draws
 // its buttons' links. Nothing in src/ knows about it but the registry.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,9 @@ import { loadManifests } from '../../src/manifest/load-manifests.js';
 import type { DesiredBrand, LocalFile, SourceLocation } from '../../src/manifest/types.js';
 import { brandGraph, renderMermaid } from '../../src/graph/graph.js';
 import { buildPlan } from '../../src/plan/build-plan.js';
-import { brandView } from '../../src/preview/brand.js';
+import { brandView, handsetsIn } from '../../src/preview/brand.js';
+import { homePreview } from '../../src/kinds/brand-profile/preview.js';
+import type { HomeView } from '../../src/kinds/handset-model.js';
 import { brandPage } from '../../src/preview/site.js';
 import { renderPlan } from '../../src/render/plan-text.js';
 import { makeStyle } from '../../src/render/style.js';
@@ -52,8 +54,8 @@ const normal = (h: { name: string; description?: string; picture?: string }): Re
 const homeKind: ResourceKind<DesiredHome, LiveHome, 'home'> & Previewable<DesiredHome> & Drawn<DesiredHome> = {
   name: 'home',
   label: 'brand home',
-  handset: 'home',
-  shown: (d) => ({ handset: 'home', name: d.name, ...(d.description !== undefined ? { description: d.description } : {}), ...(d.picture !== undefined ? { profileImage: d.picture } : {}), buttons: d.buttons, source: d.source }),
+  // Drawn as the brand's home, with the drawing the brand profile brings (src/kinds/brand-profile/preview.ts).
+  preview: homePreview<DesiredHome>((d) => ({ name: d.name, ...(d.description !== undefined ? { description: d.description } : {}), ...(d.picture !== undefined ? { profileImage: d.picture } : {}), buttons: d.buttons, source: d.source })),
   drawing: { links: (d) => d.buttons.flatMap((b) => (b.reply !== undefined ? [{ to: `autoReply.${b.reply.autoReply}`, label: 'button' }] : [])) },
   manifest: {
     section: 'home',
@@ -181,9 +183,10 @@ describe('a singleton kind registered at run time', () => {
   it('preview draws it as the brand home: header, profile image, buttons and the rooms', () => {
     const view = brandView(brand, [], dir);
     expect(view.title).toBe('Acme');
-    expect(view.home).toMatchObject({ key: 'home-page', address: 'home.page', name: 'Acme', description: 'We sell beans', profileImage: { alt: 'Acme (profile image)' } });
-    expect(view.home?.profileImage?.src).toMatch(/^data:image\/png;base64,/);
-    expect(view.home?.buttons.map((b) => [b.kind, b.label, b.target?.key ?? b.detail])).toEqual([
+    const home = handsetsIn(view, 'home')[0]?.view as HomeView | undefined;
+    expect(home).toMatchObject({ key: 'home-page', address: 'home.page', name: 'Acme', description: 'We sell beans', profileImage: { alt: 'Acme (profile image)' } });
+    expect(home?.profileImage?.src).toMatch(/^data:image\/png;base64,/);
+    expect(home?.buttons.map((b) => [b.kind, b.label, b.target?.key ?? b.detail])).toEqual([
       ['reply', 'Hours', 'ar-hours'],
       ['dial', 'Call us', '0212345678'],
     ]);

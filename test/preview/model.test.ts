@@ -9,8 +9,8 @@ import { parse, type HTMLElement } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
 import type { DesiredBrand, Diagnostic } from '../../src/manifest/types.js';
-import { brandPage, brandView } from '../../src/preview/index.js';
-import { describeAction, linkFindings, messageView, shownIn, type MessageView, type Resolvers } from '../../src/preview/model.js';
+import { brandPage, brandView, handsetsIn, type BrandView } from '../../src/preview/index.js';
+import { describeAction, linkFindings, messageView, outgoing, shownIn, type MessageView, type Resolvers, type RoomView } from '../../src/kinds/handset-model.js';
 import { cli, EXAMPLE, ROOT } from '../e2e/helpers.js';
 
 let brand: DesiredBrand;
@@ -21,12 +21,16 @@ beforeAll(async () => {
   diagnostics = result.diagnostics;
 });
 
+/** The messages and rooms of a brand's page, as their kinds model them. */
+const messagesOf = (view: BrandView): MessageView[] => handsetsIn(view, 'replies').map((h) => h.view as MessageView);
+const roomsOf = (view: BrandView): RoomView[] => handsetsIn(view, 'rooms').map((h) => h.view as RoomView);
+
 const plain: Resolvers = { image: (value, alt) => ({ name: String(value), alt }), link: (r) => ({ name: r.autoReply ?? r.autoReplyMsgId ?? '?' }) };
 
 describe('the example brand as a handset shows it', () => {
   it('draws each messagebase its own way: bubble, card with image, slides', () => {
     const view = brandView(brand, diagnostics, ROOT);
-    const layouts = Object.fromEntries(view.messages.map((m) => [m.address, [m.layout, m.cards.length]]));
+    const layouts = Object.fromEntries(messagesOf(view).map((m) => [m.address, [m.layout, m.cards.length]]));
     expect(layouts).toEqual({
       'autoReply.welcome': ['bubble', 1],
       'autoReply.hours': ['card', 1],
@@ -38,7 +42,7 @@ describe('the example brand as a handset shows it', () => {
   });
 
   it('inlines the manifest images as data URIs, with alt text naming the card', () => {
-    const hours = byAddress(brandView(brand, diagnostics, ROOT).messages, 'autoReply.hours');
+    const hours = byAddress(messagesOf(brandView(brand, diagnostics, ROOT)), 'autoReply.hours');
     const media = hours.cards[0]?.media;
     expect(media?.src).toMatch(/^data:image\/png;base64,/);
     expect(Buffer.from((media?.src ?? '').split(',')[1] ?? '', 'base64').equals(brand.files.get('hero')?.file.bytes as Buffer)).toBe(true);
@@ -46,12 +50,12 @@ describe('the example brand as a handset shows it', () => {
   });
 
   it('puts slide buttons on their own card and names every action kind', () => {
-    const menu = byAddress(brandView(brand, diagnostics, ROOT).messages, 'autoReply.menu');
+    const menu = byAddress(messagesOf(brandView(brand, diagnostics, ROOT)), 'autoReply.menu');
     expect(menu.cards.map((c) => c.buttons.map((b) => [b.path, b.kind, b.label, b.detail ?? b.target?.name]))).toEqual([
       [['buttons[0].suggestions[0]', 'link', 'Order ahead', 'https://example.com/coffee-co/order']],
       [['buttons[1].suggestions[0]', 'reply', 'Loyalty card', 'Loyalty card']],
     ]);
-    const loyalty = byAddress(brandView(brand, diagnostics, ROOT).messages, 'autoReply.loyalty');
+    const loyalty = byAddress(messagesOf(brandView(brand, diagnostics, ROOT)), 'autoReply.loyalty');
     expect(loyalty.chips.map((c) => [c.kind, c.target?.key ?? c.detail])).toEqual([
       ['reply', 'ar-welcome'],
       ['dial', '0212345678'],
@@ -59,7 +63,7 @@ describe('the example brand as a handset shows it', () => {
   });
 
   it('shows each room with its display flags and its menu linking to auto-replies', () => {
-    const [main, events] = brandView(brand, diagnostics, ROOT).rooms;
+    const [main, events] = roomsOf(brandView(brand, diagnostics, ROOT));
     expect(main).toMatchObject({ name: 'Coffee Co', shownIn: 'channel, search, home', inputEnabled: true, rcsReply: '1', safetyMark: true, description: 'Fresh coffee daily' });
     expect(main?.menu?.map((i) => [i.kind, i.label, i.target?.key ?? i.detail])).toEqual([
       ['reply', 'Opening hours', 'ar-hours'],
@@ -118,7 +122,7 @@ describe('the model on hand-made messages', () => {
       }),
       messageView({ key: 'b', address: 'autoReply.b', name: 'B', messagebaseId: 'SCS00000', body: { description: 'b' } }, plain),
     ];
-    expect(linkFindings(views, []).map((f) => [f.code, f.severity, f.key])).toEqual([
+    expect(linkFindings(views.map((v) => ({ key: v.key, name: v.name, links: outgoing(v), opened: true }))).map((f) => [f.code, f.severity, f.key])).toEqual([
       ['unreachable', 'warning', 'a'],
       ['dead-end', 'warning', 'b'],
       ['external-link', 'info', 'a'],

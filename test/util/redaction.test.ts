@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dotText, mermaidText } from '../../src/graph/graph.js';
 import { cachePart, LiveCache } from '../../src/kinds/live-cache.js';
-import { esc } from '../../src/preview/draw.js';
+import { esc } from '../../src/kinds/handset-draw.js';
 import { cell, inline } from '../../src/util/markdown.js';
 import { writeOutputFile } from '../../src/util/output-file.js';
 import { Redaction, restoreFrom, sealStrings, SENSITIVE, unsealStrings } from '../../src/util/redaction.js';

@@ -9,6 +9,7 @@ import { canonicalMessagebaseId } from '../../spec/messagebases.js';
 import { userPostback } from '../../spec/postback.js';
 import { compact } from '../../util/compact.js';
 import { matchByIdThenName } from '../match.js';
+import { messagePreview } from './preview.js';
 import type { Drawn, DrawnLink, KindPlanning, LinkSplitting, PlanContext, Plural, Previewable, Prunable, Referring, ReportsUnmanaged } from '../resource-kind.js';
 
 const BLOCKED_PROCESSING: Gate = {
@@ -22,13 +23,16 @@ export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 
   name: 'autoReply',
   label: 'auto-reply',
   plural: 'auto-replies',
-  handset: 'message',
-  shown: (d, brand) => {
-    // A media field naming a manifest file shows that file; one naming a fileId, or a missing handle, shows the name.
-    const body: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(d.body)) body[field] = typeof value === 'string' ? value : (brand.files.get(value.file)?.file ?? value.file);
-    return { handset: 'message', name: d.name, messagebaseId: d.messagebaseId, body, buttons: d.buttons ?? [], chipList: d.chipList ?? [], source: d.source, ...(d.id !== undefined ? { pinnedId: d.id } : {}) };
-  },
+  preview: messagePreview<DesiredAutoReply>({
+    name: (d) => d.name,
+    pinnedId: (d) => d.id,
+    shown: (d, brand) => {
+      // A media field naming a manifest file shows that file; one naming a fileId, or a missing handle, shows the name.
+      const body: Record<string, unknown> = {};
+      for (const [field, value] of Object.entries(d.body)) body[field] = typeof value === 'string' ? value : (brand.files.get(value.file)?.file ?? value.file);
+      return { name: d.name, messagebaseId: d.messagebaseId, body, buttons: d.buttons ?? [], chipList: d.chipList ?? [], source: d.source };
+    },
+  }),
   drawing: {
     colour: ['#fff3e0', '#6b4423'],
     details: (d) => [d.messagebaseId],

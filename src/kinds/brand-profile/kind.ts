@@ -9,6 +9,7 @@ import { stepFile, type FieldChange, type Gate, type StepFile } from '../../core
 import { BRAND_FIXED_AFTER_APPROVAL, BRAND_MENUS, BRAND_MODIFIABLE } from '../../spec/brand-profile.js';
 import { compact } from '../../util/compact.js';
 import type { CreateChecked, Drawn, KindPlanning, MatchResult, Plural, Previewable, Reviewed } from '../resource-kind.js';
+import { homePreview } from './preview.js';
 import { PROFILE_KEY, type DesiredHomeButton, type DesiredProfile } from './types.js';
 
 /** The fields whose change goes to review, as the plan names them. */
@@ -36,9 +37,7 @@ export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandPr
   label: 'brand profile',
   reviewed: 'brand name or profile image',
   plural: 'brand profiles',
-  handset: 'home',
-  shown: (d) => ({
-    handset: 'home',
+  preview: homePreview<DesiredProfile>((d) => ({
     name: d.name,
     description: d.description,
     profileImage: d.profileImage,
@@ -50,7 +49,7 @@ export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandPr
         : { action: { displayText: b.type, dialerAction: { dialPhoneNumber: { phoneNumber: d.tel } } } },
     ),
     source: d.source,
-  }),
+  })),
   drawing: {
     colour: ['#fff4d6', '#7a5a00'],
     details: (d) => [d.tel, ...(d.webSiteUrl !== undefined ? [d.webSiteUrl] : [])],

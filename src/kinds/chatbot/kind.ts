@@ -4,6 +4,7 @@
 import type { ChatbotDetail, ChatbotInfo } from '../../api/types.js';
 import { NO_GATE, stepFile, type Gate, type PlanProblem } from '../../core/step.js';
 import { matchById } from '../match.js';
+import { roomPreview } from './preview.js';
 import type { CreateChecked, Drawn, KindPlanning, PartlyManaged, Previewable, Prunable, ReportsUnmanaged, Reviewed } from '../resource-kind.js';
 import type { DesiredChatbot } from './types.js';
 
@@ -19,18 +20,7 @@ export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatb
   name: 'chatbot',
   label: 'room',
   reviewed: 'room',
-  handset: 'room',
-  shown: (c) => ({
-    handset: 'room',
-    id: c.chatbotId,
-    source: c.source,
-    ...(c.subTitle !== undefined ? { title: c.subTitle } : {}),
-    ...(c.subDescr !== undefined ? { description: c.subDescr } : {}),
-    ...(c.display !== undefined ? { display: c.display } : {}),
-    ...(c.inputField !== undefined ? { inputEnabled: c.inputField === 1 } : {}),
-    ...(c.rcsReply !== undefined ? { rcsReply: c.rcsReply } : {}),
-    ...(c.saftyStatusYn !== undefined ? { safetyMark: c.saftyStatusYn === 'Y' } : {}),
-  }),
+  preview: roomPreview,
   drawing: { colour: ['#e2f3e5', '#1c5a2a'] },
   prune: 'chatbots',
   reportsUnmanaged: true,

@@ -14,8 +14,8 @@ import type { DesiredFile } from './types.js';
 export const filePlanning: KindPlanning<DesiredFile, AutoReplyFile, 'file'> & Previewable<DesiredFile> & Drawn<DesiredFile> & Uploaded = {
   name: 'file',
   label: 'auto-reply file',
-  handset: 'image',
-  shown: (d) => ({ handset: 'image', name: d.file.relPath, file: d.file }),
+  // Its images are what messages show by their upload name.
+  preview: { files: (d) => [d.file] },
   drawing: { colour: ['#e3ecf7', '#1d3f66'] },
   // An upload shows the file itself, not its one field; the service cannot say more about a file than its name.
   createOp: 'upload',

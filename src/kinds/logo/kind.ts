@@ -17,8 +17,8 @@ export const logoPlanning: KindPlanning<DesiredLogo, Logo, 'logo'> & Previewable
   name: 'logo',
   label: 'logo',
   reviewed: 'logo',
-  handset: 'profile',
-  shown: (d) => ({ handset: 'profile', name: d.name, file: d.file }),
+  // The first declared logo is every room's profile picture.
+  preview: { avatar: (d) => ({ file: d.file, alt: `${d.name} (logo)` }) },
   drawing: { colour: ['#f6e3ef', '#6b1f4d'] },
   prune: 'logos',
   reportsUnmanaged: true,

@@ -4,27 +4,19 @@
 import type { ChatbotDetail, PersistentMenuRequestItem } from '../../api/types.js';
 import { NO_GATE, type Gate } from '../../core/step.js';
 import { compact } from '../../util/compact.js';
-import type { DesiredChatbot, DesiredMenuItem } from '../chatbot/types.js';
 import { matchById } from '../match.js';
 import { drawnReply } from '../auto-reply/kind.js';
+import { menuPreview } from './preview.js';
+import type { DesiredMenu } from './types.js';
 import type { Drawn, KindPlanning, Ordered, PlanContext, Previewable, Referring, Worded } from '../resource-kind.js';
 
-/** A room's menu, desired: only rooms whose manifest has `persistentMenu`. */
-export interface DesiredMenu {
-  chatbotId: string;
-  /** The room's subTitle in the manifest, when it names one. */
-  roomName: string | undefined;
-  items: DesiredMenuItem[];
-  rcsReply: string | undefined;
-  source: DesiredChatbot['source'];
-}
+export type { DesiredMenu };
 
 /** The persistent menu kind's pure part. */
 export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Referring<ChatbotDetail> & Ordered<DesiredMenu, ChatbotDetail> = {
   name: 'persistentMenu',
   label: 'persistent menu',
-  handset: 'menu',
-  shown: (d) => ({ handset: 'menu', room: d.chatbotId, items: d.items }),
+  preview: menuPreview,
   drawing: {
     colour: ['#f1f8e9', '#1c5a2a'],
     name: (d) => `${d.roomName ?? d.chatbotId} menu`,

@@ -1,10 +1,25 @@
-// The preview model: what a handset would show for each auto-reply and room,
-// as plain data. Built from the manifests (`rcsctl preview`) or from the
-// normalised live and proposed forms a plan carries (`plan --preview`), then
-// drawn as HTML by src/preview/html.ts. Pure: no I/O.
+// The handset model: what a handset would show of a message, a room, a
+// brand's home, as plain data, and the findings about links between handsets.
+// Kinds build it in their drawings (src/kinds/handset.ts) from the manifests
+// (`rcsctl preview`) or from the normalised live and proposed forms a plan
+// carries (`plan --preview`), and draw it with src/kinds/handset-draw.ts.
+// Pure: no I/O.
 
 import { shortText } from '../core/shorten.js';
 import { canonicalMessagebaseId, messagebaseFacts } from '../spec/messagebases.js';
+
+/** A local file as the preview inlines it. */
+export interface ShownFile {
+  bytes: Buffer;
+  mimeType: string;
+  uploadName: string;
+}
+
+/** Where a declared object is written. */
+export interface ShownSource {
+  file: string;
+  line: number;
+}
 
 /** What a suggestion or menu item does, as a reader would name it. */
 export type ActionKind = 'reply' | 'answer' | 'link' | 'dial' | 'map' | 'calendar' | 'copy' | 'compose' | 'feed' | 'action';
@@ -121,24 +136,10 @@ export interface Finding {
   code: 'unreachable' | 'dead-end' | 'external-link' | 'lint';
   severity: 'warning' | 'info';
   message: string;
-  /** Anchor key of the auto-reply or room it is about. */
+  /** Anchor key of the handset it is about. */
   key?: string;
   /** `file:line`, for lint findings. */
   where?: string;
-}
-
-/** One brand's preview. */
-export interface BrandView {
-  brandId: string;
-  /** The brand's name: its profile's, else the folder that declares it, else its id. */
-  title: string;
-  /** The name a handset shows at its top: the main room's; the title when no room names one. */
-  roomName?: string;
-  messages: MessageView[];
-  rooms: RoomView[];
-  /** The brand's home page, when a kind draws one (`handset: 'home'`). */
-  home?: HomeView;
-  findings: Finding[];
 }
 
 // ------------------------------------------------------------------ inputs
@@ -317,13 +318,25 @@ export function shownIn(display: string | undefined): string | undefined {
   return places.join(', ');
 }
 
+/** A handset as the link findings see it: its anchor, its name, what leads from it, and whether replies open it. */
+export interface LinkedHandset {
+  key: string;
+  name: string;
+  links: readonly SuggestionView[];
+  /** Replies open it (an auto-reply): nothing leading to it, or nothing leading on from it, is a finding. */
+  opened: boolean;
+}
+
 /**
- * Findings from the brand's links: an auto-reply that no reply or menu item
- * opens, one with no reply leading on (a dead end), and links that leave the
- * manifests. With a persistent menu a reader can still go on from a dead end,
- * so it is reported as information then.
+ * Findings from the brand's links: a handset replies open (an auto-reply) that
+ * no reply or menu item opens, one with no reply leading on (a dead end), and
+ * links that leave the manifests. With a persistent way on (a room's menu: a
+ * reply on a handset replies do not open) a reader can still go on from a dead
+ * end, so it is reported as information then.
  */
-export function linkFindings(messages: MessageView[], rooms: RoomView[]): Finding[] {
+export function linkFindings(handsets: readonly LinkedHandset[]): Finding[] {
+  const opened = handsets.filter((h) => h.opened);
+  const others = handsets.filter((h) => !h.opened);
   const inbound = new Map<string, number>();
   const external: Finding[] = [];
   const count = (s: SuggestionView, from: string): void => {
@@ -334,15 +347,14 @@ export function linkFindings(messages: MessageView[], rooms: RoomView[]): Findin
     }
     if (s.target.key !== from) inbound.set(s.target.key, (inbound.get(s.target.key) ?? 0) + 1);
   };
-  for (const m of messages) for (const s of outgoing(m)) count(s, m.key);
-  for (const room of rooms) for (const s of room.menu ?? []) count(s, room.key);
-  const hasMenu = rooms.some((room) => (room.menu ?? []).some((s) => s.kind === 'reply'));
+  for (const h of [...opened, ...others]) for (const s of h.links) count(s, h.key);
+  const hasMenu = others.some((h) => h.links.some((s) => s.kind === 'reply'));
   const findings: Finding[] = [];
-  for (const m of messages) {
+  for (const m of opened) {
     if ((inbound.get(m.key) ?? 0) === 0) {
       findings.push({ code: 'unreachable', severity: 'warning', key: m.key, message: `nothing links to “${m.name}”: no reply, button or menu item opens it` });
     }
-    if (!outgoing(m).some((s) => s.kind === 'reply' && s.target?.key !== undefined && s.target.key !== m.key)) {
+    if (!m.links.some((s) => s.kind === 'reply' && s.target?.key !== undefined && s.target.key !== m.key)) {
       findings.push(
         hasMenu
           ? { code: 'dead-end', severity: 'info', key: m.key, message: `“${m.name}” has no reply leading on; only the room menu does` }
@@ -356,4 +368,23 @@ export function linkFindings(messages: MessageView[], rooms: RoomView[]): Findin
 /** Every button and chip of a message. */
 export function outgoing(m: MessageView): SuggestionView[] {
   return [...m.cards.flatMap((c) => c.buttons), ...m.chips];
+}
+
+/** Image types a browser shows inline; anything else becomes a placeholder. */
+const INLINE_TYPES = /^image\/(png|jpeg|gif|webp|bmp)$/;
+
+/** A `data:` URI of a local image, or undefined when it is not an image a page may inline. */
+export function dataUri(file: Pick<ShownFile, 'bytes' | 'mimeType'>): string | undefined {
+  return INLINE_TYPES.test(file.mimeType) ? `data:${file.mimeType};base64,${file.bytes.toString('base64')}` : undefined;
+}
+
+/** An image view of a local file. */
+export function imageOf(file: ShownFile, alt: string): ImageView {
+  const src = dataUri(file);
+  return src === undefined ? { name: file.uploadName, alt } : { name: file.uploadName, src, alt };
+}
+
+/** Whether a value is a local file (a message field naming a manifest file shows it). */
+export function isLocalFile(value: unknown): value is ShownFile {
+  return typeof value === 'object' && value !== null && Buffer.isBuffer((value as { bytes?: unknown }).bytes);
 }
