@@ -5,12 +5,11 @@
 // the handsets. No kind is named here.
 
 import { relative } from 'node:path';
-import { pluralOf } from '../kinds/counts.js';
 import { declaredObjects } from '../kinds/declared.js';
 import type { Handset, HandsetPart, PageSection, ShownSource } from '../kinds/handset.js';
 import { imageOf, isLocalFile, linkFindings, type Finding, type ImageView, type LinkTarget, type RawReply, type Resolvers } from '../kinds/handset-model.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
-import { isPreviewable, type Previewable } from '../kinds/resource-kind.js';
+import { isPreviewable, pluralOf, type Previewable } from '../kinds/resource-kind.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import { brandFolderOf } from '../kinds/brand-name.js';
 

@@ -76,7 +76,6 @@ const stampPreview: KindPreview<DesiredStampCard> = {
 const stampKind: ResourceKind<DesiredStampCard, never, 'stampCard'> & Previewable<DesiredStampCard> = {
   name: 'stampCard',
   label: 'stamp card',
-  reportsUnmanaged: false,
   preview: stampPreview,
   manifest: {
     section: 'stampCards',
@@ -118,7 +117,6 @@ const stampKind: ResourceKind<DesiredStampCard, never, 'stampCard'> & Previewabl
   createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: { name: d.name } }),
   updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l, request: { name: d.name } }),
   gates: { create: () => NO_GATE, update: () => NO_GATE, delete: () => ({ type: 'destructive' }) },
-  liveRefs: () => [],
   reread: async () => undefined,
   handlers: {},
 };
