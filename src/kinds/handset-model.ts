@@ -266,6 +266,16 @@ export function isAnswer(reply: RawReply): boolean {
   return reply.autoReply === undefined && reply.autoReplyMsgId === undefined;
 }
 
+/**
+ * What a reply names, in words the composer knows without the reply's field
+ * names: the key of the handset it opens (a manifest handle), or the live id
+ * one is pinned to; undefined for a chatbot answer, which opens none.
+ */
+export function replyTarget(reply: RawReply): { key: string } | { id: string } | undefined {
+  if (reply.autoReply !== undefined) return { key: reply.autoReply };
+  return reply.autoReplyMsgId === undefined ? undefined : { id: reply.autoReplyMsgId };
+}
+
 function answerView(reply: RawReply, path: string): SuggestionView {
   const data = reply.postback?.data;
   const detail = data === undefined || data === '' ? 'answered by the chatbot' : `answered by the chatbot: ${shortText(data)}`;

@@ -7,7 +7,7 @@
 import { relative } from 'node:path';
 import { declaredObjects } from '../kinds/declared.js';
 import type { Handset, HandsetPart, PageSection, ShownSource } from '../kinds/handset.js';
-import { imageOf, isLocalFile, linkFindings, type Finding, type ImageView, type LinkTarget, type RawReply, type Resolvers } from '../kinds/handset-model.js';
+import { imageOf, isLocalFile, linkFindings, replyTarget, type Finding, type ImageView, type LinkTarget, type RawReply, type Resolvers } from '../kinds/handset-model.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import { isPreviewable, pluralOf, type Previewable } from '../kinds/resource-kind.js';
 import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
@@ -110,10 +110,10 @@ function linkTargets(brand: DesiredBrand, kinds: readonly PreviewKind[]): (reply
     }
   }
   return (reply) => {
-    if (reply.autoReply !== undefined) return byKey.get(reply.autoReply) ?? { name: reply.autoReply };
-    const pinned = reply.autoReplyMsgId === undefined ? undefined : byPinned.get(reply.autoReplyMsgId);
+    const to = replyTarget(reply);
+    if (to !== undefined && 'key' in to) return byKey.get(to.key) ?? { name: to.key };
     // A reply with neither target is a chatbot answer (isAnswer), never looked up here.
-    return pinned ?? { name: reply.autoReplyMsgId ?? '' };
+    return to === undefined ? { name: '' } : (byPinned.get(to.id) ?? { name: to.id });
   };
 }
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { formatValue } from '../core/refs.js';
 import { esc, type DrawOptions } from '../kinds/handset-draw.js';
-import { dataUri, type ImageView, type LinkTarget, type RawReply, type Resolvers } from '../kinds/handset-model.js';
+import { dataUri, replyTarget, type ImageView, type LinkTarget, type RawReply, type Resolvers } from '../kinds/handset-model.js';
 import type { Handset, KindPreview } from '../kinds/handset.js';
 import { KINDS, wordsFor } from '../kinds/index.js';
 import { previewOf } from '../kinds/resource-kind.js';
@@ -95,7 +95,9 @@ export function changesView(plan: BrandPlan, ctx: ChangesContext): ChangeView[] 
   const addressOfId = new Map<string, string>();
   for (const s of plan.steps) if (opened(s.kind) && s.liveId !== undefined) addressOfId.set(s.liveId, s.address);
   const link = (reply: RawReply): LinkTarget => {
-    const id = reply.autoReplyMsgId ?? '';
+    // A plan's forms name what a reply opens by live id, or by a placeholder for one not created yet.
+    const to = replyTarget(reply);
+    const id = to !== undefined && 'id' in to ? to.id : '';
     const match = REF.exec(id);
     const ref = match !== null && opened(match[1] as string) ? { kind: match[1] as string, key: match[2] as string } : undefined;
     const address = ref !== undefined ? `${ref.kind}.${ref.key}` : addressOfId.get(id);

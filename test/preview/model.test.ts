@@ -196,6 +196,17 @@ describe('the page', () => {
     expect(parse(here).querySelector('title')?.text).toBe('BR.demo000001: preview');
   });
 
+  it("shows the brand's logo on every message handset, with rooms or without", () => {
+    const avatars = (b: DesiredBrand): (string | undefined)[] =>
+      parse(brandPage(brandView(b, [], ROOT), '0'))
+        .querySelectorAll('article.handset:not(.room):not(.home) .bar .avatar')
+        .map((a) => a.getAttribute('alt'));
+    const logo = `${[...brand.logos.values()][0]?.name} (logo)`;
+    expect(new Set(avatars(brand))).toEqual(new Set([logo]));
+    // Without a room the logo is still the brand's picture (it was drawn only when a room took it).
+    expect(new Set(avatars({ ...brand, chatbots: new Map() } as DesiredBrand))).toEqual(new Set([logo]));
+  });
+
   it('escapes manifest text', () => {
     const hostile = { ...brand, autoReplies: new Map(brand.autoReplies) };
     const welcome = brand.autoReplies.get('welcome');
