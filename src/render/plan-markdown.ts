@@ -3,7 +3,7 @@
 // the field changes in a collapsible diff. Sized to fit a comment (fit.ts).
 
 import { planGraph, renderMermaid } from '../graph/graph.js';
-import { summarise } from '../plan/build-plan.js';
+import { baseSummary, summarise } from '../plan/build-plan.js';
 import type { BrandPlan, Step } from '../plan/types.js';
 import { BOTH_NOTE, changedOnBothSides, originLine, originSections, outsideSteps } from './origin.js';
 import type { ShardGaps } from '../plan/shard.js';
@@ -97,6 +97,9 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
     const also = unmanaged > 0 ? ` (${unmanaged} of them with unmanaged live resources: \`rcsctl plan\` lists them)` : '';
     head.push({ lines: [...(listed.length === 0 ? [] : ['']), listed.length === 0 ? `No changes: all ${quiet} brand${quiet === 1 ? '' : 's'} match their manifests${also}.` : `${quiet} other brand${quiet === 1 ? '' : 's'} unchanged${also}.`] });
   }
+  // Which brands each shared base's steps change (the text plan's `From base` lines).
+  const bases = baseSummary(plans).map((b) => `From base \`${inline(b.file)}\`: ${b.steps} step${b.steps === 1 ? '' : 's'} in ${b.brands.length} brand${b.brands.length === 1 ? '' : 's'} (${b.brands.map((id) => `\`${inline(id)}\``).join(', ')}).`);
+  if (bases.length > 0) head.push({ lines: ['', ...bases.flatMap((l, i) => (i === 0 ? [l] : ['', l]))] });
   const runPolicy = policyMarkdown(opts.policy);
   if (runPolicy.length > 0) head.push({ lines: ['', `### ${policyFails(opts.policy) ? '❌' : '⚠️'} Policy rules broken by the whole change:`, '', ...runPolicy] });
   const unmanagedBrands = unmanagedBrandsMarkdown(opts.unmanagedBrands);
@@ -105,12 +108,13 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
   // The brands whose steps undo changes made outside rcsctl come first: within the budget, the reviewer sees them.
   const undoing = (p: BrandPlan): number => (outsideSteps([p]).steps > 0 ? 0 : 1);
   // Brands that make the same steps (a change to a shared base) share one block.
-  const groups = groupPlans([...listed].sort((a, b) => undoing(a) - undoing(b)), (p) => (groupable(p) ? brandBlock(p, opts.graph === true).join('\n') : undefined));
+  // Where each brand uses a base is its own: a group's block leaves it out (ids: false), as the text plan does.
+  const groups = groupPlans([...listed].sort((a, b) => undoing(a) - undoing(b)), (p) => (groupable(p) ? brandBlock(p, opts.graph === true, false).join('\n') : undefined));
   const blocks = groups.map((g): Unit => {
     const p = g[0] as BrandPlan;
-    if (g.length === 1) return { lines: ['', `<details><summary>${brandHtml(p)}: ${escapeHtml(brandVerdict(p))}</summary>`, ...brandBlock(p, opts.graph === true), '', '</details>'], label: p.brandId };
+    if (g.length === 1) return { lines: ['', `<details><summary>${brandHtml(p)}: ${escapeHtml(brandVerdict(p))}</summary>`, ...brandBlock(p, opts.graph === true, true), '', '</details>'], label: p.brandId };
     const summary = `<details><summary>${escapeHtml(groupHeadline(g))}: ${escapeHtml(brandVerdict(p))} in each</summary>`;
-    return { lines: ['', summary, '', `**In:** ${g.map(brandMarkdown).join(', ')}`, ...brandBlock(p, opts.graph === true), '', '</details>'], label: `${g.length} brands`, brands: g.length };
+    return { lines: ['', summary, '', `**In:** ${g.map(brandMarkdown).join(', ')}`, ...brandBlock(p, opts.graph === true, false), '', '</details>'], label: `${g.length} brands`, brands: g.length };
   });
   return { name: 'plan', head, blocks };
 }
@@ -127,7 +131,7 @@ function brandVerdict(p: BrandPlan): string {
   return said === '' ? 'no changes; live resources need attention' : `${said}${undo}`;
 }
 
-function brandBlock(p: BrandPlan, graph: boolean): string[] {
+function brandBlock(p: BrandPlan, graph: boolean, ids: boolean): string[] {
   const lines = ['', ...(p.owners !== undefined ? [`Owners: ${p.owners.map((o) => `\`${cell(o)}\``).join(', ')}`, ''] : [])];
   if (p.error !== undefined) return [...lines, ...brandErrorMarkdown(p.brandId, p.error), '', '**The plan failed: nothing can be applied for this brand.**'];
   if (p.problems.length > 0) {
@@ -144,10 +148,10 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
     lines.push(attention > 0 ? `⚠️ No changes to apply, but ${attention} live resource${attention === 1 ? ' needs' : 's need'} attention (below).` : 'No changes. The live brand matches the manifests.');
   } else {
     const sections = originSections(p);
-    if (sections === undefined) lines.push(...stepsMarkdown(p.steps, 'Field changes'));
+    if (sections === undefined) lines.push(...stepsMarkdown(p.steps, 'Field changes', ids));
     for (const sec of sections ?? []) {
       const icon = sec.side === 'outside' ? '⚠️ ' : '';
-      lines.push(`**${icon}${sec.title}** (${sec.steps.length} step${sec.steps.length === 1 ? '' : 's'}):`, '', ...stepsMarkdown(sec.steps, `Field changes (${sec.side === 'outside' ? 'outside rcsctl' : 'the change'})`), '');
+      lines.push(`**${icon}${sec.title}** (${sec.steps.length} step${sec.steps.length === 1 ? '' : 's'}):`, '', ...stepsMarkdown(sec.steps, `Field changes (${sec.side === 'outside' ? 'outside rcsctl' : 'the change'})`, ids), '');
     }
     const origin = originLine(p);
     if (origin !== undefined) lines.push(...(lines.at(-1) === '' ? [] : ['']), `_${origin}_`);
@@ -175,8 +179,12 @@ function brandBlock(p: BrandPlan, graph: boolean): string[] {
   return lines;
 }
 
-/** A table of `steps` (marker, resource, name, action, gate), then their field changes in a collapsed diff titled `title`. */
-function stepsMarkdown(steps: Step[], title: string): string[] {
+/**
+ * A table of `steps` (marker, resource, name, action, gate), the shared base
+ * each step comes from (and, unless `ids` is false, where the brand uses it),
+ * then their field changes in a collapsed diff titled `title`.
+ */
+function stepsMarkdown(steps: Step[], title: string, ids: boolean): string[] {
   const lines = ['| | Resource | Name | Action | Gate |', '|---|---|---|---|---|'];
   for (const step of steps) {
     const gate =
@@ -191,6 +199,11 @@ function stepsMarkdown(steps: Step[], title: string): string[] {
               : '';
     lines.push(`| ${markerOf(step, plain).marker} | \`${cell(step.address)}\` | ${cell(JSON.stringify(step.name))} | ${cell(describe(step))} | ${cell(gate)} |`);
   }
+  const based = steps.flatMap((step) => {
+    const b = step.sharedBase;
+    return b === undefined ? [] : [`- \`${inline(step.address)}\` from base \`${inline(`${b.file}:${b.line}`)}\`${ids ? ` (used at \`${inline(`${b.usedAt.file}:${b.usedAt.line}`)}\`)` : ''}`];
+  });
+  if (based.length > 0) lines.push('', '**From shared bases:**', '', ...based);
   const pressed = steps.flatMap((step) => usageSentences(step).map((u) => `- \`${cell(step.address)}\` ${inline(u)}`));
   if (pressed.length > 0) lines.push('', '**What users press, and this change removes or changes:**', '', ...pressed);
   const diff: string[] = [];

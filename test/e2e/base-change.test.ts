@@ -74,6 +74,32 @@ describe('a change to a shared base', () => {
     const text = await cli(['plan', '.'], { emu, cwd: dir });
     expect(text.stdout).toContain('      from base base/base.yaml:6 (used at brands/two.yaml:4)\n');
     expect(text.stdout).toContain(`From base base/base.yaml: 3 steps in 3 brands (${IDS.join(', ')})\n`);
+    // The Markdown plan (the pull request's comment) says the same: each step's base and where the brand uses it, and the sum by base.
+    const md = await cli(['plan', '.', '--format', 'markdown'], { emu, cwd: dir });
+    expect(md.stdout).toContain('**From shared bases:**\n\n- `autoReply.hours` from base `base/base.yaml:6` (used at `brands/two.yaml:4`)\n');
+    expect(md.stdout).toContain('- `autoReply.hours` from base `base/base.yaml:6` (used at `set/rows.csv:2`)\n');
+    expect(md.stdout).toContain(`From base \`base/base.yaml\`: 3 steps in 3 brands (${IDS.map((id) => `\`${id}\``).join(', ')}).`);
+  });
+
+  it('brands changed alike by a base share one Markdown block, which names the base without where each brand uses it', async () => {
+    // The same text in every brand, before and after (no variable in the field): one group.
+    const alike = (hours: string): string => base(hours).replace('Bean Street ${var:city}: ', 'Bean Street: ');
+    write('base/base.yaml', alike('Mon-Fri 9-18'));
+    expect((await cli(['apply', '--yes', '.'], { emu, cwd: dir })).code).toBe(0);
+    write('base/base.yaml', alike('Mon-Sun 8-20'));
+    try {
+      const md = await cli(['plan', '.', '--format', 'markdown'], { emu, cwd: dir });
+      expect(md.code, md.stderr).toBe(0);
+      expect(md.stdout).toContain('<summary>The same change in 3 brands: 1 to update in each</summary>');
+      expect(md.stdout).toContain('**From shared bases:**\n\n- `autoReply.hours` from base `base/base.yaml:6`\n');
+      expect(md.stdout).not.toContain('(used at');
+      const text = await cli(['plan', '.'], { emu, cwd: dir });
+      expect(text.stdout).toContain('      from base base/base.yaml:6\n');
+    } finally {
+      // As the other cases expect the brands.
+      write('base/base.yaml', base('Mon-Fri 9-18'));
+      expect((await cli(['apply', '--yes', '.'], { emu, cwd: dir })).code).toBe(0);
+    }
   });
 
   it("a brand's own resource carries no base, and an unchanged base is in no summary", async () => {
