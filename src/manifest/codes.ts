@@ -59,7 +59,7 @@ export const DIAGNOSTIC_CODES = {
   RCS501: { severity: 'warning', title: 'body field ignored by the messagebase' },
   RCS502: { severity: 'error', title: 'messagebaseId not one an auto-reply can use' },
   RCS503: { severity: 'error', title: 'duplicate auto-reply name' },
-  RCS504: { severity: 'error', title: 'duplicate logo name' },
+  RCS504: { severity: 'error', title: 'duplicate name of a resource identified by name' },
   RCS505: { severity: 'error', title: 'persistent menu on a room whose rcsReply is not "1"' },
   RCS506: { severity: 'warning', title: 'reply link to an auto-reply outside the brand' },
   RCS507: { severity: 'warning', title: 'file declared but never used' },
