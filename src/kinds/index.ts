@@ -9,13 +9,14 @@ import { autoReplyKind } from './auto-reply/index.js';
 import { brandProfileKind } from './brand-profile/index.js';
 import { chatbotKind } from './chatbot/index.js';
 import { fileKind } from './file/index.js';
+import { layoutKind } from './layout/index.js';
 import { logoKind } from './logo/index.js';
 import { persistentMenuKind } from './persistent-menu/index.js';
 import { isOptioned, isWorded, pruneOf, reviewedOf, type AnyKind, type KindOption } from './resource-kind.js';
 import { templateKind } from './template/index.js';
 
 /** The kinds rcsctl ships, in dependency order: what others point at comes first. */
-export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind, templateKind, brandProfileKind] as const;
+export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind, templateKind, brandProfileKind, layoutKind] as const;
 
 /** The name of a kind rcsctl ships. */
 export type BuiltinKindName = (typeof BUILTIN_KINDS)[number]['name'];

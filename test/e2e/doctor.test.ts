@@ -55,6 +55,11 @@ describe('rcsctl doctor', () => {
       // The brand profile's own checks: the page needs RCSCTL_PERSON_ID to name the account.
       'brand-categories': 'ok',
       'brand-detail': 'skipped',
+      // The layout kind's: its routes are for agency accounts, and this is a master's token.
+      'layout-components': 'skipped',
+      'layout-rules': 'skipped',
+      'layout-samples': 'skipped',
+      'layout-list': 'skipped',
     });
     expect(r.code).toBe(0);
     expect(r.text).toContain('Every assumption checked holds.');

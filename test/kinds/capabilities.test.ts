@@ -9,11 +9,11 @@ const names = (test: (k: AnyKind) => boolean): string[] => BUILTIN_KINDS.filter(
 
 describe('kind capabilities', () => {
   it('each built-in kind has the capabilities it declares', () => {
-    expect(names(isExportable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'template', 'brandProfile']);
-    expect(names(isStateful)).toEqual(['agencyFile', 'logo', 'chatbot', 'autoReply', 'template', 'brandProfile']);
+    expect(names(isExportable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'template', 'brandProfile', 'layout']);
+    expect(names(isStateful)).toEqual(['agencyFile', 'logo', 'chatbot', 'autoReply', 'template', 'brandProfile', 'layout']);
     expect(names(isPreviewable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'persistentMenu', 'brandProfile']);
     // The parts of its drawing each brings, by the roles the preview composes them by.
-    expect(BUILTIN_KINDS.map((k) => Object.keys(previewOf(k) ?? {}).sort().join('+') || '-')).toEqual(['files', '-', 'avatar', 'page', 'change+page', 'change+partOf', '-', 'page']);
+    expect(BUILTIN_KINDS.map((k) => Object.keys(previewOf(k) ?? {}).sort().join('+') || '-')).toEqual(['files', '-', 'avatar', 'page', 'change+page', 'change+partOf', '-', 'page', '-']);
   });
 
   it('a half-declared capability does not count: a drawing that is not an object of parts is not drawn', () => {
@@ -25,9 +25,9 @@ describe('kind capabilities', () => {
   });
 
   it('what was once on every kind is a capability with a default: unmanaged reports, references, plurals', () => {
-    expect(names(isReportingUnmanaged)).toEqual(['logo', 'chatbot', 'autoReply', 'template']);
+    expect(names(isReportingUnmanaged)).toEqual(['logo', 'chatbot', 'autoReply', 'template', 'layout']);
     expect(names(isReferring)).toEqual(['autoReply', 'persistentMenu']);
-    expect(BUILTIN_KINDS.map((k) => pluralOf(k))).toEqual(['auto-reply files', 'agency files', 'logos', 'rooms', 'auto-replies', 'persistent menus', 'templates', 'brand profiles']);
+    expect(BUILTIN_KINDS.map((k) => pluralOf(k))).toEqual(['auto-reply files', 'agency files', 'logos', 'rooms', 'auto-replies', 'persistent menus', 'templates', 'brand profiles', 'layouts']);
     // A kind that holds no references refers to nothing; a false flag does not report.
     const logo = BUILTIN_KINDS[2] as AnyKind;
     expect(liveRefsOf(logo, { fileId: 'LG1' })).toEqual([]);

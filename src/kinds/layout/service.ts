@@ -1,0 +1,128 @@
+// Layouts and the service: reading the list and each layout in full, with the
+// components, product rules and samples the checks need (read once for every
+// brand planned at once, through the client's catalogues); re-reading by id;
+// the apply handlers and the codes they treat as "already as asked".
+//
+// A plan reads a brand's layouts only when its manifests declare one or prune
+// them (layouts are an agency account's: a brand with none in git costs no
+// request); export always reads them (docs/decisions.md, "Layouts").
+
+import type { BrandRef, RcsClient } from '../../api/index.js';
+import { isServiceError } from '../../api/index.js';
+import type { Layout, LayoutSummary } from '../../api/layouts.js';
+import { ERRORS } from '../../contract/codes.js';
+import type { LayoutComponent, LayoutRequest, LayoutRule } from '../../contract/wire.js';
+import type { LiveBrand } from '../../core/live.js';
+import type { PlanProblem, Step } from '../../core/step.js';
+import { mapLimit } from '../../util/concurrency.js';
+import { collect, createOnce, gone, liveIdOf, requestOf, tolerate } from '../apply-helpers.js';
+import type { Handler, KindListing, ListReader, NamedListing, ReadEnv, Reread } from '../resource-kind.js';
+import { catalogueStore } from '../service-catalogue.js';
+import { layoutProblems } from './rules.js';
+import type { DesiredLayout } from './types.js';
+
+/** Service codes apply treats as "already as asked": a layout gone, a modification already made. */
+export const LAYOUT_CODES = { gone: ERRORS.invalidLayoutId.code, noChange: ERRORS.noChanges.code, roleRefused: ERRORS.invalidToken.code } as const;
+
+/** The prune entry that makes a plan read a brand's layouts even when it declares none. */
+const PRUNE = 'layouts';
+
+/** A brand's layouts, and the service's lists a plan checks them against (absent when not read). */
+export interface LiveLayouts {
+  items: Layout[];
+  components?: LayoutComponent[];
+  rules?: LayoutRule[];
+  sampleIds?: string[];
+  /** Why the layouts were not read, when export was refused them. */
+  unread?: string;
+}
+
+/** Reads the list, then every layout in full; the service's lists when the manifests declare layouts. */
+export const layoutReader: ListReader<LiveLayouts> = {
+  async list(env) {
+    const declared = [...(env.desired?.layouts?.values() ?? [])];
+    if (env.desired !== undefined && declared.length === 0 && !env.desired.prune.includes(PRUNE)) return { items: [] };
+    let listed: LayoutSummary[];
+    try {
+      listed = await collect(env.client.layouts.list(env.brand));
+    } catch (err) {
+      // Export reads no manifest: an account the service refuses layouts to (not an agency) has none to export.
+      if (env.desired === undefined && isServiceError(err, LAYOUT_CODES.roleRefused)) return { items: [], unread: 'the service lists layouts to agency accounts only (401 61003)' };
+      throw err;
+    }
+    const [items, lists] = await Promise.all([mapLimit(listed, env.concurrency, (s) => env.client.layouts.get(env.brand, s.layoutId)), declared.length === 0 ? undefined : catalogues(env, declared)]);
+    return { items, ...lists };
+  },
+};
+
+/** The components, rules and (when a layout names one) samples, through the client's catalogues: one read for every brand at once, kept for the catalogue's TTL (no notification names them). */
+async function catalogues(env: ReadEnv, declared: DesiredLayout[]): Promise<Omit<LiveLayouts, 'items'>> {
+  const store = catalogueStore(env.client);
+  const [components, rules, sampleIds] = await Promise.all([
+    store.get('layout.components', () => collect(env.client.layoutComponents.list()), []),
+    store.get('layout.rules', () => env.client.layouts.rules(), []),
+    declared.some((d) => d.sampleLayoutId !== undefined) ? store.get('layout.samples', async () => (await collect(env.client.layouts.samples())).map((s) => s.sampleLayoutId), []) : undefined,
+  ]);
+  return { components, rules, ...(sampleIds !== undefined ? { sampleIds } : {}) };
+}
+
+/** Every desired layout's problems against the lists the reader brought. */
+export function layoutsProblems(desired: DesiredLayout[], live: LiveBrand): PlanProblem[] {
+  const section = live.layouts;
+  if (section === undefined) return [];
+  return desired.flatMap((d) => layoutProblems(d, section));
+}
+
+/** The layout list, as verification reads it after apply (a deleted layout is absent from it). */
+export const layoutList: KindListing<LayoutSummary> = {
+  list: (client, brand) => collect(client.layouts.list(brand)),
+  id: (l) => l.layoutId,
+};
+
+/** Layouts are found by name, which the service does not keep unique. */
+export const layoutNamed: NamedListing<DesiredLayout, Layout, LayoutSummary> = {
+  plural: 'layouts',
+  list: layoutList.list,
+  listed: (l) => ({ id: l.layoutId, name: l.layoutName, updateDate: l.updateDate, registerDate: l.registerDate }),
+  claimedName: (d) => (d.layoutId === undefined ? d.layoutName : undefined),
+};
+
+/** One layout again. */
+export async function rereadLayout(client: RcsClient, brand: BrandRef, id: string): Promise<Reread<Layout> | undefined> {
+  const layout = await client.layouts.get(brand, id).catch(gone(LAYOUT_CODES.gone));
+  return layout === undefined ? undefined : { live: layout, ctx: { liveName: () => undefined } };
+}
+
+/** Layouts a saved plan would create that exist now, by name. */
+export async function layoutsCreatedSince(client: RcsClient, brand: BrandRef, creates: Step[]): Promise<{ address: string; how: string }[]> {
+  const names = new Map(creates.map((s) => [s.name, s.address]));
+  const out: { address: string; how: string }[] = [];
+  for await (const l of client.layouts.list(brand)) {
+    const address = names.get(l.layoutName);
+    if (address !== undefined) out.push({ address, how: `now exists (${l.layoutId})` });
+  }
+  return out;
+}
+
+/** The layout handlers: a create read back by name after a lost answer, an identical modification and a gone layout taken as done. */
+export const layoutHandlers: Partial<Record<Step['op'], Handler>> = {
+  create: async (step, env) => {
+    const req = requestOf<LayoutRequest>(step);
+    await env.absence?.assertAbsent('layout', req.layoutName, step.address);
+    return createOnce(
+      async () => (await env.client.layouts.create(env.brand, req)).layoutId,
+      async () => {
+        for await (const l of env.client.layouts.list(env.brand)) if (l.layoutName === req.layoutName) return l.layoutId;
+        return undefined;
+      },
+    );
+  },
+  update: async (step, env) => {
+    await tolerate(env.client.layouts.update(env.brand, liveIdOf(step), requestOf<LayoutRequest>(step)), [LAYOUT_CODES.noChange]);
+    return {};
+  },
+  delete: async (step, env) => {
+    await tolerate(env.client.layouts.delete(env.brand, liveIdOf(step), step.name), [LAYOUT_CODES.gone]);
+    return {};
+  },
+};

@@ -1,0 +1,141 @@
+// Layouts end to end, through the CLI against the emulator over HTTP, as an
+// agency account (the service's layout routes are for agencies alone):
+// validate counts them and plan checks them against the service's components
+// and rules at their manifest line; apply registers them and a plan after is
+// empty; a layout made in the console is a drift finding, and a console edit
+// of a declared one is drift; export writes them back and a plan of the export
+// is empty; a layout stuck in 처리중 is blocked and found; doctor checks the
+// layout routes; graph draws them.
+
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { layoutsOf } from '../../src/emulator/routes/layouts.js';
+import { call } from '../emulator/helpers.js';
+import { admin, BRAND, cli, emulator, ROOT } from './helpers.js';
+
+const CASE = join(ROOT, 'test', 'plan-cases', '110-layout-from-nothing');
+const AGENCY = { RCSCTL_TOKEN: 'emulator-agency-token', BRAND_KEY: 'BK.demo0000000001' };
+
+let emu: RunningEmulator | undefined;
+let tmp: string;
+
+beforeEach(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'rcsctl-layouts-'));
+  cpSync(CASE, join(tmp, 'brand'), { recursive: true });
+});
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const manifest = (): string => join(tmp, 'brand', 'manifest.yaml');
+const edit = (from: string, to: string): void => writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace(from, to));
+const run = (argv: string[]) => cli(argv, { emu, env: { ...(emu !== undefined ? { RCSCTL_BASE_URL: emu.url } : {}), ...AGENCY } });
+const stored = () => [...layoutsOf(emu?.store.brands.get(BRAND) as never).values()];
+
+describe('layouts end to end', () => {
+  it('validate counts the layouts with every other kind', async () => {
+    const r = await cli(['validate', manifest()], { env: AGENCY });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, 2 layouts, 0 rooms, 0 persistent menus, 0 agency files, 0 brand profiles)\n`);
+  });
+
+  it("plan names a component the service does not list, and one outside the product's rule, at the manifest line", async () => {
+    emu = await emulator(join(CASE, 'seed.yaml'));
+    edit('      - componentId: CP_TEXT_01\n      - componentId: CP_TABLE_01', '      - componentId: CP_TEXT_02\n      - componentId: CP_TABLE_01');
+    edit('    productCode: mms', '    productCode: lms');
+    const plan = await run(['plan', manifest()]);
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain('error[LAYOUT_COMPONENT] ' + manifest() + ':13:9: the service lists no layout component "CP_TEXT_02" (did you mean "CP_TEXT_01"?)');
+    expect(plan.stdout).toContain('error[LAYOUT_RULE] ' + manifest() + ':25:5: an LMS layout takes at most 0 components of group GRP_MEDIA; this one has 1');
+    expect(plan.stdout).toContain('Plan failed: 2 problems; nothing can be applied for this brand.');
+  });
+
+  it('apply registers them; drift finds a layout made in the console and a console edit; export round-trips; 처리중 blocks', async () => {
+    emu = await emulator(join(CASE, 'seed.yaml'));
+    const applied = await run(['apply', manifest(), '--yes']);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(stored().map((l) => [l.layoutName, l.productCode, l.approvalResult])).toEqual([
+      ['Notice with image', 'mms', '등록완료'],
+      ['Receipt', 'lms', '등록완료'],
+    ]);
+    expect(stored()[1]?.bodyComposition[1]).toEqual({ componentId: 'CP_TABLE_01', options: { leftAlign: 'left', rightAlign: 'right', leftTextStyle: 'normal', rightTextStyle: 'bold', maxCount: 10 } });
+    expect((await run(['plan', manifest(), '--detailed-exitcode'])).code).toBe(0);
+    expect((await run(['drift', manifest()])).code).toBe(0);
+
+    // The console: a new layout, and the receipt's table cut back to five rows.
+    const path = `/api/1.1/brand/${BRAND}/layout`;
+    const made = await call(emu, 'POST', path, { token: AGENCY.RCSCTL_TOKEN, brandKey: AGENCY.BRAND_KEY, json: { layoutName: 'Flash sale', productCode: 'sms', headerComposition: [], bodyComposition: [{ componentId: 'CP_TEXT_01' }], footerComposition: [] } });
+    expect(made.status, made.text).toBe(200);
+    const receipt = stored().find((l) => l.layoutName === 'Receipt');
+    const cut = await call(emu, 'PUT', `${path}/${receipt?.layoutId}`, {
+      token: AGENCY.RCSCTL_TOKEN,
+      brandKey: AGENCY.BRAND_KEY,
+      json: { layoutName: 'Receipt', productCode: 'lms', headerComposition: [{ componentId: 'CP_TITLE_01' }], bodyComposition: [{ componentId: 'CP_TEXT_01' }, { componentId: 'CP_TABLE_01', options: { maxCount: 5 } }], footerComposition: [{ componentId: 'CP_BUTTON_01', options: { color: '#3B2A1A' } }] },
+    });
+    expect(cut.status, cut.text).toBe(200);
+    const drift = await run(['drift', manifest(), '--format', 'json']);
+    expect(drift.code).toBe(2);
+    const findings = (JSON.parse(drift.stdout) as { brands: { resources: { findings: { code: string; address: string }[] }[] }[] }).brands.flatMap((b) => b.resources.flatMap((r) => r.findings));
+    expect(findings.map((f) => [f.code, f.address])).toEqual(
+      expect.arrayContaining([
+        ['DRIFT_CHANGED', 'layout.receipt'],
+        ['DRIFT_UNMANAGED', `layout.${made.body.result[0].layoutId}`],
+      ]),
+    );
+
+    // Export as the agency: both layouts, and the plan of the export is empty.
+    const out = join(tmp, 'exported');
+    const exp = await run(['export', '--brand', BRAND, '--brand-key-env', 'BRAND_KEY', '--out', out]);
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(exp.stdout).toContain('0 templates, 3 layouts, 0 rooms');
+    const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
+    expect(written.layouts['flash-sale']).toEqual({ layoutName: 'Flash sale', productCode: 'sms', bodyComposition: [{ componentId: 'CP_TEXT_01' }] });
+    expect(written.layouts.receipt.bodyComposition[1].options.maxCount).toBe(5);
+    expect((await run(['validate', out])).code).toBe(0);
+    const again = await run(['plan', out, '--detailed-exitcode']);
+    expect(again.stdout).toContain('No changes. The live brand matches the manifests.');
+    expect(again.code).toBe(0);
+
+    // Stuck part-way: the manifest's change is blocked, and drift says why.
+    await admin(emu, 'POST', 'state', { kind: 'layout', brandId: BRAND, id: receipt?.layoutId, approvalResult: '처리중' });
+    const blocked = await run(['plan', manifest()]);
+    expect(blocked.stdout).toContain('blocked (처리중): its registration with the carriers stopped part-way');
+    expect(blocked.stdout).toContain('LAYOUT_PROCESSING');
+    const held = await run(['apply', manifest(), '--yes']);
+    expect(stored().find((l) => l.layoutName === 'Receipt')?.bodyComposition[1]?.options?.maxCount).toBe(5);
+    expect(held.stdout).toContain('blocked');
+  });
+
+  it('export with an account the service refuses layouts to says they were not read', async () => {
+    emu = await emulator(join(CASE, 'seed.yaml'));
+    await run(['apply', manifest(), '--yes']);
+    const out = join(tmp, 'as-master');
+    const exp = await cli(['--sandbox', 'export', '--brand', BRAND, '--out', out], { env: {} });
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(exp.stdout).toContain('layout not read');
+    expect(exp.stdout).toContain('note: the layout was not read, so it is not exported: the service lists layouts to agency accounts only (401 61003)');
+  });
+
+  it("doctor checks the layout routes as an agency; graph draws each layout with its product and components", async () => {
+    emu = await emulator(join(CASE, 'seed.yaml'));
+    const doctor = await cli(['doctor', '--brand', BRAND, '--format', 'json'], { emu, env: { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: AGENCY.RCSCTL_TOKEN, RCSCTL_BRAND_KEY_BR_demo000001: AGENCY.BRAND_KEY } });
+    const checks = (JSON.parse(doctor.stdout) as { checks: { id: string; status: string; said: string }[] }).checks.filter((c) => c.id.startsWith('layout-'));
+    expect(checks.map((c) => [c.id, c.status])).toEqual([
+      ['layout-components', 'ok'],
+      ['layout-rules', 'ok'],
+      ['layout-samples', 'ok'],
+      ['layout-list', 'ok'],
+    ]);
+    expect(checks[0]?.said).toBe('HTTP 200, 9 components, 6 usable in a layout');
+    const graph = await cli(['graph', manifest()], { env: AGENCY });
+    expect(graph.code, graph.stderr).toBe(0);
+    expect(graph.stdout).toContain('layout.receipt');
+    expect(graph.stdout).toContain('LMS: CP_TITLE_01, CP_TEXT_01, CP_TABLE_01, CP_BUTTON_01');
+  });
+});
