@@ -146,11 +146,6 @@ describe('generic stages name no kind', () => {
       why: "the preview page's CSS grid (its columns), named `layout` before the layout kind was, not the kind",
     },
     {
-      path: 'src/preview/draw.ts',
-      line: /MessageView\['layout'\]/,
-      why: "a message's own `layout` (bubble, card or slides: how its cards are set out), not the kind",
-    },
-    {
       path: 'src/manifest/schema-check.ts',
       line: /keys\.includes\('autoReply'\)/,
       why: "a reply's `autoReply:` key in the manifest (the handle it opens), named in a schema error, not the kind",
