@@ -13,9 +13,10 @@ export function esc(text: string): string {
 
 /** How a handset is drawn. */
 export interface DrawOptions {
-  /** The name at the top of the handset (the room). */
-  roomName: string;
-  logo?: ImageView;
+  /** The name at the top of every handset (the main room's, a `page` part's `barName`; else the brand's). */
+  barName: string;
+  /** The brand's picture at the top of every handset (a kind's `avatar`: the logo). */
+  avatar?: ImageView;
   /** Where the handset of an anchor key is (`#key`, or `page-002.html#key` on another page of the site); undefined: not drawn, so no link. */
   href: (key: string) => string | undefined;
   /** Whether the part at a plan path changed (before/after pages); undefined: nothing is marked. */
@@ -89,14 +90,14 @@ export function messageHtml(m: MessageView, o: DrawOptions): string {
 }
 
 /** The picture at the top of a handset: the brand's, or the first letter of the name there. */
-export function avatar(o: { logo?: ImageView; roomName: string }): string {
-  if (o.logo?.src !== undefined) return `<img class="avatar" src="${o.logo.src}" alt="${esc(o.logo.alt)}">`;
-  return `<span class="avatar" aria-hidden="true">${esc([...o.roomName][0] ?? '?')}</span>`;
+export function avatar(o: { picture?: ImageView; name: string }): string {
+  if (o.picture?.src !== undefined) return `<img class="avatar" src="${o.picture.src}" alt="${esc(o.picture.alt)}">`;
+  return `<span class="avatar" aria-hidden="true">${esc([...o.name][0] ?? '?')}</span>`;
 }
 
 /** A handset: its top bar (picture and name), its screen, and what is below the screen. */
-export function phone(roomName: string, logo: ImageView | undefined, screen: string, bottom = ''): string {
-  const bar = `<div class="bar">${avatar(logo === undefined ? { roomName } : { logo, roomName })}<span class="room-name">${esc(roomName)}</span></div>`;
+export function phone(name: string, picture: ImageView | undefined, screen: string, bottom = ''): string {
+  const bar = `<div class="bar">${avatar(picture === undefined ? { name } : { picture, name })}<span class="room-name">${esc(name)}</span></div>`;
   return `<div class="phone">${bar}<div class="screen">${screen}</div>${bottom}</div>`;
 }
 
@@ -109,7 +110,7 @@ export function messageHandset(m: MessageView, o: DrawOptions, extra = ''): stri
   return (
     `<article class="handset"${id} data-address="${esc(m.address)}" aria-labelledby="${esc(headId)}">` +
     `<h3 class="caption" id="${esc(headId)}">${esc(m.name)}</h3><p class="meta">${meta}</p>` +
-    phone(o.roomName, o.logo, messageHtml(m, o)) +
+    phone(o.barName, o.avatar, messageHtml(m, o)) +
     extra +
     `</article>`
   );
@@ -145,7 +146,7 @@ export function roomHandset(room: RoomView, o: DrawOptions, menu?: string): stri
   return (
     `<article class="handset room"${id} data-address="${esc(room.address)}" aria-labelledby="${esc(headId)}">` +
     `<h3 class="caption" id="${esc(headId)}">${esc(room.name)}${mark}</h3><p class="meta">${flags.map(esc).join(' · ')}</p>` +
-    phone(room.name, room.logo ?? o.logo, intro, menu === undefined ? roomBottom(room, o) : roomBottom(room, o, menu)) +
+    phone(room.name, room.logo ?? o.avatar, intro, menu === undefined ? roomBottom(room, o) : roomBottom(room, o, menu)) +
     `</article>`
   );
 }

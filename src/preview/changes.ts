@@ -208,7 +208,7 @@ function changeSection(c: ChangeView, base: Omit<DrawOptions, 'side' | 'changed'
 
 /** A page of `changes`: `href` says where each change is drawn, `where` what the header says about this page (and its pager). */
 function changesHtml(brandId: string, changes: readonly ChangeView[], ctx: ChangesPageContext, href: DrawOptions['href'], where: string): string {
-  const base = { roomName: ctx.barName ?? ctx.title, href, ...(ctx.avatar === undefined ? {} : { logo: ctx.avatar }) };
+  const base = { barName: ctx.barName ?? ctx.title, href, ...(ctx.avatar === undefined ? {} : { avatar: ctx.avatar }) };
   const toc = changes.length === 0 ? '' : `<nav class="toc" aria-label="Changes"><h2>Changes</h2><ul>${changes.map((c) => `<li><a href="${esc(href(changeAnchor(c.address)) ?? '')}">${esc(c.address)}</a></li>`).join('')}</ul></nav>`;
   const empty = changes.length === 0 ? `<p>${esc(changeWords().none)}</p>` : '';
   const body = `<a class="skip" href="#main">Skip to the changes</a>

@@ -52,7 +52,7 @@ function findingItem(f: Finding, href: DrawOptions['href']): string {
 }
 
 function findingsList(findings: readonly Finding[], href: DrawOptions['href'], none: string): string {
-  return findings.length === 0 ? `<p>${none}</p>` : `<ul>${findings.map((f) => findingItem(f, href)).join('')}</ul>`;
+  return findings.length === 0 ? `<p>${esc(none)}</p>` : `<ul>${findings.map((f) => findingItem(f, href)).join('')}</ul>`;
 }
 
 function toc(title: string, items: readonly { key: string; name: string }[], href: DrawOptions['href']): string {
@@ -70,7 +70,7 @@ function sectionHtml(section: SectionView, handsets: readonly Handset[], o: Draw
 }
 
 function drawOptions(view: BrandView, href: DrawOptions['href']): DrawOptions {
-  return { roomName: view.barName ?? view.title, href, ...(view.avatar === undefined ? {} : { logo: view.avatar }) };
+  return { barName: view.barName ?? view.title, href, ...(view.avatar === undefined ? {} : { avatar: view.avatar }) };
 }
 
 /** The counted sections' counts in the page's header, the many (paged) first: `3 auto-replies · 2 rooms`; `pages` follows the paged ones. */
@@ -90,8 +90,17 @@ function pagedWords(sections: readonly SectionView[]): { heading: string; toc: s
   };
 }
 
-const FOOTER = (version: string): string =>
-  `<footer>Made by rcsctl ${esc(version)} from the manifests. A reply chip or menu item opens the auto-reply it links to. Nothing on this page loads from the network.</footer>`;
+/** The words of the handsets replies open (`auto-reply`, `auto-replies`), as the page's texts name them. */
+function openedWords(view: BrandView): { one: string; many: string } {
+  const opened = view.sections.filter((s) => s.opened);
+  return { one: opened.map((s) => s.one).join(' or ') || 'handset', many: opened.map((s) => s.many).join(' and ') || 'handsets' };
+}
+
+/** `an auto-reply`, `a room`. */
+const withArticle = (word: string): string => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+
+const FOOTER = (version: string, view: BrandView): string =>
+  `<footer>Made by rcsctl ${esc(version)} from the manifests. A reply chip or menu item opens the ${esc(openedWords(view).one)} it links to. Nothing on this page loads from the network.</footer>`;
 
 /** The page of one brand drawn whole: every section the kinds bring, and the findings. */
 export function brandPage(view: BrandView, version: string): string {
@@ -107,9 +116,9 @@ export function brandPage(view: BrandView, version: string): string {
 <main id="main">
 ${sections.map((s) => sectionHtml(s, s.handsets, o, byKey)).join('\n')}
 </main>
-<aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(view.findings, href, 'No findings: every auto-reply is reachable and leads on.')}</aside>
+<aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(view.findings, href, `No findings: every ${openedWords(view).one} is reachable and leads on.`)}</aside>
 </div>
-${FOOTER(version)}`;
+${FOOTER(version, view)}`;
   return page(`${view.title === view.brandId ? view.brandId : `${view.title} (${view.brandId})`}: preview`, body, view.css);
 }
 
@@ -201,9 +210,9 @@ export function* brandPages(view: BrandView, version: string, perPage = MESSAGES
 <main id="main">
 ${[...indexSections.map((s) => sectionHtml(s, s.handsets, drawOptions(view, indexHref), byKey)), `<section aria-labelledby="pages-h"><h2 id="pages-h">${esc(words.heading)}, ${count(perPage, 'handset')} a page</h2><ol class="pages">${pageList}</ol></section>`].join('\n')}
 </main>
-<aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(elsewhere, indexHref, 'No findings about the rooms or the manifests.')}<p>The findings about an auto-reply are on its page.</p></aside>
+<aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(elsewhere, indexHref, `No findings about ${[...indexSections.filter((s) => s.counted).map((s) => `the ${s.many}`), 'the manifests'].join(' or ')}.`)}<p>The findings about ${esc(withArticle(pagedSections.map((s) => s.one).join(' or ')))} are on its page.</p></aside>
 </div>
-${FOOTER(version)}`;
+${FOOTER(version, view)}`;
   yield { file: 'index.html', html: page(`${view.title} (${view.brandId}): preview`, indexBody, view.css) };
 
   for (let i = 0; i < chunks.length; i++) {
@@ -223,9 +232,9 @@ ${FOOTER(version)}`;
 <main id="main">
 ${drawn.join('\n')}
 </main>
-<aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(onPages[i] ?? [], href, 'No findings about the auto-replies on this page.')}</aside>
+<aside class="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${findingsList(onPages[i] ?? [], href, `No findings about the ${words.many} on this page.`)}</aside>
 </div>
-${FOOTER(version)}`;
+${FOOTER(version, view)}`;
     yield { file: here, html: page(`${view.title} (${view.brandId}): ${words.many} ${range(i)}`, body, view.css) };
   }
 }

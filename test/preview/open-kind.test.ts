@@ -54,7 +54,7 @@ const stampPreview: KindPreview<DesiredStampCard> = {
         view: d,
         html: (o) =>
           `<article class="handset stamp-card" id="${esc(ctx.anchor)}" data-address="${esc(ctx.address)}"><h3 class="caption">${esc(d.name)}</h3><p class="meta">${esc(ctx.where(d.source))}</p>` +
-          phone(o.roomName, o.logo, card(d.name, d.stamps, d.reward)) +
+          phone(o.barName, o.avatar, card(d.name, d.stamps, d.reward)) +
           `</article>`,
       };
     },
@@ -67,7 +67,7 @@ const stampPreview: KindPreview<DesiredStampCard> = {
     noun: 'stamp card',
     handset(value, ctx) {
       const v = value as { name: string; stamps: number; reward: string };
-      return { key: ctx.anchor, address: ctx.step.address, name: v.name, links: [], view: v, html: (o) => `<article class="handset stamp-card">${phone(o.roomName, o.logo, card(v.name, v.stamps, v.reward))}</article>` };
+      return { key: ctx.anchor, address: ctx.step.address, name: v.name, links: [], view: v, html: (o) => `<article class="handset stamp-card">${phone(o.barName, o.avatar, card(v.name, v.stamps, v.reward))}</article>` };
     },
   },
   css: '.stamps{display:grid;grid-template-columns:repeat(5,1fr);gap:.3rem;list-style:none;padding:0}.stamp{aspect-ratio:1;border:2px dashed var(--accent);border-radius:50%}',
