@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RcsctlError } from '../errors.js';
 import { loadManifests } from '../manifest/index.js';
-import type { Diagnostic } from '../manifest/types.js';
+import type { DesiredBrand, Diagnostic } from '../manifest/types.js';
 import { buildPlan } from '../plan/build-plan.js';
 import { baseFailed, compareWithBase } from '../plan/compare.js';
 import { isFailed, type BrandOutcome } from '../plan/plan-brands.js';
@@ -16,8 +16,13 @@ import type { CommandContext } from './context.js';
 import { rootOption } from './options.js';
 import { credentialsInPlay, protectSensitive } from './secrets.js';
 
-/** Mark the steps of every planned brand of `outcomes` with their origin, against the manifests under `dir`. */
-export async function compareToBase(ctx: CommandContext, dir: string, outcomes: BrandOutcome[], plan: PlanOptions): Promise<void> {
+/**
+ * Mark the steps of every planned brand of `outcomes` with their origin,
+ * against the manifests under `dir`; give the brands the base declares and
+ * `declared` (every brand the change's manifests declare) does not: the
+ * change removed their manifests.
+ */
+export async function compareToBase(ctx: CommandContext, dir: string, outcomes: BrandOutcome[], plan: PlanOptions, declared: readonly string[] = []): Promise<DesiredBrand[]> {
   const { io } = ctx;
   const abs = checkBaseDir(ctx, dir);
   const base = await loadManifests([abs], { env: io.env, cwd: io.cwd, credentials: credentialsInPlay(ctx), ...rootOption(ctx) });
@@ -51,6 +56,8 @@ export async function compareToBase(ctx: CommandContext, dir: string, outcomes: 
       baseFailed(o.plan, `the base could not be planned (${err instanceof Error ? err.message : String(err)})`);
     }
   }
+  const now = new Set(declared);
+  return base.brands.filter((b) => !now.has(b.brandId));
 }
 
 /** The base directory, absolute; refused before any request when it is not a directory. */

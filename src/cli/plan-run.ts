@@ -12,11 +12,14 @@ import type { DesiredBrand } from '../manifest/types.js';
 import type { HintFor } from '../plan/brand-error.js';
 import { makePlanFile } from '../plan/plan-file.js';
 import { isFailed, planEachBrand, type BrandOutcome, type PlannedBrand } from '../plan/plan-brands.js';
-import { parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
+import { inShard, parseShard, shardOrigin, type ShardOrigin } from '../plan/shard.js';
 import { TARGET_WARNING, targetBrands } from '../plan/target.js';
 import { UsageReads } from '../plan/usage.js';
 import type { RequestCount } from '../core/requests.js';
-import { findUnmanagedBrands, type UnmanagedBrand } from '../plan/unmanaged-brands.js';
+import { findUnmanagedBrands, removedBrandFinding, type UnmanagedBrand } from '../plan/unmanaged-brands.js';
+import { readLive } from '../plan/read-live.js';
+import { describeCounts, liveCounts } from '../kinds/counts.js';
+import { brandNameOf } from '../kinds/brand-name.js';
 import type { PlanFile } from '../plan/types.js';
 import { checkBaseDir, compareToBase } from './compare-base.js';
 import { connect, type Connection } from './connect.js';
@@ -78,10 +81,10 @@ export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandS
   try {
     const planned = await planWith(ctx, conn, loaded.brands, opts, loaded.failed);
     // The base is planned against the live state just read: no request more.
-    if (opts.compareTo !== undefined) await compareToBase(ctx, opts.compareTo, planned.outcomes, planOptionsOf(opts));
+    const removed = opts.compareTo !== undefined ? await compareToBase(ctx, opts.compareTo, planned.outcomes, planOptionsOf(opts), loaded.all) : [];
     // The repository's policy rules, on the manifests and on the plan (docs/policies.md).
     planned.file = await checkPlanPolicies(loaded.policies ?? [], loaded.docs, planned.outcomes, planned.file, labelsOf(ctx, opts));
-    const unmanagedBrands = await unmanagedOf(ctx, conn, loaded.all, opts);
+    const unmanagedBrands = withRemoved(await unmanagedOf(ctx, conn, loaded.all, opts), await removedBrands(ctx, conn, removed, opts));
     const requests = { ...conn.requests };
     const counted = { ...planned, file: { ...planned.file, requests }, requests };
     const withUnmanaged = unmanagedBrands === undefined ? counted : { ...counted, file: { ...counted.file, unmanagedBrands }, unmanagedBrands };
@@ -138,6 +141,42 @@ async function unmanagedOf(ctx: CommandContext, conn: Connection, declared: stri
     ctx.io.stderr.write(`warning: the brand list of account ${account} could not be read (${err instanceof Error ? err.message : String(err)}); brands nobody declares were not checked\n`);
     return undefined;
   }
+}
+
+/**
+ * The brands the base declares and the change does not (`--compare-to`): the
+ * change removed their manifests, and nothing is deleted. Each is read (a
+ * brand's lists, as a plan reads it) to say what stays live; only for a run
+ * over the whole repository (not --brand, --target), each in its shard, and
+ * not those marked --unmanaged-brand.
+ */
+async function removedBrands(ctx: CommandContext, conn: Connection, removed: DesiredBrand[], opts: BrandSelection & PlanWithOptions): Promise<UnmanagedBrand[]> {
+  if ((opts.brand ?? []).length > 0 || (opts.target ?? []).length > 0) return [];
+  const ignored = new Set(opts.unmanagedBrand ?? []);
+  const out: UnmanagedBrand[] = [];
+  for (const b of removed) {
+    if (ignored.has(b.brandId) || !inShard(b.brandId, opts.shard)) continue;
+    const at = { file: b.source.file, line: b.source.line };
+    let stays: string;
+    let name: string | null = null;
+    try {
+      const live = await readLive(conn.client, b.brandKey !== undefined ? { id: b.brandId, key: b.brandKey } : { id: b.brandId }, { concurrency: ctx.globals().concurrency });
+      const held = liveCounts(live).filter((c) => c.count > 0);
+      stays = held.length === 0 ? 'nothing (it holds no resource rcsctl manages)' : describeCounts(held);
+      name = brandNameOf(undefined, live) ?? null;
+    } catch (err) {
+      stays = `what it holds could not be read (${err instanceof Error ? err.message : String(err)})`;
+    }
+    out.push({ brandId: b.brandId, name, accounts: [], declaredBefore: true, finding: removedBrandFinding(b.brandId, name, at, stays) });
+  }
+  return out;
+}
+
+/** The account's unmanaged brands and the ones the change removed, each once (the removed one's finding says more), by id; undefined when neither was checked. */
+function withRemoved(listed: UnmanagedBrand[] | undefined, removed: UnmanagedBrand[]): UnmanagedBrand[] | undefined {
+  if (listed === undefined && removed.length === 0) return undefined;
+  const ids = new Set(removed.map((b) => b.brandId));
+  return [...(listed ?? []).filter((b) => !ids.has(b.brandId)), ...removed.map((b) => ({ ...b, accounts: listed?.find((l) => l.brandId === b.brandId)?.accounts ?? [] }))].sort((a, b) => a.brandId.localeCompare(b.brandId));
 }
 
 /**

@@ -3,6 +3,7 @@
 // holds, so a kind added to it is counted without a change to a command.
 
 import type { DesiredBrand } from '../manifest/types.js';
+import type { LiveBrand } from '../core/live.js';
 import { kindsInManifestOrder } from './index.js';
 import { isExportable, pluralOf, type AnyKind } from './resource-kind.js';
 
@@ -26,6 +27,11 @@ function counted(kind: AnyKind, count: number): KindCount {
 /** How many objects of each registered kind `brand` declares, in the order of the manifest's sections. */
 export function declaredCounts(brand: DesiredBrand): KindCount[] {
   return kindsInManifestOrder().map((k) => counted(k, k.desired(brand).length));
+}
+
+/** How many objects of each registered kind the live brand holds, in the order of the manifest's sections. */
+export function liveCounts(live: LiveBrand): KindCount[] {
+  return kindsInManifestOrder().map((k) => counted(k, k.live(live).length));
 }
 
 /**

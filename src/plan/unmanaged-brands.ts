@@ -60,6 +60,22 @@ export async function findUnmanagedBrands(client: RcsClient, q: UnmanagedBrandsQ
     });
 }
 
+/**
+ * The BRAND_UNMANAGED finding of a brand the base declares and the change no
+ * longer does (`plan --compare-to`): its manifests were removed, nothing is
+ * deleted, and `stays` says what it holds live (or why that is not known).
+ */
+export function removedBrandFinding(brandId: string, name: string | null, declaredAt: { file: string; line: number }, stays: string): Finding {
+  const named = name !== null && name !== '' ? ` "${name}"` : '';
+  return finding(
+    'BRAND_UNMANAGED',
+    'warning',
+    `brand.${brandId}`,
+    `brand ${brandId}${named} is declared by the base (${declaredAt.file}:${declaredAt.line}) and by no manifest of this change: its folder was removed, and nothing is deleted. Everything it holds stays live and unmonitored: ${stays}.`,
+    `To delete what it holds, decommission it on purpose (docs/drift.md, "Brands nobody declares"); to leave it live on purpose, mark it with --unmanaged-brand ${brandId}; otherwise keep its folder.`,
+  );
+}
+
 /** The BRAND_UNMANAGED finding of one brand. */
 export function unmanagedBrandFinding(brandId: string, name: string | null, declaredBefore: boolean): Finding {
   const named = name !== null && name !== '' ? ` "${name}"` : '';

@@ -25,7 +25,7 @@ export function unmanagedBrandsText(brands: UnmanagedBrand[] | undefined, style:
   if (brands === undefined || brands.length === 0) return [];
   const lines = [style.yellow(style.bold(heading(brands.length)))];
   for (const b of brands) {
-    lines.push(`  ${style.yellow(`warning ${b.finding.code}`)} ${style.bold(label(b))}${b.declaredBefore ? ' (its folder was removed: planned from here before)' : ''}`);
+    lines.push(`  ${style.yellow(`warning ${b.finding.code}`)} ${style.bold(label(b))}${b.declaredBefore ? ' (its folder was removed)' : ''}`);
     lines.push(`      ${b.finding.message}`, `      what to do: ${b.finding.action}`, style.dim(`      see ${b.finding.help}`));
   }
   return lines;

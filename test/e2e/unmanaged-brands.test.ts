@@ -4,7 +4,7 @@
 // rcsctl planned before (its cache holds it) is named as a removed folder;
 // --unmanaged-brand leaves one out on purpose; each shard names only its own.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -132,6 +132,40 @@ describe('brands nobody declares', () => {
       const merged = await cli(['report', 'merge', ...files, '--format', 'json'], { emu, env: env() });
       expect(merged.code, merged.stdout + merged.stderr).toBe(2);
       expect((JSON.parse(merged.stdout) as { unmanagedBrands: { brandId: string }[] }).unmanagedBrands.map((b) => b.brandId)).toEqual(ORPHANS);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('plan --compare-to names a brand whose folder the change removes, with what stays live, without the account list or the cache', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcsctl-unmanaged-removed-'));
+    try {
+      const declare = (path: string, id: string): void => {
+        mkdirSync(join(dir, path), { recursive: true });
+        writeFileSync(join(dir, path, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${id}\n`);
+      };
+      // The base declares the example brand and an orphan; the change removes the example brand's folder.
+      declare('base/brands/coffee', 'BR.demo000001');
+      declare('base/brands/old', 'BR.orphan0002');
+      declare('brands/old', 'BR.orphan0002');
+      const noList = { RCSCTL_PERSON_ID: undefined };
+      const r = await cli(['plan', 'brands', '--compare-to', 'base/brands', '--detailed-exitcode', '--no-cache'], { emu, cwd: dir, env: noList });
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stdout).toContain('1 live brand of the account no manifest declares (BRAND_UNMANAGED):');
+      expect(r.stdout).toContain('warning BRAND_UNMANAGED BR.demo000001 (its folder was removed)');
+      // What the example brand holds live in the seed: its rooms and their menus.
+      expect(r.stdout).toContain('brand BR.demo000001 is declared by the base (base/brands/coffee/brand.yaml:3) and by no manifest of this change: its folder was removed, and nothing is deleted. Everything it holds stays live and unmonitored: 2 rooms, 2 persistent menus.');
+      const json = JSON.parse((await cli(['plan', 'brands', '--compare-to', 'base/brands', '--format', 'json', '--no-cache'], { emu, cwd: dir, env: noList })).stdout) as { unmanagedBrands: { brandId: string; declaredBefore: boolean; finding: { message: string } }[] };
+      const validate = planValidator();
+      expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+      expect(json.unmanagedBrands.map((b) => [b.brandId, b.declaredBefore])).toEqual([['BR.demo000001', true]]);
+      expect(json.unmanagedBrands[0]?.finding.message).toContain('stays live and unmonitored: 2 rooms, 2 persistent menus.');
+      // Marked as deliberately unmanaged: not named.
+      const marked = await cli(['plan', 'brands', '--compare-to', 'base/brands', '--detailed-exitcode', '--no-cache', '--unmanaged-brand', 'BR.demo000001'], { emu, cwd: dir, env: noList });
+      expect(marked.code, marked.stdout).toBe(0);
+      // With the account's list too, the brand is named once, as the change's removal.
+      const both = JSON.parse((await cli(['plan', 'brands', '--compare-to', 'base/brands', '--format', 'json', '--no-cache'], { emu, cwd: dir, env: env() })).stdout) as { unmanagedBrands: { brandId: string; accounts: string[]; finding: { message: string } }[] };
+      expect(both.unmanagedBrands.filter((b) => b.brandId === 'BR.demo000001')).toEqual([expect.objectContaining({ accounts: ['master'], finding: expect.objectContaining({ message: expect.stringContaining('declared by the base') }) })]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
