@@ -153,7 +153,7 @@ export { makeStyle, type Style } from './render/style.js';
 // ─── Kinds ───────────────────────────────────────────────────────────────────
 
 /** The kind registry: every stage loops over it; `registerKind` adds a kind at run time. */
-export { KINDS, kindByName, registerKind, unregisterKind, type AnyKind, type ResourceKind } from './kinds/index.js';
+export { KINDS, kindByName, registerKind, unregisterKind, type AnyKind, type ResourceKind, type KindIdentity, type KindRead, type KindDiff, type KindGates } from './kinds/index.js';
 /** The capabilities a kind may add to the core (`ResourceKind<D, L> & Exportable<L>`), and the guards stages ask them with. */
 export { isExportable, isPreviewable, isStateful, type Exportable, type Previewable, type Stateful } from './kinds/index.js';
 

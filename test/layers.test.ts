@@ -115,7 +115,7 @@ describe('generic stages name no kind', () => {
   // as a string (`'templates'`), or a section's name as a word of code (`autoReplies`,
   // `templates`: a variable or a message about one kind).
   const names = BUILTIN_KINDS.map((k) => k.name);
-  const sections = [...new Set(BUILTIN_KINDS.flatMap((k) => [k.manifest?.section, k.liveSection]).filter((x): x is string => x !== undefined))];
+  const sections = [...new Set(BUILTIN_KINDS.flatMap((k) => [k.manifest?.section, k.read.section]).filter((x): x is string => x !== undefined))];
   // Section names that are also plain words of code elsewhere (`files` of a load) are caught as strings and accesses only.
   const words = sections.filter((s) => s !== 'files');
   const literal = new RegExp(
@@ -224,7 +224,7 @@ describe('the shared nouns (src/core) hold no closed union of kind-specific vari
       .split(/[^a-z0-9]+/)
       .filter((w) => w.length > 0);
   const kindWords = new Set(
-    BUILTIN_KINDS.flatMap((k) => [k.name, k.label, isPlural(k) ? k.plural : undefined, k.manifest?.section, k.liveSection].filter((x): x is string => x !== undefined).flatMap(split)),
+    BUILTIN_KINDS.flatMap((k) => [k.name, k.label, isPlural(k) ? k.plural : undefined, k.manifest?.section, k.read.section].filter((x): x is string => x !== undefined).flatMap(split)),
   );
   // Plurals of the kinds' words are their words too (`rooms`, `files`).
   const kindWord = (w: string): boolean => [w, w.replace(/s$/, ''), w.replace(/es$/, '')].some((x) => kindWords.has(x));

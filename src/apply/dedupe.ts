@@ -72,15 +72,15 @@ export function findDuplicates(desired: DesiredBrand, live: LiveBrand): Duplicat
     // By name, so the listing order the service chose changes nothing.
     for (const [name, list] of [...byName].sort(([a], [b]) => a.localeCompare(b))) {
       if (list.length < 2) continue;
-      const ids = new Set(list.map((l) => k.liveId(l)));
+      const ids = new Set(list.map((l) => k.identity.liveId(l)));
       const standings = list.map((l): Standing => {
-        const id = k.liveId(l);
-        const want = k.normaliseDesired(claimed.get(name), planCtx, l);
+        const id = k.identity.liveId(l);
+        const want = k.diff.normaliseDesired(claimed.get(name), planCtx, l);
         return {
           id,
           undeletable: k.gates.delete(l).type === 'blocked',
           linkedFrom: [...(linkedFrom.get(`${k.name}:${id}`) ?? [])].filter((r) => !(r.kind === k.name && ids.has(r.id))).length,
-          distance: diffObjects(replaceIds(k.normaliseLive(l, ctx), sameTarget), want).length,
+          distance: diffObjects(replaceIds(k.diff.normaliseLive(l, ctx), sameTarget), want).length,
           listed: k.named.listed(l),
         };
       });
@@ -110,7 +110,7 @@ function referrers(live: LiveBrand): Map<string, Set<{ kind: KindName; id: strin
   const out = new Map<string, Set<{ kind: KindName; id: string }>>();
   for (const kind of KINDS) {
     for (const l of kind.live(live)) {
-      const from = { kind: kind.name, id: kind.liveId(l) };
+      const from = { kind: kind.name, id: kind.identity.liveId(l) };
       for (const token of new Set(liveRefsOf(kind, l))) out.set(token, (out.get(token) ?? new Set()).add(from));
     }
   }
@@ -126,13 +126,13 @@ function canonicalIds(desired: DesiredBrand, live: LiveBrand): Map<string, strin
   const out = new Map<string, string>();
   // Kinds without a reader share another kind's objects (menus are rooms): their ids are that kind's.
   for (const k of KINDS.filter((x) => x.read !== undefined)) {
-    for (const [d, l] of k.match(k.desired(desired), k.live(live), desired).pairs) out.set(k.liveId(l), placeholder(k.name, k.key(d)));
+    for (const [d, l] of k.diff.match(k.desired(desired), k.live(live), desired).pairs) out.set(k.identity.liveId(l), placeholder(k.name, k.identity.key(d)));
   }
   for (const k of namedKinds()) {
     const claimed = claimedNames(k, desired);
     for (const l of k.live(live)) {
       const d = claimed.get(k.named.listed(l).name);
-      if (d !== undefined) out.set(k.liveId(l), placeholder(k.name, k.key(d)));
+      if (d !== undefined) out.set(k.identity.liveId(l), placeholder(k.name, k.identity.key(d)));
     }
   }
   return out;
@@ -169,11 +169,11 @@ export function dedupeSteps(live: LiveBrand, groups: DuplicateGroup[]): Step[] {
   for (const kind of KINDS) {
     if (!isReferring(kind)) continue;
     for (const l of kind.live(live)) {
-      const id = kind.liveId(l);
+      const id = kind.identity.liveId(l);
       if (to.has(`${kind.name}:${id}`)) continue;
       const refs = kind.liveRefs(l).filter((t) => to.has(t));
       if (refs.length === 0) continue;
-      const step = kind.relink(l, to, seedFor(kind, id, kind.liveName(l), refs.map((t) => ({ path: 'link', type: 'change' as const, before: t.slice(t.indexOf(':') + 1), after: to.get(t) }))));
+      const step = kind.relink(l, to, seedFor(kind, id, kind.identity.liveName(l), refs.map((t) => ({ path: 'link', type: 'change' as const, before: t.slice(t.indexOf(':') + 1), after: to.get(t) }))));
       if (step === undefined) {
         for (const t of refs) keepCopy(groups, t, `${kind.label} ${id} links to it, and rcsctl cannot re-point that link`);
         continue;

@@ -64,7 +64,7 @@ async function createdSince(client: RcsClient, brand: BrandRef, creates: Step[])
     }
     // Identity is the key in the address (a chatbotId, a fileId): read it.
     for (const step of mine) {
-      if ((await kind.reread(client, brand, step.address.slice(kind.name.length + 1))) !== undefined) out.push({ address: step.address, how: 'now exists' });
+      if ((await kind.read.reread(client, brand, step.address.slice(kind.name.length + 1))) !== undefined) out.push({ address: step.address, how: 'now exists' });
     }
   }
   return out;
@@ -72,7 +72,7 @@ async function createdSince(client: RcsClient, brand: BrandRef, creates: Step[])
 
 /** Read one live object of `kind` by its live id (as the account its step recorded), with what normalising it needs; undefined when it is gone. */
 export async function reread(client: RcsClient, brand: BrandRef, kind: KindName, id: string, readAs?: string): Promise<Reread<unknown> | undefined> {
-  return kindByName(kind).reread(client, brand, id, readAs);
+  return kindByName(kind).read.reread(client, brand, id, readAs);
 }
 
 /** What normalising a live object needs when it was read alone: the names of the live objects the brand read holds. */

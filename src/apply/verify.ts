@@ -159,11 +159,11 @@ export async function verifyApplied(
   return { unconverged: out.sort((a, b) => a.address.localeCompare(b.address)), lists, vouched, reread: toReread.length };
 }
 
-function compare(step: Step, live: unknown, ctx: Parameters<ReturnType<typeof kindByName>['normaliseLive']>[1], ids: IdMap, id: string): Unconverged | undefined {
+function compare(step: Step, live: unknown, ctx: Parameters<ReturnType<typeof kindByName>['diff']['normaliseLive']>[1], ids: IdMap, id: string): Unconverged | undefined {
   if (step.expected === undefined) return undefined;
   const kind = kindByName(step.kind);
   const expected = resolveRefs(step.expected, ids);
-  let actual = kind.normaliseLive(live, ctx);
+  let actual = kind.diff.normaliseLive(live, ctx);
   if (isPartlyManaged(kind)) actual = pick(actual, Object.keys(expected as object));
   const changes = diffObjects(actual, expected);
   if (changes.length === 0) return undefined;

@@ -52,10 +52,10 @@ export function adoptResource(desired: DesiredBrand, live: LiveBrand, address: s
   if (!isExportable(kind)) throw new RcsctlError('E_USAGE', `${address}: ${kind.label}s cannot be exported`);
   const exporter = kind.exporter;
   const declared = declaredHandles(desired, live);
-  const targetId = kind.liveId(target);
+  const targetId = kind.identity.liveId(target);
   const already = declared.get(kind.name)?.get(targetId);
   if (already !== undefined) {
-    throw new RcsctlError('E_EXPORT_DECLARED', `${kind.label} ${targetId} "${kind.liveName(target)}" is already declared as ${kind.name}.${already.handle}${where(already.source)}; nothing was changed`);
+    throw new RcsctlError('E_EXPORT_DECLARED', `${kind.label} ${targetId} "${kind.identity.liveName(target)}" is already declared as ${kind.name}.${already.handle}${where(already.source)}; nothing was changed`);
   }
 
   const notes: string[] = [];
@@ -74,10 +74,10 @@ export function adoptResource(desired: DesiredBrand, live: LiveBrand, address: s
       const other = KINDS.find((k) => k.name === kindName);
       // What nobody reports unmanaged cannot be adopted on its own (auto-reply files): it comes along.
       if (other === undefined || !isExportable(other)) return undefined;
-      const obj = other.live(live).find((l) => other.liveId(l) === liveId);
+      const obj = other.live(live).find((l) => other.identity.liveId(l) === liveId);
       if (obj === undefined) return undefined;
       if (isReportingUnmanaged(other)) {
-        linkedById.add(`${other.label} ${liveId} "${other.liveName(obj)}"`);
+        linkedById.add(`${other.label} ${liveId} "${other.identity.liveName(obj)}"`);
         return undefined;
       }
       const handle = freeHandle(desired, other, exportHandle(other, live, liveId) ?? liveId, fresh);
@@ -132,15 +132,15 @@ function findTarget(live: LiveBrand, address: string): { kind: AnyKind; target: 
     throw new RcsctlError('E_USAGE', `${address}: ${pluralOf(kind)} are not adopted on their own (adoptable: ${adoptable.map((k) => k.name).join(', ')}); ${isExportable(kind) ? 'it comes along with what uses it' : 'export cannot read it back'}`);
   }
   const all = kind.live(live);
-  const byId = all.find((l) => kind.liveId(l) === rest);
+  const byId = all.find((l) => kind.identity.liveId(l) === rest);
   if (byId !== undefined) return { kind, target: byId };
   const handles = isExportable(kind) ? kind.exporter.handles?.(all) : undefined;
-  const byHandle = handles !== undefined ? all.find((l) => handles.get(kind.liveId(l)) === rest) : undefined;
+  const byHandle = handles !== undefined ? all.find((l) => handles.get(kind.identity.liveId(l)) === rest) : undefined;
   if (byHandle !== undefined) return { kind, target: byHandle };
-  const byName = all.filter((l) => kind.liveName(l) === rest);
+  const byName = all.filter((l) => kind.identity.liveName(l) === rest);
   if (byName.length === 1) return { kind, target: byName[0] };
   if (byName.length > 1) {
-    throw new RcsctlError('E_USAGE', `${address}: ${byName.length} live ${kind.label}s are named "${rest}" (${byName.map((l) => kind.liveId(l)).join(', ')}); name one by its id`);
+    throw new RcsctlError('E_USAGE', `${address}: ${byName.length} live ${kind.label}s are named "${rest}" (${byName.map((l) => kind.identity.liveId(l)).join(', ')}); name one by its id`);
   }
   throw new RcsctlError('E_NOT_FOUND', `${address}: brand ${live.brandId} has no live ${kind.label} with that id or name`);
 }
@@ -155,7 +155,7 @@ function entriesOf(kind: AnyKind, obj: unknown, ctx: ExportContext): Addition[] 
     order,
     handle,
     entry: entry as Record<string, unknown>,
-    address: `${kind.name}.${exporter.handles !== undefined ? handle : kind.liveId(obj)}`,
+    address: `${kind.name}.${exporter.handles !== undefined ? handle : kind.identity.liveId(obj)}`,
   }));
 }
 
@@ -171,10 +171,10 @@ function declaredHandles(desired: DesiredBrand, live: LiveBrand): Map<string, Ma
     const section = sectionOf(desired, kind);
     if (section === undefined) continue;
     const byId = new Map<string, Declared>();
-    for (const [d, l] of kind.match(kind.desired(desired), kind.live(live), desired).pairs) {
-      const handle = [...section.entries()].find(([, v]) => v === d)?.[0] ?? kind.key(d);
+    for (const [d, l] of kind.diff.match(kind.desired(desired), kind.live(live), desired).pairs) {
+      const handle = [...section.entries()].find(([, v]) => v === d)?.[0] ?? kind.identity.key(d);
       const source = (d as { source?: SourceLocation }).source;
-      byId.set(kind.liveId(l), source !== undefined ? { handle, source } : { handle });
+      byId.set(kind.identity.liveId(l), source !== undefined ? { handle, source } : { handle });
     }
     out.set(kind.name, byId);
   }

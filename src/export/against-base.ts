@@ -208,11 +208,11 @@ function matchedHandles(desired: DesiredBrand, live: LiveBrand): Map<string, Map
   const out = new Map<string, Map<string, string>>();
   const keys = manifestKeys(desired);
   for (const kind of KINDS) {
-    const m = kind.match(kind.desired(desired), kind.live(live), desired);
+    const m = kind.diff.match(kind.desired(desired), kind.live(live), desired);
     const pairs: [string, string][] = [];
     for (const [d, l] of m.pairs) {
-      const at = keys.get(`${kind.name}.${kind.key(d)}`);
-      if (at?.key !== undefined) pairs.push([kind.liveId(l), at.key]);
+      const at = keys.get(`${kind.name}.${kind.identity.key(d)}`);
+      if (at?.key !== undefined) pairs.push([kind.identity.liveId(l), at.key]);
     }
     out.set(kind.name, new Map(pairs));
   }
@@ -232,7 +232,7 @@ function manifestKeys(brand: DesiredBrand): Map<string, Unit> {
     // A one-per-brand section (the brand page) is one resource, whatever key its object has.
     const entries = section !== undefined && keyed.has(section) ? desiredSection(brand, section) : undefined;
     for (const d of kind.desired(brand)) {
-      const address = `${kind.name}.${kind.key(d)}`;
+      const address = `${kind.name}.${kind.identity.key(d)}`;
       if (section === undefined) continue;
       if (entries === undefined) {
         out.set(address, { section });

@@ -55,7 +55,7 @@ export function brandGraph(brand: DesiredBrand): Cluster {
     for (const [key, d] of declaredObjects(kind, brand)) {
       const address = `${kind.name}.${key}`;
       const from = id(address);
-      nodes.push({ id: from, label: [drawing?.name?.(d) ?? kind.desiredName(d), address, ...(drawing?.details?.(d) ?? [])], kind: kind.name });
+      nodes.push({ id: from, label: [drawing?.name?.(d) ?? kind.identity.desiredName(d), address, ...(drawing?.details?.(d) ?? [])], kind: kind.name });
       const owner = drawing?.partOf?.(d);
       if (owner !== undefined) edges.push({ from: id(owner), to: from });
       for (const link of drawing?.links?.(d) ?? []) {

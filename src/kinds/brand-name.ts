@@ -14,10 +14,10 @@ export function brandNameOf(desired: DesiredBrand | undefined, live: LiveBrand |
   const kind = KINDS.find((k) => previewOf(k)?.page?.namesBrand === true);
   if (kind === undefined) return undefined;
   const d = desired === undefined ? undefined : (kind.desired(desired)[0] as unknown);
-  const declared = d === undefined ? undefined : kind.desiredName(d);
-  if (d !== undefined && typeof declared === 'string' && declared !== '' && declared !== kind.key(d)) return declared;
+  const declared = d === undefined ? undefined : kind.identity.desiredName(d);
+  if (d !== undefined && typeof declared === 'string' && declared !== '' && declared !== kind.identity.key(d)) return declared;
   const l = live === undefined ? undefined : (kind.live(live)[0] as unknown);
-  const named = l === undefined ? undefined : kind.liveName(l);
+  const named = l === undefined ? undefined : kind.identity.liveName(l);
   return typeof named === 'string' && named !== '' ? named : undefined;
 }
 

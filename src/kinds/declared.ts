@@ -14,5 +14,5 @@ export function declaredObjects(kind: AnyKind, brand: DesiredBrand): [key: strin
   const section = kind.manifest?.section;
   const map = section === undefined ? undefined : desiredSection(brand, section);
   if (map !== undefined) return [...map.entries()];
-  return kind.desired(brand).map((d) => [kind.key(d), d]);
+  return kind.desired(brand).map((d) => [kind.identity.key(d), d]);
 }

@@ -44,7 +44,7 @@ export function registerKind(kind: AnyKind, opts: { before?: string } = {}): voi
   for (const k of registry) {
     if (k.name === kind.name) throw new Error(`a kind named "${kind.name}" is registered already`);
     if (kind.manifest?.section !== undefined && k.manifest?.section === kind.manifest.section) throw new Error(`manifest section "${kind.manifest.section}" belongs to kind "${k.name}"`);
-    if (kind.liveSection !== undefined && k.liveSection === kind.liveSection) throw new Error(`live section "${kind.liveSection}" belongs to kind "${k.name}"`);
+    if (kind.read.section !== undefined && k.read.section === kind.read.section) throw new Error(`live section "${kind.read.section}" belongs to kind "${k.name}"`);
     if (pruneOf(kind) !== undefined && pruneOf(k) === pruneOf(kind)) throw new Error(`prune entry "${pruneOf(kind)}" belongs to kind "${k.name}"`);
   }
   const at = opts.before === undefined ? -1 : registry.findIndex((k) => k.name === opts.before);
@@ -99,7 +99,7 @@ export function kindByName(name: string): AnyKind {
 }
 
 export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind, templateKind };
-export type { AnyKind, KindOption, Optioned, CreateChecked, Ordered, Uploaded, CreatedSince, NotExported, PartlyManaged, Prunable, Reviewed, Doctored, Drawn, DriftNoted, Exportable, KindPlanning, LinkSplitting, Listed, LiveChecked, Named, Plural, Previewable, Referring, ReportsUnmanaged, ResourceKind, Stateful, Surveyed, Worded } from './resource-kind.js';
+export type { AnyKind, KindOption, Optioned, CreateChecked, Ordered, Uploaded, CreatedSince, NotExported, PartlyManaged, Prunable, Reviewed, Doctored, Drawn, DriftNoted, Exportable, KindDiff, KindGates, KindIdentity, KindPlanning, KindRead, LinkSplitting, Listed, LiveChecked, Named, Plural, Previewable, Referring, ReportsUnmanaged, ResourceKind, Stateful, Surveyed, Worded } from './resource-kind.js';
 export { previewOf, isOptioned, isCreateChecked, isOrdered, isUploaded, isPartlyManaged, notExportedOf, prunedBy, pruneOf, reviewedOf, isDoctored, isDrawn, isDriftNoted, isExportable, isListed, isLiveChecked, isNamed, isPlural, isPreviewable, isReferring, isReportingUnmanaged, isStateful, liveRefsOf, pluralOf, isSurveyed, isWorded, splitsLinks, tellsCreatedSince, isUsageCounted } from './resource-kind.js';
 export type * from './agency-file/index.js';
 export type * from './auto-reply/index.js';

@@ -247,57 +247,75 @@ export interface DoctorEnv {
   base: string;
 }
 
-/**
- * A resource kind: its whole life, from manifest section to export. This is
- * the core every kind has; what only some kinds can do is a capability
- * interface a kind adds to its type (`ResourceKind<D, L, 'logo'> &
- * Previewable<D> & Stateful<L> & Exportable<L>`), and a stage asks for it with
- * the capability's type guard (`isExportable(kind)`), as Terraform's plugin
- * framework adds `ResourceWithImportState` to a resource.
- */
-export interface ResourceKind<D, L, N extends KindName = KindName> {
-  readonly name: N;
-  /** How people call it: `auto-reply`, `room`. */
-  readonly label: string;
-
-  /** Its manifest section: schema fragment, builder and lint rules. */
-  readonly manifest?: KindManifest;
-
-  desired(brand: DesiredBrand): D[];
-  live(live: LiveBrand): L[];
+/** How one object of a kind is known: its key in the address, its names, its live id and state. */
+export interface KindIdentity<D, L> {
   /** The key in the resource's address (`autoReply.<key>`): a handle or a service id. */
   key(d: D): string;
+  /** What a desired object is called in messages and the plan. */
   desiredName(d: D): string;
   liveId(l: L): string;
   liveName(l: L): string;
   /** approvalResult or status, used by gates and fingerprints. */
   liveState(l: L): string | undefined;
+}
 
+/** How a kind reads its live objects, and reads one again. */
+export interface KindRead<L> {
+  /** How its live objects are read; a kind without one shares another kind's section (menus live in rooms). */
+  readonly reader?: KindReader;
+  /** The section of the live brand `reader` fills (`autoReplies`). */
+  readonly section?: string;
+  /** Read one live object by its live id (as the account `readAs`, when its step recorded one); undefined when it is gone. */
+  reread(client: RcsClient, brand: BrandRef, id: string, readAs?: string): Promise<Reread<L> | undefined>;
+}
+
+/** How desired and live objects are paired, compared and turned into steps. */
+export interface KindDiff<D, L> {
+  /** Desired and live objects paired by identity; the rest is to create, or unmanaged. */
   match(desired: D[], live: L[], brand: DesiredBrand): MatchResult<D, L>;
-
   /** Comparable form of a live object: server-owned fields dropped, defaults applied. */
   normaliseLive(l: L, ctx: LiveContext): unknown;
   /** Comparable form of a desired object; `l` is its live counterpart, for fields left unmanaged. */
   normaliseDesired(d: D, ctx: PlanContext, l: L | undefined): unknown;
-
   /** The step that brings a missing object into being, or undefined when nothing is to be sent. */
   createStep(d: D, ctx: PlanContext, seed: StepSeed): Step | undefined;
   /** The step that changes a live object. */
   updateStep(d: D, l: L, ctx: PlanContext, seed: StepSeed): Step;
+}
 
-  gates: {
-    create(d: D): Gate;
-    update(l: L, changes: FieldChange[], d: D): Gate;
-    delete(l: L): Gate;
-  };
+/** What may stop, or must confirm, each operation on an object (a review, a state that blocks, a delete). */
+export interface KindGates<D, L> {
+  create(d: D): Gate;
+  update(l: L, changes: FieldChange[], d: D): Gate;
+  delete(l: L): Gate;
+}
 
-  /** How its live objects are read; a kind without one shares another kind's section (menus live in rooms). */
-  readonly read?: KindReader;
-  /** The section of the live brand `read` fills (`autoReplies`). */
-  readonly liveSection?: string;
-  /** Read one live object by its live id (as the account `readAs`, when its step recorded one); undefined when it is gone. */
-  reread(client: RcsClient, brand: BrandRef, id: string, readAs?: string): Promise<Reread<L> | undefined>;
-
+/**
+ * A resource kind: its whole life, from manifest section to export. This is
+ * the core every kind has, ten members: what it is (`name`, `label`), its
+ * schema (`manifest`), its desired and live objects (`desired`, `live`), how
+ * one object is known (`identity`), read (`read`), compared and turned into
+ * steps (`diff`, `gates`), and sent (`handlers`). What only some kinds do is a
+ * capability interface a kind adds to its type (`ResourceKind<D, L, 'logo'> &
+ * Previewable<D> & Stateful<L> & Exportable<L>`), and a stage asks for it with
+ * the capability's type guard (`isExportable(kind)`), as Terraform's plugin
+ * framework adds `ResourceWithImportState` to a resource. A stage cannot reach
+ * a capability's member without the guard: it is not on this type.
+ */
+export interface ResourceKind<D, L, N extends KindName = KindName> {
+  readonly name: N;
+  /** How people call it: `auto-reply`, `room`. */
+  readonly label: string;
+  /** Its manifest section: schema fragment, builder and lint rules. */
+  readonly manifest?: KindManifest;
+  /** Its objects the manifests declare. */
+  desired(brand: DesiredBrand): D[];
+  /** Its objects in a live brand as read. */
+  live(live: LiveBrand): L[];
+  readonly identity: KindIdentity<D, L>;
+  readonly read: KindRead<L>;
+  readonly diff: KindDiff<D, L>;
+  readonly gates: KindGates<D, L>;
   /** Its apply handlers, by operation. */
   readonly handlers: Partial<Record<Step['op'], Handler>>;
 }
@@ -693,10 +711,7 @@ export function isExportable<K extends AnyKind>(kind: K): kind is K & Exportable
 }
 
 /** The pure part of a kind (kind.ts in its folder): everything but reading, applying, drift, export and manifest. */
-export type KindPlanning<D, L, N extends KindName = KindName> = Omit<
-  ResourceKind<D, L, N>,
-  'manifest' | 'read' | 'liveSection' | 'reread' | 'handlers' | 'findingCodes' | 'findings' | 'exporter' | 'notExported'
->;
+export type KindPlanning<D, L, N extends KindName = KindName> = Omit<ResourceKind<D, L, N>, 'manifest' | 'read' | 'handlers'>;
 
 /** A kind with its type parameters erased, for registries. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

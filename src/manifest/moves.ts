@@ -11,7 +11,7 @@ import type { DesiredBrand, DesiredMove, Diagnostic, SourceLocation } from './ty
 export interface MoveKind {
   readonly name: string;
   desired(brand: DesiredBrand): unknown[];
-  key(d: never): string;
+  readonly identity: { key(d: never): string };
 }
 type AnyKind = MoveKind;
 
@@ -24,7 +24,7 @@ function parseAddress(KINDS: readonly MoveKind[], address: string): { kind: AnyK
 
 /** Whether the brand declares a resource at `kind.key`. */
 function declares(brand: DesiredBrand, kind: AnyKind, key: string): boolean {
-  return kind.desired(brand).some((d) => kind.key(d as never) === key);
+  return kind.desired(brand).some((d) => kind.identity.key(d as never) === key);
 }
 
 /** Diagnostics of the brand's `moved:` entries; none when it has none. */

@@ -25,7 +25,7 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
   const steps: Step[] = [];
   const extra: OrderInputs = { after: new Map(), liveRefs: new Map() };
 
-  const matches = KINDS.map((kind) => ({ kind, match: kind.match(kind.desired(brand), kind.live(live), brand) }));
+  const matches = KINDS.map((kind) => ({ kind, match: kind.diff.match(kind.desired(brand), kind.live(live), brand) }));
   const moves = applyMoves(brand, matches);
   const movedFrom = new Map(moves.map((m) => [`${m.kind}:${m.liveId}`, m.from]));
   // The references the manifests make (`kind:key`), to show their live ids by handle (nameRefs).
@@ -40,15 +40,15 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
   for (const { kind, match } of matches) {
     problems.push(...match.problems, ...(isLiveChecked(kind) ? kind.liveProblems(kind.desired(brand), live) : []));
     for (const [d, l] of match.pairs) {
-      const expected = kind.normaliseDesired(d, ctx, l);
-      const changes = diffObjects(kind.normaliseLive(l, ctx), expected);
+      const expected = kind.diff.normaliseDesired(d, ctx, l);
+      const changes = diffObjects(kind.diff.normaliseLive(l, ctx), expected);
       if (changes.length === 0) continue;
       // A manifest that leaves the name out (a room without subTitle) keeps the live one.
-      const name = kind.desiredName(d) === kind.key(d) ? kind.liveName(l) : kind.desiredName(d);
-      const seed = stepSeed(kind, kind.key(d), 'update', name, kind.gates.update(l, changes, d), changes);
-      const step = withOpId(kind.updateStep(d, l, ctx, seed));
+      const name = kind.identity.desiredName(d) === kind.identity.key(d) ? kind.identity.liveName(l) : kind.identity.desiredName(d);
+      const seed = stepSeed(kind, kind.identity.key(d), 'update', name, kind.gates.update(l, changes, d), changes);
+      const step = withOpId(kind.diff.updateStep(d, l, ctx, seed));
       step.expected = expected;
-      const from = movedFrom.get(`${kind.name}:${kind.liveId(l)}`);
+      const from = movedFrom.get(`${kind.name}:${kind.identity.liveId(l)}`);
       if (from !== undefined) step.movedFrom = from;
       fromBase(step, d);
       remember(step.address, kind, l);
@@ -63,10 +63,10 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
         continue;
       }
       const op = isUploaded(kind) ? 'upload' : 'create';
-      const expected = kind.normaliseDesired(d, ctx, undefined);
+      const expected = kind.diff.normaliseDesired(d, ctx, undefined);
       // An upload shows the file itself, not its one field.
       const changes = op === 'upload' ? [] : additions(expected);
-      const created = kind.createStep(d, ctx, stepSeed(kind, kind.key(d), op, kind.desiredName(d), kind.gates.create(d), changes));
+      const created = kind.diff.createStep(d, ctx, stepSeed(kind, kind.identity.key(d), op, kind.identity.desiredName(d), kind.gates.create(d), changes));
       if (created === undefined) continue;
       const step = withOpId(created);
       if (op !== 'upload') step.expected = expected;
@@ -75,15 +75,15 @@ export function buildPlan(brand: DesiredBrand, live: LiveBrand, options: PlanOpt
       steps.push(step);
     }
     for (const l of match.extra) {
-      const id = kind.liveId(l);
+      const id = kind.identity.liveId(l);
       const prune = pruneOf(kind);
       if (prune !== undefined && brand.prune.includes(prune)) {
-        const seed = stepSeed(kind, id, 'delete', kind.liveName(l), kind.gates.delete(l), removals(kind.normaliseLive(l, ctx)));
+        const seed = stepSeed(kind, id, 'delete', kind.identity.liveName(l), kind.gates.delete(l), removals(kind.diff.normaliseLive(l, ctx)));
         const step: Step = { ...seed, op: 'delete', liveId: id };
         remember(step.address, kind, l);
         steps.push(step);
       } else if (isReportingUnmanaged(kind)) {
-        unmanaged.push({ kind: kind.name, id, name: kind.liveName(l) });
+        unmanaged.push({ kind: kind.name, id, name: kind.identity.liveName(l) });
       }
     }
   }
@@ -120,7 +120,7 @@ function problemsFromBases(problems: PlanProblem[], matches: { kind: AnyKind; ma
   for (const { kind, match } of matches) {
     for (const d of [...match.pairs.map(([x]) => x), ...match.missing]) {
       const at = (d as { source?: SourceLocation } | null)?.source?.usedAt;
-      if (at !== undefined) usedAt.set(`${kind.name}.${kind.key(d)}`, at);
+      if (at !== undefined) usedAt.set(`${kind.name}.${kind.identity.key(d)}`, at);
     }
   }
   for (const p of problems) {
@@ -150,14 +150,14 @@ export function baseSummary(plans: readonly BrandPlan[]): { file: string; brands
 
 /** What staleness is judged on: a live object's state and normalised form. */
 export function snapshot(kind: AnyKind, live: unknown, ctx: LiveContext): LiveSnapshot {
-  return { state: kind.liveState(live) ?? null, value: kind.normaliseLive(live, ctx) };
+  return { state: kind.identity.liveState(live) ?? null, value: kind.diff.normaliseLive(live, ctx) };
 }
 
 /** The reference resolver: live ids of matched objects, placeholders for the rest. */
 export function planContext(brand: DesiredBrand, live: LiveBrand, matches: { kind: AnyKind; match: { pairs: [unknown, unknown][] } }[], options: PlanOptions = {}): PlanContext {
   const known = new Map<string, string>();
   for (const { kind, match } of matches) {
-    for (const [d, l] of match.pairs) known.set(`${kind.name}:${kind.key(d)}`, kind.liveId(l));
+    for (const [d, l] of match.pairs) known.set(`${kind.name}:${kind.identity.key(d)}`, kind.identity.liveId(l));
   }
   return { brand, live, options, ref: (kind: KindName, key: string) => known.get(`${kind}:${key}`) ?? placeholder(kind, key), ...liveContext(live) };
 }
@@ -170,7 +170,7 @@ export function liveContext(live: LiveBrand): LiveContext {
       let byId = names.get(kindName);
       if (byId === undefined) {
         const kind = KINDS.find((k) => k.name === kindName);
-        byId = new Map((kind === undefined ? [] : kind.live(live)).map((l) => [kind?.liveId(l) as string, kind?.liveName(l) as string]));
+        byId = new Map((kind === undefined ? [] : kind.live(live)).map((l) => [kind?.identity.liveId(l) as string, kind?.identity.liveName(l) as string]));
         names.set(kindName, byId);
       }
       return byId.get(id);
@@ -204,8 +204,8 @@ function nameRefs(steps: Step[], matches: { kind: AnyKind; match: { pairs: [unkn
   const byId = new Map<string, string | undefined>();
   for (const { kind, match } of matches) {
     for (const [d, l] of match.pairs) {
-      const id = kind.liveId(l) as unknown;
-      const key = kind.key(d);
+      const id = kind.identity.liveId(l) as unknown;
+      const key = kind.identity.key(d);
       if (typeof id !== 'string' || id === key || !(referenced.has(`${kind.name}:${key}`) || held.has(`${kind.name}:${id}`))) continue;
       byId.set(id, byId.has(id) ? undefined : `${kind.name}.${key}`);
     }
@@ -224,7 +224,7 @@ function nameRefs(steps: Step[], matches: { kind: AnyKind; match: { pairs: [unkn
 /** The address (`autoReply.hours`) of each live object the manifests declare, by `kind:liveId`: a holder of a link is named by its handle. */
 function addressesOf(matches: { kind: AnyKind; match: { pairs: [unknown, unknown][] } }[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const { kind, match } of matches) for (const [d, l] of match.pairs) out.set(`${kind.name}:${kind.liveId(l)}`, `${kind.name}.${kind.key(d)}`);
+  for (const { kind, match } of matches) for (const [d, l] of match.pairs) out.set(`${kind.name}:${kind.identity.liveId(l)}`, `${kind.name}.${kind.identity.key(d)}`);
   return out;
 }
 
@@ -245,10 +245,10 @@ function blockDanglingDeletes(steps: Step[], live: LiveBrand, addresses: Map<str
     for (const kind of KINDS) {
       for (const l of kind.live(live)) {
         if (!liveRefsOf(kind, l).includes(token)) continue;
-        const step = touched.get(`${kind.name}:${kind.liveId(l)}`);
+        const step = touched.get(`${kind.name}:${kind.identity.liveId(l)}`);
         // Untouched, or rewritten with a request that still names the id.
         const keeps = step === undefined || ('request' in step && JSON.stringify(step.request ?? null).includes(JSON.stringify(del.liveId)));
-        if (keeps) holders.push(addresses.get(`${kind.name}:${kind.liveId(l)}`) ?? `${kind.name}.${kind.liveId(l)}`);
+        if (keeps) holders.push(addresses.get(`${kind.name}:${kind.identity.liveId(l)}`) ?? `${kind.name}.${kind.identity.liveId(l)}`);
       }
     }
     if (holders.length > 0 && del.gate.type !== 'blocked') {

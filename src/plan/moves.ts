@@ -41,14 +41,14 @@ export function applyMoves(brand: DesiredBrand, matches: Matched[]): PlannedMove
     const entry = matches.find((x) => x.kind.name === from.kind);
     if (entry === undefined) continue;
     const { kind, match } = entry;
-    const li = match.extra.findIndex((l) => kind.liveId(l) === from.key);
-    const di = match.missing.findIndex((d) => kind.key(d) === to.key);
+    const li = match.extra.findIndex((l) => kind.identity.liveId(l) === from.key);
+    const di = match.missing.findIndex((d) => kind.identity.key(d) === to.key);
     // No live object at `from`: done already (or never there); `to` already matched: nothing to join.
     if (li < 0 || di < 0) continue;
     const [l] = match.extra.splice(li, 1);
     const [d] = match.missing.splice(di, 1);
     match.pairs.push([d, l]);
-    applied.push({ kind: kind.name, from: m.from, to: m.to, liveId: kind.liveId(l) });
+    applied.push({ kind: kind.name, from: m.from, to: m.to, liveId: kind.identity.liveId(l) });
   }
   return applied;
 }
@@ -58,7 +58,7 @@ export function applyMoves(brand: DesiredBrand, matches: Matched[]): PlannedMove
  * each live object and each new one in one hint at most. `deleted` are the live
  * objects the plan deletes.
  */
-export function renameHints(matches: Matched[], deleted: (kind: AnyKind, l: unknown) => boolean, ctx: LiveContext & Parameters<AnyKind['normaliseDesired']>[1]): RenameHint[] {
+export function renameHints(matches: Matched[], deleted: (kind: AnyKind, l: unknown) => boolean, ctx: LiveContext & Parameters<AnyKind['diff']['normaliseDesired']>[1]): RenameHint[] {
   const hints: RenameHint[] = [];
   for (const { kind, match } of matches) {
     const gone = match.extra.filter((l) => deleted(kind, l));
@@ -67,12 +67,12 @@ export function renameHints(matches: Matched[], deleted: (kind: AnyKind, l: unkn
     for (const d of match.missing) {
       for (const l of gone) {
         if (used.has(l)) continue;
-        const liveName = kind.liveName(l);
-        const newName = kind.desiredName(d);
-        const changes = diffObjects(kind.normaliseLive(l, ctx), kind.normaliseDesired(d, ctx, l));
+        const liveName = kind.identity.liveName(l);
+        const newName = kind.identity.desiredName(d);
+        const changes = diffObjects(kind.diff.normaliseLive(l, ctx), kind.diff.normaliseDesired(d, ctx, l));
         if (!changes.every((c) => c.type === 'change' && c.before === liveName && c.after === newName)) continue;
         used.add(l);
-        hints.push({ kind: kind.name, from: `${kind.name}.${kind.liveId(l)}`, to: `${kind.name}.${kind.key(d)}`, fromName: liveName, toName: newName });
+        hints.push({ kind: kind.name, from: `${kind.name}.${kind.identity.liveId(l)}`, to: `${kind.name}.${kind.identity.key(d)}`, fromName: liveName, toName: newName });
         break;
       }
     }

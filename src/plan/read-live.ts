@@ -50,16 +50,16 @@ export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiv
     ...(opts.account !== undefined ? { account: opts.account } : {}),
     ...(opts.cache !== undefined ? { cache: opts.cache } : {}),
   };
-  const readers = KINDS.filter((k): k is AnyKind & Required<Pick<AnyKind, 'read' | 'liveSection'>> => k.read !== undefined && k.liveSection !== undefined);
+  const readers = KINDS.flatMap((k) => (k.read.reader !== undefined && k.read.section !== undefined ? [{ name: k.name, reader: k.read.reader, section: k.read.section }] : []));
   const counter = progressCounter(opts.onProgress);
   const read = new Set<string>();
   let pending = readers;
   while (pending.length > 0) {
-    const round = pending.filter((k) => (k.read.after ?? []).every((name) => read.has(name) || !readers.some((r) => r.name === name)));
+    const round = pending.filter((k) => (k.reader.after ?? []).every((name) => read.has(name) || !readers.some((r) => r.name === name)));
     if (round.length === 0) throw new Error(`kinds ${pending.map((k) => k.name).join(', ')} wait for each other to read`);
-    const values = await Promise.all(round.map((k) => readKind(k.name, k.read, env, counter)));
+    const values = await Promise.all(round.map((k) => readKind(k.name, k.reader, env, counter)));
     round.forEach((k, i) => {
-      sections[k.liveSection] = values[i];
+      sections[k.section] = values[i];
       read.add(k.name);
     });
     pending = pending.filter((k) => !round.includes(k));

@@ -25,10 +25,10 @@ export function stateFindings(desired: DesiredBrand, live: LiveBrand, now: Date,
   const out: ResourceFindings[] = [];
   for (const kind of KINDS) {
     if (!isStateful(kind)) continue;
-    const match = kind.match(kind.desired(desired), kind.live(live), desired);
-    const rows: { address: string; live: unknown; managed: boolean }[] = match.pairs.map(([d, l]) => ({ address: `${kind.name}.${kind.key(d)}`, live: l, managed: true }));
+    const match = kind.diff.match(kind.desired(desired), kind.live(live), desired);
+    const rows: { address: string; live: unknown; managed: boolean }[] = match.pairs.map(([d, l]) => ({ address: `${kind.name}.${kind.identity.key(d)}`, live: l, managed: true }));
     const reportsExtra = isReportingUnmanaged(kind) || prunedBy(kind, desired.prune);
-    for (const l of reportsExtra ? match.extra : []) rows.push({ address: `${kind.name}.${kind.liveId(l)}`, live: l, managed: false });
+    for (const l of reportsExtra ? match.extra : []) rows.push({ address: `${kind.name}.${kind.identity.liveId(l)}`, live: l, managed: false });
     rows.sort((a, b) => a.address.localeCompare(b.address));
     for (const row of rows) {
       const findings = kind.findings(row.address, row.live, { managed: row.managed, now, opts });

@@ -68,7 +68,7 @@ export function targetPlan(plan: BrandPlan, targets: string[]): BrandPlan {
 /** Every address a brand knows: what the manifests declare, what the plan touches, and the unmanaged live resources. */
 export function knownAddresses(planned: PlannedBrand): string[] {
   const out = new Set<string>();
-  for (const kind of KINDS) for (const d of kind.desired(planned.desired)) out.add(`${kind.name}.${kind.key(d as never)}`);
+  for (const kind of KINDS) for (const d of kind.desired(planned.desired)) out.add(`${kind.name}.${kind.identity.key(d as never)}`);
   for (const s of planned.plan.steps) out.add(s.address);
   for (const u of planned.plan.unmanaged) out.add(`${u.kind}.${u.id}`);
   return [...out];

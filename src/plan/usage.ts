@@ -56,7 +56,7 @@ export async function addUsage(reads: UsageReads, brand: BrandRef, plan: BrandPl
       if (step.liveId === undefined) return;
       const kind = KINDS.find((k) => k.name === step.kind);
       if (kind === undefined || !isUsageCounted(kind)) return;
-      const object = kind.live(live).find((l) => kind.liveId(l) === step.liveId);
+      const object = kind.live(live).find((l) => kind.identity.liveId(l) === step.liveId);
       if (object === undefined) return;
       const entries: UsageEntry[] = kind.usage.entries(step, object, live);
       if (entries.length === 0) return;

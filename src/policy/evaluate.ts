@@ -216,7 +216,7 @@ function resourceSources(desired: DesiredBrand): Map<string, { file: string; lin
   for (const kind of KINDS) {
     for (const d of kind.desired(desired)) {
       const at = (d as { source?: { file: string; line: number } }).source;
-      if (at !== undefined) out.set(`${kind.name}.${kind.key(d)}`, { file: at.file, line: at.line });
+      if (at !== undefined) out.set(`${kind.name}.${kind.identity.key(d)}`, { file: at.file, line: at.line });
     }
   }
   return out;

@@ -99,7 +99,7 @@ function firstDeclared(desired: DesiredBrand | undefined, kinds: readonly Previe
 /** The name of the first live object of the first of `kinds` that has one, for a title when the manifests name none. */
 function firstLiveName(live: LiveBrand | undefined, kinds: readonly PreviewKind[]): string | undefined {
   const kind = kinds[0];
-  return live === undefined || kind === undefined ? undefined : (kind.live(live).map((l) => kind.liveName(l))[0] as string | undefined);
+  return live === undefined || kind === undefined ? undefined : (kind.live(live).map((l) => kind.identity.liveName(l))[0] as string | undefined);
 }
 
 /** Add the names, images and picture that the manifests (what the kinds draw of them) and the live read know. */
@@ -112,7 +112,7 @@ function enrich(base: ChangesContext, desired: DesiredBrand | undefined, live: L
     return map;
   };
   const kinds = previewKinds();
-  for (const kind of live === undefined ? [] : kinds) for (const l of kind.live(live as LiveBrand)) own(kind.name).set(kind.liveId(l), kind.liveName(l));
+  for (const kind of live === undefined ? [] : kinds) for (const l of kind.live(live as LiveBrand)) own(kind.name).set(kind.identity.liveId(l), kind.identity.liveName(l));
   for (const kind of desired === undefined ? [] : kinds) {
     const { files, page } = kind.preview;
     for (const [key, d] of declaredObjects(kind, desired as DesiredBrand)) {

@@ -59,24 +59,24 @@ function brandDrift(planned: PlannedBrand, now: Date, opts: DriftOptions, target
   };
 
   for (const kind of KINDS) {
-    const match = kind.match(kind.desired(desired), kind.live(live), desired);
+    const match = kind.diff.match(kind.desired(desired), kind.live(live), desired);
     const rows: Entry[] = [];
     for (const [d, l] of match.pairs) {
-      const state = kind.liveState(l);
+      const state = kind.identity.liveState(l);
       rows.push({
-        resource: { address: `${kind.name}.${kind.key(d)}`, kind: kind.name, name: kind.desiredName(d), liveId: kind.liveId(l), status: 'managed', ...(state !== undefined ? { state } : {}), findings: [] },
+        resource: { address: `${kind.name}.${kind.identity.key(d)}`, kind: kind.name, name: kind.identity.desiredName(d), liveId: kind.identity.liveId(l), status: 'managed', ...(state !== undefined ? { state } : {}), findings: [] },
         live: l,
       });
     }
     for (const d of match.missing) {
-      rows.push({ resource: { address: `${kind.name}.${kind.key(d)}`, kind: kind.name, name: kind.desiredName(d), status: 'missing', findings: [] }, live: undefined });
+      rows.push({ resource: { address: `${kind.name}.${kind.identity.key(d)}`, kind: kind.name, name: kind.identity.desiredName(d), status: 'missing', findings: [] }, live: undefined });
     }
     const reportsExtra = isReportingUnmanaged(kind) || prunedBy(kind, desired.prune);
     for (const l of reportsExtra ? match.extra : []) {
-      const state = kind.liveState(l);
-      const id = kind.liveId(l);
+      const state = kind.identity.liveState(l);
+      const id = kind.identity.liveId(l);
       rows.push({
-        resource: { address: `${kind.name}.${id}`, kind: kind.name, name: kind.liveName(l), liveId: id, status: 'unmanaged', ...(state !== undefined ? { state } : {}), findings: [] },
+        resource: { address: `${kind.name}.${id}`, kind: kind.name, name: kind.identity.liveName(l), liveId: id, status: 'unmanaged', ...(state !== undefined ? { state } : {}), findings: [] },
         live: l,
       });
     }

@@ -15,7 +15,7 @@ function changes(d: DesiredAutoReply, l: AutoReplyDetail, extra: { live?: LiveBr
   const brand = desiredBrand({ autoReplies: [d, ...(extra.desired ?? [])] });
   const live = extra.live ?? liveBrand({ autoReplies: [l] });
   const ctx = contextFor(brand, live);
-  return diffObjects(autoReplyKind.normaliseLive(l, ctx), autoReplyKind.normaliseDesired(d, ctx, l));
+  return diffObjects(autoReplyKind.diff.normaliseLive(l, ctx), autoReplyKind.diff.normaliseDesired(d, ctx, l));
 }
 
 const url = (u: string) => ({ openUrl: { url: u } });
@@ -104,11 +104,11 @@ describe('auto-reply normalisation', () => {
     const d = brand.autoReplies.get('h') as DesiredAutoReply;
     const same = liveBrand({ files: [{ fileId: 'ARF9', url: 'u', fileName: hero.uploadName }], autoReplies: [liveAutoReply('ARM1', { messagebaseId: 'SCwThM00', body: { title: 'T', media: 'ARF9' } })] });
     let ctx = contextFor(brand, same);
-    expect(diffObjects(autoReplyKind.normaliseLive(same.autoReplies[0]!, ctx), autoReplyKind.normaliseDesired(d, ctx, same.autoReplies[0]))).toEqual([]);
+    expect(diffObjects(autoReplyKind.diff.normaliseLive(same.autoReplies[0]!, ctx), autoReplyKind.diff.normaliseDesired(d, ctx, same.autoReplies[0]))).toEqual([]);
 
     const older = liveBrand({ files: [{ fileId: 'ARF1', url: 'u', fileName: 'hero-000000000000.png' }], autoReplies: [liveAutoReply('ARM1', { messagebaseId: 'SCwThM00', body: { title: 'T', media: 'ARF1' } })] });
     ctx = contextFor(brand, older);
-    expect(diffObjects(autoReplyKind.normaliseLive(older.autoReplies[0]!, ctx), autoReplyKind.normaliseDesired(d, ctx, older.autoReplies[0]))).toEqual([
+    expect(diffObjects(autoReplyKind.diff.normaliseLive(older.autoReplies[0]!, ctx), autoReplyKind.diff.normaliseDesired(d, ctx, older.autoReplies[0]))).toEqual([
       { path: 'body.media', type: 'change', before: 'hero-000000000000.png', after: hero.uploadName },
     ]);
     // The request names the file by placeholder until it is uploaded, and by id when it is live.
@@ -121,14 +121,14 @@ describe('auto-reply matching', () => {
   const brand = desiredBrand();
 
   it('matches by pinned id first, so a renamed auto-reply is an update', () => {
-    const m = autoReplyKind.match([desiredAutoReply('h', { id: 'ARM1', name: 'New name' })], [liveAutoReply('ARM1', { autoReplyMsgName: 'Old name' })], brand);
+    const m = autoReplyKind.diff.match([desiredAutoReply('h', { id: 'ARM1', name: 'New name' })], [liveAutoReply('ARM1', { autoReplyMsgName: 'Old name' })], brand);
     expect(m.pairs.map(([d, l]) => [d.handle, l.autoReplyMsgId])).toEqual([['h', 'ARM1']]);
     expect(m.missing).toEqual([]);
     expect(m.extra).toEqual([]);
   });
 
   it('matches by name when nothing is pinned; the rest are missing or extra', () => {
-    const m = autoReplyKind.match(
+    const m = autoReplyKind.diff.match(
       [desiredAutoReply('a', { name: 'A' }), desiredAutoReply('b', { name: 'B' })],
       [liveAutoReply('ARM1', { autoReplyMsgName: 'A' }), liveAutoReply('ARM2', { autoReplyMsgName: 'C' })],
       brand,
@@ -139,7 +139,7 @@ describe('auto-reply matching', () => {
   });
 
   it('refuses two live auto-replies with one name and says how to pin one', () => {
-    const m = autoReplyKind.match([desiredAutoReply('a', { name: 'A' })], [liveAutoReply('ARM1', { autoReplyMsgName: 'A' }), liveAutoReply('ARM2', { autoReplyMsgName: 'A' })], brand);
+    const m = autoReplyKind.diff.match([desiredAutoReply('a', { name: 'A' })], [liveAutoReply('ARM1', { autoReplyMsgName: 'A' }), liveAutoReply('ARM2', { autoReplyMsgName: 'A' })], brand);
     expect(m.pairs).toEqual([]);
     expect(m.extra).toEqual([]); // neither is deleted or reported while the name is ambiguous
     expect(m.problems).toHaveLength(1);
@@ -149,7 +149,7 @@ describe('auto-reply matching', () => {
   });
 
   it('a pinned live auto-reply is not also matched by name', () => {
-    const m = autoReplyKind.match(
+    const m = autoReplyKind.diff.match(
       [desiredAutoReply('a', { id: 'ARM1', name: 'A' }), desiredAutoReply('b', { name: 'A' })],
       [liveAutoReply('ARM1', { autoReplyMsgName: 'A' })],
       brand,
@@ -159,13 +159,13 @@ describe('auto-reply matching', () => {
   });
 
   it('never pairs one live auto-reply with two desired ones (the loader refuses duplicate names; the matcher holds anyway)', () => {
-    const m = autoReplyKind.match([desiredAutoReply('a', { name: 'A' }), desiredAutoReply('b', { name: 'A' })], [liveAutoReply('ARM1', { autoReplyMsgName: 'A' })], brand);
+    const m = autoReplyKind.diff.match([desiredAutoReply('a', { name: 'A' }), desiredAutoReply('b', { name: 'A' })], [liveAutoReply('ARM1', { autoReplyMsgName: 'A' })], brand);
     expect(m.pairs.map(([d, l]) => [d.handle, l.autoReplyMsgId])).toEqual([['a', 'ARM1']]);
     expect(m.missing.map((d) => d.handle)).toEqual(['b']);
   });
 
   it('a pinned id the brand does not have is a problem, not a create', () => {
-    const m = autoReplyKind.match([desiredAutoReply('a', { id: 'ARM9' })], [liveAutoReply('ARM1')], brand);
+    const m = autoReplyKind.diff.match([desiredAutoReply('a', { id: 'ARM9' })], [liveAutoReply('ARM1')], brand);
     expect(m.problems.map((p) => p.code)).toEqual(['E_PLAN_PINNED_MISSING']);
     expect(m.missing).toEqual([]);
   });

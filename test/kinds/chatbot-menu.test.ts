@@ -13,7 +13,7 @@ import { contextFor, desiredAutoReply, desiredBrand, desiredChatbot, liveAutoRep
 const ctx = contextFor(desiredBrand(), liveBrand());
 
 function roomChanges(d: DesiredChatbot, l: ChatbotDetail) {
-  return diffObjects(chatbotKind.normaliseLive(l, ctx), chatbotKind.normaliseDesired(d, ctx, l));
+  return diffObjects(chatbotKind.diff.normaliseLive(l, ctx), chatbotKind.diff.normaliseDesired(d, ctx, l));
 }
 
 describe('room normalisation', () => {
@@ -21,7 +21,7 @@ describe('room normalisation', () => {
     const l = liveChatbot('0212345678', { subTitle: 'Coffee Co', display: '11', inputField: 0, subDescr: 'Fresh', saftyStatusYn: 'N', rcsReply: '0' });
     const d = desiredChatbot('0212345678', { subDescr: 'Fresher' });
     expect(roomChanges(d, l)).toEqual([{ path: 'subDescr', type: 'change', before: 'Fresh', after: 'Fresher' }]);
-    const step = chatbotKind.updateStep(d, l, ctx, { id: 'x', kind: 'chatbot', address: 'chatbot.0212345678', name: 'n', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'chatbot:0212345678' });
+    const step = chatbotKind.diff.updateStep(d, l, ctx, { id: 'x', kind: 'chatbot', address: 'chatbot.0212345678', name: 'n', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'chatbot:0212345678' });
     expect(step).toMatchObject({ op: 'update', request: { chatbot: { mdn: '0212345678', subTitle: 'Coffee Co', display: '11', inputField: 0, subDescr: 'Fresher', saftyStatusYn: 'N', rcsReply: '0' } } });
   });
 
@@ -71,7 +71,7 @@ describe('persistent menu', () => {
   const live = liveBrand({ autoReplies: [liveAutoReply('ARM1', { autoReplyMsgName: 'Hours' })] });
   const mctx = contextFor(brand, live);
   const menu = (items: DesiredMenu['items'], rcsReply?: string): DesiredMenu => ({ chatbotId: '0212345678', roomName: 'Coffee Co', items, rcsReply, source: SOURCE });
-  const diffMenu = (d: DesiredMenu, l: ChatbotDetail) => diffObjects(persistentMenuKind.normaliseLive(l, mctx), persistentMenuKind.normaliseDesired(d, mctx, l));
+  const diffMenu = (d: DesiredMenu, l: ChatbotDetail) => diffObjects(persistentMenuKind.diff.normaliseLive(l, mctx), persistentMenuKind.diff.normaliseDesired(d, mctx, l));
 
   it('compares the live menu in ordNo order, without postbackIds', () => {
     const l = liveChatbot('0212345678', {
@@ -86,7 +86,7 @@ describe('persistent menu', () => {
   });
 
   it('names a new auto-reply by placeholder, so the menu waits for it', () => {
-    const step = persistentMenuKind.createStep(menu([{ type: 'reply', title: 'News', autoReply: 'news' }]), mctx, {
+    const step = persistentMenuKind.diff.createStep(menu([{ type: 'reply', title: 'News', autoReply: 'news' }]), mctx, {
       id: 'x', kind: 'persistentMenu', address: 'persistentMenu.0212345678', name: 'n', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'persistentMenu:0212345678',
     });
     expect(step).toMatchObject({ op: 'create', request: { persistentMenu: { menu: [{ type: 'reply', title: 'News', ordNo: 1, autoReplyMsgId: '<ref:autoReply:news>' }] } } });
@@ -96,13 +96,13 @@ describe('persistent menu', () => {
     const seed = { id: 'x', kind: 'persistentMenu' as const, address: 'persistentMenu.0212345678', name: 'n', gate: { type: 'none' as const }, changes: [], dependsOn: [], produces: 'p' };
     const withMenu = liveChatbot('0212345678', { persistentMenu: [{ type: 'feed', title: 'F', ordNo: 1 }] });
     const item = { type: 'feed' as const, title: 'G' };
-    expect(persistentMenuKind.updateStep(menu([item]), withMenu, mctx, seed)).toMatchObject({ op: 'update', liveId: '0212345678', request: { persistentMenu: { menu: [{ type: 'feed', title: 'G', ordNo: 1 }] } } });
-    const removal = persistentMenuKind.updateStep(menu([]), withMenu, mctx, seed);
+    expect(persistentMenuKind.diff.updateStep(menu([item]), withMenu, mctx, seed)).toMatchObject({ op: 'update', liveId: '0212345678', request: { persistentMenu: { menu: [{ type: 'feed', title: 'G', ordNo: 1 }] } } });
+    const removal = persistentMenuKind.diff.updateStep(menu([]), withMenu, mctx, seed);
     expect(removal).toEqual({ ...seed, op: 'delete', liveId: '0212345678', declared: true });
-    const created = persistentMenuKind.updateStep(menu([item]), liveChatbot('0212345678'), mctx, seed);
+    const created = persistentMenuKind.diff.updateStep(menu([item]), liveChatbot('0212345678'), mctx, seed);
     expect(created).toMatchObject({ op: 'create', request: { persistentMenu: { menu: [{ type: 'feed', title: 'G', ordNo: 1 }] } } });
     expect(created).not.toHaveProperty('liveId');
-    expect(persistentMenuKind.createStep(menu([]), mctx, seed)).toBeUndefined();
+    expect(persistentMenuKind.diff.createStep(menu([]), mctx, seed)).toBeUndefined();
   });
 
   it('blocks a menu on a room whose rcsReply is not "1"', () => {

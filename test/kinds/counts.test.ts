@@ -11,7 +11,7 @@ const single = {
   name: 'settings',
   label: 'setting',
   prune: undefined,
-  liveSection: 'settings',
+  read: { ...logoKind.read, section: 'settings' },
   manifest: { ...logoKind.manifest, section: 'settings', single: true },
   exporter: { ...logoKind.exporter, section: 'settings' },
 } as unknown as AnyKind;

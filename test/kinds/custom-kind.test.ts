@@ -71,22 +71,30 @@ const widgetKind: ResourceKind<DesiredWidget, Widget, 'widget'> & Previewable<De
   },
   desired: (brand) => [...((desiredSection(brand, 'widgets') ?? new Map()) as Map<string, DesiredWidget>).values()],
   live: (live) => (liveSection(live, 'widgets') as Widget[] | undefined) ?? [],
-  key: (d) => d.handle,
-  desiredName: (d) => d.name,
-  liveId: (l) => l.widgetId,
-  liveName: (l) => l.name,
-  liveState: (l) => l.state,
-  match: (desired, live) => matchById(desired, live, (d) => d.name, (l) => l.name),
-  normaliseLive: (l) => ({ name: l.name, color: l.color }),
-  normaliseDesired: (d) => ({ name: d.name, color: d.color ?? 'red' }),
-  createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: { name: d.name, color: d.color ?? 'red' } }),
-  updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.widgetId, request: { name: d.name, color: d.color ?? 'red' } }),
+  identity: {
+    key: (d) => d.handle,
+    desiredName: (d) => d.name,
+    liveId: (l) => l.widgetId,
+    liveName: (l) => l.name,
+    liveState: (l) => l.state,
+  },
+
+  diff: {
+    match: (desired, live) => matchById(desired, live, (d) => d.name, (l) => l.name),
+    normaliseLive: (l) => ({ name: l.name, color: l.color }),
+    normaliseDesired: (d) => ({ name: d.name, color: d.color ?? 'red' }),
+    createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: { name: d.name, color: d.color ?? 'red' } }),
+    updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.widgetId, request: { name: d.name, color: d.color ?? 'red' } }),
+  },
+
   gates: { create: () => NO_GATE, update: () => NO_GATE, delete: () => ({ type: 'destructive' }) },
-  liveSection: 'widgets',
-  read: { list: (env) => collect(env.client.list<Widget>(env.brand, '/widget', 'list widgets')) },
-  async reread(client, brand, id) {
-    const [w] = await client.call<Widget>(brand, { method: 'GET', path: `/widget/${id}`, operation: 'get widget' });
-    return w === undefined ? undefined : { live: w, ctx: { liveName: () => undefined } };
+  read: {
+    section: 'widgets',
+    reader: { list: (env) => collect(env.client.list<Widget>(env.brand, '/widget', 'list widgets')) },
+    async reread(client, brand, id) {
+      const [w] = await client.call<Widget>(brand, { method: 'GET', path: `/widget/${id}`, operation: 'get widget' });
+      return w === undefined ? undefined : { live: w, ctx: { liveName: () => undefined } };
+    },
   },
   handlers: {
     create: async (step, env) => {

@@ -32,7 +32,7 @@ describe('auto-reply files', () => {
   });
 
   it('matches live files by file name: an unchanged image is never uploaded again', () => {
-    const m = fileKind.match(fileKind.desired(brand), [{ fileId: 'ARF1', url: 'u', fileName: hero.uploadName }, { fileId: 'ARF2', url: 'u', fileName: 'beans-000000000000.png' }], brand);
+    const m = fileKind.diff.match(fileKind.desired(brand), [{ fileId: 'ARF1', url: 'u', fileName: hero.uploadName }, { fileId: 'ARF2', url: 'u', fileName: 'beans-000000000000.png' }], brand);
     expect(m.pairs.map(([, l]) => l.fileId)).toEqual(['ARF1']);
     expect(m.missing.map((d) => d.file.uploadName)).toEqual([beans.uploadName]);
     expect(m.extra).toEqual([]); // no delete endpoint: old files are left alone
@@ -40,7 +40,7 @@ describe('auto-reply files', () => {
 
   it('uploads a missing file with its hash, size and name', () => {
     const d = fileKind.desired(brand).find((f) => f.handle === 'beans');
-    const step = fileKind.createStep(d!, contextFor(brand, liveBrand()), { id: 'x', kind: 'file', address: 'a', name: 'n', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'p' });
+    const step = fileKind.diff.createStep(d!, contextFor(brand, liveBrand()), { id: 'x', kind: 'file', address: 'a', name: 'n', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'p' });
     expect(step).toMatchObject({ op: 'upload', file: { sha256: beans.sha256, size: 5, fileName: beans.uploadName, contentType: 'image/png' } });
   });
 });
@@ -48,7 +48,7 @@ describe('auto-reply files', () => {
 describe('logos', () => {
   const logo = (over: Partial<DesiredLogo> = {}): DesiredLogo => ({ handle: 'main', name: 'Main logo', file: localFile('images/logo.png', 'logo'), source: SOURCE, ...over });
   const ctx = contextFor(desiredBrand(), liveBrand());
-  const changes = (d: DesiredLogo, l = liveLogo('BLG1', { fileName: d.file.uploadName })) => diffObjects(logoKind.normaliseLive(l, ctx), logoKind.normaliseDesired(d, ctx, l));
+  const changes = (d: DesiredLogo, l = liveLogo('BLG1', { fileName: d.file.uploadName })) => diffObjects(logoKind.diff.normaliseLive(l, ctx), logoKind.diff.normaliseDesired(d, ctx, l));
 
   it('compares name, description (empty as absent) and content-addressed file', () => {
     expect(changes(logo())).toEqual([]);
@@ -58,7 +58,7 @@ describe('logos', () => {
   });
 
   it('matches by pinned fileId, else by name', () => {
-    const m = logoKind.match([logo({ fileId: 'BLG2', name: 'Renamed' }), logo({ handle: 'b', name: 'B' })], [liveLogo('BLG2'), liveLogo('BLG3', { name: 'B' })], desiredBrand());
+    const m = logoKind.diff.match([logo({ fileId: 'BLG2', name: 'Renamed' }), logo({ handle: 'b', name: 'B' })], [liveLogo('BLG2'), liveLogo('BLG3', { name: 'B' })], desiredBrand());
     expect(m.pairs.map(([d, l]) => [d.handle, l.fileId])).toEqual([['main', 'BLG2'], ['b', 'BLG3']]);
   });
 
@@ -78,14 +78,14 @@ describe('agency files', () => {
 
   it('a registered file with the same type is no change; another type is blocked with the way out', () => {
     const l = liveAgencyFile('BR.demo000001.spring');
-    expect(diffObjects(agencyFileKind.normaliseLive(l, ctx), agencyFileKind.normaliseDesired(desired(), ctx, l))).toEqual([]);
-    const changed = diffObjects(agencyFileKind.normaliseLive(l, ctx), agencyFileKind.normaliseDesired(desired({ mimeType: 'image/jpeg' }), ctx, l));
+    expect(diffObjects(agencyFileKind.diff.normaliseLive(l, ctx), agencyFileKind.diff.normaliseDesired(desired(), ctx, l))).toEqual([]);
+    const changed = diffObjects(agencyFileKind.diff.normaliseLive(l, ctx), agencyFileKind.diff.normaliseDesired(desired({ mimeType: 'image/jpeg' }), ctx, l));
     expect(changed).toEqual([{ path: 'mimeType', type: 'change', before: 'image/png', after: 'image/jpeg' }]);
     expect(agencyFileKind.gates.update(l, changed, desired())).toMatchObject({ type: 'blocked', reason: expect.stringContaining('new fileId') });
   });
 
   it('a file the service does not know (null) is missing', () => {
     const live = liveBrand({ agencyFiles: new Map([['BR.demo000001.spring', null]]) });
-    expect(agencyFileKind.match([desired()], agencyFileKind.live(live), desiredBrand()).missing).toHaveLength(1);
+    expect(agencyFileKind.diff.match([desired()], agencyFileKind.live(live), desiredBrand()).missing).toHaveLength(1);
   });
 });

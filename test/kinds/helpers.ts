@@ -76,7 +76,7 @@ export function contextFor(brand: DesiredBrand, live: LiveBrand): PlanContext {
   return planContext(
     brand,
     live,
-    KINDS.map((kind) => ({ kind, match: kind.match(kind.desired(brand), kind.live(live), brand) })),
+    KINDS.map((kind) => ({ kind, match: kind.diff.match(kind.desired(brand), kind.live(live), brand) })),
   );
 }
 

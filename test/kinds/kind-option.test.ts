@@ -52,28 +52,37 @@ const dialKind: ResourceKind<DesiredDial, Dial, 'dial'> & Optioned = {
   },
   desired: (brand) => [...((desiredSection(brand, 'dials') ?? new Map()) as Map<string, DesiredDial>).values()],
   live: (live) => (liveSection(live, 'dials') as Dial[] | undefined) ?? [],
-  key: (d) => d.handle,
-  desiredName: (d) => d.name,
-  liveId: (l) => l.dialId,
-  liveName: (l) => l.name,
-  liveState: () => undefined,
-  match: (desired, live) => matchById(desired, live, (d) => d.name, (l) => l.name),
-  normaliseLive: (l) => ({ name: l.name, level: l.level }),
-  normaliseDesired: (d) => ({ name: d.name, level: d.level }),
-  createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: { name: d.name, level: d.level } }),
-  updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.dialId, request: { level: d.level } }),
+  identity: {
+    key: (d) => d.handle,
+    desiredName: (d) => d.name,
+    liveId: (l) => l.dialId,
+    liveName: (l) => l.name,
+    liveState: () => undefined,
+  },
+
+  diff: {
+    match: (desired, live) => matchById(desired, live, (d) => d.name, (l) => l.name),
+    normaliseLive: (l) => ({ name: l.name, level: l.level }),
+    normaliseDesired: (d) => ({ name: d.name, level: d.level }),
+    createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: { name: d.name, level: d.level } }),
+    updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.dialId, request: { level: d.level } }),
+  },
+
   gates: {
     create: () => NO_GATE,
     // The test's dangerous change: turning a dial.
     update: () => ({ type: 'option', option: 'allow-turn', reason: 'turning a dial is the dangerous change' }),
     delete: () => ({ type: 'destructive' }),
   },
-  liveSection: 'dials',
-  read: { list: async (env) => collect(env.client.list<Dial>(env.brand, '/dial', 'list dials')) },
-  async reread(client, brand, id) {
-    const [d] = await client.call<Dial>(brand, { method: 'GET', path: `/dial/${id}`, operation: 'get dial' });
-    return d === undefined ? undefined : { live: d, ctx: { liveName: () => undefined } };
+  read: {
+    section: 'dials',
+    reader: { list: async (env) => collect(env.client.list<Dial>(env.brand, '/dial', 'list dials')) },
+    async reread(client, brand, id) {
+      const [d] = await client.call<Dial>(brand, { method: 'GET', path: `/dial/${id}`, operation: 'get dial' });
+      return d === undefined ? undefined : { live: d, ctx: { liveName: () => undefined } };
+    },
   },
+
   handlers: {
     update: async (step, env) => {
       await env.client.call(env.brand, { method: 'PUT', path: `/dial/${step.liveId}`, json: 'request' in step ? step.request : undefined, operation: 'turn dial' });

@@ -120,13 +120,13 @@ describe('layout comparison and gates', () => {
   it("compares a component's options over its own, the row count as a number, on both sides", () => {
     const d = desired({ bodyComposition: [{ componentId: 'TABLE', options: { maxCount: 10 } }] });
     const l = live({ bodyComposition: [{ componentId: 'TABLE', options: { leftAlign: 'left', rightAlign: 'right', leftTextStyle: 'normal', rightTextStyle: 'normal', maxCount: '10' } }] });
-    expect(layoutKind.normaliseDesired(d, ctx, l)).toEqual(layoutKind.normaliseLive(l, { liveName: () => undefined }));
+    expect(layoutKind.diff.normaliseDesired(d, ctx, l)).toEqual(layoutKind.diff.normaliseLive(l, { liveName: () => undefined }));
     const other = live({ bodyComposition: [{ componentId: 'TABLE', options: { leftAlign: 'left', rightAlign: 'right', leftTextStyle: 'bold', rightTextStyle: 'normal', maxCount: 10 } }] });
-    expect(layoutKind.normaliseDesired(d, ctx, other)).not.toEqual(layoutKind.normaliseLive(other, { liveName: () => undefined }));
+    expect(layoutKind.diff.normaliseDesired(d, ctx, other)).not.toEqual(layoutKind.diff.normaliseLive(other, { liveName: () => undefined }));
   });
 
   it('sends every area, empty where the manifest gives none, and the sample it names', () => {
-    const step = layoutKind.createStep(desired({ sampleLayoutId: 'SL_1' }), ctx, { id: 's', kind: 'layout', address: 'layout.receipt', name: 'Receipt', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'layout:receipt' });
+    const step = layoutKind.diff.createStep(desired({ sampleLayoutId: 'SL_1' }), ctx, { id: 's', kind: 'layout', address: 'layout.receipt', name: 'Receipt', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'layout:receipt' });
     expect(step).toMatchObject({ op: 'create', request: { layoutName: 'Receipt', productCode: 'lms', sampleLayoutId: 'SL_1', headerComposition: [], bodyComposition: [{ componentId: 'TEXT' }], footerComposition: [] } });
   });
 

@@ -50,7 +50,7 @@ describe('which postback data is the service\'s', () => {
         };
         const desired: DesiredAutoReply = desiredAutoReply('hours', { name: 'Hours', body: live.body, chipList: entry.chipList });
         const ctx = contextFor(desiredBrand({ autoReplies: [desired] }), liveBrand({ autoReplies: [live] }));
-        expect(diffObjects(autoReplyKind.normaliseLive(live, ctx), autoReplyKind.normaliseDesired(desired, ctx, live))).toEqual([]);
+        expect(diffObjects(autoReplyKind.diff.normaliseLive(live, ctx), autoReplyKind.diff.normaliseDesired(desired, ctx, live))).toEqual([]);
         // And the user's data is written, the service's is not.
         expect(entry.chipList[0]?.action?.postback).toEqual(isServicePostback(actionData) ? undefined : { data: actionData });
         expect(entry.chipList[1]?.reply?.postback).toEqual(isServicePostback(replyData) ? undefined : { data: replyData });

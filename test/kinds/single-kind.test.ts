@@ -90,16 +90,22 @@ const homeKind: ResourceKind<DesiredHome, LiveHome, 'home'> & Previewable<Desire
     const l = liveSection(live, 'home') as LiveHome | undefined;
     return l === undefined ? [] : [l];
   },
-  key: () => 'page',
-  desiredName: (d) => d.name,
-  liveId: () => BRAND,
-  liveName: (l) => l.name,
-  liveState: (l) => l.state,
-  match: (desired, live) => ({ pairs: desired[0] !== undefined && live[0] !== undefined ? [[desired[0], live[0]]] : [], missing: [], extra: [], problems: [] }),
-  normaliseLive: (l) => normal({ name: l.name, description: l.description, picture: l.pictureName }),
-  normaliseDesired: (d) => normal({ name: d.name, ...(d.description !== undefined ? { description: d.description } : {}), ...(d.picture !== undefined ? { picture: d.picture.uploadName } : {}) }),
-  createStep: () => undefined,
-  updateStep: (d, _l, _ctx, seed) => ({ ...seed, op: 'update', liveId: BRAND, request: { name: d.name } }),
+  identity: {
+    key: () => 'page',
+    desiredName: (d) => d.name,
+    liveId: () => BRAND,
+    liveName: (l) => l.name,
+    liveState: (l) => l.state,
+  },
+
+  diff: {
+    match: (desired, live) => ({ pairs: desired[0] !== undefined && live[0] !== undefined ? [[desired[0], live[0]]] : [], missing: [], extra: [], problems: [] }),
+    normaliseLive: (l) => normal({ name: l.name, description: l.description, picture: l.pictureName }),
+    normaliseDesired: (d) => normal({ name: d.name, ...(d.description !== undefined ? { description: d.description } : {}), ...(d.picture !== undefined ? { picture: d.picture.uploadName } : {}) }),
+    createStep: () => undefined,
+    updateStep: (d, _l, _ctx, seed) => ({ ...seed, op: 'update', liveId: BRAND, request: { name: d.name } }),
+  },
+
   gates: {
     create: () => NO_GATE,
     update: (l: LiveHome, changes: FieldChange[]) => {
@@ -109,8 +115,11 @@ const homeKind: ResourceKind<DesiredHome, LiveHome, 'home'> & Previewable<Desire
     },
     delete: () => ({ type: 'destructive' }),
   },
-  liveSection: 'home',
-  reread: async () => undefined,
+  read: {
+    section: 'home',
+    reread: async () => undefined,
+  },
+
   handlers: {},
 };
 

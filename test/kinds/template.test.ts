@@ -68,19 +68,19 @@ const liveTemplates = (items: TemplateDetail[]) => liveBrand({ templates: { item
 describe('template identity and comparison', () => {
   it('matches by custTmpltId (the tail of the id when the detail has none) or by a pinned messagebaseId', () => {
     const { custTmpltId: _c, ...noCust } = live('b');
-    const m = templateKind.match([desired('a'), desired('b'), desired('c', { messagebaseId: `U${BRAND}-x` })], [live('a', { custTmpltId: 'a' }), noCust as TemplateDetail, live('x')], desiredBrand());
+    const m = templateKind.diff.match([desired('a'), desired('b'), desired('c', { messagebaseId: `U${BRAND}-x` })], [live('a', { custTmpltId: 'a' }), noCust as TemplateDetail, live('x')], desiredBrand());
     expect(m.pairs.map(([d, l]) => [d.handle, l.messagebaseId])).toEqual([
       ['a', `U${BRAND}-a`],
       ['b', `U${BRAND}-b`],
       ['c', `U${BRAND}-x`],
     ]);
-    expect(templateKind.match([desired('d', { messagebaseId: 'U-gone' })], [], desiredBrand()).problems[0]?.code).toBe('E_PLAN_PINNED_MISSING');
+    expect(templateKind.diff.match([desired('d', { messagebaseId: 'U-gone' })], [], desiredBrand()).problems[0]?.code).toBe('E_PLAN_PINNED_MISSING');
   });
 
   it('an approved template read back equals its manifest: widgetPolicy, state and the form\'s data are not compared', () => {
     const brand = desiredBrand({ templates: [desired('a')] });
     const ctx = contextFor(brand, liveTemplates([live('a')]));
-    expect(diffObjects(templateKind.normaliseLive(live('a'), ctx), templateKind.normaliseDesired(desired('a'), ctx, live('a')))).toEqual([]);
+    expect(diffObjects(templateKind.diff.normaliseLive(live('a'), ctx), templateKind.diff.normaliseDesired(desired('a'), ctx, live('a')))).toEqual([]);
   });
 
   it('compares an image by its content-addressed name and does not upload it again', () => {

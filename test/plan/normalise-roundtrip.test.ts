@@ -85,7 +85,7 @@ describe('auto-reply normalisation round trip through the service', () => {
         const { autoReplyMsgId } = await client.autoReplies.create(BRAND, toRequest(d, contextFor(brand, liveBrand())));
         const detail = await client.autoReplies.get(BRAND, autoReplyMsgId);
         const ctx = contextFor(brand, liveBrand({ autoReplies: [detail] }));
-        expect(diffObjects(autoReplyKind.normaliseLive(detail, ctx), autoReplyKind.normaliseDesired(d, ctx, detail))).toEqual([]);
+        expect(diffObjects(autoReplyKind.diff.normaliseLive(detail, ctx), autoReplyKind.diff.normaliseDesired(d, ctx, detail))).toEqual([]);
       }),
       { numRuns: 80, seed: 20261121 },
     );
@@ -139,7 +139,7 @@ describe('menu and room normalisation round trip through the service', () => {
         const before = await client.chatbots.get(BRAND, room);
         const live0 = liveBrand({ autoReplies: [liveAutoReply('ARM-T1', { autoReplyMsgName: 'T1', body: { description: 'T1' } })], chatbots: [before] });
         const d = persistentMenuKind.desired(brand)[0] as DesiredMenu;
-        const step = persistentMenuKind.updateStep(d, before, contextFor(brand, live0), { id: 'x', kind: 'persistentMenu', address: 'a', name: 'n', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'p' });
+        const step = persistentMenuKind.diff.updateStep(d, before, contextFor(brand, live0), { id: 'x', kind: 'persistentMenu', address: 'a', name: 'n', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'p' });
         const menu = ((step as { request: { persistentMenu: { menu: PersistentMenuRequestItem[] } } }).request).persistentMenu.menu;
         try {
           if ((before.persistentMenu ?? []).length > 0) await client.menus.replace(BRAND, room, menu);
@@ -149,9 +149,9 @@ describe('menu and room normalisation round trip through the service', () => {
         }
         const after = await client.chatbots.get(BRAND, room);
         const ctx = contextFor(brand, liveBrand({ autoReplies: live0.autoReplies, chatbots: [after] }));
-        expect(diffObjects(persistentMenuKind.normaliseLive(after, ctx), persistentMenuKind.normaliseDesired(d, ctx, after))).toEqual([]);
+        expect(diffObjects(persistentMenuKind.diff.normaliseLive(after, ctx), persistentMenuKind.diff.normaliseDesired(d, ctx, after))).toEqual([]);
         // The room itself is untouched by a menu change, and unmanaged fields stay unmanaged.
-        expect(diffObjects(chatbotKind.normaliseLive(after, ctx), chatbotKind.normaliseDesired(desiredChatbot(room), ctx, after))).toEqual([]);
+        expect(diffObjects(chatbotKind.diff.normaliseLive(after, ctx), chatbotKind.diff.normaliseDesired(desiredChatbot(room), ctx, after))).toEqual([]);
       }),
       { numRuns: 40, seed: 20261121 },
     );

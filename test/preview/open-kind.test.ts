@@ -106,18 +106,24 @@ const stampKind: ResourceKind<DesiredStampCard, never, 'stampCard'> & Previewabl
   },
   desired: (brand) => [...((desiredSection(brand, 'stampCards') ?? new Map()) as Map<string, DesiredStampCard>).values()],
   live: () => [],
-  key: (d) => d.handle,
-  desiredName: (d) => d.name,
-  liveId: (l) => l,
-  liveName: (l) => l,
-  liveState: () => undefined,
-  match: (desired) => ({ pairs: [], missing: desired, extra: [], problems: [] }),
-  normaliseLive: (l) => l,
-  normaliseDesired: (d) => ({ name: d.name, stamps: d.stamps, reward: d.reward }),
-  createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: { name: d.name } }),
-  updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l, request: { name: d.name } }),
+  identity: {
+    key: (d) => d.handle,
+    desiredName: (d) => d.name,
+    liveId: (l) => l,
+    liveName: (l) => l,
+    liveState: () => undefined,
+  },
+
+  diff: {
+    match: (desired) => ({ pairs: [], missing: desired, extra: [], problems: [] }),
+    normaliseLive: (l) => l,
+    normaliseDesired: (d) => ({ name: d.name, stamps: d.stamps, reward: d.reward }),
+    createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: { name: d.name } }),
+    updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l, request: { name: d.name } }),
+  },
+
   gates: { create: () => NO_GATE, update: () => NO_GATE, delete: () => ({ type: 'destructive' }) },
-  reread: async () => undefined,
+  read: { reread: async () => undefined },
   handlers: {},
 };
 

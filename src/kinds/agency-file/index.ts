@@ -25,9 +25,11 @@ declare module '../../core/live.js' {
 export const agencyFileKind: ResourceKind<DesiredAgencyFile, AgencyFileInfo, 'agencyFile'> & Stateful<AgencyFileInfo> & Drawn<DesiredAgencyFile> & DriftNoted & NotExported = {
   ...agencyFilePlanning,
   manifest: agencyFileManifest,
-  read: agencyFileReader,
-  liveSection: 'agencyFiles',
-  reread: rereadAgencyFile,
+  read: {
+    reader: agencyFileReader,
+    section: 'agencyFiles',
+    reread: rereadAgencyFile,
+  },
   handlers: agencyFileHandlers,
   findingCodes: AGENCY_FILE_FINDING_CODES,
   findings: (address, l, env) => agencyFileFindings(address, l, env.now, env.opts),

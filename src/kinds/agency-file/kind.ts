@@ -16,26 +16,28 @@ export const agencyFilePlanning: KindPlanning<DesiredAgencyFile, AgencyFileInfo,
 
   desired: (brand) => [...brand.agencyFiles.values()],
   live: (live) => [...live.agencyFiles.values()].filter((f): f is AgencyFileInfo => f !== null),
-  key: (d) => d.fileId,
-  desiredName: (d) => d.fileId,
-  liveId: (l) => l.fileId,
-  liveName: (l) => l.fileId,
-  liveState: (l) => l.status,
+  identity: {
+    key: (d) => d.fileId,
+    desiredName: (d) => d.fileId,
+    liveId: (l) => l.fileId,
+    liveName: (l) => l.fileId,
+    liveState: (l) => l.status,
+  },
 
-  // The service cannot list agency files: only those the manifests name are read, so nothing is extra.
-  match: (desired, live) => ({ ...matchById(desired, live, (d) => d.fileId, (l) => l.fileId), extra: [] }),
-
-  // The service reports no content hash, so only these fields can be compared.
-  normaliseLive: (l) => ({ usageType: l.usageType, mimeType: l.mimeType }),
-  normaliseDesired: (d) => ({ usageType: d.usageType, mimeType: d.mimeType }),
-
-  createStep: (d, _ctx, seed) => ({
-    ...seed,
-    op: 'create',
-    request: { fileId: d.fileId, usageType: d.usageType, mimeType: d.mimeType, ...(d.messagebaseId ? { messagebaseId: d.messagebaseId } : {}) },
-    file: stepFile(d.file),
-  }),
-  updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.fileId, request: { fileId: d.fileId } }),
+  diff: {
+    // The service cannot list agency files: only those the manifests name are read, so nothing is extra.
+    match: (desired, live) => ({ ...matchById(desired, live, (d) => d.fileId, (l) => l.fileId), extra: [] }),
+    // The service reports no content hash, so only these fields can be compared.
+    normaliseLive: (l) => ({ usageType: l.usageType, mimeType: l.mimeType }),
+    normaliseDesired: (d) => ({ usageType: d.usageType, mimeType: d.mimeType }),
+    createStep: (d, _ctx, seed) => ({
+      ...seed,
+      op: 'create',
+      request: { fileId: d.fileId, usageType: d.usageType, mimeType: d.mimeType, ...(d.messagebaseId ? { messagebaseId: d.messagebaseId } : {}) },
+      file: stepFile(d.file),
+    }),
+    updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.fileId, request: { fileId: d.fileId } }),
+  },
 
   gates: {
     create: () => NO_GATE,

@@ -50,55 +50,56 @@ export const autoReplyPlanning: KindPlanning<DesiredAutoReply, AutoReplyDetail, 
 
   desired: (brand) => [...brand.autoReplies.values()],
   live: (live) => live.autoReplies,
-  key: (d) => d.handle,
-  desiredName: (d) => d.name,
-  liveId: (l) => l.autoReplyMsgId,
-  liveName: (l) => l.autoReplyMsgName,
-  liveState: (l) => l.approvalResult,
+  identity: {
+    key: (d) => d.handle,
+    desiredName: (d) => d.name,
+    liveId: (l) => l.autoReplyMsgId,
+    liveName: (l) => l.autoReplyMsgName,
+    liveState: (l) => l.approvalResult,
+  },
 
-  match: (desired, live) =>
-    matchByIdThenName(desired, live, {
-      label: 'auto-reply',
-      labelPlural: 'auto-replies',
-      address: (d) => `autoReply.${d.handle}`,
-      pinned: (d) => d.id,
-      name: (d) => d.name,
-      liveId: (l) => l.autoReplyMsgId,
-      liveName: (l) => l.autoReplyMsgName,
-      pinKey: 'id',
-      source: (d) => d.source,
+  diff: {
+    match: (desired, live) =>
+      matchByIdThenName(desired, live, {
+        label: 'auto-reply',
+        labelPlural: 'auto-replies',
+        address: (d) => `autoReply.${d.handle}`,
+        pinned: (d) => d.id,
+        name: (d) => d.name,
+        liveId: (l) => l.autoReplyMsgId,
+        liveName: (l) => l.autoReplyMsgName,
+        pinKey: 'id',
+        source: (d) => d.source,
+      }),
+    normaliseLive(l, ctx) {
+      const body: Record<string, string> = {};
+      for (const [field, value] of Object.entries(l.body ?? {})) {
+        // An empty or null body field is the same as none.
+        if (value === '' || value === null || value === undefined) continue;
+        body[field] = MEDIA_FIELD.test(field) ? (ctx.liveName('file', mediaFileId(value)) ?? mediaFileId(value)) : value;
+      }
+      return comparable({ autoReplyMsgName: l.autoReplyMsgName, messagebaseId: l.messagebaseId, copyAllowed: l.copyAllowed, body, buttons: l.buttons, chipList: l.chipList });
+    },
+    normaliseDesired(d, ctx) {
+      const body: Record<string, string> = {};
+      for (const [field, value] of Object.entries(d.body)) {
+        if (value === '') continue;
+        // A media field may name a registered file by id: compared as the live side is, by that file's name.
+        if (typeof value === 'string') body[field] = MEDIA_FIELD.test(field) ? (ctx.liveName('file', value) ?? value) : value;
+        else body[field] = ctx.brand.files.get(value.file)?.file.uploadName ?? `<missing file ${value.file}>`;
+      }
+      const req = toRequest(d, ctx);
+      return comparable({ ...req, body });
+    },
+    // A create shows the messagebaseId as the manifest writes it (and sends it), not the alias the service will store.
+    createStep: (d, ctx, seed) => ({
+      ...seed,
+      changes: seed.changes.map((c) => (c.path === 'messagebaseId' ? { ...c, after: d.messagebaseId } : c)),
+      op: 'create',
+      request: toRequest(d, ctx),
     }),
-
-  normaliseLive(l, ctx) {
-    const body: Record<string, string> = {};
-    for (const [field, value] of Object.entries(l.body ?? {})) {
-      // An empty or null body field is the same as none.
-      if (value === '' || value === null || value === undefined) continue;
-      body[field] = MEDIA_FIELD.test(field) ? (ctx.liveName('file', mediaFileId(value)) ?? mediaFileId(value)) : value;
-    }
-    return comparable({ autoReplyMsgName: l.autoReplyMsgName, messagebaseId: l.messagebaseId, copyAllowed: l.copyAllowed, body, buttons: l.buttons, chipList: l.chipList });
+    updateStep: (d, l, ctx, seed) => ({ ...seed, op: 'update', liveId: l.autoReplyMsgId, request: toRequest(d, ctx) }),
   },
-
-  normaliseDesired(d, ctx) {
-    const body: Record<string, string> = {};
-    for (const [field, value] of Object.entries(d.body)) {
-      if (value === '') continue;
-      // A media field may name a registered file by id: compared as the live side is, by that file's name.
-      if (typeof value === 'string') body[field] = MEDIA_FIELD.test(field) ? (ctx.liveName('file', value) ?? value) : value;
-      else body[field] = ctx.brand.files.get(value.file)?.file.uploadName ?? `<missing file ${value.file}>`;
-    }
-    const req = toRequest(d, ctx);
-    return comparable({ ...req, body });
-  },
-
-  // A create shows the messagebaseId as the manifest writes it (and sends it), not the alias the service will store.
-  createStep: (d, ctx, seed) => ({
-    ...seed,
-    changes: seed.changes.map((c) => (c.path === 'messagebaseId' ? { ...c, after: d.messagebaseId } : c)),
-    op: 'create',
-    request: toRequest(d, ctx),
-  }),
-  updateStep: (d, l, ctx, seed) => ({ ...seed, op: 'update', liveId: l.autoReplyMsgId, request: toRequest(d, ctx) }),
 
   gates: {
     create: () => NO_GATE,

@@ -58,46 +58,64 @@ export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandPr
 
   desired: (brand) => [...(brand.brandProfile?.values() ?? [])],
   live: (live) => (live.brandProfile?.page ? [live.brandProfile.page] : []),
-  key: () => PROFILE_KEY,
-  desiredName: (d) => d.name,
-  liveId: (l) => l.brandId,
-  liveName: (l) => l.name,
-  liveState: (l) => l.status,
-
-  match(desired, live): MatchResult<DesiredProfile, LiveProfile> {
-    const d = desired[0];
-    const l = live[0];
-    if (d === undefined) return { pairs: [], missing: [], extra: [...live], problems: [] };
-    return l === undefined ? { pairs: [], missing: [d], extra: [], problems: [] } : { pairs: [[d, l]], missing: [], extra: [], problems: [] };
+  identity: {
+    key: () => PROFILE_KEY,
+    desiredName: (d) => d.name,
+    liveId: (l) => l.brandId,
+    liveName: (l) => l.name,
+    liveState: (l) => l.status,
   },
 
-  normaliseLive: (l) =>
-    compact({
-      ...pageFields(l),
-      profileImage: imageOf(l, 'profile'),
-      backgroundImage: imageOf(l, 'background'),
-    }),
-  normaliseDesired: (d, _ctx, l) =>
-    compact({
-      name: d.name,
-      description: d.description,
-      tel: d.tel,
-      categoryId: d.categoryId,
-      subCategoryId: d.subCategoryId,
-      keywords: d.keywords,
-      zipCode: d.zipCode,
-      roadAddress: d.roadAddress,
-      detailAddress: d.detailAddress,
-      email: d.email,
-      webSiteUrl: d.webSiteUrl,
-      // Left out: what the brand has (the tab is chosen once; the colour colours its templates).
-      initTab: d.initTab ?? l?.initTab ?? undefined,
-      initFeedItem: d.initFeedItem ?? l?.initFeedItem ?? undefined,
-      templateColor: d.templateColor ?? l?.templateColor ?? undefined,
-      menus: homeButtons(d.menus),
-      profileImage: d.profileImage.uploadName,
-      backgroundImage: d.backgroundImage?.uploadName,
-    }),
+  diff: {
+    match(desired, live): MatchResult<DesiredProfile, LiveProfile> {
+      const d = desired[0];
+      const l = live[0];
+      if (d === undefined) return { pairs: [], missing: [], extra: [...live], problems: [] };
+      return l === undefined ? { pairs: [], missing: [d], extra: [], problems: [] } : { pairs: [[d, l]], missing: [], extra: [], problems: [] };
+    },
+    normaliseLive: (l) =>
+      compact({
+        ...pageFields(l),
+        profileImage: imageOf(l, 'profile'),
+        backgroundImage: imageOf(l, 'background'),
+      }),
+    normaliseDesired: (d, _ctx, l) =>
+      compact({
+        name: d.name,
+        description: d.description,
+        tel: d.tel,
+        categoryId: d.categoryId,
+        subCategoryId: d.subCategoryId,
+        keywords: d.keywords,
+        zipCode: d.zipCode,
+        roadAddress: d.roadAddress,
+        detailAddress: d.detailAddress,
+        email: d.email,
+        webSiteUrl: d.webSiteUrl,
+        // Left out: what the brand has (the tab is chosen once; the colour colours its templates).
+        initTab: d.initTab ?? l?.initTab ?? undefined,
+        initFeedItem: d.initFeedItem ?? l?.initFeedItem ?? undefined,
+        templateColor: d.templateColor ?? l?.templateColor ?? undefined,
+        menus: homeButtons(d.menus),
+        profileImage: d.profileImage.uploadName,
+        backgroundImage: d.backgroundImage?.uploadName,
+      }),
+    createStep: () => undefined,
+    updateStep(d, l, ctx, seed) {
+      const changed = new Set(seed.changes.map((c) => c.path.split(/[.[]/)[0]));
+      const request: ProfileRequest = {
+        personId: l.personId,
+        regBrand: regBrand(d, l),
+        ...(changed.has('profileImage') ? { profile: stepFile(d.profileImage) } : {}),
+        ...(changed.has('backgroundImage') ? { background: d.backgroundImage === undefined ? null : stepFile(d.backgroundImage) } : {}),
+      };
+      if (ctx.options?.cancelReview === true && CANCELLABLE.includes(l.status)) {
+        request.cancelReview = true;
+        return { ...seed, op: 'update', liveId: l.brandId, readAs: l.personId, request, gate: cancelGate(l, seed.changes) };
+      }
+      return { ...seed, op: 'update', liveId: l.brandId, readAs: l.personId, request };
+    },
+  },
 
   createProblems: (d) => [
     {
@@ -108,21 +126,6 @@ export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandPr
       line: d.source.line,
     },
   ],
-  createStep: () => undefined,
-  updateStep(d, l, ctx, seed) {
-    const changed = new Set(seed.changes.map((c) => c.path.split(/[.[]/)[0]));
-    const request: ProfileRequest = {
-      personId: l.personId,
-      regBrand: regBrand(d, l),
-      ...(changed.has('profileImage') ? { profile: stepFile(d.profileImage) } : {}),
-      ...(changed.has('backgroundImage') ? { background: d.backgroundImage === undefined ? null : stepFile(d.backgroundImage) } : {}),
-    };
-    if (ctx.options?.cancelReview === true && CANCELLABLE.includes(l.status)) {
-      request.cancelReview = true;
-      return { ...seed, op: 'update', liveId: l.brandId, readAs: l.personId, request, gate: cancelGate(l, seed.changes) };
-    }
-    return { ...seed, op: 'update', liveId: l.brandId, readAs: l.personId, request };
-  },
 
   gates: {
     create: () => ({ type: 'none' }),

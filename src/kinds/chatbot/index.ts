@@ -25,9 +25,11 @@ declare module '../../core/live.js' {
 export const chatbotKind: ResourceKind<DesiredChatbot, ChatbotDetail, 'chatbot'> & Previewable<DesiredChatbot> & Stateful<ChatbotDetail> & Exportable<ChatbotDetail> & Surveyed & Drawn<DesiredChatbot> & Listed & Reviewed & Prunable & PartlyManaged & CreateChecked<DesiredChatbot> & ReportsUnmanaged = {
   ...chatbotPlanning,
   manifest: chatbotManifest,
-  read: chatbotReader,
-  liveSection: 'chatbots',
-  reread: rereadChatbot,
+  read: {
+    reader: chatbotReader,
+    section: 'chatbots',
+    reread: rereadChatbot,
+  },
   handlers: chatbotHandlers,
   listing: chatbotList,
   findingCodes: CHATBOT_FINDING_CODES,

@@ -28,40 +28,43 @@ export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatb
 
   desired: (brand) => [...brand.chatbots.values()],
   live: (live) => live.chatbots,
-  key: (d) => d.chatbotId,
-  desiredName: (d) => d.subTitle ?? d.chatbotId,
-  liveId: (l) => l.chatbotId,
-  liveName: (l) => l.subTitle,
-  liveState: (l) => l.approvalResult,
-
-  match: (desired, live) => matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId),
-
-  normaliseLive: (l) => liveFields(l),
-  normaliseDesired(d, _ctx, l) {
-    const out: ChatbotFields = l === undefined ? creationDefaults(d.chatbotId) : liveFields(l);
-    for (const f of FIELDS) {
-      const v = d[f];
-      if (v !== undefined && v !== '') out[f] = v;
-      else if (v === '') delete out[f];
-    }
-    // In FIELDS order, so a new room's plan reads subTitle first, not the defaults.
-    const ordered: ChatbotFields = {};
-    for (const f of FIELDS) if (out[f] !== undefined) ordered[f] = out[f];
-    return ordered;
+  identity: {
+    key: (d) => d.chatbotId,
+    desiredName: (d) => d.subTitle ?? d.chatbotId,
+    liveId: (l) => l.chatbotId,
+    liveName: (l) => l.subTitle,
+    liveState: (l) => l.approvalResult,
   },
 
-  createStep(d, _ctx, seed) {
-    const info = toInfo(d.chatbotId, chatbotPlanning.normaliseDesired(d, _ctx, undefined) as ChatbotFields);
-    // The fields the manifest leaves out show as the service's defaults; the certificate as its own upload line.
-    const defaults = creationDefaults(d.chatbotId);
-    const changes = seed.changes.map((c) => (c.path in defaults && d[c.path as keyof ChatbotFields] === undefined ? { ...c, default: true as const } : c));
-    const file = d.certificate !== undefined ? { file: { ...stepFile(d.certificate), sentAs: 'subscription certificate' } } : {};
-    return { ...seed, changes, op: 'create', request: { chatbots: [info] }, ...file };
+  diff: {
+    match: (desired, live) => matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId),
+    normaliseLive: (l) => liveFields(l),
+    normaliseDesired(d, _ctx, l) {
+      const out: ChatbotFields = l === undefined ? creationDefaults(d.chatbotId) : liveFields(l);
+      for (const f of FIELDS) {
+        const v = d[f];
+        if (v !== undefined && v !== '') out[f] = v;
+        else if (v === '') delete out[f];
+      }
+      // In FIELDS order, so a new room's plan reads subTitle first, not the defaults.
+      const ordered: ChatbotFields = {};
+      for (const f of FIELDS) if (out[f] !== undefined) ordered[f] = out[f];
+      return ordered;
+    },
+    createStep(d, _ctx, seed) {
+      const info = toInfo(d.chatbotId, chatbotPlanning.diff.normaliseDesired(d, _ctx, undefined) as ChatbotFields);
+      // The fields the manifest leaves out show as the service's defaults; the certificate as its own upload line.
+      const defaults = creationDefaults(d.chatbotId);
+      const changes = seed.changes.map((c) => (c.path in defaults && d[c.path as keyof ChatbotFields] === undefined ? { ...c, default: true as const } : c));
+      const file = d.certificate !== undefined ? { file: { ...stepFile(d.certificate), sentAs: 'subscription certificate' } } : {};
+      return { ...seed, changes, op: 'create', request: { chatbots: [info] }, ...file };
+    },
+    updateStep(d, l, ctx, seed) {
+      const info = toInfo(d.chatbotId, chatbotPlanning.diff.normaliseDesired(d, ctx, l) as ChatbotFields);
+      return { ...seed, op: 'update', liveId: l.chatbotId, request: { chatbot: info } };
+    },
   },
-  updateStep(d, l, ctx, seed) {
-    const info = toInfo(d.chatbotId, chatbotPlanning.normaliseDesired(d, ctx, l) as ChatbotFields);
-    return { ...seed, op: 'update', liveId: l.chatbotId, request: { chatbot: info } };
-  },
+
   createProblems(d): PlanProblem[] {
     if (d.certificate !== undefined && d.subTitle !== undefined) return [];
     return [

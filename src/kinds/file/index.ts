@@ -24,9 +24,11 @@ declare module '../../core/live.js' {
 export const fileKind: ResourceKind<DesiredFile, AutoReplyFile, 'file'> & Previewable<DesiredFile> & Exportable<AutoReplyFile> & Drawn<DesiredFile> & Uploaded = {
   ...filePlanning,
   manifest: fileManifest,
-  read: fileReader,
-  liveSection: 'files',
-  reread: rereadFile,
+  read: {
+    reader: fileReader,
+    section: 'files',
+    reread: rereadFile,
+  },
   handlers: fileHandlers,
   exporter: fileExporter,
 };

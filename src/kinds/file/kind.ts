@@ -37,23 +37,25 @@ export const filePlanning: KindPlanning<DesiredFile, AutoReplyFile, 'file'> & Pr
     return [...byName.values()];
   },
   live: (live) => [...live.files.values()],
-  key: (d) => d.file.uploadName,
-  // The name shown in a plan: where the file comes from (the address already holds the upload name).
-  desiredName: (d) => d.file.relPath,
-  liveId: (l) => l.fileId,
-  liveName: (l) => l.fileName,
-  liveState: () => undefined,
+  identity: {
+    key: (d) => d.file.uploadName,
+    // The name shown in a plan: where the file comes from (the address already holds the upload name).
+    desiredName: (d) => d.file.relPath,
+    liveId: (l) => l.fileId,
+    liveName: (l) => l.fileName,
+    liveState: () => undefined,
+  },
 
-  // Files are never extra: the service can neither list nor delete them.
-  match: (desired, live) => ({ ...matchById(desired, live, (d) => d.file.uploadName, (l) => l.fileName), extra: [] }),
-
-  // Same name means same content: nothing to compare.
-  normaliseLive: (l) => ({ fileName: l.fileName }),
-  normaliseDesired: (d) => ({ fileName: d.file.uploadName }),
-
-  createStep: (d, _ctx, seed) => ({ ...seed, op: 'upload', file: stepFile(d.file) }),
-  updateStep: () => {
-    throw new Error('auto-reply files are content-addressed and never updated');
+  diff: {
+    // Files are never extra: the service can neither list nor delete them.
+    match: (desired, live) => ({ ...matchById(desired, live, (d) => d.file.uploadName, (l) => l.fileName), extra: [] }),
+    // Same name means same content: nothing to compare.
+    normaliseLive: (l) => ({ fileName: l.fileName }),
+    normaliseDesired: (d) => ({ fileName: d.file.uploadName }),
+    createStep: (d, _ctx, seed) => ({ ...seed, op: 'upload', file: stepFile(d.file) }),
+    updateStep: () => {
+      throw new Error('auto-reply files are content-addressed and never updated');
+    },
   },
 
   gates: { create: () => NO_GATE, update: () => NO_GATE, delete: () => NO_GATE },

@@ -27,33 +27,35 @@ export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Dra
 
   desired: (brand) => [...(brand.layouts?.values() ?? [])],
   live: (live) => live.layouts?.items ?? [],
-  key: (d) => d.handle,
-  desiredName: (d) => d.layoutName,
-  liveId: (l) => l.layoutId,
-  liveName: (l) => l.layoutName,
-  liveState: (l) => l.approvalResult,
-
-  match: (desired, live) =>
-    matchByIdThenName(desired, live, {
-      label: 'layout',
-      labelPlural: 'layouts',
-      address: (d) => `layout.${d.handle}`,
-      pinned: (d) => d.layoutId,
-      name: (d) => d.layoutName,
-      liveId: (l) => l.layoutId,
-      liveName: (l) => l.layoutName,
-      pinKey: 'layoutId',
-      source: (d) => d.source,
-    }),
-
-  normaliseLive: (l) => comparable(l, (c) => c.options ?? undefined),
-  normaliseDesired(d, ctx) {
-    const catalogue = new Map((ctx.live.layouts?.components ?? []).map((c) => [c.componentId, c]));
-    return comparable(d, (c) => withOwnOptions(c, catalogue.get(c.componentId)));
+  identity: {
+    key: (d) => d.handle,
+    desiredName: (d) => d.layoutName,
+    liveId: (l) => l.layoutId,
+    liveName: (l) => l.layoutName,
+    liveState: (l) => l.approvalResult,
   },
 
-  createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: layoutRequest(d) }),
-  updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.layoutId, request: layoutRequest(d) }),
+  diff: {
+    match: (desired, live) =>
+      matchByIdThenName(desired, live, {
+        label: 'layout',
+        labelPlural: 'layouts',
+        address: (d) => `layout.${d.handle}`,
+        pinned: (d) => d.layoutId,
+        name: (d) => d.layoutName,
+        liveId: (l) => l.layoutId,
+        liveName: (l) => l.layoutName,
+        pinKey: 'layoutId',
+        source: (d) => d.source,
+      }),
+    normaliseLive: (l) => comparable(l, (c) => c.options ?? undefined),
+    normaliseDesired(d, ctx) {
+      const catalogue = new Map((ctx.live.layouts?.components ?? []).map((c) => [c.componentId, c]));
+      return comparable(d, (c) => withOwnOptions(c, catalogue.get(c.componentId)));
+    },
+    createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: layoutRequest(d) }),
+    updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.layoutId, request: layoutRequest(d) }),
+  },
 
   gates: {
     create: () => ({ type: 'none' }),

@@ -25,9 +25,11 @@ declare module '../../core/live.js' {
 export const logoKind: ResourceKind<DesiredLogo, Logo, 'logo'> & Previewable<DesiredLogo> & Stateful<Logo> & Exportable<Logo> & Surveyed & Drawn<DesiredLogo> & CreatedSince & Listed & Named<DesiredLogo, Logo> & Reviewed & Prunable & ReportsUnmanaged = {
   ...logoPlanning,
   manifest: logoManifest,
-  read: logoReader,
-  liveSection: 'logos',
-  reread: rereadLogo,
+  read: {
+    reader: logoReader,
+    section: 'logos',
+    reread: rereadLogo,
+  },
   createdSince: logosCreatedSince,
   handlers: logoHandlers,
   listing: logoList,

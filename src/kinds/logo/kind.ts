@@ -25,31 +25,33 @@ export const logoPlanning: KindPlanning<DesiredLogo, Logo, 'logo'> & Previewable
 
   desired: (brand) => [...brand.logos.values()],
   live: (live) => live.logos,
-  key: (d) => d.handle,
-  desiredName: (d) => d.name,
-  liveId: (l) => l.fileId,
-  liveName: (l) => l.name,
-  liveState: (l) => l.approvalResult,
+  identity: {
+    key: (d) => d.handle,
+    desiredName: (d) => d.name,
+    liveId: (l) => l.fileId,
+    liveName: (l) => l.name,
+    liveState: (l) => l.approvalResult,
+  },
 
-  match: (desired, live) =>
-    matchByIdThenName(desired, live, {
-      label: 'logo',
-      labelPlural: 'logos',
-      address: (d) => `logo.${d.handle}`,
-      pinned: (d) => d.fileId,
-      name: (d) => d.name,
-      liveId: (l) => l.fileId,
-      liveName: (l) => l.name,
-      pinKey: 'fileId',
-      source: (d) => d.source,
-    }),
-
-  // compact: a missing description is absent, not `undefined` (which deep-diff would show as a change).
-  normaliseLive: (l) => compact({ name: l.name, description: emptyToUndefined(l.description), file: l.fileName }),
-  normaliseDesired: (d) => compact({ name: d.name, description: emptyToUndefined(d.description), file: d.file.uploadName }),
-
-  createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: logoRequest(d), file: stepFile(d.file) }),
-  updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.fileId, request: logoRequest(d), file: stepFile(d.file) }),
+  diff: {
+    match: (desired, live) =>
+      matchByIdThenName(desired, live, {
+        label: 'logo',
+        labelPlural: 'logos',
+        address: (d) => `logo.${d.handle}`,
+        pinned: (d) => d.fileId,
+        name: (d) => d.name,
+        liveId: (l) => l.fileId,
+        liveName: (l) => l.name,
+        pinKey: 'fileId',
+        source: (d) => d.source,
+      }),
+    // compact: a missing description is absent, not `undefined` (which deep-diff would show as a change).
+    normaliseLive: (l) => compact({ name: l.name, description: emptyToUndefined(l.description), file: l.fileName }),
+    normaliseDesired: (d) => compact({ name: d.name, description: emptyToUndefined(d.description), file: d.file.uploadName }),
+    createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: logoRequest(d), file: stepFile(d.file) }),
+    updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.fileId, request: logoRequest(d), file: stepFile(d.file) }),
+  },
 
   gates: {
     create: () => ({ type: 'review', review: 'a new logo goes to operator review (승인대기) and cannot be used until approved' }),

@@ -17,10 +17,12 @@ import { menuUsage } from './usage.js';
 export const persistentMenuKind: ResourceKind<DesiredMenu, ChatbotDetail, 'persistentMenu'> & Previewable<DesiredMenu> & Worded & Drawn<DesiredMenu> & Referring<ChatbotDetail> & Ordered<DesiredMenu, ChatbotDetail> & UsageCounted<ChatbotDetail> = {
   ...persistentMenuPlanning,
   manifest: menuManifest,
-  // A room without a menu has no menu to find: a create is then still to do, a delete done.
-  reread: async (client, brand, id) => {
-    const room = await rereadChatbot(client, brand, id);
-    return room !== undefined && hasMenu(room.live) ? room : undefined;
+  read: {
+    // A room without a menu has no menu to find: a create is then still to do, a delete done.
+    reread: async (client, brand, id) => {
+      const room = await rereadChatbot(client, brand, id);
+      return room !== undefined && hasMenu(room.live) ? room : undefined;
+    },
   },
   handlers: menuHandlers,
   usage: menuUsage,

@@ -29,32 +29,35 @@ export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'p
       .filter((c) => c.persistentMenu !== undefined)
       .map((c) => ({ chatbotId: c.chatbotId, roomName: c.subTitle, items: c.persistentMenu ?? [], rcsReply: c.rcsReply, source: c.source })),
   live: (live) => live.chatbots,
-  key: (d) => d.chatbotId,
-  // Named by the room; without a subTitle in the manifest the key is returned and the live room name is used.
-  desiredName: (d) => (d.roomName !== undefined ? `${d.roomName} menu` : d.chatbotId),
-  liveId: (l) => l.chatbotId,
-  liveName: (l) => `${l.subTitle} menu`,
-  liveState: (l) => (l.psMenuUse ? 'in use' : 'not in use'),
-
-  // Rooms whose manifest leaves the menu out are not extra: their menu is simply not managed.
-  match: (desired, live) => ({ ...matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId), extra: [] }),
-
-  normaliseLive: (l) => ({
-    items: [...(l.persistentMenu ?? [])].sort((a, b) => a.ordNo - b.ordNo).map((i) => itemFields(i)),
-  }),
-  normaliseDesired: (d, ctx) => ({ items: toItems(d, ctx).map((i) => itemFields(i)) }),
-
-  // A menu is created on a room that has none, replaced whole on one that has
-  // one, and deleted when the manifest declares it empty; its id is its room's.
-  createStep(d, ctx, seed) {
-    if (d.items.length === 0) return undefined;
-    return { ...seed, op: 'create', request: menuRequest(d, ctx) };
+  identity: {
+    key: (d) => d.chatbotId,
+    // Named by the room; without a subTitle in the manifest the key is returned and the live room name is used.
+    desiredName: (d) => (d.roomName !== undefined ? `${d.roomName} menu` : d.chatbotId),
+    liveId: (l) => l.chatbotId,
+    liveName: (l) => `${l.subTitle} menu`,
+    liveState: (l) => (l.psMenuUse ? 'in use' : 'not in use'),
   },
-  updateStep(d, l, ctx, seed) {
-    if (d.items.length === 0) return { ...seed, op: 'delete', liveId: l.chatbotId, declared: true };
-    if (!hasMenu(l)) return { ...seed, op: 'create', request: menuRequest(d, ctx) };
-    return { ...seed, op: 'update', liveId: l.chatbotId, request: menuRequest(d, ctx) };
+
+  diff: {
+    // Rooms whose manifest leaves the menu out are not extra: their menu is simply not managed.
+    match: (desired, live) => ({ ...matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId), extra: [] }),
+    normaliseLive: (l) => ({
+      items: [...(l.persistentMenu ?? [])].sort((a, b) => a.ordNo - b.ordNo).map((i) => itemFields(i)),
+    }),
+    normaliseDesired: (d, ctx) => ({ items: toItems(d, ctx).map((i) => itemFields(i)) }),
+    // A menu is created on a room that has none, replaced whole on one that has
+    // one, and deleted when the manifest declares it empty; its id is its room's.
+    createStep(d, ctx, seed) {
+      if (d.items.length === 0) return undefined;
+      return { ...seed, op: 'create', request: menuRequest(d, ctx) };
+    },
+    updateStep(d, l, ctx, seed) {
+      if (d.items.length === 0) return { ...seed, op: 'delete', liveId: l.chatbotId, declared: true };
+      if (!hasMenu(l)) return { ...seed, op: 'create', request: menuRequest(d, ctx) };
+      return { ...seed, op: 'update', liveId: l.chatbotId, request: menuRequest(d, ctx) };
+    },
   },
+
   words: {
     create: { plan: 'menu will be created', done: 'menu created' },
     update: { plan: 'menu will be replaced', done: 'menu replaced' },

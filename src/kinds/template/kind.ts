@@ -36,81 +36,82 @@ export const templatePlanning: KindPlanning<DesiredTemplate, TemplateDetail, 'te
 
   desired: (brand) => [...brand.templates.values()],
   live: (live) => live.templates.items,
-  key: (d) => d.handle,
-  desiredName: (d) => d.tmpltName,
-  liveId: (l) => l.messagebaseId,
-  liveName: (l) => l.tmpltName,
-  liveState: (l) => l.approvalResult,
+  identity: {
+    key: (d) => d.handle,
+    desiredName: (d) => d.tmpltName,
+    liveId: (l) => l.messagebaseId,
+    liveName: (l) => l.tmpltName,
+    liveState: (l) => l.approvalResult,
+  },
 
-  match(desired, live) {
-    const byId = new Map(live.map((l) => [l.messagebaseId, l]));
-    const byCust = new Map<string, TemplateDetail>();
-    for (const l of live) byCust.set(custTmpltIdOf(l), l);
-    const claimed = new Set<string>();
-    const pairs: [DesiredTemplate, TemplateDetail][] = [];
-    const missing: DesiredTemplate[] = [];
-    const problems: { code: string; address: string; message: string; file: string; line: number }[] = [];
-    for (const d of desired) {
-      const l = d.messagebaseId !== undefined ? byId.get(d.messagebaseId) : byCust.get(d.custTmpltId);
-      if (l === undefined && d.messagebaseId !== undefined) {
-        problems.push({
-          code: 'E_PLAN_PINNED_MISSING',
-          address: `template.${d.handle}`,
-          message: `template.${d.handle} pins messagebaseId ${d.messagebaseId}, but the brand has no template with that id; remove the pin to register a new one`,
-          file: d.source.file,
-          line: d.source.line,
-        });
-      } else if (l === undefined || claimed.has(l.messagebaseId)) missing.push(d);
-      else {
-        claimed.add(l.messagebaseId);
-        pairs.push([d, l]);
+  diff: {
+    match(desired, live) {
+      const byId = new Map(live.map((l) => [l.messagebaseId, l]));
+      const byCust = new Map<string, TemplateDetail>();
+      for (const l of live) byCust.set(custTmpltIdOf(l), l);
+      const claimed = new Set<string>();
+      const pairs: [DesiredTemplate, TemplateDetail][] = [];
+      const missing: DesiredTemplate[] = [];
+      const problems: { code: string; address: string; message: string; file: string; line: number }[] = [];
+      for (const d of desired) {
+        const l = d.messagebaseId !== undefined ? byId.get(d.messagebaseId) : byCust.get(d.custTmpltId);
+        if (l === undefined && d.messagebaseId !== undefined) {
+          problems.push({
+            code: 'E_PLAN_PINNED_MISSING',
+            address: `template.${d.handle}`,
+            message: `template.${d.handle} pins messagebaseId ${d.messagebaseId}, but the brand has no template with that id; remove the pin to register a new one`,
+            file: d.source.file,
+            line: d.source.line,
+          });
+        } else if (l === undefined || claimed.has(l.messagebaseId)) missing.push(d);
+        else {
+          claimed.add(l.messagebaseId);
+          pairs.push([d, l]);
+        }
       }
-    }
-    return { pairs, missing, extra: live.filter((l) => !claimed.has(l.messagebaseId)), problems };
-  },
-
-  normaliseLive(l) {
-    const fileNames = new Map((l.files ?? []).map((f) => [f.fileId, f.fileName]));
-    return comparable({
-      tmpltName: l.tmpltName,
-      messagebaseformId: l.messagebaseformId,
-      ...(l.body !== undefined
-        ? {
-            body: l.body.map((b) => {
-              if (!('param' in b)) return b;
-              const id = maapFileId(b.value);
-              return id === undefined ? b : { param: b.param, image: fileNames.get(id) ?? b.value };
-            }),
-            buttons: l.buttons,
-          }
-        : { formattedString: l.formattedString }),
-    });
-  },
-
-  normaliseDesired(d) {
-    return comparable({
-      tmpltName: d.tmpltName,
-      messagebaseformId: d.messagebaseformId,
-      ...(d.body !== undefined
-        ? { body: d.body.map((b) => ('image' in b ? { param: b.param, image: b.image.uploadName } : b)), buttons: d.buttons }
-        : { formattedString: d.formattedString }),
-    });
-  },
-
-  createStep(d, ctx, seed): Step {
-    const form = ctx.live.templates.forms.get(d.messagebaseformId);
-    if (d.formattedString === undefined || form === undefined || form === null) return { ...seed, op: 'create', request: toRequest(d, ctx, undefined) };
-    // A new text template shows what it changes in its form, not the whole layout.
-    const changes = [...seed.changes.filter((c) => !c.path.startsWith('formattedString')), ...leafChanges(withoutWidgetPolicy(form.formattedString), withoutWidgetPolicy(d.formattedString), 'formattedString')];
-    return { ...seed, changes, op: 'create', request: toRequest(d, ctx, undefined) };
-  },
-  updateStep(d, l, ctx, seed): Step {
-    const request = toRequest(d, ctx, l);
-    if (ctx.options?.cancelReview === true && TEMPLATE_CANCELLABLE.includes(l.approvalResult)) {
-      request.cancelReview = true;
-      return { ...seed, op: 'update', liveId: l.messagebaseId, request, gate: cancelGate(l) };
-    }
-    return { ...seed, op: 'update', liveId: l.messagebaseId, request };
+      return { pairs, missing, extra: live.filter((l) => !claimed.has(l.messagebaseId)), problems };
+    },
+    normaliseLive(l) {
+      const fileNames = new Map((l.files ?? []).map((f) => [f.fileId, f.fileName]));
+      return comparable({
+        tmpltName: l.tmpltName,
+        messagebaseformId: l.messagebaseformId,
+        ...(l.body !== undefined
+          ? {
+              body: l.body.map((b) => {
+                if (!('param' in b)) return b;
+                const id = maapFileId(b.value);
+                return id === undefined ? b : { param: b.param, image: fileNames.get(id) ?? b.value };
+              }),
+              buttons: l.buttons,
+            }
+          : { formattedString: l.formattedString }),
+      });
+    },
+    normaliseDesired(d) {
+      return comparable({
+        tmpltName: d.tmpltName,
+        messagebaseformId: d.messagebaseformId,
+        ...(d.body !== undefined
+          ? { body: d.body.map((b) => ('image' in b ? { param: b.param, image: b.image.uploadName } : b)), buttons: d.buttons }
+          : { formattedString: d.formattedString }),
+      });
+    },
+    createStep(d, ctx, seed): Step {
+      const form = ctx.live.templates.forms.get(d.messagebaseformId);
+      if (d.formattedString === undefined || form === undefined || form === null) return { ...seed, op: 'create', request: toRequest(d, ctx, undefined) };
+      // A new text template shows what it changes in its form, not the whole layout.
+      const changes = [...seed.changes.filter((c) => !c.path.startsWith('formattedString')), ...leafChanges(withoutWidgetPolicy(form.formattedString), withoutWidgetPolicy(d.formattedString), 'formattedString')];
+      return { ...seed, changes, op: 'create', request: toRequest(d, ctx, undefined) };
+    },
+    updateStep(d, l, ctx, seed): Step {
+      const request = toRequest(d, ctx, l);
+      if (ctx.options?.cancelReview === true && TEMPLATE_CANCELLABLE.includes(l.approvalResult)) {
+        request.cancelReview = true;
+        return { ...seed, op: 'update', liveId: l.messagebaseId, request, gate: cancelGate(l) };
+      }
+      return { ...seed, op: 'update', liveId: l.messagebaseId, request };
+    },
   },
 
   gates: {
