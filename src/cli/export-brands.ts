@@ -5,6 +5,8 @@
 // are written all the same; the run then exits 1 (docs/export.md, "Many
 // brands"). Each brand is read, built and written exactly as a lone export.
 
+import type { RequestCount } from '../core/requests.js';
+import { requestsLine } from '../render/plan-text.js';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RcsctlError, errorMessage } from '../errors.js';
@@ -77,7 +79,7 @@ export async function runExport(ctx: CommandContext, run: ExportRun): Promise<vo
     const jobs = ids.map((brandId) => jobFor(ctx, run, brandId, many));
     const outcomes = await mapLimit(jobs, BRANDS_AT_ONCE, (job) => exportOne(ctx, conn, run, job, progress));
     progress.done();
-    report(ctx, run, outcomes, many);
+    report(ctx, run, outcomes, many, { ...conn.requests });
     ctx.exit(outcomes.some((o) => 'error' in o) ? EXIT_ERROR : EXIT_OK);
   } finally {
     progress.done();
@@ -140,7 +142,7 @@ async function exportOne(ctx: CommandContext, conn: Connection, run: ExportRun, 
 }
 
 /** Each brand's lines on stdout in the order asked, failures on stderr, then a summary when there were several. */
-function report(ctx: CommandContext, run: ExportRun, outcomes: Outcome[], many: boolean): void {
+function report(ctx: CommandContext, run: ExportRun, outcomes: Outcome[], many: boolean, requests: RequestCount): void {
   const { io } = ctx;
   const failed: string[] = [];
   for (const o of outcomes) {
@@ -164,6 +166,8 @@ function report(ctx: CommandContext, run: ExportRun, outcomes: Outcome[], many: 
   const done = outcomes.filter((o) => !('error' in o));
   const first = done[0];
   if (many && first !== undefined && 'exported' in first) for (const note of first.exported.notExported) io.stdout.write(`note: ${note}\n`);
+  // What the run cost the account's rate limit, above the last line.
+  io.stdout.write(`${requestsLine(requests)}\n`);
   if (!many) {
     io.stdout.write(`Check it with: rcsctl plan ${run.out ?? run.brands[0]}\n`);
     return;

@@ -71,6 +71,8 @@ describe('rcsctl export of many brands', () => {
       expect(r.stdout).toContain(`Exported ${id}: 0 auto-reply files, 2 auto-replies, `);
     }
     expect(r.stdout).toContain(`Exported 4 of 4 brands into ${out}, one folder each\n`);
+    // What the run cost the account's rate limit, as every summary says it.
+    expect(r.stdout).toMatch(/\nRequests: \d+ requests, 0 answered 429\.\nExported 4 of 4 brands/);
     // The note every brand shares is said once.
     expect(r.stdout.match(/Agency files are not exported/g)).toHaveLength(1);
     const plan = await cli(['plan', out, '--detailed-exitcode'], { emu, env });

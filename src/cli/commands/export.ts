@@ -6,6 +6,7 @@
 // `rcsctl export --resource ADDRESS --into FILE` adopts one live resource
 // into an existing manifest instead, with the same round trip.
 
+import { requestsLine } from '../../render/plan-text.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -155,7 +156,7 @@ async function adoptCommand(ctx: CommandContext, paths: string[], flags: ExportF
     for (const a of along) io.stdout.write(`  with ${a.address}${typeof a.entry.path === 'string' ? ` (${a.entry.path})` : ''}, which it uses\n`);
     for (const d of adoption.downloads) io.stdout.write(`  wrote ${shortPath(io.cwd, join(base, ...d.path.split('/')))}\n`);
     for (const note of notes) io.stdout.write(`  note: ${note}\n`);
-    io.stdout.write(`Check it with: rcsctl plan ${[flags.into, ...paths].join(' ')}\n`);
+    io.stdout.write(`${requestsLine(conn.requests)}\nCheck it with: rcsctl plan ${[flags.into, ...paths].join(' ')}\n`);
   } finally {
     progress.done();
     await conn.close();
