@@ -190,6 +190,11 @@ describe('the preview composes the kinds\' drawings by role, naming none of them
   const escape = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const literal = new RegExp(`(['"\`])(${roles.map(escape).join('|')})\\1`);
   const files = readdirSync(join(ROOT, 'src/preview')).filter((f) => f.endsWith('.ts')).map((f) => `src/preview/${f}`);
+  // Lines that hold such a word and are not a kind's role: each with the reason.
+  const allowed: { path: string; line: RegExp; why: string }[] = [
+    { path: 'src/preview/site.ts', line: /^<div class="layout">$/, why: "the page's CSS grid (its columns), named `layout` before the layout kind's noun was, not the kind" },
+  ];
+  const unexplained = (path: string, line: string): boolean => !allowed.some((a) => a.path === path && a.line.test(line.trim()));
 
   it('knows the roles the built-in kinds bring', () => {
     expect(brought).toEqual(expect.arrayContaining(['rooms', 'room', 'replies', 'ar', 'home', 'auto-reply', 'menu']));
@@ -200,7 +205,11 @@ describe('the preview composes the kinds\' drawings by role, naming none of them
       .split('\n')
       .map((line, i) => ({ line: line.replace(/\/\*.*?\*\//g, '').replace(/\/\/.*$/, ''), at: `${path}:${i + 1}` }))
       .filter(({ line }) => !/^\s*\*/.test(line));
-    expect(code.filter(({ line }) => literal.test(line)).map(({ at, line }) => `${at}: ${line.trim()}`)).toEqual([]);
+    expect(code.filter(({ line }) => literal.test(line) && unexplained(path, line)).map(({ at, line }) => `${at}: ${line.trim()}`)).toEqual([]);
+  });
+
+  it('every allowed line still exists and still holds such a word', () => {
+    for (const a of allowed) expect(readFileSync(join(ROOT, a.path), 'utf8').split('\n').some((l) => a.line.test(l.trim()) && literal.test(l)), `${a.path}: ${a.line}`).toBe(true);
   });
 
   it('the check catches each form it is for', () => {

@@ -34,7 +34,7 @@ beforeAll(async () => {
   const r = await cli(['plan', CHANGED, '--preview', join(out, 'site'), '--out', join(out, 'plan.json')], { emu });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain(`\nPreview of BR.demo000001 (2 auto-reply and menu changes): ${join(out, 'site', 'BR.demo000001', 'index.html')}\n`);
+  expect(r.stdout).toContain(`\nPreview of BR.demo000001 (2 auto-reply and menu and layout changes): ${join(out, 'site', 'BR.demo000001', 'index.html')}\n`);
   doc = html(readFileSync(join(out, 'site', 'BR.demo000001', 'index.html'), 'utf8'));
   markdown = (await cli(['plan', CHANGED, '--format', 'markdown', '--preview', join(out, 'md'), '--preview-url', 'https://ci.example/run/7/preview (1)'], { emu })).stdout;
 });
@@ -91,13 +91,13 @@ describe('rcsctl plan --preview', () => {
   it('names the preview path in the Markdown plan when no URL is given', async () => {
     const r = await cli(['plan', CHANGED, '--format', 'markdown', '--preview', 'build/preview'], { emu, cwd: out });
     expect(r.stdout).toContain("🖼 **The changed messages and menus, live against proposed:** `build/preview/index.html` (in this job's artifacts)");
-    expect(r.stderr).toBe(`Preview of BR.demo000001 (2 auto-reply and menu changes): build/preview/BR.demo000001/index.html\n`);
+    expect(r.stderr).toBe(`Preview of BR.demo000001 (2 auto-reply and menu and layout changes): build/preview/BR.demo000001/index.html\n`);
   });
 
   it('takes --preview without a folder, writing to preview/ as rcsctl preview does', async () => {
     const r = await cli(['plan', CHANGED, '--preview'], { emu, cwd: out });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('\nPreview of BR.demo000001 (2 auto-reply and menu changes): preview/BR.demo000001/index.html\n');
+    expect(r.stdout).toContain('\nPreview of BR.demo000001 (2 auto-reply and menu and layout changes): preview/BR.demo000001/index.html\n');
     // It says that the folder is in the working directory, and to keep it out of git.
     expect(r.stdout).toContain(`\nThe preview was written to preview/ in the working directory (${join(out, 'preview')}); keep it out of git: add preview/ to .gitignore.\n`);
     expect(readFileSync(join(out, 'preview', 'index.html'), 'utf8')).toContain('BR.demo000001');
@@ -121,7 +121,7 @@ describe('rcsctl plan --preview', () => {
   it('draws the same changes from the saved plan file alone (rcsctl show --preview), with placeholders for images it cannot read', async () => {
     const r = await cli(['show', join(out, 'plan.json'), '--preview', join(out, 'shown')], { env: {} });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe(`Preview of BR.demo000001 (2 auto-reply and menu changes): ${join(out, 'shown', 'BR.demo000001', 'index.html')}\n`);
+    expect(r.stderr).toBe(`Preview of BR.demo000001 (2 auto-reply and menu and layout changes): ${join(out, 'shown', 'BR.demo000001', 'index.html')}\n`);
     const saved = html(readFileSync(join(out, 'shown', 'BR.demo000001', 'index.html'), 'utf8'));
     expect(marked(saved.querySelector('.side.after'))).toEqual(marked(doc.querySelector('.side.after')));
     expect(saved.querySelectorAll('.media.missing').map((m) => m.getAttribute('aria-label'))).toEqual([

@@ -217,7 +217,7 @@ describe('a kind that brings a drawing of its own', () => {
     const section = doc.querySelector('#chg-stampCard\\.coffee') ?? doc.querySelectorAll('section.change')[0];
     expect(section?.querySelector('.side.before')?.querySelectorAll('.stamp').length).toBe(8);
     expect(section?.querySelector('.side.after')?.querySelectorAll('.stamp').length).toBe(10);
-    expect(doc.querySelector('header.top p')?.text).toContain('1 auto-reply or menu or stamp card change');
+    expect(doc.querySelector('header.top p')?.text).toContain('1 auto-reply or menu or layout or stamp card change');
     expect(doc.querySelector('style')?.text).toContain('.stamps{display:grid;');
   });
 

@@ -1,6 +1,7 @@
 // The layout kind: a brand's layouts, cards built from the service's layout
 // components; its whole life in this folder.
 //   kind.ts      identity, normalisation, requests, gates (pure)
+//   preview.ts   how a handset shows it: the card its components make
 //   rules.ts     a layout against the service's components, product rules and samples, when planning
 //   service.ts   reading (with those lists), re-reading, apply handlers and their codes
 //   findings.ts  drift findings about its state
@@ -10,7 +11,7 @@
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { Layout } from '../../api/layouts.js';
-import type { CreatedSince, Doctored, Drawn, Exportable, Listed, LiveChecked, Named, Prunable, ReportsUnmanaged, ResourceKind, Stateful } from '../resource-kind.js';
+import type { CreatedSince, Doctored, Drawn, Exportable, Listed, LiveChecked, Named, Previewable, Prunable, ReportsUnmanaged, ResourceKind, Stateful } from '../resource-kind.js';
 import { layoutDoctor } from './doctor.js';
 import { layoutExporter } from './export.js';
 import { LAYOUT_FINDING_CODES, layoutFindings } from './findings.js';
@@ -26,7 +27,7 @@ declare module '../../core/live.js' {
 }
 
 /** The layout kind. */
-export const layoutKind: ResourceKind<DesiredLayout, Layout, 'layout'> & Stateful<Layout> & Exportable<Layout> & Drawn<DesiredLayout> & CreatedSince & Listed & Named<DesiredLayout, Layout> & LiveChecked<DesiredLayout> & Doctored & Prunable & ReportsUnmanaged = {
+export const layoutKind: ResourceKind<DesiredLayout, Layout, 'layout'> & Previewable<DesiredLayout> & Stateful<Layout> & Exportable<Layout> & Drawn<DesiredLayout> & CreatedSince & Listed & Named<DesiredLayout, Layout> & LiveChecked<DesiredLayout> & Doctored & Prunable & ReportsUnmanaged = {
   ...layoutPlanning,
   manifest: layoutManifest,
   liveProblems: layoutsProblems,

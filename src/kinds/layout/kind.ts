@@ -8,16 +8,18 @@ import type { Layout } from '../../api/layouts.js';
 import type { LayoutComponent, LayoutComposition, LayoutRequest } from '../../contract/wire.js';
 import type { Gate } from '../../core/step.js';
 import { matchByIdThenName } from '../match.js';
-import type { Drawn, KindPlanning, Prunable, ReportsUnmanaged } from '../resource-kind.js';
+import type { Drawn, KindPlanning, Previewable, Prunable, ReportsUnmanaged } from '../resource-kind.js';
+import { layoutPreview } from './preview.js';
 import { LAYOUT_AREAS, type DesiredLayout, type DesiredLayoutComponent } from './types.js';
 
 /** The state in which the service neither changes nor deletes a layout (the public document's 처리중). */
 export const LAYOUT_STUCK = '처리중';
 
 /** The layout kind's pure part. */
-export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Drawn<DesiredLayout> & Prunable & ReportsUnmanaged = {
+export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Previewable<DesiredLayout> & Drawn<DesiredLayout> & Prunable & ReportsUnmanaged = {
   name: 'layout',
   label: 'layout',
+  preview: layoutPreview,
   drawing: {
     colour: ['#e0f2f1', '#00695c'],
     details: (d) => [`${d.productCode.toUpperCase()}: ${LAYOUT_AREAS.flatMap((a) => d[a].map((c) => c.componentId)).join(', ')}`],
