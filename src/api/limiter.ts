@@ -51,7 +51,10 @@
 // - The first pace is set at once, and undone once the requests that were in
 //   flight with its 429 have answered, when three or more were and at most a
 //   quarter of them were refused too: a limit, its allowance spent, refuses
-//   most of what was sent at the rate that spent it; chance refuses few.
+//   most of what was sent at the rate that spent it; chance refuses few. As
+//   one of `peers`, none of them: shards ramp up so as to send little over
+//   the limit they share, and it refused a fifth of one shard's requests in
+//   flight (issue 38).
 //   Two such lone 429s give the share that comes at random (lone 429s ÷
 //   answers), and from then on a 429 sets or cuts nothing while the share of
 //   429s in the last second (over at least 20 answers) is within twice it.
@@ -137,6 +140,18 @@ const DEFAULT_GROW_EVERY_MS = 1000;
  */
 const SIBLINGS = 3;
 const SIBLINGS_LIMITED = 0.25;
+/**
+ * The same, as one of several processes sharing the account (`peers`): none
+ * of the requests in flight with the first 429 refused (*chosen*, by the
+ * shard model in test/api/limiter-shards.test.ts). A limit the shards share
+ * refuses what all of them send over it, and the shards ramp up together so
+ * as to send little over it when its allowance runs out: one shard's
+ * requests in flight were refused a fifth at a time, 1 of 5, which a quarter
+ * took for chance. The shard sent on unpaced, kept the account's bucket
+ * empty, and its neighbours' paces were halved on each 429 until they
+ * crawled (four shards starting together at 200 req/s: 0.79 of the limit).
+ */
+const PEER_SIBLINGS_LIMITED = 0;
 /**
  * Answers to requests sent after a cut that judge it (*chosen*, as
  * SIBLINGS): the share of 429s among the second half of them says
@@ -532,7 +547,7 @@ export class Limiter {
   /**
    * Count an answer to a request that was in flight with the first 429; once
    * all have answered, judge the first pace: with SIBLINGS or more of them and
-   * at most SIBLINGS_LIMITED of them refused too, the 429 came alone: chance,
+   * at most SIBLINGS_LIMITED of them refused too (none, as one of `peers`), the 429 came alone: chance,
    * not a limit (a limit refuses what was sent at the rate that met it). The
    * pace is undone; two such say how many 429s come at random.
    */
@@ -542,7 +557,7 @@ export class Limiter {
     else first.healthy += 1;
     if (first.healthy + first.limited < first.siblings) return;
     this.first = undefined;
-    if (first.limited > SIBLINGS_LIMITED * first.siblings || this.epoch !== first.epoch) return;
+    if (first.limited > (this.peers > 1 ? PEER_SIBLINGS_LIMITED : SIBLINGS_LIMITED) * first.siblings || this.epoch !== first.epoch) return;
     this.lone += 1;
     if (this.lone >= 2) this.setNoise(Math.max(this.noise, this.lone / (this.lone + this.answered)));
     this.trial = undefined;
