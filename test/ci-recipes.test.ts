@@ -46,6 +46,16 @@ describe('CI recipes', () => {
     });
   }
 
+  it("every recipe checks, on a request, that the CODEOWNERS file requesting each brand's owners' review is current (a stale one fails the job)", () => {
+    for (const file of [...RECIPES, 'github-actions-matrix.yml', 'gitlab-ci-parallel.yml']) {
+      const doc = parse(readRecipe(file)) as unknown;
+      const owners = file.startsWith('github') ? '.github/CODEOWNERS' : '.gitlab/CODEOWNERS';
+      const lines = scripts(doc, SCRIPT_KEYS).flatMap((s) => s.split('\n')).filter((l) => l.includes('--format codeowners'));
+      expect(lines, file).toHaveLength(1);
+      expect(lines[0], file).toContain(`npx rcsctl brands brands --owners --format codeowners | diff -u ${owners} - || `);
+    }
+  });
+
   it('no recipe edits a comment it did not mark, and every GitHub job that installs caches npm', () => {
     for (const file of [...RECIPES, 'github-actions-matrix.yml', 'gitlab-ci-parallel.yml']) {
       const text = readRecipe(file);
