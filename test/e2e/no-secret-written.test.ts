@@ -145,6 +145,37 @@ agencyFiles:
 `;
 }
 
+/** The agency's token: layouts are the agency account's routes (an operator of the brand), so they are run as it. */
+const AGENCY_TOKEN = 'emulator-agency-token';
+
+/**
+ * What the agency manages of the brand, with both canaries: the sections only an agency account may read. A run
+ * hides the secrets its own manifests interpolate; the master's live auto-replies, which hold them too, reach the
+ * agency's cache as the live content they are.
+ */
+function agencyManifest(): string {
+  const s = '${env:RCS_SECRET}';
+  const m = '${env:RCS_SECRET_MARKUP}';
+  return `apiVersion: rcsctl/v1
+kind: Brand
+brand: { id: ${BRAND}, key: BK.demo0000000001 }
+layouts:
+  canary:
+    layoutName: "Layout ${s}"
+    productCode: lms
+    bodyComposition:
+      - componentId: CP_TEXT_01
+    footerComposition:
+      - componentId: CP_BUTTON_01
+        options: { color: "#3B2A1A" }
+  marked:
+    layoutName: "M ${m}"
+    productCode: lms
+    bodyComposition:
+      - componentId: CP_TEXT_01
+`;
+}
+
 /** A stream that keeps what is written, readable while the run goes on. */
 class Capture extends Writable {
   text = '';
@@ -187,6 +218,8 @@ beforeAll(async () => {
   image(join(ROOT, 'test', 'plan-cases', '061-templates-from-nothing', 'images', 'autumn.png'), `t-${CANARY}.png`);
   image(join(ROOT, 'test', 'plan-cases', '071-profile-from-nothing', 'images', 'profile.png'), `profile-${CANARY}.png`);
   writeFileSync(join(manifests, 'brand.yaml'), manifest());
+  mkdirSync(join(work, 'agency-manifests'));
+  writeFileSync(join(work, 'agency-manifests', 'brand.yaml'), agencyManifest());
 });
 afterAll(async () => {
   await emu.close();
@@ -342,7 +375,7 @@ describe('no secret in any byte written', () => {
     }
 
     // Every section a registered kind reads carries the canary: a new kind must be added to the manifest above.
-    const doc = parse(manifest()) as Record<string, unknown>;
+    const doc = { ...(parse(agencyManifest()) as Record<string, unknown>), ...(parse(manifest()) as Record<string, unknown>) };
     const sections = KINDS.flatMap((k) => (k.manifest?.section !== undefined ? [k.manifest.section] : []));
     expect(sections.filter((s) => !JSON.stringify(doc[s] ?? null).includes('${env:RCS_SECRET}'))).toEqual([]);
 
@@ -365,9 +398,31 @@ describe('no secret in any byte written', () => {
     await run(['export', '--brand', BRAND, '-o', live]);
     exempt.add(live);
 
+    // The agency's sections, as the agency: every report format, apply, and the export of what it applied (exempt).
+    const agency = join(work, 'agency-manifests');
+    const asAgency = async (argv: string[]): Promise<CliRun> => {
+      const r = await cli(argv, { emu, cwd: work, env: { ...env(join(work, 'caches', 'agency')), RCSCTL_TOKEN: AGENCY_TOKEN } });
+      runs.push({ argv: ['(agency)', ...argv], run: r });
+      return r;
+    };
+    const ok = (r: CliRun): void => expect(r.code, r.stdout + r.stderr).toBe(0);
+    ok(await asAgency(['validate', agency]));
+    for (const f of ['text', 'json', 'markdown']) ok(await asAgency(['plan', agency, '--format', f, '--out', out(`agency-plan-${f}.json`)]));
+    ok(await asAgency(['preview', agency, '-o', out('agency-preview')]));
+    ok(await asAgency(['apply', agency, '--yes']));
+    expect(JSON.stringify(await admin(emu, 'GET', 'store'))).toContain(CANARY);
+    // Drift finds what the agency's manifest does not declare (the master's auto-replies, room…): exit 2.
+    for (const f of ['text', 'json', 'markdown']) {
+      const r = await asAgency(['drift', agency, '--format', f, '-o', out(`agency-drift.${f}`)]);
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+    }
+    const agencyLive = out('agency-export-live');
+    await asAgency(['export', '--brand', BRAND, '-o', agencyLive]);
+    exempt.add(agencyLive);
+
     const found: string[] = [];
     for (const { argv, run: r } of runs) {
-      const forbidden = argv[0] === 'emulator' ? FORBIDDEN.filter((p) => p !== TOKEN) : FORBIDDEN;
+      const forbidden = argv[0] === 'emulator' ? FORBIDDEN.filter((p) => p !== TOKEN) : [...FORBIDDEN, AGENCY_TOKEN];
       found.push(...leaks(`${argv.join(' ')} (stdout)`, r.stdout, forbidden), ...leaks(`${argv.join(' ')} (stderr)`, r.stderr, forbidden));
     }
     for (const dir of [join(work, 'out'), join(work, 'caches')]) {
