@@ -6,6 +6,7 @@
 
 import { agencyFileKind } from './agency-file/index.js';
 import { autoReplyKind } from './auto-reply/index.js';
+import { bidirectionalRoomKind } from './bidirectional-room/index.js';
 import { brandProfileKind } from './brand-profile/index.js';
 import { chatbotKind } from './chatbot/index.js';
 import { fileKind } from './file/index.js';
@@ -16,7 +17,7 @@ import { isOptioned, isWorded, pruneOf, reviewedOf, type AnyKind, type KindOptio
 import { templateKind } from './template/index.js';
 
 /** The kinds rcsctl ships, in dependency order: what others point at comes first. */
-export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind, templateKind, brandProfileKind, layoutKind] as const;
+export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind, bidirectionalRoomKind, templateKind, brandProfileKind, layoutKind] as const;
 
 /** The name of a kind rcsctl ships. */
 export type BuiltinKindName = (typeof BUILTIN_KINDS)[number]['name'];
@@ -98,11 +99,12 @@ export function kindByName(name: string): AnyKind {
   return kind;
 }
 
-export { agencyFileKind, autoReplyKind, chatbotKind, fileKind, logoKind, persistentMenuKind, templateKind };
+export { agencyFileKind, autoReplyKind, bidirectionalRoomKind, chatbotKind, fileKind, logoKind, persistentMenuKind, templateKind };
 export type { AnyKind, KindOption, Optioned, CreateChecked, Ordered, Uploaded, CreatedSince, NotExported, PartlyManaged, Prunable, Reviewed, Doctored, Drawn, DriftNoted, Exportable, KindDiff, KindGates, KindIdentity, KindPlanning, KindRead, LinkSplitting, Listed, LiveChecked, Named, Plural, Previewable, Referring, ReportsUnmanaged, ResourceKind, Stateful, Surveyed, Worded } from './resource-kind.js';
 export { previewOf, isOptioned, isCreateChecked, isOrdered, isUploaded, isPartlyManaged, notExportedOf, prunedBy, pruneOf, reviewedOf, isDoctored, isDrawn, isDriftNoted, isExportable, isListed, isLiveChecked, isNamed, isPlural, isPreviewable, isReferring, isReportingUnmanaged, isStateful, liveRefsOf, pluralOf, isSurveyed, isWorded, splitsLinks, tellsCreatedSince, isUsageCounted } from './resource-kind.js';
 export type * from './agency-file/index.js';
 export type * from './auto-reply/index.js';
+export type * from './bidirectional-room/index.js';
 export type * from './chatbot/index.js';
 export type * from './file/index.js';
 export type * from './logo/index.js';
