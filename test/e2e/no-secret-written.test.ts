@@ -123,6 +123,11 @@ chatbots:
         title: "Call ${s}"
         actionType: dialerAction
         action: { dialerAction: { dialPhoneNumber: { phoneNumber: "0212345678", fallbackUrl: "https://example.com/call/${s}" } } }
+bidirectionalRooms:
+  bot-canary:
+    subTitle: "Chat ${s}"
+    subNum: "0212345678"
+    subDescr: "About ${s} ${m}"
 brandProfile:
   account: master
   name: "Co ${s}"

@@ -260,7 +260,7 @@ describe('a kind defined only in a test', () => {
     const out = join(dir, 'export');
     const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
     expect(exp.code).toBe(0);
-    expect(exp.stdout).toContain(", 0 rooms, brand profile not read, 1 widget\n");
+    expect(exp.stdout).toContain(", 0 rooms, 0 bidirectional rooms, brand profile not read, 1 widget\n");
     expect(readFileSync(join(out, 'brand.yaml'), 'utf8')).toMatch(/widgets:\n {2}blue: \{ name: Blue, color: red \}/);
     expect((await cli(['plan', out, '--detailed-exitcode'], { emu })).code).toBe(0);
   });

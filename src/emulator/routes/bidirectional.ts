@@ -82,10 +82,13 @@ function agencyWebhook(store: EmulatorStore, brand: StoredBrand, agencyId: strin
   return agency.webhookUrl;
 }
 
+/** States of a sender-number room that was approved: a rename under review keeps the approved room live (*chosen*). */
+const WAS_APPROVED = ['승인', '승인대기(수정)', '검수완료(수정)'];
+
 /** A reply number of a room with a bidirectional ID: an approved sender-number room of the brand (64362 otherwise). */
 function checkReplyNumber(brand: StoredBrand, subNum: string): void {
   const room = brand.chatbots.get(subNum);
-  if (room === undefined || room.service === 'chat' || room.approvalResult !== '승인') fail('subNumNotFound');
+  if (room === undefined || room.service === 'chat' || !WAS_APPROVED.includes(room.approvalResult)) fail('subNumNotFound');
 }
 
 /** The bidirectional ID the service keeps: lower case, with the `bot-` prefix (64373 when it cannot be one). */
