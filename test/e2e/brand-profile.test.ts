@@ -166,7 +166,7 @@ describe('brand profile end to end', () => {
       const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
       expect(exp.code, exp.stdout + exp.stderr).toBe(0);
       expect(exp.stdout + exp.stderr).toMatch(/brand page has no profile image/);
-      expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, layout not read, 0 rooms, 0 brand profiles\n`);
+      expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, layout not read, 0 rooms, 0 bidirectional rooms, 0 brand profiles\n`);
       const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
       expect(written.brandProfile).toBeUndefined();
       const check = await cli(['validate', out], { emu });

@@ -60,6 +60,8 @@ describe('rcsctl doctor', () => {
       'layout-rules': 'skipped',
       'layout-samples': 'skipped',
       'layout-list': 'skipped',
+      // The bidirectional room kind's: its list, and no room of it in the sender-number list.
+      'bidirectional-list': 'ok',
     });
     expect(r.code).toBe(0);
     expect(r.text).toContain('Every assumption checked holds.');

@@ -42,7 +42,7 @@ describe('templates end to end', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 2 templates, 0 layouts, 0 rooms, 0 persistent menus, 0 bidirectional rooms, 0 agency files, 0 brand profiles)\n`);
     const json = JSON.parse((await cli(['validate', manifest(), '--format', 'json'])).stdout);
-    expect(json.brands[0].counts).toEqual({ file: 0, autoReply: 0, logo: 0, template: 2, layout: 0, chatbot: 0, persistentMenu: 0, agencyFile: 0, brandProfile: 0 });
+    expect(json.brands[0].counts).toEqual({ file: 0, autoReply: 0, logo: 0, template: 2, layout: 0, chatbot: 0, persistentMenu: 0, bidirectionalRoom: 0, agencyFile: 0, brandProfile: 0 });
   });
 
   it('apply sends both templates to review; after approval the plan is empty and drift is clean', async () => {

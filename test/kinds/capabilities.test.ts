@@ -25,9 +25,9 @@ describe('kind capabilities', () => {
   });
 
   it('what was once on every kind is a capability with a default: unmanaged reports, references, plurals', () => {
-    expect(names(isReportingUnmanaged)).toEqual(['logo', 'chatbot', 'autoReply', 'template', 'layout']);
-    expect(names(isReferring)).toEqual(['autoReply', 'persistentMenu']);
-    expect(BUILTIN_KINDS.map((k) => pluralOf(k))).toEqual(['auto-reply files', 'agency files', 'logos', 'rooms', 'auto-replies', 'persistent menus', 'templates', 'brand profiles', 'layouts']);
+    expect(names(isReportingUnmanaged)).toEqual(['logo', 'chatbot', 'autoReply', 'bidirectionalRoom', 'template', 'layout']);
+    expect(names(isReferring)).toEqual(['autoReply', 'persistentMenu', 'bidirectionalRoom']);
+    expect(BUILTIN_KINDS.map((k) => pluralOf(k))).toEqual(['auto-reply files', 'agency files', 'logos', 'rooms', 'auto-replies', 'persistent menus', 'bidirectional rooms', 'templates', 'brand profiles', 'layouts']);
     // A kind that holds no references refers to nothing; a false flag does not report.
     const logo = BUILTIN_KINDS[2] as AnyKind;
     expect(liveRefsOf(logo, { fileId: 'LG1' })).toEqual([]);
