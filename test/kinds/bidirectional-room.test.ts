@@ -48,14 +48,14 @@ const liveChat = (over = {}) => liveChatbot('bot-coffee', { service: 'chat', sub
 describe('bidirectional rooms: the pure part', () => {
   it('compares a chat room field by field, keeping the fields the manifest leaves out', () => {
     const l = liveChat({ display: '10', subDescr: 'Live text' });
-    expect(bidirectionalRoomKind.normaliseDesired(chat({ subDescr: 'New text' }), {} as never, l)).toEqual({ ...(bidirectionalRoomKind.normaliseLive(l, {} as never) as object), subDescr: 'New text' });
-    expect(bidirectionalRoomKind.normaliseDesired(chat({ subDescr: '' }), {} as never, l)).not.toHaveProperty('subDescr');
+    expect(bidirectionalRoomKind.diff.normaliseDesired(chat({ subDescr: 'New text' }), {} as never, l)).toEqual({ ...(bidirectionalRoomKind.diff.normaliseLive(l, {} as never) as object), subDescr: 'New text' });
+    expect(bidirectionalRoomKind.diff.normaliseDesired(chat({ subDescr: '' }), {} as never, l)).not.toHaveProperty('subDescr');
   });
 
   it('compares a converted room by its agency link alone', () => {
     const l = liveChatbot('0212345678', { service: 'a2p', botAgencyId: 'relay-one', subTitle: 'Coffee Co' });
-    expect(bidirectionalRoomKind.normaliseLive(l, {} as never)).toEqual({ botAgencyId: 'relay-one' });
-    expect(bidirectionalRoomKind.normaliseDesired({ chatbotId: '0212345678', service: 'a2p', botAgencyId: 'relay-two', source: SOURCE }, {} as never, l)).toEqual({ botAgencyId: 'relay-two' });
+    expect(bidirectionalRoomKind.diff.normaliseLive(l, {} as never)).toEqual({ botAgencyId: 'relay-one' });
+    expect(bidirectionalRoomKind.diff.normaliseDesired({ chatbotId: '0212345678', service: 'a2p', botAgencyId: 'relay-two', source: SOURCE }, {} as never, l)).toEqual({ botAgencyId: 'relay-two' });
   });
 
   it('gates: a rename of an approved room is reviewed (the name only), a rejected room requests review, other states block', () => {
