@@ -149,7 +149,7 @@ const SIBLINGS_LIMITED = 0.25;
  * requests in flight were refused a fifth at a time, 1 of 5, which a quarter
  * took for chance. The shard sent on unpaced, kept the account's bucket
  * empty, and its neighbours' paces were halved on each 429 until they
- * crawled (four shards starting together at 200 req/s: 0.79 of the limit).
+ * crawled (four shards starting together at 200 req/s: 0.80 of the limit).
  */
 const PEER_SIBLINGS_LIMITED = 0;
 /**
