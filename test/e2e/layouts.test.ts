@@ -89,7 +89,14 @@ describe('layouts end to end', () => {
       ]),
     );
 
-    // Export as the agency: both layouts, and the plan of the export is empty.
+    // The finding's advice: adopt the console's layout into the manifest; it is then declared as it is live.
+    const adopted = await run(['export', '--resource', `layout.${made.body.result[0].layoutId}`, '--into', manifest()]);
+    expect(adopted.code, adopted.stdout + adopted.stderr).toBe(0);
+    expect(parse(readFileSync(manifest(), 'utf8')).layouts['flash-sale']).toEqual({ layoutName: 'Flash sale', productCode: 'sms', bodyComposition: [{ componentId: 'CP_TEXT_01' }] });
+    const afterAdopt = await run(['plan', manifest(), '--json']);
+    expect((JSON.parse(afterAdopt.stdout) as { brands: { steps: { address: string }[] }[] }).brands[0]?.steps.map((st) => st.address)).toEqual(['layout.receipt']);
+
+    // Export as the agency: every layout, and the plan of the export is empty.
     const out = join(tmp, 'exported');
     const exp = await run(['export', '--brand', BRAND, '--brand-key-env', 'BRAND_KEY', '--out', out]);
     expect(exp.code, exp.stderr).toBe(0);
