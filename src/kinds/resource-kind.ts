@@ -259,14 +259,28 @@ export interface KindIdentity<D, L> {
   liveState(l: L): string | undefined;
 }
 
-/** How a kind reads its live objects, and reads one again. */
-export interface KindRead<L> {
-  /** How its live objects are read; a kind without one shares another kind's section (menus live in rooms). */
-  readonly reader?: KindReader;
-  /** The section of the live brand `reader` fills (`autoReplies`). */
-  readonly section?: string;
+/**
+ * How a kind reads its live objects, and reads one again: a reader and the
+ * section it fills go together, or neither is given (a kind read with
+ * another's section: menus live in rooms).
+ */
+export type KindRead<L> = (ReadsSection | ReadWithAnother) & {
   /** Read one live object by its live id (as the account `readAs`, when its step recorded one); undefined when it is gone. */
   reread(client: RcsClient, brand: BrandRef, id: string, readAs?: string): Promise<Reread<L> | undefined>;
+};
+
+/** A kind that reads a section of the live brand of its own. */
+interface ReadsSection {
+  /** How its live objects are read. */
+  readonly reader: KindReader;
+  /** The section of the live brand `reader` fills (`autoReplies`). */
+  readonly section: string;
+}
+
+/** A kind whose live objects another kind's section holds. */
+interface ReadWithAnother {
+  readonly reader?: undefined;
+  readonly section?: undefined;
 }
 
 /** How desired and live objects are paired, compared and turned into steps. */

@@ -50,7 +50,7 @@ export async function readLive(client: RcsClient, brand: BrandRef, opts: ReadLiv
     ...(opts.account !== undefined ? { account: opts.account } : {}),
     ...(opts.cache !== undefined ? { cache: opts.cache } : {}),
   };
-  const readers = KINDS.flatMap((k) => (k.read.reader !== undefined && k.read.section !== undefined ? [{ name: k.name, reader: k.read.reader, section: k.read.section }] : []));
+  const readers = KINDS.flatMap((k) => (k.read.reader !== undefined ? [{ name: k.name, reader: k.read.reader, section: k.read.section }] : []));
   const counter = progressCounter(opts.onProgress);
   const read = new Set<string>();
   let pending = readers;

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_KINDS } from '../../src/kinds/index.js';
+import { BUILTIN_KINDS, type KindRead } from '../../src/kinds/index.js';
 import { ROOT } from '../e2e/helpers.js';
 
 const FILE = join(ROOT, 'src/kinds/resource-kind.ts');
@@ -85,5 +85,19 @@ describe('the kind model: a small core and guarded capabilities', () => {
     expect(guarded().has('ReportsUnmanaged')).toBe(true);
     expect(guarded().has('KindIdentity')).toBe(false);
     expect('(kind as { plural?: string }).plural'.match(/\bas\s+(?:Partial<)?\{([^}]*)\}/)?.[1]).toBe(' plural?: string ');
+  });
+
+  it('a reader comes with the live section it fills, or neither is given (checked by the compiler: tsc -p tsconfig.test.json)', () => {
+    const reread = async (): Promise<undefined> => undefined;
+    const reader = { list: async (): Promise<unknown[]> => [] };
+    const both: KindRead<unknown> = { reader, section: 'widgets', reread };
+    const neither: KindRead<unknown> = { reread };
+    // @ts-expect-error a reader whose section is not named would be read into nowhere
+    const noSection: KindRead<unknown> = { reader, reread };
+    // @ts-expect-error a section no reader fills
+    const noReader: KindRead<unknown> = { section: 'widgets', reread };
+    expect([both, neither, noSection, noReader].map((r) => r.section ?? '-')).toEqual(['widgets', '-', '-', 'widgets']);
+    // Every built-in kind that reads has its section.
+    expect(BUILTIN_KINDS.filter((k) => (k.read.reader === undefined) !== (k.read.section === undefined)).map((k) => k.name)).toEqual([]);
   });
 });

@@ -115,11 +115,8 @@ const homeKind: ResourceKind<DesiredHome, LiveHome, 'home'> & Previewable<Desire
     },
     delete: () => ({ type: 'destructive' }),
   },
-  read: {
-    section: 'home',
-    reread: async () => undefined,
-  },
-
+  // Never read from the service: the tests give its live section themselves.
+  read: { reread: async () => undefined },
   handlers: {},
 };
 
