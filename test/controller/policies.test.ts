@@ -115,4 +115,19 @@ describe('rcsctl controller and policy rules', () => {
     expect(failed.pendingReasons[0]).toBe(`the policy rules could not be read, so nothing is applied without them: ${join(repo, 'policies', 'rules.yaml')}:4:5: RCS801 the rule has no \`check:\``);
     expect(liveUrl()).toBe(live);
   }, 60_000);
+
+  it('in observe mode, a plan that breaks an error rule reads blocked too: what apply mode would refuse', async () => {
+    const repo = join(suite.tmp, 'repo-observe');
+    cpSync(EXAMPLE, join(repo, 'brand'), { recursive: true });
+    mkdirSync(join(repo, 'policies'));
+    const brandFile = join(repo, 'brand', 'brand.yaml');
+    writeFileSync(brandFile, readFileSync(brandFile, 'utf8').replace('https://example.com/coffee-co/map', 'https://tinyurl.com/acme7'));
+    writeFileSync(join(repo, 'policies', 'rules.yaml'), rules());
+    const live = liveUrl();
+    const { ctl } = await startFor(emu, client, [join(repo, 'brand'), join(repo, 'policies')]);
+    suite.running.push(ctl);
+    const blocked = await waitState(ctl.url, BRAND, ['blocked']);
+    expect(blocked.pendingReasons[0]).toMatch(/^policy error \[no-link-shorteners\]: \/autoReplies\/location\/.*: a link shortener hides where the link goes; link to the page itself \(.*; rule no-link-shorteners at .*rules\.yaml:4\); nothing is applied for this brand$/);
+    expect(liveUrl()).toBe(live);
+  }, 60_000);
 });
