@@ -11,9 +11,9 @@ describe('kind capabilities', () => {
   it('each built-in kind has the capabilities it declares', () => {
     expect(names(isExportable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'bidirectionalRoom', 'template', 'brandProfile', 'layout']);
     expect(names(isStateful)).toEqual(['agencyFile', 'logo', 'chatbot', 'autoReply', 'bidirectionalRoom', 'template', 'brandProfile', 'layout']);
-    expect(names(isPreviewable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'persistentMenu', 'brandProfile', 'layout']);
+    expect(names(isPreviewable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'persistentMenu', 'bidirectionalRoom', 'brandProfile', 'layout']);
     // The parts of its drawing each brings, by the roles the preview composes them by.
-    expect(BUILTIN_KINDS.map((k) => Object.keys(previewOf(k) ?? {}).sort().join('+') || '-')).toEqual(['files', '-', 'avatar', 'page', 'change+page', 'change+partOf', '-', '-', 'page', 'change+css+page']);
+    expect(BUILTIN_KINDS.map((k) => Object.keys(previewOf(k) ?? {}).sort().join('+') || '-')).toEqual(['files', '-', 'avatar', 'page', 'change+page', 'change+partOf', 'page', '-', 'page', 'change+css+page']);
   });
 
   it('a half-declared capability does not count: a drawing that is not an object of parts is not drawn', () => {

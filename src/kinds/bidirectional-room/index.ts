@@ -10,7 +10,7 @@
 //   schema.ts    its JSON Schema fragment;  types.ts  its desired shape
 
 import type { ChatbotDetail } from '../../api/types.js';
-import type { Doctored, Drawn, Exportable, Listed, Ordered, Prunable, Referring, ReportsUnmanaged, ResourceKind, Reviewed, Stateful, Surveyed, Worded } from '../resource-kind.js';
+import type { Doctored, Drawn, Exportable, Listed, Ordered, Previewable, Prunable, Referring, ReportsUnmanaged, ResourceKind, Reviewed, Stateful, Surveyed, Worded } from '../resource-kind.js';
 import { bidirectionalDoctor } from './doctor.js';
 import { bidirectionalExporter } from './export.js';
 import { BIDI_FINDING_CODES, bidirectionalFindings } from './findings.js';
@@ -36,6 +36,7 @@ export const bidirectionalRoomKind: ResourceKind<DesiredBidirectionalRoom, Chatb
   Ordered<DesiredBidirectionalRoom, ChatbotDetail> &
   Referring<ChatbotDetail> &
   ReportsUnmanaged &
+  Previewable<DesiredBidirectionalRoom> &
   Surveyed &
   Doctored &
   Worded = {

@@ -11,7 +11,8 @@ import { NO_GATE, type Gate } from '../../core/step.js';
 import type { DesiredBrand } from '../../manifest/types.js';
 import { CHATBOT_UPDATABLE } from '../chatbot/kind.js';
 import { matchById } from '../match.js';
-import type { Drawn, DrawnLink, KindPlanning, Ordered, Prunable, Referring, ReportsUnmanaged, Reviewed, Worded } from '../resource-kind.js';
+import type { Drawn, DrawnLink, KindPlanning, Ordered, Previewable, Prunable, Referring, ReportsUnmanaged, Reviewed, Worded } from '../resource-kind.js';
+import { bidirectionalPreview } from './preview.js';
 import type { DesiredBidirectionalRoom } from './types.js';
 
 /** The fields of a room with a bidirectional ID rcsctl compares and sends, in the order the plan shows them. */
@@ -35,9 +36,11 @@ export const bidirectionalPlanning: KindPlanning<DesiredBidirectionalRoom, Chatb
   Ordered<DesiredBidirectionalRoom, ChatbotDetail> &
   Referring<ChatbotDetail> &
   ReportsUnmanaged &
+  Previewable<DesiredBidirectionalRoom> &
   Worded = {
   name: 'bidirectionalRoom',
   label: 'bidirectional room',
+  preview: bidirectionalPreview,
   // A converted room is not deleted: its agency link is removed and the sender-number room stays.
   words: { delete: { plan: 'will be removed', done: 'removed' } },
   reviewed: 'bidirectional room name',
