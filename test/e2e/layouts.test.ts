@@ -119,6 +119,35 @@ describe('layouts end to end', () => {
     expect(held.stdout).toContain('blocked');
   });
 
+  it('a warm plan reads the list alone: each layout comes from the live cache while its updateDate holds, a console edit is read again', async () => {
+    emu = await emulator(join(CASE, 'seed.yaml'));
+    const env = { ...AGENCY, RCSCTL_BASE_URL: emu.url, XDG_CACHE_HOME: join(tmp, 'cache') };
+    const detailReads = async (): Promise<number> => {
+      const log = (await admin(emu as RunningEmulator, 'GET', 'requests')) as { requests: { method: string; path: string }[] };
+      await admin(emu as RunningEmulator, 'DELETE', 'requests');
+      return log.requests.filter((r) => r.method === 'GET' && /\/layout\/CLL/.test(r.path)).length;
+    };
+    expect((await cli(['apply', manifest(), '--yes'], { emu, env })).code).toBe(0);
+    await detailReads();
+    expect((await cli(['plan', manifest(), '--detailed-exitcode'], { emu, env })).code).toBe(0);
+    expect((await cli(['plan', manifest(), '--detailed-exitcode'], { emu, env })).code).toBe(0);
+    expect(await detailReads()).toBe(2);
+    // Both warm now: nothing but the list.
+    expect((await cli(['plan', manifest(), '--detailed-exitcode'], { emu, env })).code).toBe(0);
+    expect(await detailReads()).toBe(0);
+    const receipt = stored().find((l) => l.layoutName === 'Receipt');
+    const edit = await call(emu, 'PUT', `/api/1.1/brand/${BRAND}/layout/${receipt?.layoutId}`, {
+      token: AGENCY.RCSCTL_TOKEN,
+      brandKey: AGENCY.BRAND_KEY,
+      json: { layoutName: 'Receipt', productCode: 'lms', headerComposition: [], bodyComposition: [{ componentId: 'CP_TEXT_01' }], footerComposition: [] },
+    });
+    expect(edit.status, edit.text).toBe(200);
+    await detailReads();
+    const plan = await cli(['plan', manifest()], { emu, env });
+    expect(plan.stdout).toContain('~ layout.receipt');
+    expect(await detailReads()).toBe(1);
+  });
+
   it('export with an account the service refuses layouts to says they were not read', async () => {
     emu = await emulator(join(CASE, 'seed.yaml'));
     await run(['apply', manifest(), '--yes']);

@@ -4,6 +4,7 @@
 //   preview.ts   how a handset shows it: the card its components make
 //   rules.ts     a layout against the service's components, product rules and samples, when planning
 //   service.ts   reading (with those lists), re-reading, apply handlers and their codes
+//   cache.ts     what the live cache keeps of it, and when it serves it
 //   findings.ts  drift findings about its state
 //   export.ts    live layouts back to `layouts:`
 //   doctor.ts    its doctor checks: the lists and the brand's layout list

@@ -1,4 +1,5 @@
-// Layouts and the service: reading the list and each layout in full, with the
+// Layouts and the service: reading the list and each layout in full (from the
+// live cache while the list's updateDate holds: cache.ts), with the
 // components, product rules and samples the checks need (read once for every
 // brand planned at once, through the client's catalogues); re-reading by id;
 // the apply handlers and the codes they treat as "already as asked".
@@ -18,6 +19,7 @@ import { mapLimit } from '../../util/concurrency.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate } from '../apply-helpers.js';
 import type { Handler, KindListing, ListReader, NamedListing, ReadEnv, Reread } from '../resource-kind.js';
 import { catalogueStore } from '../service-catalogue.js';
+import { cachedLayout, cacheLayout } from './cache.js';
 import { layoutProblems } from './rules.js';
 import type { DesiredLayout } from './types.js';
 
@@ -50,10 +52,19 @@ export const layoutReader: ListReader<LiveLayouts> = {
       if (env.desired === undefined && isServiceError(err, LAYOUT_CODES.roleRefused)) return { items: [], unread: 'the service lists layouts to agency accounts only (401 61003)' };
       throw err;
     }
-    const [items, lists] = await Promise.all([mapLimit(listed, env.concurrency, (s) => env.client.layouts.get(env.brand, s.layoutId)), declared.length === 0 ? undefined : catalogues(env, declared)]);
+    const [items, lists] = await Promise.all([mapLimit(listed, env.concurrency, (s) => detail(env, s)), declared.length === 0 ? undefined : catalogues(env, declared)]);
     return { items, ...lists };
   },
 };
+
+/** One listed layout in full: from the live cache while the list's updateDate holds (the list's fields, its state among them, win), else read and kept. */
+async function detail(env: ReadEnv, listed: LayoutSummary): Promise<Layout> {
+  const cached = env.cache === undefined ? undefined : cachedLayout(env.cache, env.brand.id, listed);
+  if (cached !== undefined) return { ...cached, ...listed };
+  const layout = await env.client.layouts.get(env.brand, listed.layoutId);
+  if (env.cache !== undefined) cacheLayout(env.cache, env.brand.id, layout);
+  return layout;
+}
 
 /** The components, rules and (when a layout names one) samples, through the client's catalogues: one read for every brand at once, kept for the catalogue's TTL (no notification names them). */
 async function catalogues(env: ReadEnv, declared: DesiredLayout[]): Promise<Omit<LiveLayouts, 'items'>> {
