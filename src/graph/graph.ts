@@ -50,6 +50,8 @@ export function brandGraph(brand: DesiredBrand): Cluster {
   const outside = new Set<string>();
   const images = new Set<string>();
   const kinds = [...KINDS].sort((a, b) => (a.manifest?.order ?? Infinity) - (b.manifest?.order ?? Infinity));
+  // A link to an address the manifests do not declare (a kind cannot tell from one object) is drawn to a node of its own, as an outside target.
+  const declared = new Set(kinds.flatMap((kind) => declaredObjects(kind, brand).map(([key]) => id(`${kind.name}.${key}`))));
   for (const kind of kinds) {
     const drawing = isDrawn(kind) ? kind.drawing : undefined;
     for (const [key, d] of declaredObjects(kind, brand)) {
@@ -68,7 +70,7 @@ export function brandGraph(brand: DesiredBrand): Cluster {
           edges.push({ from, to, ...label });
           continue;
         }
-        if (link.outside !== true) {
+        if (link.outside !== true && declared.has(to)) {
           edges.push({ from, to, ...label });
           continue;
         }

@@ -3,7 +3,7 @@
 // model, hostile names included. The Mermaid output is parsed by Mermaid
 // itself in test/preview/browser.test.ts (Mermaid needs a DOM).
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, type ASTNode } from '@ts-graphviz/ast';
@@ -79,6 +79,19 @@ describe('the brand graph', () => {
     expect(labels).toHaveLength(4);
     for (const l of labels) expect(l.replace(/<br\/>/g, '')).not.toMatch(/[<>`]/);
     expect(mermaid.split('\n').filter((l) => l.includes('-.->'))).toHaveLength(1);
+  });
+});
+
+describe('a link to what the manifests do not declare', () => {
+  it('ends at a node of its own, drawn as outside the manifests, never at a node no one drew', async () => {
+    const file = join(dir, 'outside.yaml');
+    writeFileSync(file, 'apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.demo000001 }\nbidirectionalRooms:\n  bot-coffee: { subTitle: Coffee chat, subNum: "0212345678" }\n');
+    const r = await cli(['graph', file, '--format', 'dot'], { env: {} });
+    expect(r.code, r.stderr).toBe(0);
+    const dot = readDot(r.stdout);
+    expect(dot.nodes.get('BR.demo000001/chatbot.0212345678')).toBe('0212345678\\nnot in the manifests');
+    expect(dot.edges).toContainEqual(['BR.demo000001/bidirectionalRoom.bot-coffee', 'BR.demo000001/chatbot.0212345678', 'replies from']);
+    for (const [from, to] of dot.edges) expect([dot.nodes.has(from), dot.nodes.has(to)], `${from} -> ${to}`).toEqual([true, true]);
   });
 });
 
