@@ -12,6 +12,7 @@ import { chatbotsApi } from './chatbots.js';
 import { layoutsApi } from './layouts.js';
 import { logosApi } from './logos.js';
 import { menusApi } from './menus.js';
+import { privilegesApi } from './privileges.js';
 import { statsApi } from './stats.js';
 import { templatesApi } from './templates.js';
 import type { Transport } from './transport.js';
@@ -28,6 +29,7 @@ export const API_MODULES = {
   templates: templatesApi,
   brands: brandsApi,
   statistics: statsApi,
+  privileges: privilegesApi,
   bidirectional: bidirectionalApi,
   layouts: layoutsApi,
 } satisfies Record<string, (transport: Transport) => object>;

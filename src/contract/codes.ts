@@ -102,6 +102,10 @@ export const ERRORS = {
   brandChatbotsError: { http: 400, code: '64343', message: 'Brand Creation Chatbots Array Error' },
   invalidBrandStatus: { http: 400, code: '64345', message: 'invalid brand status' },
   userNotFound: { http: 400, code: '64346', message: 'user not found: %s' },
+  // The privilege routes (docs/decisions.md, "Privileges"): a removal of an account without access, a grant of one that has it, a delegation to an account that is not a master.
+  privilegeNotRegistered: { http: 400, code: '64347', message: '%s is not registered' },
+  privilegeAlreadyRegistered: { http: 400, code: '64348', message: '%s is already registered' },
+  privilegeNotQualified: { http: 400, code: '64349', message: '%s has not qualified' },
   brandNotEmpty: { http: 400, code: '64351', message: '%s exists. need to delete all %s before deleting the brand' },
   cannotDeleteSelf: { http: 400, code: '64352', message: 'can not delete yourself' },
   brandImageRatio: { http: 400, code: '64394', message: 'brand profile / background image must be 1:1 ratio' },

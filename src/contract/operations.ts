@@ -143,10 +143,11 @@ export const OPERATIONS: readonly Operation[] = [
   m('brand.modify', 'PUT', `${PERSON_BRAND}/:brandId`, { kind: 'multipart', parts: brandParts(false) }, one('brandDetail')),
   m('brand.delete', 'DELETE', `${PERSON_BRAND}/:brandId`, NONE, one('brandIdResult')),
   m('brand.cancel', 'PUT', `${PERSON_BRAND}/:brandId/cancel`, NONE, one('brandIdResult')),
-  m('brand.privileges', 'GET', `${PERSON_BRAND}/:brandId/privilege`, NONE, { kind: 'envelope-items', item: 'privilegeInfo' }),
-  m('brand.grant', 'POST', `${PERSON_BRAND}/:brandId/privilege`, json('privilegeGrant'), { kind: 'envelope-items', item: 'privilegeInfo' }),
-  m('brand.delegate', 'PUT', `${PERSON_BRAND}/:brandId/privilege`, json('privilegeDelegation'), { kind: 'envelope-items', item: 'privilegeInfo' }),
-  m('brand.revoke', 'DELETE', `${PERSON_BRAND}/:brandId/privilege/:id`, NONE, { kind: 'envelope-items', item: 'privilegeInfo' }),
+  // Who may operate the brand (docs/decisions.md, "Privileges"): the list, a grant, the representative's delegation, a removal.
+  m('privilege.list', 'GET', `${PERSON_BRAND}/:brandId/privilege`, NONE, { kind: 'envelope-items', item: 'privilegeInfo' }),
+  m('privilege.grant', 'POST', `${PERSON_BRAND}/:brandId/privilege`, json('privilegeGrant'), { kind: 'envelope-items', item: 'privilegeInfo' }),
+  m('privilege.delegate', 'PUT', `${PERSON_BRAND}/:brandId/privilege`, json('privilegeDelegation'), { kind: 'envelope-items', item: 'privilegeInfo' }),
+  m('privilege.revoke', 'DELETE', `${PERSON_BRAND}/:brandId/privilege/:id`, NONE, { kind: 'envelope-items', item: 'privilegeInfo' }),
   m('brand.agencyGet', 'GET', AGENCY_BRAND, NONE, one('brandDetail')),
   m('brand.agencyModify', 'PUT', AGENCY_BRAND, { kind: 'multipart', parts: brandParts(false) }, one('brandDetail')),
   // The reference gives this list result and pagination only, no links.

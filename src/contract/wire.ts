@@ -667,3 +667,18 @@ export interface BrandCategory {
  * reference's `agencyKey`, as the service spells them.
  */
 export const NOTIFICATION_TYPES = ['brand', 'chatbot', 'template', 'messagebaseform', 'format', 'autoreplymsg', 'logo', 'agencykey', 'contract', 'formatbr'] as const;
+
+/** Who may operate a brand, as the privilege list gives it (PrivilegeInfo). */
+export interface PrivilegeInfo {
+  /** Manager: the representative; SubManager: an operator (a master or manager of the company); Agency: an agency operator. */
+  privilegeType: 'Manager' | 'SubManager' | 'Agency';
+  id: string;
+  /** Ok; Processing while the carriers are told; Waiting: asked for in the console, granted by a POST naming it. */
+  status: 'Ok' | 'Processing' | 'Waiting';
+}
+
+/** A privilege asked for (RegPrivilegeInfo): a grant (SubManager, Agency) or the representative handed over (Manager). */
+export interface RegPrivilegeInfo {
+  privilegeType: 'Manager' | 'SubManager' | 'Agency';
+  id: string;
+}

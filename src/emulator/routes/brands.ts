@@ -1,6 +1,6 @@
 // Brands: registration and its correction, cancel and delete (/corp/brand),
 // the categories, the list, detail, modification, cancel and delete of a
-// running brand and its privileges (/corp/{personId}/brand), and the agency's
+// running brand (/corp/{personId}/brand; its privileges: routes/privileges.ts), and the agency's
 // view and modification (/agency/{agencyId}/brand), as the public OpenAPI
 // document gives them (docs/decisions.md, "The brand profile").
 
@@ -39,10 +39,6 @@ export function brandRoutes(): Route[] {
     { method: 'PUT', pattern: `${PERSON}/:brandId`, handler: (ctx) => modify(ctx, corpBrand(ctx, 'operator')) },
     { method: 'DELETE', pattern: `${PERSON}/:brandId`, handler: remove },
     { method: 'PUT', pattern: `${PERSON}/:brandId/cancel`, handler: cancel },
-    { method: 'GET', pattern: `${PERSON}/:brandId/privilege`, handler: privileges },
-    { method: 'POST', pattern: `${PERSON}/:brandId/privilege`, handler: grant },
-    { method: 'PUT', pattern: `${PERSON}/:brandId/privilege`, handler: delegate },
-    { method: 'DELETE', pattern: `${PERSON}/:brandId/privilege/:id`, handler: revoke },
     { method: 'GET', pattern: AGENCY, handler: agencyDetail },
     { method: 'PUT', pattern: AGENCY, handler: (ctx) => modify(ctx, agencyBrand(ctx)) },
     { method: 'GET', pattern: '/files/brand/:fileId/:fileName', handler: download },
@@ -58,8 +54,8 @@ function corpAccount(ctx: RequestContext, masterOnly = false): StoredAccount {
   return account;
 }
 
-/** The brand of a /corp call: a master or manager with a brand role (63001 without); `representative` asks for that role. */
-function corpBrand(ctx: RequestContext, role: 'operator' | 'representative', masterOnly = false): { account: StoredAccount; brand: StoredBrand } {
+/** The brand of a /corp call: a master or manager with a brand role (63001 without); `representative` asks for that role (the privilege routes, routes/privileges.ts, share it). */
+export function corpBrand(ctx: RequestContext, role: 'operator' | 'representative', masterOnly = false): { account: StoredAccount; brand: StoredBrand } {
   corpAccount(ctx, masterOnly);
   const found = authorizeBrand(ctx, ctx.params.brandId as string);
   if (role === 'representative' && found.account.brands.get(found.brand.brandId) !== 'representative') fail('noBrandPermission');
@@ -241,75 +237,6 @@ function comparable(page: StoredBrandPage, templateColor: string): unknown {
 
 function sameImage(a: StoredBrandImage | null, b: StoredBrandImage | null): boolean {
   return a === b || (a !== null && b !== null && a.bytes.equals(b.bytes));
-}
-
-const PRIVILEGE_TYPES = ['Manager', 'SubManager', 'Agency'] as const;
-
-/** The brand's privileges: the representative is Manager, other masters and managers SubManager, agencies Agency. */
-function privilegeView(ctx: RequestContext, brandId: string): Record<string, string>[] {
-  const out: Record<string, string>[] = [];
-  for (const a of ctx.store.accounts.values()) {
-    const role = a.brands.get(brandId);
-    if (role === undefined) continue;
-    out.push({ privilegeType: role === 'representative' ? 'Manager' : a.role === 'agency' ? 'Agency' : 'SubManager', id: a.userId, status: 'Ok' });
-  }
-  return out;
-}
-
-function privileges(ctx: RequestContext): Reply {
-  const { brand } = corpBrand(ctx, 'operator');
-  return ok(privilegeView(ctx, brand.brandId));
-}
-
-/** The account a privilege request names (64346 unknown) and the type it asks for (64337 otherwise). */
-function privilegeTarget(ctx: RequestContext, raw: unknown): { type: (typeof PRIVILEGE_TYPES)[number]; target: StoredAccount } {
-  const o = asObject(raw, 'regPrivilege');
-  const type = o.privilegeType;
-  if (typeof type !== 'string' || !(PRIVILEGE_TYPES as readonly string[]).includes(type)) fail('brandPropertyValue');
-  if (typeof o.id !== 'string' || o.id === '') fail('requiredValue', 'id');
-  if (o.id.length > BRAND_LENGTH.personId) fail('brandPropertySize');
-  const target = ctx.store.accounts.get(o.id);
-  if (target === undefined) fail('userNotFound', o.id);
-  return { type: type as (typeof PRIVILEGE_TYPES)[number], target };
-}
-
-/** POST …/privilege: operators (SubManager: a master or manager; Agency: an agency) added by the representative. */
-async function grant(ctx: RequestContext): Promise<Reply> {
-  const { brand } = corpBrand(ctx, 'representative', true);
-  const body = asObject(await ctx.json(), 'body');
-  if (!Array.isArray(body.regPrivileges) || body.regPrivileges.length === 0) fail('requiredValue', 'regPrivileges');
-  const granted = body.regPrivileges.map((raw) => {
-    const { type, target } = privilegeTarget(ctx, raw);
-    if (type === 'Manager' || (type === 'Agency') !== (target.role === 'agency')) fail('brandPropertyValue');
-    return target;
-  });
-  for (const t of granted) if (t.brands.get(brand.brandId) !== 'representative') t.brands.set(brand.brandId, 'operator');
-  return ok(privilegeView(ctx, brand.brandId).filter((p) => granted.some((g) => g.userId === p.id)));
-}
-
-/** PUT …/privilege: the representative hands the role to another master and becomes an operator. */
-async function delegate(ctx: RequestContext): Promise<Reply> {
-  const { account, brand } = corpBrand(ctx, 'representative', true);
-  const body = asObject(await ctx.json(), 'body');
-  const { type, target } = privilegeTarget(ctx, body.regPrivilege);
-  if (type !== 'Manager' || target.role !== 'master') fail('brandPropertyValue');
-  if (target.userId === account.userId) fail('noChanges');
-  account.brands.set(brand.brandId, 'operator');
-  target.brands.set(brand.brandId, 'representative');
-  return ok(privilegeView(ctx, brand.brandId).filter((p) => p.id === target.userId));
-}
-
-/** DELETE …/privilege/{id}: an operator removed; the representative cannot be (64352). */
-function revoke(ctx: RequestContext): Reply {
-  const { brand } = corpBrand(ctx, 'representative', true);
-  const id = ctx.params.id as string;
-  const target = ctx.store.accounts.get(id);
-  const role = target?.brands.get(brand.brandId);
-  if (target === undefined || role === undefined) fail('brandPropertyValue');
-  if (role === 'representative') fail('cannotDeleteSelf');
-  const view = privilegeView(ctx, brand.brandId).filter((p) => p.id === id);
-  target.brands.delete(brand.brandId);
-  return ok(view);
 }
 
 function download(ctx: RequestContext): Reply {

@@ -15,6 +15,7 @@ import { layoutModule } from './layouts.js';
 import { logoRoutes } from './logos.js';
 import { menuRoutes } from './menus.js';
 import { miscRoutes } from './misc.js';
+import { privilegeModule } from './privileges.js';
 import { statsModule } from './stats.js';
 import { templateRoutes } from './templates.js';
 
@@ -30,6 +31,7 @@ export const ROUTE_MODULES: readonly EmulatorModule[] = [
   { routes: templateRoutes },
   brandModule,
   statsModule,
+  privilegeModule,
   layoutModule,
 ];
 
