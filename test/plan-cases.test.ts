@@ -23,6 +23,7 @@ import { Ajv } from 'ajv';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handledPairs } from '../src/apply/handlers.js';
 import { main } from '../src/cli/main.js';
+import { kindOptions } from '../src/kinds/index.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
 import { withContract } from './contract-recorder.js';
 
@@ -181,13 +182,15 @@ describe('plan cases', () => {
       // A plan right after an apply is empty, but for the steps that were blocked.
       if (text.code !== 1) {
         const brandArgs = c.args.includes('--brand') ? ['--brand', c.args[c.args.indexOf('--brand') + 1] as string] : [];
-        // Plan choices that apply takes as well.
-        const choices = c.args.filter((a) => a === '--cancel-review');
+        // Plan choices that apply takes as well: --cancel-review, and the kinds' own options (--allow-delegate).
+        const choices = c.args.filter((a) => a === '--cancel-review' || kindOptions().some((o) => a === `--${o.flag}`));
         const applied = await run(c, emu, ['apply', ...c.paths, '--yes', '--allow-delete', '--allow-review', ...brandArgs, ...choices]);
         expect([0, 3], applied.stdout + applied.stderr).toContain(applied.code);
         const again = await plan(c, emu, ['--json']);
-        const left = (JSON.parse(again.stdout) as { brands: { steps: { id: string; gate: { type: string } }[] }[] }).brands.flatMap((b) => b.steps);
-        expect(left.filter((st) => st.gate.type !== 'blocked').map((st) => st.id), `${name}: plan after apply`).toEqual([]);
+        const left = (JSON.parse(again.stdout) as { brands: { steps: { id: string; gate: { type: string; set?: true } }[] }[] }).brands.flatMap((b) => b.steps);
+        // A step refused for want of a kind's option (a delegation without --allow-delegate) stays, as a blocked one does.
+        const refused = (g: { type: string; set?: true }): boolean => g.type === 'option' && g.set !== true;
+        expect(left.filter((st) => st.gate.type !== 'blocked' && !refused(st.gate)).map((st) => st.id), `${name}: plan after apply`).toEqual([]);
       }
     });
   }

@@ -13,11 +13,12 @@ import { fileKind } from './file/index.js';
 import { layoutKind } from './layout/index.js';
 import { logoKind } from './logo/index.js';
 import { persistentMenuKind } from './persistent-menu/index.js';
+import { privilegeKind } from './privilege/index.js';
 import { isOptioned, isWorded, pruneOf, reviewedOf, type AnyKind, type KindOption } from './resource-kind.js';
 import { templateKind } from './template/index.js';
 
 /** The kinds rcsctl ships, in dependency order: what others point at comes first. */
-export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind, bidirectionalRoomKind, templateKind, brandProfileKind, layoutKind] as const;
+export const BUILTIN_KINDS = [fileKind, agencyFileKind, logoKind, chatbotKind, autoReplyKind, persistentMenuKind, bidirectionalRoomKind, templateKind, brandProfileKind, layoutKind, privilegeKind] as const;
 
 /** The name of a kind rcsctl ships. */
 export type BuiltinKindName = (typeof BUILTIN_KINDS)[number]['name'];
