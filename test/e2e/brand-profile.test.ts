@@ -42,7 +42,7 @@ describe('brand profile end to end', () => {
   it('validate counts the profile with every other kind', async () => {
     const r = await cli(['validate', manifest()]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, 0 layouts, 0 rooms, 0 persistent menus, 0 bidirectional rooms, 0 agency files, 1 brand profile)\n`);
+    expect(r.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, 0 layouts, 0 rooms, 0 persistent menus, 0 bidirectional rooms, 0 agency files, 1 brand profile, 0 privileges)\n`);
   });
 
   it('validate checks the images against the rules, naming the file and the rule', async () => {
@@ -142,7 +142,7 @@ describe('brand profile end to end', () => {
     try {
       const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
       expect(exp.code, exp.stdout + exp.stderr).toBe(0);
-      expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, layout not read, 0 rooms, 0 bidirectional rooms, 1 brand profile\n`);
+      expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, layout not read, 0 rooms, 0 bidirectional rooms, 1 brand profile, 1 privilege\n`);
       const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
       expect(written.brandProfile).toMatchObject({ account: 'master', name: 'Coffee Co', keywords: 'coffee', profileImage: 'images/profile/profile.png' });
       expect(written.brandProfile.menus).toEqual([{ type: 'web', urlAction: { openUrl: { url: 'https://coffee.example' } } }, { type: 'call' }]);
@@ -166,7 +166,7 @@ describe('brand profile end to end', () => {
       const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
       expect(exp.code, exp.stdout + exp.stderr).toBe(0);
       expect(exp.stdout + exp.stderr).toMatch(/brand page has no profile image/);
-      expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, layout not read, 0 rooms, 0 bidirectional rooms, 0 brand profiles\n`);
+      expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, layout not read, 0 rooms, 0 bidirectional rooms, 0 brand profiles, 1 privilege\n`);
       const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
       expect(written.brandProfile).toBeUndefined();
       const check = await cli(['validate', out], { emu });

@@ -25,7 +25,7 @@ describe('rcsctl export --account', () => {
     const out = join(tmp, 'with-account');
     const run = await cli(['--sandbox', 'export', '--brand', BRAND, '--account', 'master', '--out', out], { env: {} });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(', 1 brand profile\n');
+    expect(run.stdout).toContain(', 1 brand profile, 1 privilege\n');
     expect(parse(readFileSync(join(out, 'brand.yaml'), 'utf8')).brandProfile).toMatchObject({ account: 'master' });
   });
 
@@ -38,7 +38,7 @@ describe('rcsctl export --account', () => {
     expect(run.stdout).not.toContain('brandProfile.account');
     // RCSCTL_PERSON_ID from the run's environment does the same as --account.
     const fromEnv = await cli(['--sandbox', 'export', '--brand', BRAND, '--out', join(tmp, 'from-env')], { env: { RCSCTL_PERSON_ID: 'master' } });
-    expect(fromEnv.stdout).toContain(', 1 brand profile\n');
+    expect(fromEnv.stdout).toContain(', 1 brand profile, 1 privilege\n');
   });
 
   it('refuses --account when adopting one resource (the manifest names its account)', async () => {

@@ -40,9 +40,9 @@ describe('templates end to end', () => {
   it('validate counts the templates with every other kind (it once said "0 auto-replies, 0 files, ..." and left them out)', async () => {
     const text = await cli(['validate', manifest()]);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 2 templates, 0 layouts, 0 rooms, 0 persistent menus, 0 bidirectional rooms, 0 agency files, 0 brand profiles)\n`);
+    expect(text.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 2 templates, 0 layouts, 0 rooms, 0 persistent menus, 0 bidirectional rooms, 0 agency files, 0 brand profiles, 0 privileges)\n`);
     const json = JSON.parse((await cli(['validate', manifest(), '--format', 'json'])).stdout);
-    expect(json.brands[0].counts).toEqual({ file: 0, autoReply: 0, logo: 0, template: 2, layout: 0, chatbot: 0, persistentMenu: 0, bidirectionalRoom: 0, agencyFile: 0, brandProfile: 0 });
+    expect(json.brands[0].counts).toEqual({ file: 0, autoReply: 0, logo: 0, template: 2, layout: 0, chatbot: 0, persistentMenu: 0, bidirectionalRoom: 0, agencyFile: 0, brandProfile: 0, privilege: 0 });
   });
 
   it('apply sends both templates to review; after approval the plan is empty and drift is clean', async () => {
@@ -109,7 +109,7 @@ describe('templates end to end', () => {
     expect(exp.code, exp.stderr).toBe(0);
     // The summary counts every kind the registry exports, templates included (it once left them out);
     // the brand page needs an account to be read, and the summary says it was not, rather than "0 brand profiles".
-    expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 2 templates, layout not read, 0 rooms, 0 bidirectional rooms, brand profile not read\n`);
+    expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 2 templates, layout not read, 0 rooms, 0 bidirectional rooms, brand profile not read, privilege not read\n`);
     expect(exp.stdout).toContain('  note: the brand profile was not read, so it is not exported: no account to read the brand page as');
     const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
     expect(Object.keys(written.templates).sort()).toEqual(['autumn01', 'hours01']);

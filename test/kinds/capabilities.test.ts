@@ -9,11 +9,11 @@ const names = (test: (k: AnyKind) => boolean): string[] => BUILTIN_KINDS.filter(
 
 describe('kind capabilities', () => {
   it('each built-in kind has the capabilities it declares', () => {
-    expect(names(isExportable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'bidirectionalRoom', 'template', 'brandProfile', 'layout']);
-    expect(names(isStateful)).toEqual(['agencyFile', 'logo', 'chatbot', 'autoReply', 'bidirectionalRoom', 'template', 'brandProfile', 'layout']);
+    expect(names(isExportable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'bidirectionalRoom', 'template', 'brandProfile', 'layout', 'privilege']);
+    expect(names(isStateful)).toEqual(['agencyFile', 'logo', 'chatbot', 'autoReply', 'bidirectionalRoom', 'template', 'brandProfile', 'layout', 'privilege']);
     expect(names(isPreviewable)).toEqual(['file', 'logo', 'chatbot', 'autoReply', 'persistentMenu', 'bidirectionalRoom', 'brandProfile', 'layout']);
     // The parts of its drawing each brings, by the roles the preview composes them by.
-    expect(BUILTIN_KINDS.map((k) => Object.keys(previewOf(k) ?? {}).sort().join('+') || '-')).toEqual(['files', '-', 'avatar', 'page', 'change+page', 'change+partOf', 'page', '-', 'page', 'change+css+page']);
+    expect(BUILTIN_KINDS.map((k) => Object.keys(previewOf(k) ?? {}).sort().join('+') || '-')).toEqual(['files', '-', 'avatar', 'page', 'change+page', 'change+partOf', 'page', '-', 'page', 'change+css+page', '-']);
   });
 
   it('a half-declared capability does not count: a drawing that is not an object of parts is not drawn', () => {
@@ -25,9 +25,9 @@ describe('kind capabilities', () => {
   });
 
   it('what was once on every kind is a capability with a default: unmanaged reports, references, plurals', () => {
-    expect(names(isReportingUnmanaged)).toEqual(['logo', 'chatbot', 'autoReply', 'bidirectionalRoom', 'template', 'layout']);
-    expect(names(isReferring)).toEqual(['autoReply', 'persistentMenu', 'bidirectionalRoom']);
-    expect(BUILTIN_KINDS.map((k) => pluralOf(k))).toEqual(['auto-reply files', 'agency files', 'logos', 'rooms', 'auto-replies', 'persistent menus', 'bidirectional rooms', 'templates', 'brand profiles', 'layouts']);
+    expect(names(isReportingUnmanaged)).toEqual(['logo', 'chatbot', 'autoReply', 'bidirectionalRoom', 'template', 'layout', 'privilege']);
+    expect(names(isReferring)).toEqual(['autoReply', 'persistentMenu', 'bidirectionalRoom', 'privilege']);
+    expect(BUILTIN_KINDS.map((k) => pluralOf(k))).toEqual(['auto-reply files', 'agency files', 'logos', 'rooms', 'auto-replies', 'persistent menus', 'bidirectional rooms', 'templates', 'brand profiles', 'layouts', 'privileges']);
     // A kind that holds no references refers to nothing; a false flag does not report.
     const logo = BUILTIN_KINDS[2] as AnyKind;
     expect(liveRefsOf(logo, { fileId: 'LG1' })).toEqual([]);

@@ -201,7 +201,7 @@ describe('a kind defined only in a test', () => {
   it('validates its section against its schema fragment, and is counted by its label', async () => {
     const good = await cli(['validate', join(dir, 'brand.yaml')]);
     expect(good.code).toBe(0);
-    expect(good.stdout).toMatch(/^BR\.widget0001: valid \(.*, 0 agency files, 0 brand profiles, 1 widget\)\n$/);
+    expect(good.stdout).toMatch(/^BR\.widget0001: valid \(.*, 0 agency files, 0 brand profiles, 1 widget, 0 privileges\)\n$/);
     writeFileSync(join(dir, 'bad.yaml'), MANIFEST.replace('color: blue', 'color: green'));
     const bad = await cli(['validate', join(dir, 'bad.yaml')]);
     rmSync(join(dir, 'bad.yaml'));
@@ -260,7 +260,7 @@ describe('a kind defined only in a test', () => {
     const out = join(dir, 'export');
     const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
     expect(exp.code).toBe(0);
-    expect(exp.stdout).toContain(", 0 rooms, 0 bidirectional rooms, brand profile not read, 1 widget\n");
+    expect(exp.stdout).toContain(", 0 rooms, 0 bidirectional rooms, brand profile not read, 1 widget, privilege not read\n");
     expect(readFileSync(join(out, 'brand.yaml'), 'utf8')).toMatch(/widgets:\n {2}blue: \{ name: Blue, color: red \}/);
     expect((await cli(['plan', out, '--detailed-exitcode'], { emu })).code).toBe(0);
   });

@@ -36,7 +36,7 @@ describe('rcsctl validate (in-process)', () => {
     expect(r.stderr.match(/^\S+: (error|warning|note) RCS\d+/gm)).toEqual(['examples/brand/brand.yaml:118:3: note RCS514', 'examples/brand/brand.yaml:135:3: note RCS514']);
     expect(r.stderr).toContain('0 errors, 0 warnings, 2 notes\n');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^BR\.demo000001: valid \(2 auto-reply files, 6 auto-replies, 1 logo, 0 templates, 0 layouts, 2 rooms, 1 persistent menu, 1 agency file, 0 brand profiles\)\n$/);
+    expect(r.stdout).toMatch(/^BR\.demo000001: valid \(2 auto-reply files, 6 auto-replies, 1 logo, 0 templates, 0 layouts, 2 rooms, 1 persistent menu, 0 bidirectional rooms, 1 agency file, 0 brand profiles, 0 privileges\)\n$/);
   });
 
   it('exits 1 on errors and prints them compiler-style with a caret under the fault', async () => {
