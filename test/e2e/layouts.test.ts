@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { loadSeed, type RunningEmulator } from '../../src/emulator/index.js';
 import { layoutsOf } from '../../src/emulator/routes/layouts.js';
 import { call } from '../emulator/helpers.js';
 import { admin, BRAND, cli, emulator, ROOT } from './helpers.js';
@@ -146,6 +146,17 @@ describe('layouts end to end', () => {
     const plan = await cli(['plan', manifest()], { emu, env });
     expect(plan.stdout).toContain('~ layout.receipt');
     expect(await detailReads()).toBe(1);
+  });
+
+  it('a plan of declared layouts with an account that is not an agency fails at the layouts, saying why', async () => {
+    // The case's seed, and a manager with a role on the brand: a valid token, but not an agency's.
+    const seed = loadSeed(join(CASE, 'seed.yaml'));
+    seed.accounts = [...(seed.accounts ?? []), { userId: 'manager', role: 'manager', token: 'layout-manager-token', brands: [{ brandId: BRAND, role: 'operator' }] }];
+    emu = await emulator(seed);
+    const master = await cli(['plan', manifest()], { emu, env: { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: 'layout-manager-token', BRAND_KEY: AGENCY.BRAND_KEY } });
+    expect(master.code).toBe(1);
+    expect(master.stdout).toContain(`error[LAYOUT_ACCOUNT] ${manifest()}:7:3: the service lists layouts to agency accounts only (401 61003): plan and apply layouts with an agency account, sending the brand key (brand.key)`);
+    expect(master.stdout).not.toContain('Invalid token');
   });
 
   it('export with an account the service refuses layouts to says they were not read', async () => {

@@ -29,13 +29,16 @@ export const LAYOUT_CODES = { gone: ERRORS.invalidLayoutId.code, noChange: ERROR
 /** The prune entry that makes a plan read a brand's layouts even when it declares none. */
 const PRUNE = 'layouts';
 
+/** Why layouts were not read: the service's answer to an account that is not an agency's. */
+const ROLE_REFUSED = 'the service lists layouts to agency accounts only (401 61003)';
+
 /** A brand's layouts, and the service's lists a plan checks them against (absent when not read). */
 export interface LiveLayouts {
   items: Layout[];
   components?: LayoutComponent[];
   rules?: LayoutRule[];
   sampleIds?: string[];
-  /** Why the layouts were not read, when export was refused them. */
+  /** Why the layouts were not read: the service refused the account's role. */
   unread?: string;
 }
 
@@ -48,8 +51,8 @@ export const layoutReader: ListReader<LiveLayouts> = {
     try {
       listed = await collect(env.client.layouts.list(env.brand));
     } catch (err) {
-      // Export reads no manifest: an account the service refuses layouts to (not an agency) has none to export.
-      if (env.desired === undefined && isServiceError(err, LAYOUT_CODES.roleRefused)) return { items: [], unread: 'the service lists layouts to agency accounts only (401 61003)' };
+      // An account the service refuses layouts to (not an agency): export has none to write, and a plan of declared layouts fails at them (layoutsProblems) rather than at an "Invalid token".
+      if ((env.desired === undefined || declared.length > 0) && isServiceError(err, LAYOUT_CODES.roleRefused)) return { items: [], unread: ROLE_REFUSED };
       throw err;
     }
     const [items, lists] = await Promise.all([mapLimit(listed, env.concurrency, (s) => detail(env, s)), declared.length === 0 ? undefined : catalogues(env, declared)]);
@@ -81,6 +84,10 @@ async function catalogues(env: ReadEnv, declared: DesiredLayout[]): Promise<Omit
 export function layoutsProblems(desired: DesiredLayout[], live: LiveBrand): PlanProblem[] {
   const section = live.layouts;
   if (section === undefined) return [];
+  const first = desired[0];
+  if (section.unread !== undefined && first !== undefined) {
+    return [{ code: 'LAYOUT_ACCOUNT', address: `layout.${first.handle}`, file: first.source.file, line: first.source.line, message: `${first.source.file}:${first.source.line}:${first.source.col}: ${section.unread}: plan and apply layouts with an agency account, sending the brand key (brand.key)` }];
+  }
   return desired.flatMap((d) => layoutProblems(d, section));
 }
 
