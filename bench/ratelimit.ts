@@ -17,7 +17,7 @@
 //   npm run bench -- ratelimit            # every rate
 //   npm run bench -- ratelimit 200        # one rate
 //   BENCH_QUICK=1 npm run bench -- ratelimit 1000   # auto only, no fixed or no-limit rows
-//   BENCH_TRACE=1 ...                     # print each run's limiter trace (cuts and pauses)
+//   BENCH_TRACE=1 ...                     # print each run's limiter trace (cuts and pauses); with shards, each shard's answers per 500 ms
 //   npm run bench -- ratelimit shards [rate ...]   # four shards at once (default 40 200 1000)
 //   BENCH_RCSCTL=/path/to/bin/rcsctl.js ...        # measure another build (a frozen copy) with this benchmark
 //   BENCH_BRANDS=40 npm run bench -- ratelimit shards 40 200   # the 40-brand agency: short runs, as real plans are
@@ -123,6 +123,9 @@ interface PlanRun {
   /** Wall-clock ms of the first request sent and the last answer (bench/timeline.ts), with `timeline`. */
   firstRequest?: number;
   lastAnswer?: number;
+  /** Wall-clock ms of each answer other than 429, and of each 429, with `timeline` and BENCH_TRACE. */
+  answers?: number[];
+  refused?: number[];
 }
 
 /** Run `rcsctl plan` as a child to its exit: wall milliseconds, the brands that failed (exit 1), and what the limiter did; `extra` are more arguments (`--shard i/n`), `timeline` preloads bench/timeline.ts. */
@@ -132,7 +135,7 @@ function plan(url: string, dir: string, concurrency: string, extra: string[] = [
     const preload = timeline ? ['--import', TIMELINE] : [];
     const child = spawn(process.execPath, [...preload, BIN, 'plan', dir, '--concurrency', concurrency, '--no-cache', '--json', ...extra], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN, NO_COLOR: '1', RCSCTL_DEBUG: 'limiter' },
+      env: { ...process.env, RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN, NO_COLOR: '1', RCSCTL_DEBUG: 'limiter', ...(timeline && TRACE ? { BENCH_TIMELINE_ANSWERS: '1' } : {}) },
     });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -143,11 +146,12 @@ function plan(url: string, dir: string, concurrency: string, extra: string[] = [
       const failed = /(\d+) of \d+ brands? failed/.exec(err);
       const summary = /(\d+) pace cuts, \d+ limit cuts, (\d+) pauses/.exec(err);
       const marks = /^timeline (\{.*\})$/m.exec(err);
-      const t = marks !== null ? (JSON.parse(marks[1] as string) as { origin: number; firstRequest?: number; lastAnswer?: number }) : undefined;
+      const t = marks !== null ? (JSON.parse(marks[1] as string) as { origin: number; firstRequest?: number; lastAnswer?: number; answers?: number[]; refused?: number[] }) : undefined;
       const limiter = {
         paceCuts: Number(summary?.[1] ?? NaN),
         pauses: Number(summary?.[2] ?? NaN),
         ...(t?.firstRequest !== undefined && t.lastAnswer !== undefined ? { firstRequest: t.origin + t.firstRequest, lastAnswer: t.origin + t.lastAnswer } : {}),
+        ...(t?.answers !== undefined && t.refused !== undefined ? { answers: t.answers.map((a) => t.origin + a), refused: t.refused.map((a) => t.origin + a) } : {}),
       };
       if (TRACE) process.stdout.write(err.split('\n').filter((l) => l.includes('limiter:')).map((l) => `      ${l}\n`).join(''));
       if (code === 0) resolve({ ms, failed: 0, ...limiter });
@@ -265,7 +269,31 @@ async function group(url: string, dir: string, rate: number, shards: number): Pr
   const first = Math.min(...runs.map((r) => r.firstRequest ?? NaN));
   const last = Math.max(...runs.map((r) => r.lastAnswer ?? NaN));
   if (!Number.isFinite(first) || !Number.isFinite(last)) throw new Error('no timeline line from a shard (bench/timeline.ts did not run)');
+  if (TRACE && shards > 1) printRates(runs, first, last);
   return { accepted: allowed, limited, windowMs: last - first, doneMs: runs.map((r) => (r.lastAnswer as number) - first).sort((a, b) => a - b), paceCuts: runs.map((r) => r.paceCuts) };
+}
+
+const RATE_BUCKET_MS = 500;
+
+/** Each process's answers per RATE_BUCKET_MS from the first request of any (429s in brackets): which shard held back the end. */
+function printRates(runs: PlanRun[], first: number, last: number): void {
+  const buckets = Math.ceil((last - first) / RATE_BUCKET_MS);
+  const count = (times: number[]) => {
+    const n = new Array<number>(buckets).fill(0);
+    for (const t of times) {
+      const b = Math.min(buckets - 1, Math.floor((t - first) / RATE_BUCKET_MS));
+      n[b] = (n[b] ?? 0) + 1;
+    }
+    return n;
+  };
+  console.log(`      answers a second per ${RATE_BUCKET_MS} ms from the first request (429s in brackets):`);
+  for (const [i, r] of runs.entries()) {
+    const ok = count(r.answers ?? []);
+    const no = count(r.refused ?? []);
+    const start = (((r.firstRequest as number) - first) / 1000).toFixed(2);
+    const rates = ok.map((x, b) => `${(x * 1000) / RATE_BUCKET_MS}${(no[b] as number) > 0 ? `(${no[b]})` : ''}`).join(' ');
+    console.log(`      shard ${i + 1} (first request at ${start} s): ${rates}`);
+  }
 }
 
 /** The share of the limit a run used, the bucket's first second of burst taken out. */

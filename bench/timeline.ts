@@ -20,6 +20,16 @@ subscribe('undici:request:create', () => {
 subscribe('undici:request:trailers', () => {
   marks.lastAnswer = now();
 });
+// BENCH_TIMELINE_ANSWERS=1: also when each answer came (ms since the process started) and whether it was a
+// 429, for a benchmark that draws each process's rate over time (bench/ratelimit.ts with BENCH_TRACE).
+const answers: number[] = [];
+const refused: number[] = [];
+if (process.env.BENCH_TIMELINE_ANSWERS === '1') {
+  subscribe('undici:request:headers', (message) => {
+    const status = (message as { response?: { statusCode?: number } }).response?.statusCode;
+    (status === 429 ? refused : answers).push(now());
+  });
+}
 const write = process.stdout.write.bind(process.stdout) as (...args: unknown[]) => boolean;
 process.stdout.write = ((...args: unknown[]) => {
   marks.firstOutput ??= now();
@@ -27,5 +37,6 @@ process.stdout.write = ((...args: unknown[]) => {
 }) as typeof process.stdout.write;
 process.on('exit', () => {
   marks.exit = now();
-  process.stderr.write(`timeline ${JSON.stringify({ ...marks, requests, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  const times = process.env.BENCH_TIMELINE_ANSWERS === '1' ? { answers, refused } : {};
+  process.stderr.write(`timeline ${JSON.stringify({ ...marks, requests, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), ...times })}\n`);
 });
