@@ -77,3 +77,25 @@ describe('bidirectional rooms: the pure part', () => {
     expect(bidirectionalRoomKind.liveRefs(liveChat())).toEqual(['chatbot:0212345678']);
   });
 });
+
+describe('bidirectional rooms: the doctor check', () => {
+  // The service's answers as given (the doctor reads with GETs only); the emulator's own is checked in test/e2e/doctor.test.ts.
+  const answers = (bidi: unknown[], rooms: unknown[]) => ({
+    get: async (path: string) => ({ status: 200, body: { result: path.endsWith('/bidirectional/chatbot') ? bidi : rooms } }),
+    issueToken: () => undefined,
+  });
+  const env = (bidi: unknown[], rooms: unknown[]) => ({ inspect: answers(bidi, rooms), brand: { id: 'BR.demo000001' }, base: '/api/1.1/brand/BR.demo000001' });
+  const chatRoom = { chatbotId: 'bot-coffee', service: 'chat', approvalResult: '승인' };
+
+  it('holds when rooms with a bidirectional ID are only in the bidirectional list', async () => {
+    const [check] = await bidirectionalRoomKind.doctor(env([chatRoom], [{ chatbotId: '0212345678', service: 'a2p', approvalResult: '승인' }]));
+    expect(check).toMatchObject({ id: 'bidirectional-list', status: 'ok', said: 'HTTP 200, 1 room (1 with a bidirectional ID), none in the sender-number list' });
+  });
+
+  it('differs when the sender-number list holds one too (the chatbot kind would see it), or the list is not of rooms', async () => {
+    const [both] = await bidirectionalRoomKind.doctor(env([chatRoom], [chatRoom]));
+    expect(both).toMatchObject({ status: 'differs', said: expect.stringContaining('1 room with a bidirectional ID also in the sender-number list (bot-coffee)') });
+    const [shape] = await bidirectionalRoomKind.doctor(env([{ id: 1 }], []));
+    expect(shape).toMatchObject({ status: 'differs', said: 'HTTP 200, not a list of rooms in that shape' });
+  });
+});
