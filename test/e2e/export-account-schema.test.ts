@@ -9,10 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { BRAND, cli, ROOT } from './helpers.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { BRAND, cli, emulator, ROOT } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'rcsctl-export-account-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+// A brand page as the service keeps one: with its profile image (a page without one is left out of an export).
+let withPage: RunningEmulator | undefined;
+afterAll(async () => {
+  await withPage?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+const pageEmulator = async (): Promise<RunningEmulator> => (withPage ??= await emulator(join(ROOT, 'test', 'plan-cases', '072-profile-reviewed-field', 'seed.yaml')));
 // The profile reader falls back to the process's RCSCTL_PERSON_ID: none here.
 beforeEach(() => {
   delete process.env.RCSCTL_PERSON_ID;
@@ -23,7 +30,7 @@ const schemaLine = (dir: string): string => readFileSync(join(dir, 'brand.yaml')
 describe('rcsctl export --account', () => {
   it('reads and writes the brand profile as the account given, with no environment variable', async () => {
     const out = join(tmp, 'with-account');
-    const run = await cli(['--sandbox', 'export', '--brand', BRAND, '--account', 'master', '--out', out], { env: {} });
+    const run = await cli(['export', '--brand', BRAND, '--account', 'master', '--out', out], { emu: await pageEmulator() });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(', 1 brand profile, 1 privilege\n');
     expect(parse(readFileSync(join(out, 'brand.yaml'), 'utf8')).brandProfile).toMatchObject({ account: 'master' });
@@ -37,7 +44,7 @@ describe('rcsctl export --account', () => {
     expect(run.stdout).toContain('no account to read the brand page as: pass --account ID or set RCSCTL_PERSON_ID');
     expect(run.stdout).not.toContain('brandProfile.account');
     // RCSCTL_PERSON_ID from the run's environment does the same as --account.
-    const fromEnv = await cli(['--sandbox', 'export', '--brand', BRAND, '--out', join(tmp, 'from-env')], { env: { RCSCTL_PERSON_ID: 'master' } });
+    const fromEnv = await cli(['export', '--brand', BRAND, '--out', join(tmp, 'from-env')], { emu: await pageEmulator(), env: { RCSCTL_PERSON_ID: 'master' } });
     expect(fromEnv.stdout).toContain(', 1 brand profile, 1 privilege\n');
   });
 

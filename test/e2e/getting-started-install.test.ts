@@ -15,7 +15,8 @@ import { ROOT } from './helpers.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'getting-started.md'), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'rcsctl-install-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// The clone holds a full copy of node_modules: removing it takes longer than a hook's default 30 s on a busy disk.
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 180_000);
 
 /** The first sh block of the section whose heading starts with `## N.`. */
 function firstBlock(n: number): string {

@@ -38,7 +38,7 @@ describe('the validator compiled at run time', () => {
   it('counts an emoji as 2, as the precompiled one does, and warns of nothing', () => {
     const warn = vi.spyOn(console, 'warn');
     // A kind registered at run time makes checkSchema compile the schema itself.
-    registerKind({ ...logoKind, name: 'widget', prune: undefined, liveSection: 'widgets', manifest: { ...logoKind.manifest, section: 'widgets', order: 99, schema: { property: { type: 'object' }, definitions: {} } } } as unknown as AnyKind);
+    registerKind({ ...logoKind, name: 'widget', prune: undefined, read: { ...logoKind.read, section: 'widgets' }, manifest: { ...logoKind.manifest, section: 'widgets', order: 99, schema: { property: { type: 'object' }, definitions: {} } } } as unknown as AnyKind);
     // 51 emoji: 51 code points, 102 UTF-16 code units, over the 100 a logo's description may hold.
     const text = '😀'.repeat(51);
     const yaml = `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.demo000001 }\nlogos:\n  main: { name: Logo, description: "${text}", path: logo.png }\n`;
