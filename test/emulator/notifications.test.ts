@@ -129,6 +129,24 @@ function template(custTmpltId: string, text: string): Record<string, unknown> {
   return { brandId: 'BR.a', custTmpltId, messagebaseformId: 'TADS001A', tmpltName: `Template ${custTmpltId}`, formattedString: fs };
 }
 
+describe('bidirectional room notifications', () => {
+  it('created on registering a room with a bidirectional ID, modified on converting, changing and unlinking, deleted; nothing for a refused call', async () => {
+    const BIDI = '/api/1.1/brand/BR.a/bidirectional/chatbot';
+    const send = (method: string, path: string, chatbot?: unknown) => call(emu, method, path, { ...AS_MASTER, ...(chatbot !== undefined ? { json: { chatbot } } : {}) });
+    expect((await send('POST', BIDI, { chatbotId: 'bot-n', service: 'chat', subTitle: 'Chat', subNum: '0200000001', inputField: 1 })).status).toBe(200);
+    expect((await send('POST', BIDI, { chatbotId: '0200000001', service: 'a2p', subTitle: 'Main', subNum: '0200000001', inputField: 1, botAgencyId: 'ag3' })).status).toBe(200);
+    // Refused: an agency that does not serve the brand (64363).
+    expect((await send('PUT', `${BIDI}/0200000001`, { botAgencyId: 'ag2' })).status).toBe(400);
+    expect((await review('chatbot', 'bot-n', 'complete')).status).toBe(200);
+    expect((await send('PUT', `${BIDI}/bot-n`, { subDescr: 'Ask us' })).status).toBe(200);
+    expect((await send('DELETE', `${BIDI}/bot-n`)).status).toBe(200);
+    expect((await send('DELETE', `${BIDI}/0200000001`)).status).toBe(200);
+    await settle(6);
+    const n = (chatbotId: string, method: string) => ({ notiType: 'chatbot', brandId: 'BR.a', chatbotId, method });
+    expectBoth([n('bot-n', 'created'), n('0200000001', 'modified'), n('bot-n', 'created'), n('bot-n', 'modified'), n('bot-n', 'deleted'), n('0200000001', 'modified')]);
+  });
+});
+
 describe('template notifications', () => {
   it('created on registration and on approval, rejected with the reason, modified on update and cancel, deleted; nothing for a refused call', async () => {
     const reg = await call(emu, 'POST', TEMPLATES, { ...AS_MASTER, json: { regMessagebases: [template('ship01', 'Order {{order}} shipped.')] } });
