@@ -115,6 +115,15 @@ describe('privileges end to end', () => {
     expect(roles().kim).toBe('operator');
   });
 
+  it('an account listed in the role the service does not give it fails the plan, at its line', async () => {
+    await cli(['apply', file, '--yes'], { emu });
+    write('  account: master\n  representative: master\n  operators: [mgr, ag1]\n');
+    const plan = await cli(['plan', file], { emu });
+    expect(plan.code).toBe(1);
+    expect(plan.stdout + plan.stderr).toContain('ag1 is an agency in the service (Agency): list it under agencies');
+    expect(plan.stdout + plan.stderr).toMatch(/brand\.yaml:7\b/);
+  });
+
   it('as an operator, rcsctl reads but changes nothing, and never removes its own access', async () => {
     write('  account: mgr\n  representative: master\n  operators: [kim]\n', true);
     const env = { RCSCTL_TOKEN: 't-mgr' };
