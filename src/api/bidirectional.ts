@@ -10,6 +10,7 @@ import { anyObject, arr, bool, num, obj, opt, str, unsetAsNull } from './shape.j
 import type { BrandRef, Transport } from './transport.js';
 import type { BiChatbotInfo, ChatbotDetail, ChatbotListItem } from '../contract/wire.js';
 import { ERRORS } from '../contract/codes.js';
+import { chatbotListFields } from './chatbots.js';
 
 /** Client methods for bidirectional rooms. */
 export interface BidirectionalApi {
@@ -25,31 +26,10 @@ export interface BidirectionalApi {
   delete(brand: BrandRef, id: string): Promise<void>;
 }
 
-// docs/decisions.md, "Bidirectional rooms": the list's and the answers' fields, groupId through updateId.
-const listItemFields = {
-  groupId: opt(str),
-  chatbotId: str,
-  brandId: str,
-  subNum: opt(str),
-  isMainNum: opt(bool),
-  subTitle: str,
-  service: str,
-  display: str,
-  inputField: num,
-  subDescr: opt(str),
-  botAgencyId: opt(str),
-  saftyStatusYn: str,
-  psMenuUse: opt(bool),
-  approvalResult: str,
-  registerDate: opt(str),
-  approvalDate: opt(str),
-  updateDate: opt(str),
-  registerId: opt(str),
-  updateId: opt(str),
-};
-const listItem = obj(listItemFields);
+// docs/decisions.md, "Bidirectional rooms": the list's and the answers' fields are the Chatbot's, groupId through updateId.
+const listItem = obj(chatbotListFields);
 const detail = obj({
-  ...listItemFields,
+  ...chatbotListFields,
   mediaUrl: opt(arr(anyObject)),
   rcsReply: opt(str),
   approvalReason: opt(str),

@@ -30,8 +30,8 @@ export interface ChatbotsApi {
   cancel(brand: BrandRef, id: string): Promise<void>;
 }
 
-// docs/decisions.md, "Rooms": Chatbot objects, fields groupId through updateId.
-const listItemFields = {
+// docs/decisions.md, "Rooms": Chatbot objects, fields groupId through updateId (the bidirectional list's too).
+export const chatbotListFields = {
   groupId: opt(str),
   chatbotId: str,
   brandId: str,
@@ -52,11 +52,11 @@ const listItemFields = {
   registerId: opt(str),
   updateId: opt(str),
 };
-const listItem = obj(listItemFields);
+const listItem = obj(chatbotListFields);
 
 // docs/decisions.md, "Rooms": detail with every field of the Chatbot resource.
 const detail = obj({
-  ...listItemFields,
+  ...chatbotListFields,
   mediaUrl: opt(arr(anyObject)),
   rcsReply: opt(str),
   approvalReason: opt(str),
