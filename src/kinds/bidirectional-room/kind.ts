@@ -64,50 +64,50 @@ export const bidirectionalPlanning: KindPlanning<DesiredBidirectionalRoom, Chatb
   },
 
   diff: {
-  match: (desired, live) => matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId),
+    match: (desired, live) => matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId),
 
-  normaliseLive: (l) => liveFields(l),
-  normaliseDesired(d, _ctx, l) {
-    if (d.service === 'a2p') return d.botAgencyId !== undefined ? { botAgencyId: d.botAgencyId } : l !== undefined ? liveFields(l) : {};
-    const out: Fields = l === undefined ? { ...CHAT_DEFAULTS } : liveFields(l);
-    for (const f of CHAT_FIELDS) {
-      const v = d[f];
-      if (v !== undefined && v !== '') out[f] = v;
-      else if (v === '') delete out[f];
-    }
-    const ordered: Fields = {};
-    for (const f of CHAT_FIELDS) if (out[f] !== undefined) ordered[f] = out[f];
-    return ordered;
-  },
+    normaliseLive: (l) => liveFields(l),
+    normaliseDesired(d, _ctx, l) {
+      if (d.service === 'a2p') return d.botAgencyId !== undefined ? { botAgencyId: d.botAgencyId } : l !== undefined ? liveFields(l) : {};
+      const out: Fields = l === undefined ? { ...CHAT_DEFAULTS } : liveFields(l);
+      for (const f of CHAT_FIELDS) {
+        const v = d[f];
+        if (v !== undefined && v !== '') out[f] = v;
+        else if (v === '') delete out[f];
+      }
+      const ordered: Fields = {};
+      for (const f of CHAT_FIELDS) if (out[f] !== undefined) ordered[f] = out[f];
+      return ordered;
+    },
 
-  createStep(d, ctx, seed) {
-    const expected = bidirectionalPlanning.diff.normaliseDesired(d, ctx, undefined) as Fields;
-    if (d.service === 'a2p') {
-      const room = sender(ctx.live, d.chatbotId);
-      const info: BiChatbotInfo = {
-        chatbotId: d.chatbotId,
-        service: 'a2p',
-        subNum: d.chatbotId,
-        // The room keeps its own name and input box: converting changes only the link.
-        subTitle: room?.subTitle ?? ctx.brand.chatbots.get(d.chatbotId)?.subTitle ?? d.chatbotId,
-        inputField: (room?.inputField ?? 1) === 0 ? 0 : 1,
-        botAgencyId: String(expected.botAgencyId ?? ''),
-      };
-      const name = room?.subTitle ?? ctx.brand.chatbots.get(d.chatbotId)?.subTitle ?? d.chatbotId;
-      return { ...seed, name, gate: conversionGate(d, ctx.brand, ctx.live), op: 'create', request: { chatbot: info } };
-    }
-    const changes = seed.changes.map((c) => (c.path in CHAT_DEFAULTS && d[c.path as ChatField] === undefined ? { ...c, default: true as const } : c));
-    const info = { chatbotId: d.chatbotId, service: 'chat' as const, ...toInfo(expected) };
-    const blocked = replyNumberGate(d, ctx.brand, ctx.live);
-    return { ...seed, changes, ...(blocked !== undefined ? { gate: blocked } : {}), op: 'create', request: { chatbot: info } };
-  },
-  updateStep(d, l, ctx, seed) {
-    const expected = bidirectionalPlanning.diff.normaliseDesired(d, ctx, l) as Fields;
-    const info: BiChatbotInfo = d.service === 'a2p' ? { botAgencyId: String(expected.botAgencyId ?? '') } : toInfo(expected);
-    // A field the manifest removes is sent empty (subDescr).
-    if (d.service === 'chat' && d.subDescr === '' && l.subDescr !== null && l.subDescr !== '') info.subDescr = '';
-    return { ...seed, op: 'update', liveId: l.chatbotId, request: { chatbot: info } };
-  },
+    createStep(d, ctx, seed) {
+      const expected = bidirectionalPlanning.diff.normaliseDesired(d, ctx, undefined) as Fields;
+      if (d.service === 'a2p') {
+        const room = sender(ctx.live, d.chatbotId);
+        const info: BiChatbotInfo = {
+          chatbotId: d.chatbotId,
+          service: 'a2p',
+          subNum: d.chatbotId,
+          // The room keeps its own name and input box: converting changes only the link.
+          subTitle: room?.subTitle ?? ctx.brand.chatbots.get(d.chatbotId)?.subTitle ?? d.chatbotId,
+          inputField: (room?.inputField ?? 1) === 0 ? 0 : 1,
+          botAgencyId: String(expected.botAgencyId ?? ''),
+        };
+        const name = room?.subTitle ?? ctx.brand.chatbots.get(d.chatbotId)?.subTitle ?? d.chatbotId;
+        return { ...seed, name, gate: conversionGate(d, ctx.brand, ctx.live), op: 'create', request: { chatbot: info } };
+      }
+      const changes = seed.changes.map((c) => (c.path in CHAT_DEFAULTS && d[c.path as ChatField] === undefined ? { ...c, default: true as const } : c));
+      const info = { chatbotId: d.chatbotId, service: 'chat' as const, ...toInfo(expected) };
+      const blocked = replyNumberGate(d, ctx.brand, ctx.live);
+      return { ...seed, changes, ...(blocked !== undefined ? { gate: blocked } : {}), op: 'create', request: { chatbot: info } };
+    },
+    updateStep(d, l, ctx, seed) {
+      const expected = bidirectionalPlanning.diff.normaliseDesired(d, ctx, l) as Fields;
+      const info: BiChatbotInfo = d.service === 'a2p' ? { botAgencyId: String(expected.botAgencyId ?? '') } : toInfo(expected);
+      // A field the manifest removes is sent empty (subDescr).
+      if (d.service === 'chat' && d.subDescr === '' && l.subDescr !== null && l.subDescr !== '') info.subDescr = '';
+      return { ...seed, op: 'update', liveId: l.chatbotId, request: { chatbot: info } };
+    },
   },
 
   gates: {
