@@ -42,7 +42,7 @@ describe('layouts end to end', () => {
   it('validate counts the layouts with every other kind', async () => {
     const r = await cli(['validate', manifest()], { env: AGENCY });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, 2 layouts, 0 rooms, 0 persistent menus, 0 bidirectional rooms, 0 agency files, 0 brand profiles)\n`);
+    expect(r.stdout).toBe(`${BRAND}: valid (0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, 2 layouts, 0 rooms, 0 persistent menus, 0 bidirectional rooms, 0 agency files, 0 brand profiles, 0 privileges)\n`);
   });
 
   it("plan names a component the service does not list, and one outside the product's rule, at the manifest line", async () => {

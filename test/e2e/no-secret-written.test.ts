@@ -29,7 +29,8 @@ import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { commandShapes, main } from '../../src/cli/main.js';
 import { parse } from 'yaml';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator, Seed } from '../../src/emulator/index.js';
+import { defaultSeedPath } from '../../src/util/paths.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { admin, BRAND, cli, emulator, EXAMPLE, ROOT, TOKEN, type CliRun } from './helpers.js';
 
@@ -143,6 +144,11 @@ brandProfile:
     - type: web
       urlAction: { openUrl: { url: "https://example.com/home/${s}" } }
   profileImage: "images/profile-${s}.png"
+privileges:
+  account: master
+  representative: master
+  operators: ["op-${s}"]
+  agencies: [agency]
 agencyFiles:
   ${BRAND}.canary:
     path: "images/${s}-spring.png"
@@ -210,7 +216,10 @@ async function run(argv: string[]): Promise<CliRun> {
 }
 
 beforeAll(async () => {
-  emu = await emulator();
+  // An account whose id holds the canary, for the privileges section to grant.
+  const seed = parse(readFileSync(defaultSeedPath(), 'utf8')) as Seed;
+  seed.accounts = [...(seed.accounts ?? []), { userId: `op-${CANARY}`, role: 'manager', brands: [] }];
+  emu = await emulator(seed);
   work = mkdtempSync(join(tmpdir(), 'rcsctl-no-secret-'));
   manifests = join(work, 'manifests');
   cacheDir = join(work, 'caches', 'first');
