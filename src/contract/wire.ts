@@ -360,17 +360,11 @@ export interface LayoutRule {
   componentLimit: Record<string, number>;
 }
 
-/** A sample layout (SampleLayout); its detail adds the areas and the openrichcard message. */
-export interface SampleLayout {
-  sampleLayoutId: string;
-  sampleLayoutName: string;
-  productCode: string;
-  status: string;
-  registerId: string | null;
-  registerDate: ServiceTime;
-  updateDate: ServiceTime;
-  approvalResult: string;
-}
+/**
+ * A sample layout (SampleLayout): the same fields as a brand's layout in the list (the document names both ids
+ * `sampleLayoutId`); its detail adds the areas and the openrichcard message.
+ */
+export type SampleLayout = LayoutListItem;
 
 /** A sample layout in full (SampleLayoutDetail). */
 export interface SampleLayoutDetail extends SampleLayout {
