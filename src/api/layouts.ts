@@ -54,7 +54,7 @@ export interface LayoutsApi {
 
 // The public document's LayoutComponent, as read back (with its index).
 const composition = obj({ index: opt(num), componentId: str, options: any });
-const listed = obj({
+const listedFields = {
   sampleLayoutId: str,
   sampleLayoutName: str,
   productCode: str,
@@ -63,16 +63,10 @@ const listed = obj({
   registerDate: str,
   updateDate: str,
   approvalResult: str,
-});
+};
+const listed = obj(listedFields);
 const detail = obj({
-  sampleLayoutId: str,
-  sampleLayoutName: str,
-  productCode: str,
-  status: str,
-  registerId: opt(str),
-  registerDate: str,
-  updateDate: str,
-  approvalResult: str,
+  ...listedFields,
   cardType: opt(str),
   buttonColor: opt(str),
   headerComposition: arr(composition),
