@@ -175,6 +175,21 @@ const NON_STRING_KEY = /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?[0-9
  */
 const FULL_READER_ONLY = /\r(?!\n)|\t|(?:^|\s)[|>](?:[-+]?[1-9]|[1-9]?\+)|^[ ]+(?:---|\.\.\.)(?:\s|$)|(?:^|[\s[{,])%|(?:\]|(?<!\$\{[^}\n]*)\})[^\s,\]}:#]/m;
 
+/** What may follow a closing quote: nothing, a space or line end, a flow separator, or a key's colon. */
+const AFTER_QUOTE = /^(?:|[\s,\]}:])$/;
+
+/**
+ * A plain value that starts its own line below a line holding a comment
+ * (`a:` `#x` ` b`): the full reader joins it with the next lines into one
+ * key, or into one longer string, where js-yaml reads the value `b`.
+ */
+function afterCommentLine(text: string, start: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (text.slice(lineStart, start).trim() !== '' || lineStart === 0) return false;
+  const above = text.slice(0, lineStart - 1).replace(/(?:\n[ \r]*)+$/, '');
+  return above.slice(above.lastIndexOf('\n') + 1).includes('#');
+}
+
 /** Floats as the full reader reads them: one too large for a double is Infinity, not a string. */
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 
@@ -254,6 +269,9 @@ function plainDocuments(text: string): PlainDocument[] | undefined {
       if (!(parent?.map ?? true) && open.length === 1 && e.valueStart >= 0) return undefined;
       if (isKey && e.style === SCALAR_STYLE.PLAIN && (e.valueStart < 0 || !e.fast || NON_STRING_KEY.test(text.slice(e.valueStart, e.valueEnd)))) return undefined;
       if (depth + 1 > MAX_DEPTH) return undefined;
+      // Text right after a closing quote (`- 'x'k: 1`): js-yaml reads `k` as a new key, the full reader refuses it.
+      if ((e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED) && !AFTER_QUOTE.test(text.charAt(e.valueEnd + 1))) return undefined;
+      if (!isKey && e.style === SCALAR_STYLE.PLAIN && e.valueStart >= 0 && afterCommentLine(text, e.valueStart)) return undefined;
       if (isKey && parent?.path !== undefined) {
         // A key written as it reads: it starts at its first character, or at its opening quote.
         const quoted = e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED;

@@ -75,6 +75,14 @@ describe('the fast and the full YAML reader', () => {
       'a: [1,\n',
       'a: b: c\n',
       'a: "\\q"\n',
+      // Text right after a closing quote: js-yaml took `k` as a key of the top map (found by the fuzz test below).
+      "\\: \n- 'it''s'k: >",
+      "a:\n- 'x'k: 1\n",
+      'a:\n- "x"k: 1\n',
+      // A plain value on its own line below a comment: the full reader joins it with the next line.
+      'a:\n#x\n b\nc: 1\n',
+      'a: #y\n\n b\nc: 1\n',
+      '- \n#x\n b\n- c\n',
       `${'['.repeat(MAX_DEPTH + 1)}${']'.repeat(MAX_DEPTH + 1)}\n`,
       Array.from({ length: MAX_DEPTH + 1 }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n') + ' x\n',
     ];
