@@ -4,7 +4,8 @@
 // and rules at their manifest line; apply registers them and a plan after is
 // empty; a layout made in the console is a drift finding, and a console edit
 // of a declared one is drift; export writes them back and a plan of the export
-// is empty; a layout stuck in 처리중 is blocked and found; doctor checks the
+// is empty; a console layout on a brand that declares none (an agency's: it
+// has a key) is found too; a layout stuck in 처리중 is blocked and found; doctor checks the
 // layout routes; graph draws them.
 
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -117,6 +118,48 @@ describe('layouts end to end', () => {
     const held = await run(['apply', manifest(), '--yes']);
     expect(stored().find((l) => l.layoutName === 'Receipt')?.bodyComposition[1]?.options?.maxCount).toBe(5);
     expect(held.stdout).toContain('blocked');
+  });
+
+  it('a layout made in the console on a brand that declares no layouts is a drift finding; export writes it back and a plan of the export is empty', async () => {
+    emu = await emulator(join(CASE, 'seed.yaml'));
+    // The brand as an agency keeps it in git before any layout: its key, an auto-reply, no `layouts:` and no prune.
+    writeFileSync(manifest(), 'apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.demo000001, key: "${env:BRAND_KEY}" }\n');
+    expect((await run(['drift', manifest()])).code).toBe(0);
+
+    const made = await call(emu, 'POST', `/api/1.1/brand/${BRAND}/layout`, { token: AGENCY.RCSCTL_TOKEN, brandKey: AGENCY.BRAND_KEY, json: { layoutName: 'Flash sale', productCode: 'sms', headerComposition: [], bodyComposition: [{ componentId: 'CP_TEXT_01' }], footerComposition: [] } });
+    expect(made.status, made.text).toBe(200);
+    const id = made.body.result[0].layoutId as string;
+
+    const drift = await run(['drift', manifest(), '--format', 'json']);
+    expect(drift.code, drift.stdout + drift.stderr).toBe(2);
+    const findings = (JSON.parse(drift.stdout) as { brands: { resources: { findings: { code: string; address: string; severity: string }[] }[] }[] }).brands.flatMap((b) => b.resources.flatMap((r) => r.findings));
+    expect(findings.map((f) => [f.code, f.address])).toEqual([['DRIFT_UNMANAGED', `layout.${id}`]]);
+    const plan = await run(['plan', manifest()]);
+    expect(plan.stdout).toContain('1 unmanaged');
+
+    const out = join(tmp, 'exported');
+    const exp = await run(['export', '--brand', BRAND, '--brand-key-env', 'BRAND_KEY', '--out', out]);
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(parse(readFileSync(join(out, 'brand.yaml'), 'utf8')).layouts).toEqual({ 'flash-sale': { layoutName: 'Flash sale', productCode: 'sms', bodyComposition: [{ componentId: 'CP_TEXT_01' }] } });
+    const again = await run(['plan', out, '--detailed-exitcode']);
+    expect(again.stdout).toContain('No changes. The live brand matches the manifests.');
+    expect(again.code).toBe(0);
+    expect((await run(['drift', out])).code).toBe(0);
+  });
+
+  it('a brand without a key (a master or manager: the service lists layouts to agencies alone) costs no layout request', async () => {
+    const seed = loadSeed(join(CASE, 'seed.yaml'));
+    seed.accounts = [...(seed.accounts ?? []), { userId: 'manager', role: 'manager', token: 'layout-manager-token', brands: [{ brandId: BRAND, role: 'operator' }] }];
+    emu = await emulator(seed);
+    writeFileSync(manifest(), 'apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: BR.demo000001 }\n');
+    await admin(emu, 'DELETE', 'requests');
+    const drift = await cli(['drift', manifest()], { emu, env: { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: 'layout-manager-token' } });
+    expect(drift.code, drift.stdout + drift.stderr).toBe(0);
+    const log = (await admin(emu, 'GET', 'requests')) as { requests: { path: string }[] };
+    expect(log.requests.filter((r) => r.path.includes('/layout'))).toEqual([]);
+    // With a key but an account the service refuses layouts to: read, refused, and nothing to find (no error).
+    const keyed = await cli(['drift', manifest()], { emu, env: { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: 'layout-manager-token', RCSCTL_BRAND_KEY_BR_demo000001: AGENCY.BRAND_KEY } });
+    expect(keyed.code, keyed.stdout + keyed.stderr).toBe(0);
   });
 
   it('a warm plan reads the list alone: each layout comes from the live cache while its updateDate holds, a console edit is read again', async () => {

@@ -4,9 +4,11 @@
 // brand planned at once, through the client's catalogues); re-reading by id;
 // the apply handlers and the codes they treat as "already as asked".
 //
-// A plan reads a brand's layouts only when its manifests declare one or prune
-// them (layouts are an agency account's: a brand with none in git costs no
-// request); export always reads them (docs/decisions.md, "Layouts").
+// A plan reads a brand's layouts when its manifests declare one, prune them or
+// give the brand key (an agency's: the service lists layouts to agencies
+// alone), so a layout made in the console is found on a brand that declares
+// none; a brand without a key (a master's or manager's) costs no request.
+// Export always reads them (docs/decisions.md, "Layouts").
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
 import { isServiceError } from '../../api/index.js';
@@ -46,13 +48,14 @@ export interface LiveLayouts {
 export const layoutReader: ListReader<LiveLayouts> = {
   async list(env) {
     const declared = [...(env.desired?.layouts?.values() ?? [])];
-    if (env.desired !== undefined && declared.length === 0 && !env.desired.prune.includes(PRUNE)) return { items: [] };
+    const pruned = env.desired?.prune.includes(PRUNE) === true;
+    if (env.desired !== undefined && declared.length === 0 && !pruned && env.brand.key === undefined) return { items: [] };
     let listed: LayoutSummary[];
     try {
       listed = await collect(env.client.layouts.list(env.brand));
     } catch (err) {
-      // An account the service refuses layouts to (not an agency): export has none to write, and a plan of declared layouts fails at them (layoutsProblems) rather than at an "Invalid token".
-      if ((env.desired === undefined || declared.length > 0) && isServiceError(err, LAYOUT_CODES.roleRefused)) return { items: [], unread: ROLE_REFUSED };
+      // An account the service refuses layouts to (not an agency): export has none to write, a plan of declared layouts fails at them (layoutsProblems) rather than at an "Invalid token", and a brand read only for its key has none to find. Pruning undeclared layouts with such an account stays an error: the prune could not be done.
+      if ((!pruned || declared.length > 0) && isServiceError(err, LAYOUT_CODES.roleRefused)) return { items: [], unread: ROLE_REFUSED };
       throw err;
     }
     const [items, lists] = await Promise.all([mapLimit(listed, env.concurrency, (s) => detail(env, s)), declared.length === 0 ? undefined : catalogues(env, declared)]);
