@@ -3,7 +3,8 @@
 // sender-number room, then plans nothing; drift reports the review, a console
 // change and a room made in the console; export writes them back and a plan of
 // the export is empty; removing a conversion unlinks the agency and never
-// deletes the sender-number room, even when the link is already gone.
+// deletes the sender-number room, even when the link is already gone; a warm
+// plan takes the rooms' details from the live cache, and still sees a console change.
 
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,30 @@ describe('bidirectional rooms end to end', () => {
     // The console change is set back (no review: only a name is reviewed).
     expect(room('bot-coffee')).toMatchObject({ subDescr: 'Order ahead and ask us anything', display: '00', approvalResult: '승인' });
     expect((await cli(['plan', manifest(), '--detailed-exitcode'], { emu })).code).toBe(0);
+  });
+
+  it('a warm plan reads the bidirectional list alone: each room comes from the live cache while its list item holds; a console change is read again and shown', async () => {
+    const env = { XDG_CACHE_HOME: join(tmp, 'cache') };
+    const detailReads = async (): Promise<string[]> => {
+      const log = (await admin(emu, 'GET', 'requests')) as { requests: { method: string; path: string }[] };
+      await admin(emu, 'DELETE', 'requests');
+      return log.requests.filter((r) => r.method === 'GET' && /\/bidirectional\/chatbot\/[^/]+$/.test(r.path)).map((r) => r.path.slice(r.path.lastIndexOf('/') + 1));
+    };
+    expect((await cli(['apply', manifest(), '--yes', '--allow-review'], { emu, env })).code).toBe(0);
+    await admin(emu, 'POST', 'review', { kind: 'chatbot', brandId: BRAND, id: 'bot-coffee', action: 'complete' });
+    await detailReads();
+    // The apply and the review changed both rooms: the first plan reads them, and keeps them.
+    expect((await cli(['plan', manifest(), '--detailed-exitcode'], { emu, env })).code).toBe(0);
+    expect((await detailReads()).sort()).toEqual(['0298765432', 'bot-coffee']);
+    expect((await cli(['plan', manifest(), '--detailed-exitcode'], { emu, env })).code).toBe(0);
+    expect(await detailReads()).toEqual([]);
+    // A change made in the console moves the room's list item: that room is read again, and the plan shows the change.
+    expect((await api('PUT', '/bidirectional/chatbot/bot-coffee', { chatbot: { subDescr: 'Changed in the console' } })).status).toBe(200);
+    await detailReads();
+    const plan = await cli(['plan', manifest()], { emu, env });
+    expect(plan.stdout).toContain('~ bidirectionalRoom.bot-coffee "Coffee chat"  will be updated');
+    expect(plan.stdout).toContain('~ subDescr: "Changed in the console" → "Order ahead and ask us anything"');
+    expect(await detailReads()).toEqual(['bot-coffee']);
   });
 
   it('removing a conversion whose agency was already unlinked leaves the sender-number room alone (a DELETE would delete it)', async () => {

@@ -1,0 +1,36 @@
+// What the live cache keeps of bidirectional rooms, and when it serves it: a
+// room's detail (its persistent menu among its fields) only while the list item
+// it was read with is unchanged: the updateDate (which every change of the room
+// or its menu moves) and every other field the list carries (the review state,
+// the agency linked, whether the menu is in use). The auto-replies' rule
+// (src/kinds/auto-reply/cache.ts); docs/decisions.md, "Bidirectional rooms".
+
+import type { ChatbotDetail, ChatbotListItem } from '../../contract/wire.js';
+import { stableStringify } from '../../util/stable-json.js';
+import { isListedVersion } from '../cache-trust.js';
+import { cachePart, type LiveCache } from '../live-cache.js';
+
+/** Room details by chatbotId, each with the list item (as stable JSON) it is valid for. */
+const DETAILS = cachePart<{ listed: string; detail: ChatbotDetail }>('bidirectionalRooms');
+
+/** What a cached detail is valid for: the list item, every field of it, in a stable form. */
+function listKey(item: ChatbotListItem): string {
+  return stableStringify(item);
+}
+
+/** The cached detail, when it was read with exactly this list item and says it is that room at that updateDate. */
+export function cachedRoom(cache: LiveCache, brandId: string, item: ChatbotListItem): ChatbotDetail | undefined {
+  const entry = cache.get(brandId, DETAILS, item.chatbotId);
+  if (entry === undefined || entry.listed !== listKey(item)) return undefined;
+  return isListedVersion(entry.detail, entry.detail.chatbotId, item, item.chatbotId) ? entry.detail : undefined;
+}
+
+/** Keep a detail just read for the list item `item`. */
+export function cacheRoom(cache: LiveCache, brandId: string, item: ChatbotListItem, detail: ChatbotDetail): void {
+  cache.set(brandId, DETAILS, item.chatbotId, { listed: listKey(item), detail });
+}
+
+/** Forget the rooms not in `keep` (deleted, or no longer bidirectional). */
+export function retainRooms(cache: LiveCache, brandId: string, keep: Set<string>): void {
+  cache.retain(brandId, DETAILS, keep);
+}
