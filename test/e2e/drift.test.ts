@@ -312,7 +312,7 @@ describe('rcsctl drift against the emulator', () => {
     const out = join(tmp, 'reports', 'drift.xml');
     const r = await cli(['drift', 'examples/brand', '--format', 'junit', '--output', out], { emu });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^No drift: .*\nWrote the junit report to .*drift\.xml\.\n$/);
+    expect(r.stdout).toMatch(/^No drift: .*\nRequests: \d+ requests, 0 answered 429\.\nWrote the junit report to .*drift\.xml\.\n$/);
     expect(checkJunit(readFileSync(out, 'utf8')).length).toBeGreaterThan(10);
   });
 

@@ -13,6 +13,8 @@ import { hintForCode } from '../hints.js';
 import { rootOption, formatOption, formatValue, pathsArgument, pathsOrCwd } from '../options.js';
 import { credentialsInPlay, protectSensitive } from '../secrets.js';
 import { makeStyle, type Style } from '../../render/style.js';
+import { requestsLine } from '../../render/plan-text.js';
+import type { RequestCount } from '../../core/requests.js';
 
 const FORMATS = ['text', 'json'] as const;
 
@@ -39,7 +41,8 @@ export function registerDoctor(program: Command, ctx: CommandContext): void {
       const brand = fromManifests ?? (await brandOfAccount(conn.client.inspect, ctx.io.env, hint));
       const report = await runDoctor(conn.client.inspect, conn.baseUrl, brand);
       // A check the service refused (401, 403, a wrong brand key) says what to do, as plan's errors do.
-      const hinted = { ...report, checks: report.checks.map((c) => withHint(c, hint)) };
+      // What the checks cost the account's rate limit, as every command's summary says (issue 38, "Cost").
+      const hinted = { ...report, checks: report.checks.map((c) => withHint(c, hint)), requests: { ...conn.requests } };
       ctx.io.stdout.write(format === 'json' ? JSON.stringify(hinted, null, 2) + '\n' : renderDoctor(hinted, makeStyle(ctx.globals().color)));
       ctx.exit(report.ok ? EXIT_OK : EXIT_ERROR);
     } finally {
@@ -63,7 +66,7 @@ function withHint<C extends DoctorReport['checks'][number]>(c: C, hint: (code: s
 }
 
 /** The report as text: one line per check; for a difference, what was assumed, said, where it comes from, and what to do when there is a hint. */
-export function renderDoctor(report: DoctorReport & { checks: { hint?: string }[] }, style: Style): string {
+export function renderDoctor(report: DoctorReport & { checks: { hint?: string }[]; requests?: RequestCount }, style: Style): string {
   const lines = [`rcsctl doctor: ${report.baseUrl}, brand ${report.brandId}`, ''];
   const width = Math.max(...report.checks.map((c) => c.id.length));
   for (const c of report.checks) {
@@ -79,6 +82,7 @@ export function renderDoctor(report: DoctorReport & { checks: { hint?: string }[
     }
   }
   const differ = report.checks.filter((c) => c.status === 'differs').length;
+  if (report.requests !== undefined) lines.push('', requestsLine(report.requests));
   lines.push('', differ === 0 ? 'Every assumption checked holds.' : `${differ} assumption${differ === 1 ? '' : 's'} differ${differ === 1 ? 's' : ''} from what the service said.`, '');
   return lines.join('\n');
 }

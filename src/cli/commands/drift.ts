@@ -8,6 +8,8 @@ import { RcsctlError } from '../../errors.js';
 import { buildDrift, withUnmanagedBrands } from '../../report/build-drift.js';
 import { DRIFT_FORMATS, renderDrift } from '../../render/drift.js';
 import { summaryLine } from '../../render/drift-text.js';
+import { requestsLine } from '../../render/plan-text.js';
+import { unmanagedBrandsClause } from '../../render/unmanaged-brands.js';
 import { STOPPED_HEADLINE } from '../../render/brand-error.js';
 import { makeStyle } from '../../render/style.js';
 import { DEFAULT_DRIFT_OPTIONS } from '../../report/types.js';
@@ -88,7 +90,8 @@ export function registerDrift(program: Command, ctx: CommandContext): void {
       if (out !== undefined) {
         const path = resolve(ctx.io.cwd, out);
         writeOutputFile(path, renderDrift(report, format, makeStyle(false), budget), ctx.redaction);
-        ctx.io.stdout.write(`${summaryLine(report.summary, report.clean)}\nWrote the ${format} report to ${out}.\n`);
+        // The verdict as the text view ends (unmanaged brands included), and what the run cost.
+        ctx.io.stdout.write(`${summaryLine(report.summary, report.clean)}${unmanagedBrandsClause(report.unmanagedBrands)}\n${requestsLine(run.requests)}\nWrote the ${format} report to ${out}.\n`);
       } else {
         ctx.io.stdout.write(renderDrift(report, format, makeStyle(g.color), budget));
       }

@@ -18,7 +18,7 @@ import { renderPlanJson } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import { unmanagedBrandsText } from '../../render/unmanaged-brands.js';
 import { policyFails, policyText } from '../../render/policy.js';
-import { planTotals, renderPlans, totalLine } from '../../render/plan-text.js';
+import { planTotals, renderPlans, requestsLine, totalLine } from '../../render/plan-text.js';
 import { makeStyle, type Style } from '../../render/style.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK, type ExitCode } from '../exit-codes.js';
@@ -65,7 +65,7 @@ export function registerReport(program: Command, ctx: CommandContext): void {
     if (out !== undefined) {
       const path = resolve(ctx.io.cwd, out);
       writeOutputFile(path, render(merged, format, makeStyle(false), budget), ctx.redaction);
-      ctx.io.stdout.write(`${banner(merged, makeStyle(ctx.globals().color))}${headline(merged, files.length)}\nWrote the ${format} report to ${out}.\n`);
+      ctx.io.stdout.write(`${banner(merged, makeStyle(ctx.globals().color))}${headline(merged, files.length)}\n${costLine(merged)}Wrote the ${format} report to ${out}.\n`);
     } else {
       ctx.io.stdout.write(render(merged, format, makeStyle(ctx.globals().color), budget));
     }
@@ -85,7 +85,7 @@ async function mergeBoth(ctx: CommandContext, plans: ShardReport[], drifts: Shar
   if (run.out !== undefined) {
     writeOutputFile(resolve(ctx.io.cwd, run.out), text, ctx.redaction);
     const style = makeStyle(ctx.globals().color);
-    ctx.io.stdout.write(`${banner(plan, style)}${headline(plan, plans.length)}\n${headline(drift, drifts.length)}\nWrote the markdown report to ${run.out}.\n`);
+    ctx.io.stdout.write(`${banner(plan, style)}${headline(plan, plans.length)}\n${costLine(plan)}${headline(drift, drifts.length)}\n${costLine(drift)}Wrote the markdown report to ${run.out}.\n`);
   } else ctx.io.stdout.write(text);
   const codes = [exitCode(plan, run.opts.detailedExitcode), exitCode(drift, run.opts.detailedExitcode)];
   ctx.exit(codes.includes(EXIT_ERROR) ? EXIT_ERROR : codes.includes(EXIT_CHANGES) ? EXIT_CHANGES : EXIT_OK);
@@ -126,6 +126,12 @@ function headline(merged: MergedReport, parts: number): string {
   const stopped = merged.report.error !== undefined ? `${merged.kind === 'drift' ? 'Drift' : 'Plan'}: ${STOPPED_HEADLINE} in a shard.` : undefined;
   const what = stopped ?? (merged.kind === 'drift' ? driftSummaryLine(merged.report.summary, merged.report.clean) : totalLine(planTotals(merged.report.brands)));
   return `${what} (${n} brand${n === 1 ? '' : 's'} from ${parts} report${parts === 1 ? '' : 's'})`;
+}
+
+/** The requests the shards' runs made, added up, as a line of its own (nothing when no shard counted them). */
+function costLine(merged: MergedReport): string {
+  const requests = merged.report.requests;
+  return requests === undefined ? '' : `${requestsLine(requests)}\n`;
 }
 
 /**
