@@ -115,6 +115,17 @@ describe('privileges end to end', () => {
     expect(roles().kim).toBe('operator');
   });
 
+  it('a brand that declares no privileges: section costs no privilege request: its grants are not managed, so none is a finding', async () => {
+    writeFileSync(file, `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${BRAND} }\n`);
+    await admin(emu, 'POST', `privilege/${BRAND}`, { id: 'ag2', action: 'grant' });
+    await admin(emu, 'DELETE', 'requests');
+    process.env.RCSCTL_PERSON_ID = 'master';
+    const drift = await cli(['drift', file], { emu }).finally(() => delete process.env.RCSCTL_PERSON_ID);
+    expect(drift.code, drift.stdout + drift.stderr).toBe(0);
+    const log = (await admin(emu, 'GET', 'requests')) as { requests: { path: string }[] };
+    expect(log.requests.filter((r) => r.path.includes('/privilege'))).toEqual([]);
+  });
+
   it('an account listed in the role the service does not give it fails the plan, at its line', async () => {
     await cli(['apply', file, '--yes'], { emu });
     write('  account: master\n  representative: master\n  operators: [mgr, ag1]\n');
