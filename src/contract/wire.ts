@@ -328,17 +328,8 @@ export interface LayoutListItem {
   approvalResult: string;
 }
 
-/** A brand layout in full (BrandLayoutDetail). */
-export interface LayoutDetail extends LayoutListItem {
-  spec: string;
-  /** formatBr for a brand's own layout. */
-  cardType: string;
-  buttonColor: string;
-  headerComposition: LayoutComposition[];
-  bodyComposition: LayoutComposition[];
-  footerComposition: LayoutComposition[];
-  /** The openrichcard message the components make (reference data). */
-  formattedString?: Record<string, unknown>;
+/** A brand layout in full (BrandLayoutDetail): a sample's detail, and the template parameters its texts use. */
+export interface LayoutDetail extends SampleLayoutDetail {
   params?: TemplateParamInfo[];
 }
 
@@ -366,14 +357,16 @@ export interface LayoutRule {
  */
 export type SampleLayout = LayoutListItem;
 
-/** A sample layout in full (SampleLayoutDetail). */
+/** A sample layout in full (SampleLayoutDetail); a brand's layout in full adds its parameters (LayoutDetail). */
 export interface SampleLayoutDetail extends SampleLayout {
   spec: string;
+  /** formatBr for a brand's own layout. */
   cardType: string;
   buttonColor: string;
   headerComposition: LayoutComposition[];
   bodyComposition: LayoutComposition[];
   footerComposition: LayoutComposition[];
+  /** The openrichcard message the components make (reference data). */
   formattedString?: Record<string, unknown>;
 }
 
