@@ -88,3 +88,23 @@ describe('changing and deleting', () => {
     expect(errorOf(await call(emu, 'GET', `${BIDI}/${id}`)).code).toBe('64105');
   });
 });
+
+describe("a room with a bidirectional ID's persistent menu", () => {
+  it('is registered, replaced and deleted through the menu routes with its chatbotId, in any review state, and read in its bidirectional detail with postbackIds', async () => {
+    expect((await call(emu, 'POST', BIDI, { json: { chatbot: chat({ chatbotId: 'bot-menu' }) } })).status).toBe(200);
+    const MENU = `${BIDI}/bot-menu/persistentmenu`;
+    const item = { type: 'feed', title: 'News', ordNo: 1, feedId: 'FEED-1' };
+    // Under review (승인대기): a menu is not reviewed, and may change.
+    expect((await call(emu, 'POST', MENU, { json: { persistentMenu: { menu: [item] } } })).body.result).toEqual([{ chatbotId: 'bot-menu' }]);
+    const detail = (await call(emu, 'GET', `${BIDI}/bot-menu`)).body.result[0];
+    expect(detail).toMatchObject({ approvalResult: '승인대기', persistentMenu: [{ ...item, postbackId: expect.stringMatching(/^PM\d+$/) }] });
+    expect(errorOf(await call(emu, 'POST', MENU, { json: { persistentMenu: { menu: [item] } } })).code).toBe('64328');
+    expect(errorOf(await call(emu, 'PUT', MENU, { json: { persistentMenu: { menu: [item] } } })).code).toBe('64323');
+    expect((await call(emu, 'PUT', MENU, { json: { persistentMenu: { menu: [{ ...item, title: 'Brand news' }] } } })).status).toBe(200);
+    expect((await call(emu, 'GET', `${BIDI}/bot-menu`)).body.result[0].persistentMenu).toMatchObject([{ title: 'Brand news' }]);
+    // Every menu write moves the room's updateDate, in the list too (what the live cache serves a detail by).
+    expect((await call(emu, 'GET', BIDI)).body.result[0].updateDate).not.toBe(detail.updateDate);
+    expect((await call(emu, 'DELETE', MENU)).body.result).toEqual([{ chatbotId: 'bot-menu' }]);
+    expect((await call(emu, 'GET', `${BIDI}/bot-menu`)).body.result[0]).toMatchObject({ service: 'chat', persistentMenu: [] });
+  });
+});

@@ -70,7 +70,7 @@ describe('persistent menu', () => {
   const brand = desiredBrand({ autoReplies: [desiredAutoReply('hours', { name: 'Hours' }), desiredAutoReply('news', { name: 'News' })] });
   const live = liveBrand({ autoReplies: [liveAutoReply('ARM1', { autoReplyMsgName: 'Hours' })] });
   const mctx = contextFor(brand, live);
-  const menu = (items: DesiredMenu['items'], rcsReply?: string): DesiredMenu => ({ chatbotId: '0212345678', roomName: 'Coffee Co', items, rcsReply, source: SOURCE });
+  const menu = (items: DesiredMenu['items'], rcsReply?: string): DesiredMenu => ({ chatbotId: '0212345678', room: 'chatbot', roomName: 'Coffee Co', items, rcsReply, source: SOURCE });
   const diffMenu = (d: DesiredMenu, l: ChatbotDetail) => diffObjects(persistentMenuKind.diff.normaliseLive(l, mctx), persistentMenuKind.diff.normaliseDesired(d, mctx, l));
 
   it('compares the live menu in ordNo order, without postbackIds', () => {
@@ -123,5 +123,27 @@ describe('persistent menu', () => {
   it('manages only the menus of rooms whose manifest has persistentMenu', () => {
     const b = desiredBrand({ chatbots: [desiredChatbot('1', { persistentMenu: [] }), desiredChatbot('2')] });
     expect(persistentMenuKind.desired(b).map((m) => m.chatbotId)).toEqual(['1']);
+  });
+
+  it("manages the menu of a room with a bidirectional ID declared under bidirectionalRooms:, never a converted room's there", () => {
+    const b = desiredBrand({ chatbots: [desiredChatbot('0212345678')] });
+    b.bidirectionalRooms = new Map([
+      ['bot-coffee', { chatbotId: 'bot-coffee', service: 'chat', subTitle: 'Coffee chat', persistentMenu: [{ type: 'feed', title: 'News', feedId: 'F1' }], source: SOURCE }],
+      ['bot-plain', { chatbotId: 'bot-plain', service: 'chat', subTitle: 'Plain', source: SOURCE }],
+      ['0212345678', { chatbotId: '0212345678', service: 'a2p', botAgencyId: 'relay', persistentMenu: [], source: SOURCE }],
+    ]);
+    const menus = persistentMenuKind.desired(b);
+    expect(menus).toEqual([{ chatbotId: 'bot-coffee', room: 'bidirectionalRoom', roomName: 'Coffee chat', items: [{ type: 'feed', title: 'News', feedId: 'F1' }], rcsReply: '1', source: SOURCE }]);
+    const m = menus[0] as DesiredMenu;
+    // A new room with a bidirectional ID first; its menu then needs nothing of the room (rcsReply is always "1").
+    expect(persistentMenuKind.after?.(m)).toEqual(['bidirectionalRoom:bot-coffee']);
+    const room = liveChatbot('bot-coffee', { service: 'chat', subNum: '0212345678' });
+    expect(persistentMenuKind.after?.(m, room)).toEqual([]);
+    expect(persistentMenuKind.drawing.partOf?.(m)).toBe('bidirectionalRoom.bot-coffee');
+    expect(persistentMenuKind.preview.partOf?.of(m)).toEqual({ kind: 'bidirectionalRoom', key: 'bot-coffee' });
+    // Live: the sender-number rooms and the rooms with a bidirectional ID (a converted room is listed among the first already).
+    const converted = liveChatbot('0298765432', { botAgencyId: 'relay' });
+    const live = { ...liveBrand({ chatbots: [liveChatbot('0212345678'), converted] }), bidirectionalRooms: [converted, room] };
+    expect(persistentMenuKind.live(live).map((l) => l.chatbotId)).toEqual(['0212345678', '0298765432', 'bot-coffee']);
   });
 });

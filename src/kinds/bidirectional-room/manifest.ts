@@ -5,6 +5,7 @@
 import type { SourceDoc } from '../../manifest/source.js';
 import type { SourceLocation } from '../../manifest/types.js';
 import type { KindManifest, LintContext } from '../manifest-section.js';
+import { menuItems } from '../chatbot/manifest.js';
 import { schema } from './schema.js';
 import type { DesiredBidirectionalRoom } from './types.js';
 
@@ -15,8 +16,8 @@ export const BIDI_PREFIX = 'bot-';
 /** A bidirectional ID as the service keeps it: lower case, the prefix, at most 15 characters. */
 export const BIDI_ID = /^bot-[a-z0-9_-]{1,11}$/;
 
-/** The fields of a room with a bidirectional ID; a converted room holds only `botAgencyId`. */
-const ROOM_FIELDS = ['subTitle', 'subNum', 'display', 'inputField', 'subDescr', 'saftyStatusYn'] as const;
+/** The fields of a room with a bidirectional ID (its menu among them); a converted room holds only `botAgencyId`. */
+const ROOM_FIELDS = ['subTitle', 'subNum', 'display', 'inputField', 'subDescr', 'saftyStatusYn', 'persistentMenu'] as const;
 
 /** Whether a key names a room with a bidirectional ID (service chat) rather than a converted sender-number room. */
 export function isChatKey(key: string): boolean {
@@ -77,5 +78,6 @@ function toRoom(chatbotId: string, r: Obj, source: SourceLocation): DesiredBidir
   if (r.subDescr !== undefined) d.subDescr = r.subDescr as string;
   if (r.saftyStatusYn !== undefined) d.saftyStatusYn = r.saftyStatusYn as 'Y' | 'N';
   if (r.botAgencyId !== undefined) d.botAgencyId = r.botAgencyId as string;
+  if (r.persistentMenu !== undefined) d.persistentMenu = menuItems(r.persistentMenu);
   return d;
 }

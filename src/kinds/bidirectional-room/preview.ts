@@ -2,7 +2,8 @@
 // the rooms, each room with a bidirectional ID as its own room handset (a
 // room a user can answer in: RCS replies, its reply number beside it), and a
 // converted sender-number room as that room, said to be bidirectional through
-// its agency.
+// its agency. A room with a bidirectional ID shows its persistent menu at its
+// bottom, as a sender-number room does.
 
 import { shortText } from '../../core/shorten.js';
 import { roomHandset } from '../handset-draw.js';
@@ -33,8 +34,18 @@ export const bidirectionalPreview: KindPreview<DesiredBidirectionalRoom> = {
       if (places !== undefined) room.shownIn = places;
       if (d.inputField !== undefined) room.inputEnabled = d.inputField === 1;
       if (d.saftyStatusYn !== undefined) room.safetyMark = d.saftyStatusYn === 'Y';
+      // Its menu, drawn where a room's menu goes (a converted room's menu is drawn in its sender-number room).
+      const parts = ctx.parts;
+      if (parts.length > 0) room.menu = parts.flatMap((p) => p.links);
       if (ctx.avatar !== undefined) room.logo = ctx.avatar;
-      return { key: room.key, address: room.address, name: room.name, links: [], view: room, html: (o) => roomHandset(room, o) };
+      return {
+        key: room.key,
+        address: room.address,
+        name: room.name,
+        links: room.menu ?? [],
+        view: room,
+        html: (o) => roomHandset(room, o, parts.length === 0 ? undefined : parts.map((p) => p.html(o, room)).join('')),
+      };
     },
   },
 };

@@ -15,7 +15,7 @@ export const schema: SchemaFragment = {
   definitions: {
     bidirectionalRoom: {
       description:
-        'A bidirectional room. For a `bot-` room: subTitle and subNum are required, the other fields are managed when given (a new room left without them gets display "01", inputField 1, saftyStatusYn "Y", shown `(default)` in the plan). For a converted sender-number room: botAgencyId alone; its name and other fields are the room\'s, under `chatbots:`.',
+        'A bidirectional room. For a `bot-` room: subTitle and subNum are required, the other fields are managed when given (a new room left without them gets display "01", inputField 1, saftyStatusYn "Y", shown `(default)` in the plan). A `bot-` room may declare its persistent menu (`persistentMenu`). For a converted sender-number room: botAgencyId alone; its name, menu and other fields are the room\'s, under `chatbots:`.',
       type: 'object',
       additionalProperties: false,
       properties: {
@@ -26,6 +26,13 @@ export const schema: SchemaFragment = {
         subDescr: { description: 'Introduction text shown in search (max 50); `bot-` rooms only.', type: 'string', maxLength: 50 },
         saftyStatusYn: { description: 'Safety mark (the service\'s spelling): Y shown, N not shown; `bot-` rooms only.', type: 'string', enum: ['Y', 'N'] },
         botAgencyId: { description: 'The bidirectional agency linked (max 20): required to convert a sender-number room; optional for a `bot-` room (left out: the live link is kept).', type: 'string', minLength: 1, maxLength: 20 },
+        persistentMenu: {
+          description:
+            'The room menu of a `bot-` room, at most 5 items in display order, as a sender-number room\'s under `chatbots:`. Left out: the live menu is kept; `[]`: no menu. Changing it does not go to review. A converted room\'s menu is its room\'s: declare it under `chatbots:`.',
+          type: 'array',
+          maxItems: 5,
+          items: { $ref: '#/definitions/menuItem' },
+        },
       },
     },
   },

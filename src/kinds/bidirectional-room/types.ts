@@ -1,6 +1,7 @@
 // The desired bidirectional room, as the loader builds it from `bidirectionalRooms:`.
 
 import type { SourceLocation } from '../../manifest/types.js';
+import type { DesiredMenuItem } from '../chatbot/types.js';
 
 /**
  * A bidirectional room, by chatbotId. A key that starts with `bot-` is a room
@@ -23,6 +24,8 @@ export interface DesiredBidirectionalRoom {
   saftyStatusYn?: 'Y' | 'N';
   /** The bidirectional agency linked: required to convert a sender-number room, optional for a chat room. */
   botAgencyId?: string;
+  /** A `bot-` room's persistent menu (the persistent menu kind's): left out, the live menu is kept; `[]`, no menu. A converted room's menu is its room's, under `chatbots:`. */
+  persistentMenu?: DesiredMenuItem[];
   source: SourceLocation;
 }
 

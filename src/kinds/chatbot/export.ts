@@ -22,9 +22,15 @@ function chatbot(c: ChatbotDetail, ctx: ExportContext): Record<string, unknown> 
   out.rcsReply = c.rcsReply;
   if (c.subDescr !== null && c.subDescr !== '') out.subDescr = c.subDescr;
   out.saftyStatusYn = c.saftyStatusYn;
-  const menu = [...(c.persistentMenu ?? [])].sort((a, b) => a.ordNo - b.ordNo);
-  if (menu.length > 0) out.persistentMenu = menu.map((i) => menuItem(i, ctx));
+  const menu = exportedMenu(c, ctx);
+  if (menu !== undefined) out.persistentMenu = menu;
   return out;
+}
+
+/** A room's live menu as a manifest's `persistentMenu:` (items in ordNo order, auto-replies by handle), or undefined without one (a bidirectional room's too). */
+export function exportedMenu(c: ChatbotDetail, ctx: ExportContext): Record<string, unknown>[] | undefined {
+  const menu = [...(c.persistentMenu ?? [])].sort((a, b) => a.ordNo - b.ordNo);
+  return menu.length > 0 ? menu.map((i) => menuItem(i, ctx)) : undefined;
 }
 
 function menuItem(i: PersistentMenuItem, ctx: ExportContext): Record<string, unknown> {

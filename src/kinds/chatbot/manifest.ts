@@ -49,16 +49,19 @@ function toChatbot(chatbotId: string, c: Obj, source: SourceLocation): DesiredCh
   if (c.rcsReply !== undefined) d.rcsReply = c.rcsReply as '0' | '1';
   if (c.subDescr !== undefined) d.subDescr = c.subDescr as string;
   if (c.saftyStatusYn !== undefined) d.saftyStatusYn = c.saftyStatusYn as 'Y' | 'N';
-  if (c.persistentMenu !== undefined) {
-    d.persistentMenu = (c.persistentMenu as Obj[]).map((m) => {
-      const item: DesiredMenuItem = { type: m.type as DesiredMenuItem['type'], title: m.title as string };
-      if (m.autoReply !== undefined) item.autoReply = m.autoReply as string;
-      if (m.autoReplyMsgId !== undefined) item.autoReplyMsgId = m.autoReplyMsgId as string;
-      if (m.feedId !== undefined) item.feedId = m.feedId as string;
-      if (m.actionType !== undefined) item.actionType = 'dialerAction';
-      if (m.action !== undefined) item.action = m.action as NonNullable<DesiredMenuItem['action']>;
-      return item;
-    });
-  }
+  if (c.persistentMenu !== undefined) d.persistentMenu = menuItems(c.persistentMenu);
   return d;
+}
+
+/** A room entry's schema-clean `persistentMenu:` as desired items (a bidirectional room's too). */
+export function menuItems(raw: unknown): DesiredMenuItem[] {
+  return (raw as Obj[]).map((m) => {
+    const item: DesiredMenuItem = { type: m.type as DesiredMenuItem['type'], title: m.title as string };
+    if (m.autoReply !== undefined) item.autoReply = m.autoReply as string;
+    if (m.autoReplyMsgId !== undefined) item.autoReplyMsgId = m.autoReplyMsgId as string;
+    if (m.feedId !== undefined) item.feedId = m.feedId as string;
+    if (m.actionType !== undefined) item.actionType = 'dialerAction';
+    if (m.action !== undefined) item.action = m.action as NonNullable<DesiredMenuItem['action']>;
+    return item;
+  });
 }

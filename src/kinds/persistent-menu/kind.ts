@@ -1,5 +1,7 @@
-// Persistent menus, the pure part: part of their room, compared as a
-// list in ordNo order, replaced whole. Menu changes do not trigger review.
+// Persistent menus, the pure part: part of their room (a sender-number room's
+// or a room with a bidirectional ID's: the service's menu routes take either),
+// compared as a list in ordNo order, replaced whole. Menu changes do not
+// trigger review.
 
 import type { ChatbotDetail, PersistentMenuRequestItem } from '../../api/types.js';
 import { NO_GATE, type Gate } from '../../core/step.js';
@@ -20,15 +22,21 @@ export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'p
   drawing: {
     colour: ['#f1f8e9', '#1c5a2a'],
     name: (d) => `${d.roomName ?? d.chatbotId} menu`,
-    partOf: (d) => `chatbot.${d.chatbotId}`,
+    partOf: (d) => `${d.room}.${d.chatbotId}`,
     links: (d) => d.items.flatMap((item) => (item.type === 'reply' ? drawnReply(item, item.title) : [])),
   },
 
-  desired: (brand) =>
-    [...brand.chatbots.values()]
+  desired: (brand) => [
+    ...[...brand.chatbots.values()]
       .filter((c) => c.persistentMenu !== undefined)
-      .map((c) => ({ chatbotId: c.chatbotId, roomName: c.subTitle, items: c.persistentMenu ?? [], rcsReply: c.rcsReply, source: c.source })),
-  live: (live) => live.chatbots,
+      .map((c): DesiredMenu => ({ chatbotId: c.chatbotId, room: 'chatbot', roomName: c.subTitle, items: c.persistentMenu ?? [], rcsReply: c.rcsReply, source: c.source })),
+    // A room with a bidirectional ID receives RCS postbacks (rcsReply "1"): its menu is always possible.
+    ...[...(brand.bidirectionalRooms?.values() ?? [])]
+      .filter((r) => r.service === 'chat' && r.persistentMenu !== undefined)
+      .map((r): DesiredMenu => ({ chatbotId: r.chatbotId, room: 'bidirectionalRoom', roomName: r.subTitle, items: r.persistentMenu ?? [], rcsReply: '1', source: r.source })),
+  ],
+  // The sender-number rooms, and the rooms with a bidirectional ID (a converted room is a sender-number room: listed there).
+  live: (live) => [...live.chatbots, ...(live.bidirectionalRooms ?? []).filter((r) => r.service === 'chat')],
   identity: {
     key: (d) => d.chatbotId,
     // Named by the room; without a subTitle in the manifest the key is returned and the live room name is used.
@@ -72,7 +80,7 @@ export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'p
   // A new room must exist first. A live room's update matters only when it is
   // what makes a menu possible (rcsReply to "1"): menus may change in any review
   // state, so a room update blocked by review must not hold the menu back.
-  after: (d, l) => (l === undefined || (d.rcsReply !== undefined && d.rcsReply !== l.rcsReply) ? [`chatbot:${d.chatbotId}`] : []),
+  after: (d, l) => (l === undefined || (d.rcsReply !== undefined && d.rcsReply !== l.rcsReply) ? [`${d.room}:${d.chatbotId}`] : []),
   liveRefs,
   // The live menu as it is, in ordNo order, with the items' auto-replies re-pointed: a whole-menu PUT.
   relink(l, to, seed) {
