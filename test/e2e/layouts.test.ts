@@ -162,6 +162,39 @@ describe('layouts end to end', () => {
     expect(keyed.code, keyed.stdout + keyed.stderr).toBe(0);
   });
 
+  it("validate says what the service does with a button colour other than the brand's templateColor, at its line; the preview draws the colour kept", async () => {
+    // The brand's page from the profile case, with its templateColor, beside the layouts.
+    cpSync(join(ROOT, 'test', 'plan-cases', '071-profile-from-nothing', 'images'), join(tmp, 'brand', 'images'), { recursive: true });
+    const profile = readFileSync(join(ROOT, 'test', 'plan-cases', '071-profile-from-nothing', 'manifest.yaml'), 'utf8').split('brandProfile:')[1] as string;
+    writeFileSync(manifest(), `${readFileSync(manifest(), 'utf8')}brandProfile:${profile.replace('  keywords: coffee\n', '  keywords: coffee\n  templateColor: "#3B2A1A"\n')}`);
+    edit('options: { color: "#3B2A1A" }', 'options: { color: "#FF0000" }');
+    const lines = readFileSync(manifest(), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('#FF0000')) + 1;
+    const col = (lines[line - 1] as string).indexOf('"#FF0000"') + 1;
+    const colourAt = lines.findIndex((l) => l.includes('templateColor')) + 1;
+    const profileAt = lines.findIndex((l) => l.startsWith('brandProfile:')) + 1;
+
+    const warned = await cli(['validate', manifest()], { env: AGENCY });
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain(
+      `${manifest()}:${line}:${col}: warning RCS515: button colour "#FF0000" is not the brand's templateColor "#3B2A1A" (brandProfile.templateColor, ${manifest()}:${profileAt}): the service sets a layout button's colour to the templateColor, so this button will be "#3B2A1A"; write "#3B2A1A", or "" for the default colour`,
+    );
+    expect(colourAt).toBeGreaterThan(profileAt);
+
+    const out = join(tmp, 'site');
+    const shown = await cli(['preview', manifest(), '-o', out], { env: AGENCY });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(readFileSync(join(out, BRAND, 'index.html'), 'utf8')).toContain('<span class="sg btn lo-btn" style="border-color:#3B2A1A;color:#3B2A1A">');
+
+    // The templateColor itself (in any case) and the default colour are what the service keeps: nothing to say.
+    for (const kept of ['#3b2a1a', '']) {
+      writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace(/color: "[^"]*" \}/, `color: "${kept}" }`));
+      const quiet = await cli(['validate', manifest()], { env: AGENCY });
+      expect(quiet.code, quiet.stderr).toBe(0);
+      expect(quiet.stderr).not.toContain('RCS515');
+    }
+  });
+
   it('a warm plan reads the list alone: each layout comes from the live cache while its updateDate holds, a console edit is read again', async () => {
     emu = await emulator(join(CASE, 'seed.yaml'));
     const env = { ...AGENCY, RCSCTL_BASE_URL: emu.url, XDG_CACHE_HOME: join(tmp, 'cache') };

@@ -115,7 +115,7 @@ describe('layouts against the service lists', () => {
 });
 
 describe('layout comparison and gates', () => {
-  const ctx = { live: { layouts: { items: [], components: COMPONENTS } } } as unknown as PlanContext;
+  const ctx = { brand: { prune: [] }, live: { layouts: { items: [], components: COMPONENTS } } } as unknown as PlanContext;
 
   it("compares a component's options over its own, the row count as a number, on both sides", () => {
     const d = desired({ bodyComposition: [{ componentId: 'TABLE', options: { maxCount: 10 } }] });
@@ -123,6 +123,23 @@ describe('layout comparison and gates', () => {
     expect(layoutKind.diff.normaliseDesired(d, ctx, l)).toEqual(layoutKind.diff.normaliseLive(l, { liveName: () => undefined }));
     const other = live({ bodyComposition: [{ componentId: 'TABLE', options: { leftAlign: 'left', rightAlign: 'right', leftTextStyle: 'bold', rightTextStyle: 'normal', maxCount: 10 } }] });
     expect(layoutKind.diff.normaliseDesired(d, ctx, other)).not.toEqual(layoutKind.diff.normaliseLive(other, { liveName: () => undefined }));
+  });
+
+  it("compares a button's colour as the service keeps it: the brand's templateColor when the manifests declare it", () => {
+    const profile = { templateColor: '#3B2A1A', source: { file: 'brand.yaml', line: 20, col: 3, path: 'brandProfile' } };
+    const withTemplate = { ...ctx, brand: { prune: [], brandProfile: new Map([['home', profile]]) } } as unknown as PlanContext;
+    const button = (color: string) => ({ footerComposition: [{ componentId: 'BUTTON', options: { color } }] });
+    const l = live(button('#3B2A1A'));
+    const kept = layoutKind.diff.normaliseLive(l, { liveName: () => undefined });
+    // Another colour is set to the templateColor by the service: no difference to plan, every run.
+    expect(layoutKind.diff.normaliseDesired(desired(button('#FF0000')), withTemplate, l)).toEqual(kept);
+    expect(layoutKind.diff.normaliseDesired(desired(button('#3b2a1a')), withTemplate, l)).not.toEqual(kept);
+    // The default colour stays the default; without a declared templateColor the colour is compared as written.
+    expect(layoutKind.diff.normaliseDesired(desired(button('')), withTemplate, live(button('')))).toEqual(layoutKind.diff.normaliseLive(live(button('')), { liveName: () => undefined }));
+    expect(layoutKind.diff.normaliseDesired(desired(button('#FF0000')), ctx, l)).not.toEqual(kept);
+    // What is sent is what the manifest says: the service decides.
+    const step = layoutKind.diff.createStep(desired(button('#FF0000')), withTemplate, { id: 's', kind: 'layout', address: 'layout.receipt', name: 'Receipt', gate: { type: 'none' }, changes: [], dependsOn: [], produces: 'layout:receipt' });
+    expect(step).toMatchObject({ request: { footerComposition: [{ componentId: 'BUTTON', options: { color: '#FF0000' } }] } });
   });
 
   it('sends every area, empty where the manifest gives none, and the sample it names', () => {

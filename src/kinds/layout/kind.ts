@@ -9,6 +9,7 @@ import type { LayoutComponent, LayoutComposition, LayoutRequest } from '../../co
 import type { Gate } from '../../core/step.js';
 import { matchByIdThenName } from '../match.js';
 import type { Drawn, KindPlanning, Previewable, Prunable, ReportsUnmanaged } from '../resource-kind.js';
+import { declaredTemplateColor, withKeptColour } from './colour.js';
 import { layoutPreview } from './preview.js';
 import { LAYOUT_AREAS, type DesiredLayout, type DesiredLayoutComponent } from './types.js';
 
@@ -53,7 +54,12 @@ export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Pre
     normaliseLive: (l) => comparable(l, (c) => c.options ?? undefined),
     normaliseDesired(d, ctx) {
       const catalogue = new Map((ctx.live.layouts?.components ?? []).map((c) => [c.componentId, c]));
-      return comparable(d, (c) => withOwnOptions(c, catalogue.get(c.componentId)));
+      // A button's colour as the service will keep it: the brand's templateColor when the manifests declare it (colour.ts).
+      const template = declaredTemplateColor(ctx.brand)?.colour;
+      return comparable(d, (c) => {
+        const own = withOwnOptions(c, catalogue.get(c.componentId));
+        return own === undefined ? undefined : withKeptColour(own, template);
+      });
     },
     createStep: (d, _ctx, seed) => ({ ...seed, op: 'create', request: layoutRequest(d) }),
     updateStep: (d, l, _ctx, seed) => ({ ...seed, op: 'update', liveId: l.layoutId, request: layoutRequest(d) }),

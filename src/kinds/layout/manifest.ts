@@ -1,9 +1,11 @@
 // The `layouts:` section: layouts by handle; lint refuses duplicate names and
-// duplicate pinned layoutIds. What depends on the service's lists (the
+// duplicate pinned layoutIds, and says what the service does with a button
+// colour other than the brand's templateColor (colour.ts). What depends on the service's lists (the
 // components, the product rules, the samples) is checked when planning
 // (rules.ts).
 
 import type { KindManifest } from '../manifest-section.js';
+import { declaredTemplateColor, keptColour } from './colour.js';
 import { schema } from './schema.js';
 import { LAYOUT_AREAS, type DesiredLayout, type DesiredLayoutComponent } from './types.js';
 
@@ -55,6 +57,24 @@ export const layoutManifest: KindManifest = {
         const priorId = ids.get(l.layoutId);
         if (priorId !== undefined) ctx.diag(src, 'RCS509', ['layouts', handle, 'layoutId'], `layoutId ${l.layoutId} is also pinned by "${priorId}"`);
         else ids.set(l.layoutId, handle);
+      }
+    }
+    const template = declaredTemplateColor(ctx.brand);
+    if (template === undefined) return;
+    for (const [handle, l] of ctx.brand.layouts ?? []) {
+      const src = ctx.srcOf(l);
+      if (src === undefined) continue;
+      for (const area of LAYOUT_AREAS) {
+        l[area].forEach((c, i) => {
+          const given = c.options?.color;
+          if (keptColour(given, template.colour) === given) return;
+          ctx.diag(
+            src,
+            'RCS515',
+            ['layouts', handle, area, i, 'options', 'color'],
+            `button colour "${String(given)}" is not the brand's templateColor "${template.colour}" (brandProfile.templateColor, ${template.source.file}:${template.source.line}): the service sets a layout button's colour to the templateColor, so this button will be "${template.colour}"; write "${template.colour}", or "" for the default colour`,
+          );
+        });
       }
     }
   },

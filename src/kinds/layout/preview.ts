@@ -5,10 +5,13 @@
 // own, and before and after on `plan --preview`. The preview reads no service,
 // so a component is known by its options (a table's, a list's row count, a
 // button's colour) and its id's words (TITLE, IMAGE, VIDEO); any other is a
-// text block, named by its id.
+// text block, named by its id. A button is drawn in the colour the service
+// keeps: the brand's templateColor when the manifests declare it (colour.ts).
 
+import type { DesiredBrand } from '../../manifest/types.js';
 import { esc, phone, type DrawOptions } from '../handset-draw.js';
 import type { Handset, KindPreview } from '../handset.js';
+import { declaredTemplateColor, withKeptColour } from './colour.js';
 import { LAYOUT_AREAS, type DesiredLayout, type DesiredLayoutComponent, type LayoutArea } from './types.js';
 
 /** One component as the card draws it. */
@@ -49,6 +52,13 @@ function shapeOf(c: DesiredLayoutComponent): ComponentView['shape'] {
 export function layoutView(d: Drawable, at: { key: string; address: string; source?: string }): LayoutView {
   const components = LAYOUT_AREAS.flatMap((area) => ((d[area] ?? []) as DesiredLayoutComponent[]).map((c, i) => ({ path: `${area}[${i}]`, componentId: c.componentId, shape: shapeOf(c), options: c.options ?? {} })));
   return { key: at.key, address: at.address, name: d.layoutName, productCode: d.productCode, components, ...(at.source !== undefined ? { source: at.source } : {}) };
+}
+
+/** A declared layout with each button in the colour the service will give it. */
+function asKept(d: DesiredLayout, brand: DesiredBrand): Drawable {
+  const template = declaredTemplateColor(brand)?.colour;
+  const area = (items: DesiredLayoutComponent[]) => items.map((c) => (c.options === undefined ? c : { ...c, options: withKeptColour(c.options, template) }));
+  return { layoutName: d.layoutName, productCode: d.productCode, headerComposition: area(d.headerComposition), bodyComposition: area(d.bodyComposition), footerComposition: area(d.footerComposition) };
 }
 
 /** Rows a table or list draws: its row count (5 or 10; the service lists some as a string), at most 10. */
@@ -123,7 +133,7 @@ export const layoutPreview: KindPreview<DesiredLayout> = {
     anchor: 'layout',
     counted: true,
     name: (d) => d.layoutName,
-    handset: (d, ctx) => handsetOf(layoutView(d, { key: ctx.anchor, address: ctx.address, source: ctx.where(d.source) })),
+    handset: (d, ctx) => handsetOf(layoutView(asKept(d, ctx.brand), { key: ctx.anchor, address: ctx.address, source: ctx.where(d.source) })),
   },
   change: {
     noun: 'layout',
