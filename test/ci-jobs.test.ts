@@ -34,6 +34,26 @@ const MARKER = '<!-- rcsctl-plan -->';
 const brandYaml = (id: string, description: string, messagebase = 'SCS00000') =>
   `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${id} }\nautoReplies:\n  hi: { name: Hi, messagebaseId: ${messagebase}, body: { description: "${description}" } }\n`;
 
+/** A link shortener in a button of CHANGED's auto-reply: the change under review breaks two of the shipped policy rules. */
+const SHORT_LINK = 'https://bit.ly/acme7';
+const withShortLink = (id: string): string =>
+  `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${id} }\nautoReplies:\n  hi:\n    name: Hi\n    messagebaseId: SCS00000\n    body: { description: "Hello again" }\n    buttons:\n      - suggestions:\n          - action:\n              displayText: Our shop\n              urlAction: { openUrl: { url: "${SHORT_LINK}" } }\n`;
+
+/**
+ * The shipped rules (examples/policies/agency.yaml), as an agency keeps them under brands/, with the
+ * welcome auto-reply rule a warning (no brand here has one: every brand breaks it, and no job may fail for it);
+ * `excepted`: both link rules lifted for CHANGED, with a reason.
+ */
+function policyRules(excepted: boolean): string {
+  let text = readFileSync(join(ROOT, 'examples', 'policies', 'agency.yaml'), 'utf8');
+  const welcome = "    check: brand\n    expression: \"'welcome' in brand.autoReplies\"\n";
+  expect(text, 'the shipped rules have the welcome auto-reply rule').toContain(welcome);
+  text = text.replace(welcome, `    severity: warning\n${welcome}`);
+  expect(text.split('    check: value\n'), 'the shipped rules have two value rules (the domains, the shorteners)').toHaveLength(3);
+  if (excepted) text = text.replaceAll('    check: value\n', `    exceptions:\n      - { brand: ${CHANGED}, reason: "the client's printed flyers carry this link until March" }\n    check: value\n`);
+  return text;
+}
+
 let root: string;
 let bin: string;
 beforeAll(() => {
@@ -50,12 +70,17 @@ const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'ci', GIT_AUTHOR_EMAIL: 'ci@e
  * A git repository of the three brands; `variant` changes CHANGED's description
  * or breaks its manifest (`broken-and-changed`: and changes the first brand's).
  */
-function repo(variant: 'main' | 'changed' | 'changed-again' | 'broken' | 'broken-and-changed'): string {
+function repo(variant: 'main' | 'changed' | 'changed-again' | 'broken' | 'broken-and-changed' | 'policy' | 'policy-excepted'): string {
   const dir = join(root, `repo-${++repos}`);
+  if (variant.startsWith('policy')) {
+    mkdirSync(join(dir, 'brands', 'policies'), { recursive: true });
+    writeFileSync(join(dir, 'brands', 'policies', 'agency.yaml'), policyRules(variant === 'policy-excepted'));
+  }
   for (const id of IDS) {
     mkdirSync(join(dir, 'brands', id), { recursive: true });
     let text = brandYaml(id, `Hello from ${id}`);
-    if (id === CHANGED && variant.startsWith('broken')) text = brandYaml(id, `Hello from ${id}`, '12');
+    if (id === CHANGED && variant.startsWith('policy')) text = withShortLink(id);
+    else if (id === CHANGED && variant.startsWith('broken')) text = brandYaml(id, `Hello from ${id}`, '12');
     else if (id === CHANGED && variant.startsWith('changed')) text = brandYaml(id, variant === 'changed' ? 'Hello again' : 'Hello once more');
     else if (id === IDS[0] && variant === 'broken-and-changed') text = brandYaml(id, 'Hello from main');
     writeFileSync(join(dir, 'brands', id, 'brand.yaml'), text);
@@ -225,6 +250,52 @@ for (const recipe of RECIPES) {
       // The comment still comes, and names the brand that failed.
       ['one brand failing', () => runner.run(emu, repo('broken'), 'request'), () => expect(mine()).toMatch(new RegExp(`${CHANGED}[^\\n]*fail|fail[^\\n]*${CHANGED}`, 'i'))],
     ];
+    // A policy rule broken by the change (the shipped link rules; the welcome rule a warning): the comment names
+    // each rule, its message, the value's file and line and the rule's; the error fails the job, the warning does not.
+    const lineIn = (file: string, needle: string): number => readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle)) + 1;
+    const policyRepo = (variant: 'policy' | 'policy-excepted') => {
+      const dir = repo(variant);
+      const rules = join(dir, 'brands', 'policies', 'agency.yaml');
+      return {
+        dir,
+        url: lineIn(join(dir, 'brands', CHANGED, 'brand.yaml'), SHORT_LINK),
+        rule: (name: string) => lineIn(rules, `name: ${name}`),
+      };
+    };
+    const subject = '/autoReplies/hi/buttons/0/suggestions/0/action/urlAction/openUrl/url';
+    let broken: ReturnType<typeof policyRepo>;
+    let excepted: ReturnType<typeof policyRepo>;
+    const warned = (r: ReturnType<typeof policyRepo>) => {
+      for (const id of IDS) expect(mine()).toContain(`- ⚠️ **policy \`welcome-auto-reply\`**: the brand has no \`welcome\` auto-reply (\`brands/${id}/brand.yaml:3\`; rule at \`brands/policies/agency.yaml:${r.rule('welcome-auto-reply')}\`)`);
+    };
+    cases.push([
+      'a policy rule broken',
+      () => runner.run(emu, (broken = policyRepo('policy')).dir, 'request'),
+      () => {
+        const body = mine();
+        expect(body).toContain(`- ❌ **policy \`no-link-shorteners\`** \`${subject}\`: a link shortener hides where the link goes; link to the page itself (\`brands/${CHANGED}/brand.yaml:${broken.url}\`; rule at \`brands/policies/agency.yaml:${broken.rule('no-link-shorteners')}\`)`);
+        expect(body).toContain(`- ❌ **policy \`allowed-url-domains\`** \`${subject}\`: a link outside the allowed domains (example.com): ${SHORT_LINK} (\`brands/${CHANGED}/brand.yaml:${broken.url}\`; rule at \`brands/policies/agency.yaml:${broken.rule('allowed-url-domains')}\`)`);
+        expect(body).toContain('**Policy rules broken: nothing is applied for this brand.**');
+        // The table alone says why the brand fails.
+        expect(body).toContain(`| \`${CHANGED}\` (brands/${CHANGED}) | 0 | 1 | 0 | 0 | 0 | 0 | ❌ policy: allowed-url-domains, no-link-shorteners; ⚠️ policy: welcome-auto-reply |`);
+        warned(broken);
+      },
+    ]);
+    // The same change, with both link rules excepted for that brand (a reason given): only the warnings remain, and no job fails.
+    cases.push([
+      'a policy rule excepted',
+      () => runner.run(emu, (excepted = policyRepo('policy-excepted')).dir, 'request'),
+      () => {
+        const body = mine();
+        expect(body).toContain(SHORT_LINK);
+        expect(body).not.toContain('❌ **policy');
+        expect(body).not.toContain('❌ policy');
+        expect(body).not.toContain('nothing is applied');
+        expect(body).not.toContain('no-link-shorteners');
+        expect(body).not.toContain('allowed-url-domains');
+        warned(excepted);
+      },
+    ]);
     // The comment still comes, from the shards that reported, and says which one did not.
     if (recipe.sharded) cases.push(['one shard missing', () => runner.run(emu, repo('main'), 'request', { lose: recipe.lostLeg as string }), () => expect(mine()).toContain('shard 2/3 is missing')]);
     for (const [row, run, check] of cases) {

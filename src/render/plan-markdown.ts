@@ -87,7 +87,7 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
     head.push({ lines: ['| Brand | Create | Update | Delete | Blocked | Needs review | Unmanaged | Problems |', '|---|---:|---:|---:|---:|---:|---:|---:|'] });
     for (const p of listed) {
       const s = summarise(p);
-      const row = p.error !== undefined ? `| ${brandCell(p)} | – | – | – | – | – | – | ❌ ${p.error.code} |` : `| ${brandCell(p)} | ${s.create} | ${s.update} | ${s.delete} | ${s.blocked} | ${s.review} | ${s.unmanaged} | ${p.problems.length} |`;
+      const row = p.error !== undefined ? `| ${brandCell(p)} | – | – | – | – | – | – | ❌ ${p.error.code} |` : `| ${brandCell(p)} | ${s.create} | ${s.update} | ${s.delete} | ${s.blocked} | ${s.review} | ${s.unmanaged} | ${problemsCell(p)} |`;
       head.push({ lines: [row], label: p.brandId });
     }
   }
@@ -105,11 +105,13 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
   const unmanagedBrands = unmanagedBrandsMarkdown(opts.unmanagedBrands);
   if (unmanagedBrands.length > 0) head.push({ lines: unmanagedBrands });
   if (opts.requests !== undefined) head.push({ lines: ['', requestsLine(opts.requests)] });
-  // The brands whose steps undo changes made outside rcsctl come first: within the budget, the reviewer sees them.
-  const undoing = (p: BrandPlan): number => (outsideSteps([p]).steps > 0 ? 0 : 1);
+  // First the brands that fail (an error, problems, a policy rule of severity error): nothing is applied for them,
+  // and the reviewer must see why whatever the budget leaves out; then those whose steps undo changes made
+  // outside rcsctl: within the budget, the reviewer sees them.
+  const rank = (p: BrandPlan): number => (p.error !== undefined || p.problems.length > 0 || policyFails(p.policy) ? 0 : outsideSteps([p]).steps > 0 ? 1 : 2);
   // Brands that make the same steps (a change to a shared base) share one block.
   // Where each brand uses a base is its own: a group's block leaves it out (ids: false), as the text plan does.
-  const groups = groupPlans([...listed].sort((a, b) => undoing(a) - undoing(b)), (p) => (groupable(p) ? brandBlock(p, opts.graph === true, false).join('\n') : undefined));
+  const groups = groupPlans([...listed].sort((a, b) => rank(a) - rank(b)), (p) => (groupable(p) ? brandBlock(p, opts.graph === true, false).join('\n') : undefined));
   const blocks = groups.map((g): Unit => {
     const p = g[0] as BrandPlan;
     if (g.length === 1) return { lines: ['', `<details><summary>${brandHtml(p)}: ${escapeHtml(brandVerdict(p))}</summary>`, ...brandBlock(p, opts.graph === true, true), '', '</details>'], label: p.brandId };
@@ -119,10 +121,34 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
   return { name: 'plan', head, blocks };
 }
 
+/**
+ * The table's Problems cell: the plan's problems, and the policy rules the brand breaks by name
+ * (`❌ policy: no-link-shorteners`, `⚠️ policy: welcome-auto-reply`), so that the table alone says why
+ * a brand fails.
+ */
+function problemsCell(p: BrandPlan): string {
+  const rules = (severity: 'error' | 'warning'): string[] => [...new Set((p.policy ?? []).filter((v) => v.severity === severity).map((v) => v.rule))];
+  const errors = rules('error');
+  const warnings = rules('warning');
+  const parts = [
+    ...(p.problems.length > 0 || (errors.length === 0 && warnings.length === 0) ? [String(p.problems.length)] : []),
+    ...(errors.length > 0 ? [`❌ policy: ${errors.map((r) => cell(r)).join(', ')}`] : []),
+    ...(warnings.length > 0 ? [`⚠️ policy: ${warnings.map((r) => cell(r)).join(', ')}`] : []),
+  ];
+  return parts.join('; ');
+}
+
 /** `1 to create, 2 to update`, `failed: …`: a brand's summary line in a few words. */
 function brandVerdict(p: BrandPlan): string {
   if (p.error !== undefined) return `failed (${p.error.code})`;
   if (p.problems.length > 0) return `${p.problems.length} problem${p.problems.length === 1 ? '' : 's'}: nothing can be applied`;
+  const broken = (p.policy ?? []).filter((v) => v.severity === 'error').length;
+  if (broken > 0) return `${changesVerdict(p)}; ${broken} policy violation${broken === 1 ? '' : 's'}: nothing is applied`;
+  return changesVerdict(p);
+}
+
+/** The steps of a brand that plans, in a few words. */
+function changesVerdict(p: BrandPlan): string {
   const s = summarise(p);
   const parts = [[s.create, 'to create'], [s.update, 'to update'], [s.delete, 'to delete'], [s.blocked, 'blocked'], [s.review, s.review === 1 ? 'needs review' : 'need review']] as const;
   const said = parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`).join(', ');
