@@ -2,7 +2,8 @@
 // (one launch for the whole file). Each page is screenshotted and checked: not
 // blank, every auto-reply's card drawn where the DOM says, reply chips and menu
 // items open the auto-reply they link to, and not one resource loaded from
-// anywhere. The browser is the one an npm package ships, or CHROMIUM_PATH's
+// anywhere; a brand's layouts are drawn as cards with their components in
+// order, inside the handset, the button in its colour. The browser is the one an npm package ships, or CHROMIUM_PATH's
 // (test/chromium.ts): nothing is installed by hand.
 //
 // The `graph` command's Mermaid output is parsed here too, by Mermaid itself
@@ -261,6 +262,76 @@ describe('a before/after preview of a changed card in Chromium', () => {
   it('loads no network resource', async () => {
     expect(requested).toEqual(opened);
     expect(await page.evaluate(() => performance.getEntriesByType('resource').length)).toBe(0);
+  });
+});
+
+describe("a brand's layouts in Chromium", () => {
+  let page: Page;
+  beforeAll(async () => {
+    const out = join(ready().dir, 'layouts');
+    const r = await cli(['preview', join(ROOT, 'test', 'plan-cases', '110-layout-from-nothing', 'manifest.yaml'), '-o', out], { env: { BRAND_KEY: 'BK.demo0000000001' } });
+    expect(r.code, r.stderr).toBe(0);
+    ({ page } = await open(join(out, 'BR.demo000001', 'index.html')));
+  });
+
+  it('draws each layout as a card on its handset: its components in order, the table with its rows inside the card, the button in its colour, nothing covering them', async () => {
+    const img = await checkPage(page, 'preview-layouts.png');
+    const drawn = await page.evaluate(() =>
+      [...document.querySelectorAll('article.handset.lo-handset')].map((h) => {
+        const box = (el: any) => {
+          const r = el.getBoundingClientRect();
+          return { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height };
+        };
+        const card = h.querySelector('.msg .lo-card');
+        const screen = h.querySelector('.screen') ?? h;
+        const button = h.querySelector('.lo-btn');
+        return {
+          address: h.getAttribute('data-address'),
+          card: box(card),
+          screen: box(screen),
+          parts: [...h.querySelectorAll('.lo-part')].map((p) => ({ component: p.getAttribute('data-component'), box: box(p) })),
+          rows: [...h.querySelectorAll('.lo-table tr')].map((tr) => box(tr)),
+          button: button === null ? null : { box: box(button), colour: getComputedStyle(button).color, border: getComputedStyle(button).borderTopColor },
+        };
+      }),
+    );
+    expect(drawn.map((d) => d.address)).toEqual(['layout.receipt', 'layout.notice']);
+    const receipt = drawn[0];
+    if (receipt === undefined) throw new Error('no receipt');
+    expect(receipt.parts.map((p) => p.component)).toEqual(['CP_TITLE_01', 'CP_TEXT_01', 'CP_TABLE_01', 'CP_BUTTON_01']);
+    // Top to bottom in the order the areas give them, each inside the card, none overlapping the next.
+    for (const [i, p] of receipt.parts.entries()) {
+      expect(p.box.height, String(p.component)).toBeGreaterThan(5);
+      expect(p.box.x).toBeGreaterThanOrEqual(receipt.card.x - 0.5);
+      expect(p.box.x + p.box.width).toBeLessThanOrEqual(receipt.card.x + receipt.card.width + 0.5);
+      const next = receipt.parts[i + 1];
+      if (next !== undefined) expect(next.box.y).toBeGreaterThanOrEqual(p.box.y + p.box.height - 0.5);
+    }
+    // The card fits the handset's screen: nothing drawn outside the phone.
+    expect(receipt.card.x).toBeGreaterThanOrEqual(receipt.screen.x - 0.5);
+    expect(receipt.card.x + receipt.card.width).toBeLessThanOrEqual(receipt.screen.x + receipt.screen.width + 0.5);
+    // The table's ten rows, each with a height, inside the card.
+    expect(receipt.rows.length).toBe(10);
+    for (const r of receipt.rows) {
+      expect(r.height).toBeGreaterThan(5);
+      expect(r.y + r.height).toBeLessThanOrEqual(receipt.card.y + receipt.card.height + 0.5);
+    }
+    // The button's text and border are the colour its options give (#3B2A1A), and that colour is on the screenshot inside it.
+    expect(receipt.button?.colour).toBe('rgb(59, 42, 26)');
+    expect(receipt.button?.border).toBe('rgb(59, 42, 26)');
+    const button = receipt.button?.box;
+    if (button === undefined) throw new Error('no button');
+    expect(pixelsOf(img, button, [59, 42, 26]), JSON.stringify(button)).toBeGreaterThan(20);
+    // Nothing covers the card: the element at its centre belongs to it.
+    const top = await page.evaluate(() => {
+      const card = document.querySelector('article[data-address="layout.receipt"] .lo-card');
+      card?.scrollIntoView({ block: 'center' });
+      const r = card?.getBoundingClientRect();
+      const hit = r === undefined ? null : document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return card !== null && hit !== null && card.contains(hit);
+    });
+    expect(top).toBe(true);
+    expect(requested).toEqual(opened);
   });
 });
 
