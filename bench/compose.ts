@@ -12,7 +12,7 @@
 //   BENCH_RUNS=5 node --expose-gc dist/bench/run.js compose
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,6 +138,38 @@ function planOf(stdout: string): string {
   return JSON.stringify(plan.brands.map((b) => ({ brandId: b.brandId, steps: b.steps.map((s) => ({ id: s.id, changes: s.changes })) })));
 }
 
+/** Bytes of every file below `dir`. */
+function bytesUnder(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? bytesUnder(join(dir, e.name)) : statSync(join(dir, e.name)).size), 0);
+}
+
+/**
+ * Adopting the fleet (`export --all --base`, issue 37): every live brand written against the base, against a
+ * plain `export --all`, alternately; what the written files weigh; and a plan of what `--base` wrote, which must
+ * be empty (live is what the base gives, with each brand's values read off its texts).
+ */
+async function exportAgainstBase(work: string, composed: string, env: Record<string, string>): Promise<void> {
+  const times = { plain: [] as number[], base: [] as number[] };
+  const bytes = { plain: 0, base: 0 };
+  for (let i = 0; i < RUNS + 1; i++) {
+    for (const form of ['plain', 'base'] as const) {
+      const out = join(work, `export-${form}-${i}`);
+      const r = await timeChild([BIN, 'export', '--all', '--out', out, ...(form === 'base' ? ['--base', join(composed, 'base')] : [])], env);
+      if (r.code !== 0) throw new Error(`export --all${form === 'base' ? ' --base' : ''} exited ${r.code}: ${r.stderr.slice(-400)}`);
+      if (i > 0) times[form].push(r.ms);
+      bytes[form] = bytesUnder(out);
+      if (i > 0 && form === 'base') {
+        const plan = await timeChild([BIN, 'plan', out, '--no-cache', '--json'], env);
+        const steps = (JSON.parse(plan.stdout) as { brands: { steps: unknown[] }[] }).brands.reduce((n, b) => n + b.steps.length, 0);
+        if (plan.code !== 0 || steps !== 0) throw new Error(`the brands export --base wrote plan ${steps} steps (exit ${plan.code}): ${plan.stderr.slice(-400)}`);
+      }
+      if (i < RUNS) rmSync(out, { recursive: true, force: true });
+    }
+  }
+  const [plain, base] = [median(times.plain), median(times.base)];
+  console.log(`  export --all: ${plain.toFixed(0)} ms; export --all --base: ${base.toFixed(0)} ms (${(base / BRANDS).toFixed(0)} ms a brand, ${(base / plain).toFixed(2)}× plain); written: ${(bytes.plain / 1024).toFixed(0)} kB plain, ${(bytes.base / 1024).toFixed(0)} kB against the base; a plan of it: 0 steps`);
+}
+
 export async function run(): Promise<void> {
   console.log(`compose: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the start; ${BRANDS} brands × ${PER_BRAND} auto-replies; medians of ${RUNS} runs; latency ${LATENCY_MS} ms`);
   const work = mkdtempSync(join(tmpdir(), 'rcsctl-bench-compose-'));
@@ -145,7 +177,7 @@ export async function run(): Promise<void> {
   try {
     const { url } = child;
     const dirs = { flat: writeFlat(join(work, 'flat')), composed: writeComposed(join(work, 'composed')) };
-    const env = { RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN };
+    const env = { RCSCTL_BASE_URL: url, RCSCTL_TOKEN: TOKEN, RCSCTL_PERSON_ID: 'bench' };
     // The two forms must say the same, or the comparison means nothing.
     const plans = await Promise.all((['flat', 'composed'] as const).map((f) => timeChild([BIN, 'plan', join(dirs[f], 'brands'), '--no-cache', '--json'], env)));
     const [flatPlan, composedPlan] = plans.map((p) => planOf(p.stdout));
@@ -157,6 +189,8 @@ export async function run(): Promise<void> {
     await sideBySide('cold plan (whole process, --no-cache)', (d) => [BIN, 'plan', join(d, 'brands'), '--no-cache'], dirs, env);
     for (const form of ['flat', 'composed'] as const) await timeChild([BIN, 'plan', join(dirs[form], 'brands'), '--cache-dir', join(work, `cache-${form}`)], env);
     await sideBySide('warm plan (whole process, cache filled)', (d, form) => [BIN, 'plan', join(d, 'brands'), '--cache-dir', join(work, `cache-${form}`)], dirs, env);
+
+    await exportAgainstBase(work, dirs.composed, env);
 
     // Loading alone, in this process: what composition itself costs.
     const load = { flat: [] as number[], composed: [] as number[] };
