@@ -70,7 +70,7 @@ export const DIAGNOSTIC_CODES = {
   RCS512: { severity: 'warning', title: 'postback data on a reply link' },
   RCS513: { severity: 'warning', title: 'media id that looks like a file handle' },
   RCS514: { severity: 'note', title: 'room without a subscription certificate', liveChecked: true },
-  RCS515: { severity: 'warning', title: "layout button colour the service sets to the brand's templateColor" },
+  RCS515: { severity: 'warning', title: 'value the service replaces with a brand setting' },
   RCS530: { severity: 'error', title: 'template needs exactly one of formattedString and body' },
   RCS531: { severity: 'error', title: 'custTmpltId declared twice' },
   RCS532: { severity: 'error', title: 'template variable or button breaks the template rules' },
