@@ -108,6 +108,8 @@ export const ERRORS = {
   privilegeNotQualified: { http: 400, code: '64349', message: '%s has not qualified' },
   brandNotEmpty: { http: 400, code: '64351', message: '%s exists. need to delete all %s before deleting the brand' },
   cannotDeleteSelf: { http: 400, code: '64352', message: 'can not delete yourself' },
+  // An agency's access stays while a bidirectional room names it as its agency (docs/decisions.md, "Bidirectional rooms, what was left").
+  agencyInBidirectionalRoom: { http: 400, code: '64393', message: 'Unable to delete agency privilege (agencyId is registered in the twoway chatbot)' },
   brandImageRatio: { http: 400, code: '64394', message: 'brand profile / background image must be 1:1 ratio' },
   // The layout routes (the public OpenAPI document's error list, its spelling; docs/decisions.md, "Layouts").
   invalidLayoutId: { http: 400, code: '64545', message: 'Invalid layoutId' },

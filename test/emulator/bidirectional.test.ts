@@ -108,3 +108,21 @@ describe("a room with a bidirectional ID's persistent menu", () => {
     expect((await call(emu, 'GET', `${BIDI}/bot-menu`)).body.result[0]).toMatchObject({ service: 'chat', persistentMenu: [] });
   });
 });
+
+describe("an agency's access while a bidirectional room names it", () => {
+  const PRIV = `/api/1.1/corp/master/brand/${BRAND}/privilege`;
+  const agencies = async (): Promise<string[]> => (await call(emu, 'GET', PRIV)).body.result.filter((p: { privilegeType: string }) => p.privilegeType === 'Agency').map((p: { id: string }) => p.id);
+
+  it('cannot be removed while a room with a bidirectional ID or a converted room names it (64393); once unlinked or deleted, it can', async () => {
+    expect((await call(emu, 'POST', BIDI, { json: { chatbot: chat({ chatbotId: 'bot-linked', botAgencyId: 'agency' }) } })).status).toBe(200);
+    expect(errorOf(await call(emu, 'DELETE', `${PRIV}/agency`))).toEqual({ status: 400, code: '64393', message: 'Unable to delete agency privilege (agencyId is registered in the twoway chatbot)' });
+    expect(await agencies()).toEqual(['agency']);
+    // Deleting the room frees it; a converted room holds it the same way, until unlinked.
+    expect((await call(emu, 'DELETE', `${BIDI}/bot-linked`)).status).toBe(200);
+    expect((await call(emu, 'POST', BIDI, { json: { chatbot: { chatbotId: '0212345678', service: 'a2p', subTitle: 'Coffee Co', subNum: '0212345678', inputField: 1, botAgencyId: 'agency' } } })).status).toBe(200);
+    expect(errorOf(await call(emu, 'DELETE', `${PRIV}/agency`)).code).toBe('64393');
+    expect((await call(emu, 'PUT', `${BIDI}/0212345678`, { json: { chatbot: { botAgencyId: '' } } })).status).toBe(200);
+    expect((await call(emu, 'DELETE', `${PRIV}/agency`)).body.result).toEqual([{ privilegeType: 'Agency', id: 'agency', status: 'Ok' }]);
+    expect(await agencies()).toEqual([]);
+  });
+});

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bidirectionalRoomKind } from '../../src/kinds/index.js';
+import { privilegeKind } from '../../src/kinds/privilege/index.js';
 import type { DesiredBidirectionalRoom } from '../../src/kinds/index.js';
 import { cli } from '../e2e/helpers.js';
-import { liveChatbot, SOURCE } from './helpers.js';
+import { liveBrand, liveChatbot, SOURCE } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcsctl-bidi-kind-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -97,5 +98,23 @@ describe('bidirectional rooms: the doctor check', () => {
     expect(both).toMatchObject({ status: 'differs', said: expect.stringContaining('1 room with a bidirectional ID also in the sender-number list (bot-coffee)') });
     const [shape] = await bidirectionalRoomKind.doctor(env([{ id: 1 }], []));
     expect(shape).toMatchObject({ status: 'differs', said: 'HTTP 200, not a list of rooms in that shape' });
+  });
+});
+
+describe("an agency's access while a bidirectional room names it", () => {
+  it('reads, on the privilege, the live rooms that name the agency, and blocks its removal with the reason (the service: 64393)', () => {
+    const section = { personId: 'boss', entries: [{ privilegeType: 'Manager' as const, id: 'boss', status: 'Ok' }, { privilegeType: 'Agency' as const, id: 'relay', status: 'Ok' }, { privilegeType: 'Agency' as const, id: 'idle', status: 'Ok' }, { privilegeType: 'SubManager' as const, id: 'mgr', status: 'Ok' }] };
+    const live = { ...liveBrand(), privileges: section, bidirectionalRooms: [liveChatbot('bot-a', { service: 'chat', botAgencyId: 'relay' }), liveChatbot('0212345678', { botAgencyId: 'relay' })] };
+    const byKey = new Map(privilegeKind.live(live).map((l) => [l.key, l]));
+    expect(byKey.get('relay')?.agencyOf).toEqual(['bot-a', '0212345678']);
+    expect(byKey.get('idle')?.agencyOf).toBeUndefined();
+    expect(privilegeKind.gates.delete(byKey.get('relay') as never)).toEqual({
+      type: 'blocked',
+      state: 'bidirectional agency',
+      reason: 'relay is the agency of bidirectional rooms bot-a, 0212345678, and the service keeps its access while a room names it (64393): unlink it there first (botAgencyId under bidirectionalRooms:, or remove the room), then a later plan removes its access',
+    });
+    expect(privilegeKind.gates.delete(byKey.get('idle') as never)).toEqual({ type: 'destructive' });
+    // What the plan compares (and a saved plan's staleness check) is not changed by it.
+    expect(privilegeKind.diff.normaliseLive(byKey.get('relay') as never, undefined as never)).toEqual({ account: 'relay', role: 'agency' });
   });
 });

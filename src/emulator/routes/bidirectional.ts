@@ -25,6 +25,11 @@ const BIDI_ID = /^bot-[a-z0-9_-]{1,11}$/;
 /** The prefix the service puts in front of a bidirectional ID that lacks it. */
 const PREFIX = 'bot-';
 
+/** The brand's bidirectional rooms that name `agencyId` as their agency (botAgencyId): a room with a bidirectional ID, or a converted sender-number room. */
+export function roomsOfAgency(brand: StoredBrand, agencyId: string): string[] {
+  return [...brand.chatbots.values()].filter((c) => c.botAgencyId === agencyId).map((c) => c.chatbotId);
+}
+
 /** The bidirectional routes. */
 export function bidirectionalRoutes(): Route[] {
   return [

@@ -15,6 +15,7 @@ import type { Route } from '../router.js';
 import { fail, failEmulator } from '../service-error.js';
 import type { StoredAccount, StoredBrand } from '../store.js';
 import { asObject } from '../validate.js';
+import { roomsOfAgency } from './bidirectional.js';
 import { corpBrand } from './brands.js';
 
 const PERSON = '/api/1.1/corp/:personId/brand/:brandId/privilege';
@@ -121,7 +122,7 @@ async function delegate(ctx: RequestContext): Promise<Reply> {
   return ok(view(ctx, brand).filter((p) => p.id === to.userId));
 }
 
-/** DELETE …/{id}: an operator's access removed; the representative cannot be (64352), an account without access is 64347. */
+/** DELETE …/{id}: an operator's access removed; the representative cannot be (64352), an account without access is 64347, an agency a bidirectional room names as its agency is 64393. */
 function revoke(ctx: RequestContext): Reply {
   const { brand } = corpBrand(ctx, 'representative', true);
   const id = ctx.params.id as string;
@@ -129,6 +130,8 @@ function revoke(ctx: RequestContext): Reply {
   const role = account?.brands.get(brand.brandId);
   if (account === undefined || role === undefined) fail('privilegeNotRegistered', id);
   if (role === 'representative') fail('cannotDeleteSelf');
+  // An agency a bidirectional room names as its agency keeps its access until the room is unlinked or deleted (64393).
+  if (account.role === 'agency' && roomsOfAgency(brand, id).length > 0) fail('agencyInBidirectionalRoom');
   const removed = view(ctx, brand).filter((p) => p.id === id);
   account.brands.delete(brand.brandId);
   stateOf(brand).status.delete(id);

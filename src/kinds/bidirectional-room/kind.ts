@@ -140,6 +140,11 @@ export const bidirectionalPlanning: KindPlanning<DesiredBidirectionalRoom, Chatb
 
 };
 
+/** The live bidirectional rooms that name `agencyId` as their agency (a room with a bidirectional ID, or a converted room): the service keeps that agency's access to the brand while any does (64393). */
+export function roomsOfAgency(live: LiveBrand, agencyId: string): string[] {
+  return (live.bidirectionalRooms ?? []).filter((r) => r.botAgencyId === agencyId).map((r) => r.chatbotId);
+}
+
 /** The live sender-number room `id`, if the brand has it. */
 function sender(live: LiveBrand, id: string): ChatbotDetail | undefined {
   return live.chatbots.find((c) => c.chatbotId === id);

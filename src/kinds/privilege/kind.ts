@@ -5,13 +5,16 @@
 // (delete, a prune) and the representative's delegation (the one update).
 // Every change needs the representative's account: rcsctl running as another
 // is blocked, as is a change to an account whose privilege is Processing;
-// removing the account rcsctl runs as is refused; a delegation is refused
+// removing the account rcsctl runs as is refused, as is removing an agency a
+// bidirectional room names (blocked until the room is unlinked); a delegation is refused
 // unless the run sets --allow-delegate, and waits for a plan of its own.
 
+import { ERRORS } from '../../contract/codes.js';
 import type { PrivilegeInfo, RegPrivilegeInfo } from '../../contract/wire.js';
 import { NO_GATE, type FieldChange, type Gate } from '../../core/step.js';
 import { liveSection, type LiveBrand } from '../../core/live.js';
 import type { DesiredBrand } from '../../manifest/types.js';
+import { roomsOfAgency } from '../bidirectional-room/kind.js';
 import type { Drawn, KindPlanning, MatchResult, Optioned, Worded } from '../resource-kind.js';
 import { REPRESENTATIVE_KEY, type AccessRole, type DesiredPrivilege, type DesiredPrivileges } from './types.js';
 
@@ -37,6 +40,8 @@ export interface LivePrivilege {
   /** The account rcsctl runs as, and whether it is the brand's representative (only it may change privileges). */
   caller: string;
   callerRepresents: boolean;
+  /** An agency's: the live bidirectional rooms that name it as their agency (the service will not remove its access meanwhile: 64393). */
+  agencyOf?: string[];
 }
 
 /** What a step sends: the account it acts as, and the grant, the new representative or the account removed. */
@@ -109,7 +114,7 @@ export const privilegePlanning: KindPlanning<DesiredPrivilege, LivePrivilege, 'p
   },
 
   desired: (brand: DesiredBrand) => [...(brand.privileges?.values() ?? [])],
-  live: (live) => livePrivileges(sectionOf(live)),
+  live: (live) => livePrivileges(sectionOf(live)).map((l) => withRooms(l, live)),
   identity: {
     key: (d) => d.key,
     desiredName: (d) => nameOf(d),
@@ -175,10 +180,21 @@ export const privilegePlanning: KindPlanning<DesiredPrivilege, LivePrivilege, 'p
       if (l.account === l.caller) return { type: 'blocked', state: 'refused', reason: `rcsctl runs as ${l.account}: removing its own access would lock rcsctl out of the brand; list it, or remove it from another account` };
       if (l.status === 'Waiting') return { type: 'blocked', state: 'Waiting', reason: `${l.account} asked for access in the console: list it to grant it (rcsctl does not refuse requests)` };
       if (l.type === 'Manager') return { type: 'blocked', state: 'representative', reason: `${l.account} is the representative, whom the service never removes: a delegation makes it an operator, which a later apply can remove` };
+      const rooms = l.agencyOf ?? [];
+      if (rooms.length > 0) {
+        return { type: 'blocked', state: 'bidirectional agency', reason: `${l.account} is the agency of bidirectional room${rooms.length === 1 ? '' : 's'} ${rooms.join(', ')}, and the service keeps its access while a room names it (${ERRORS.agencyInBidirectionalRoom.code}): unlink it there first (botAgencyId under bidirectionalRooms:, or remove the room), then a later plan removes its access` };
+      }
       return blockedFor(l, undefined) ?? { type: 'destructive' };
     },
   },
 };
+
+/** An agency's live access, with the bidirectional rooms that name it as their agency. */
+function withRooms(l: LivePrivilege, live: LiveBrand): LivePrivilege {
+  if (l.role !== 'agency') return l;
+  const rooms = roomsOfAgency(live, l.account);
+  return rooms.length === 0 ? l : { ...l, agencyOf: rooms };
+}
 
 /** The accounts whose access this plan grants or removes besides the delegation (by address). */
 function otherChanges(brand: DesiredBrand, live: LiveBrand): string[] {
