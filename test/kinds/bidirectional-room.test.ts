@@ -103,7 +103,7 @@ describe('bidirectional rooms: the doctor check', () => {
 
 describe("an agency's access while a bidirectional room names it", () => {
   it('reads, on the privilege, the live rooms that name the agency, and blocks its removal with the reason (the service: 64393)', () => {
-    const section = { personId: 'boss', entries: [{ privilegeType: 'Manager' as const, id: 'boss', status: 'Ok' }, { privilegeType: 'Agency' as const, id: 'relay', status: 'Ok' }, { privilegeType: 'Agency' as const, id: 'idle', status: 'Ok' }, { privilegeType: 'SubManager' as const, id: 'mgr', status: 'Ok' }] };
+    const section = { personId: 'boss', entries: [{ privilegeType: 'Manager' as const, id: 'boss', status: 'Ok' as const }, { privilegeType: 'Agency' as const, id: 'relay', status: 'Ok' as const }, { privilegeType: 'Agency' as const, id: 'idle', status: 'Ok' as const }, { privilegeType: 'SubManager' as const, id: 'mgr', status: 'Ok' as const }] };
     const live = { ...liveBrand(), privileges: section, bidirectionalRooms: [liveChatbot('bot-a', { service: 'chat', botAgencyId: 'relay' }), liveChatbot('0212345678', { botAgencyId: 'relay' })] };
     const byKey = new Map(privilegeKind.live(live).map((l) => [l.key, l]));
     expect(byKey.get('relay')?.agencyOf).toEqual(['bot-a', '0212345678']);
