@@ -15,6 +15,7 @@ import { USER_AGENT } from '../version.js';
 import { ERRORS } from '../contract/codes.js';
 import { ApiTransportError, OutcomeUnknownError, RcsApiError, RequestAbortedError, ResponseShapeError, type HttpMethod, type OperationLabel, type RequestSite } from './errors.js';
 import { requestSignal } from './abort-scope.js';
+import { tallyAttempt } from './request-tally.js';
 import { parseEndpoint, type Endpoint } from './endpoint.js';
 import type { Redaction } from '../util/redaction.js';
 import { RETRYABLE_STATUS, retryAfterMs, withRetries, type AttemptResult, type RetryPolicy } from './retry.js';
@@ -461,6 +462,7 @@ class HttpTransport implements Transport {
   }
 
   private observe(p: Prepared, status: number | NetFailure, attempt: number): void {
+    tallyAttempt(status);
     this.opts.onAttempt?.({ method: p.req.method, family: p.req.family ?? 'management', path: p.req.path, status, attempt });
   }
 }

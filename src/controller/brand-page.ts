@@ -15,6 +15,7 @@ import { age, esc, PAGE_CSS, pagePolicy, plural, STATE_COLOURS } from './page-pa
 import { REFRESH_MS } from './status-page.js';
 import type { BrandStatus } from './status.js';
 import type { ControllerViews } from './views.js';
+import { requestsText } from '../core/requests.js';
 
 /** A pending step as /status/BRANDID lists it. */
 interface PendingStep {
@@ -147,7 +148,8 @@ function historySection(history: PassRecord[], now: number): string {
     const revision = p.revision !== undefined ? `<code title="${esc(p.revision.commit)}">${esc(p.revision.commit.slice(0, 12))}</code><br><span class="muted small">${esc(p.revision.source)}${p.revision.ref !== undefined ? ` ${esc(p.revision.ref)}` : ''}</span>` : '<span class="muted">—</span>';
     const steps = p.steps === undefined ? (p.planned > 0 ? `${plural(p.planned, 'step')} planned` : '') : stepsCell(p.steps, p.stepsOmitted, `pass-${history.length - i}`);
     const outcome = `<span class="state" style="color:${STATE_COLOURS[p.outcome] ?? '#1f2328'}">${esc(p.outcome)}</span>${p.error !== undefined ? `<br><span class="small">${esc(p.error.code)}: ${esc(p.error.message)}</span>` : ''}`;
-    return `<tr><td>${when}</td><td>${p.durationMs} ms</td><td>${esc(p.mode)}</td><td>${p.triggers.map(triggerText).map(esc).join('<br>')}</td><td>${outcome}</td><td>${revision}</td><td>${steps}</td></tr>`;
+    const cost = p.requests !== undefined ? `<br><span class="muted small">${esc(requestsText(p.requests))}</span>` : '';
+    return `<tr><td>${when}</td><td>${p.durationMs} ms${cost}</td><td>${esc(p.mode)}</td><td>${p.triggers.map(triggerText).map(esc).join('<br>')}</td><td>${outcome}</td><td>${revision}</td><td>${steps}</td></tr>`;
   });
   return `<table id="history"><thead><tr><th>Started</th><th>Took</th><th>Mode</th><th>Why</th><th>Outcome</th><th>Revision</th><th>Steps</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }

@@ -9,6 +9,7 @@ import { applyBrand } from '../apply/apply-run.js';
 import type { LockBackend } from '../apply/lock-backend.js';
 import { describeHolder, type LockHolder } from '../apply/lock.js';
 import { withRequestSignal } from '../api/abort-scope.js';
+import { withRequestTally, type RequestTally } from '../api/request-tally.js';
 import { RcsApiError } from '../api/errors.js';
 import { errorMessage, RcsctlError } from '../errors.js';
 import type { LiveCache } from '../kinds/live-cache.js';
@@ -118,13 +119,15 @@ export class BrandPasses {
     const started = performance.now();
     let result = 'error';
     let ended: { outcome: PassResult; c?: PassOutcome; error?: PassError } = { outcome: 'error' };
+    // What the pass cost the account's rate limit: its own requests, though passes of other brands share the client.
+    const tally: RequestTally = { requests: 0, rateLimited: 0 };
     // In apply mode, a suspended brand, or one a sync window holds, is observed only; its reasons say why first.
     const gate = this.deps.gate(brandId);
     const applying = this.settings.mode === 'apply' && gate.apply;
     const held = this.settings.mode === 'apply' && !gate.apply ? gate.why : undefined;
     try {
       // Every request of the pass is aborted when the shutdown's bound is reached.
-      const c = await withRequestSignal(this.deps.requests, () => (applying ? this.apply(brandId, want, context) : this.observe(want)));
+      const c = await withRequestTally(tally, () => withRequestSignal(this.deps.requests, () => (applying ? this.apply(brandId, want, context) : this.observe(want))));
       if (c !== undefined && held !== undefined) c.classified.reasons.unshift(held);
       if (c !== undefined) Object.assign(c, held !== undefined ? { held } : {}, gate.manual ? { manual: true } : {});
       if (c === undefined) {
@@ -134,7 +137,7 @@ export class BrandPasses {
         ended = { outcome: 'locked' };
         return;
       }
-      result = this.record(brandId, c, Math.round(performance.now() - started));
+      result = this.record(brandId, c, Math.round(performance.now() - started), tally);
       ended = { outcome: result === 'error' ? 'error' : c.classified.state, c, ...(c.error !== undefined ? { error: c.error } : {}) };
     } catch (err) {
       if (signal.aborted) {
@@ -147,7 +150,7 @@ export class BrandPasses {
       }
       const message = errorMessage(err);
       const error: PassError = { code: err instanceof RcsctlError ? err.code : 'E_INTERNAL', message, ...(err instanceof RcsApiError ? { httpStatus: err.httpStatus } : {}) };
-      result = this.record(brandId, { classified: { state: 'failed', reasons: [message], counts: emptyCounts() }, error }, Math.round(performance.now() - started));
+      result = this.record(brandId, { classified: { state: 'failed', reasons: [message], counts: emptyCounts() }, error }, Math.round(performance.now() - started), tally);
       ended = { outcome: 'failed', error };
     } finally {
       // A brand that left the manifests during its pass keeps no series.
@@ -160,6 +163,7 @@ export class BrandPasses {
         outcome: ended.outcome,
         ...(context.revision !== undefined ? { revision: context.revision } : {}),
         planned: ended.c?.classified.counts.steps ?? 0,
+        requests: { ...tally },
         ...stepsOf(ended.c?.steps),
         ...(ended.error !== undefined ? { error: { code: ended.error.code, message: ended.error.message } } : {}),
       });
@@ -172,7 +176,7 @@ export class BrandPasses {
    * retries; the result for the metrics. A refused token stops every brand
    * alike: the brand keeps its verdict and the condition says why, once.
    */
-  private record(brandId: string, c: PassOutcome, tookMs: number): string {
+  private record(brandId: string, c: PassOutcome, tookMs: number, tally: RequestTally): string {
     const { book, log, service, retries } = this.deps;
     const condition = service.observe(c.error);
     if (c.error !== undefined && serviceStateOf(c.error) === 'unauthorized') {
@@ -191,7 +195,7 @@ export class BrandPasses {
       retries.reset(brandId);
       book.retrying(brandId, undefined);
     }
-    log('info', 'pass', { brand: brandId, mode: this.settings.mode, state: c.classified.state, ms: tookMs, counts: c.classified.counts, ...(c.applied !== undefined ? { applied: c.applied } : {}), ...(c.held !== undefined ? { held: c.held } : {}), ...(c.manual === true ? { trigger: 'manual' } : {}) });
+    log('info', 'pass', { brand: brandId, mode: this.settings.mode, state: c.classified.state, ms: tookMs, counts: c.classified.counts, requests: tally.requests, rateLimited: tally.rateLimited, ...(c.applied !== undefined ? { applied: c.applied } : {}), ...(c.held !== undefined ? { held: c.held } : {}), ...(c.manual === true ? { trigger: 'manual' } : {}) });
     return c.classified.state;
   }
 

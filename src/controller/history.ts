@@ -70,6 +70,8 @@ export interface PassRecord {
   /** Steps left out of `steps` (more than STEPS_KEPT). */
   stepsOmitted?: number;
   error?: { code: string; message: string };
+  /** The requests the pass sent and how many were answered 429; folded: added up. */
+  requests?: { requests: number; rateLimited: number };
   /** Passes folded into this entry (absent: one). */
   count?: number;
   /** Folded: when the last of them started. */
@@ -144,6 +146,7 @@ export class PassHistory {
       last.count = (last.count ?? 1) + 1;
       last.lastStartedAt = pass.startedAt;
       last.durationMs = pass.durationMs;
+      if (pass.requests !== undefined) last.requests = { requests: (last.requests?.requests ?? 0) + pass.requests.requests, rateLimited: (last.requests?.rateLimited ?? 0) + pass.requests.rateLimited };
       return;
     }
     this.entries.push(pass);
