@@ -186,6 +186,10 @@ describe('layouts end to end', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(readFileSync(join(out, BRAND, 'index.html'), 'utf8')).toContain('<span class="sg btn lo-btn" style="border-color:#3B2A1A;color:#3B2A1A">');
 
+    // The graph: the button's colour is the brand page's, declared here.
+    const graph = await cli(['graph', manifest()], { env: AGENCY });
+    expect(graph.stdout).toMatch(/n\d+ -->\|"button colour"\| n\d+\n/);
+
     // The templateColor itself (in any case) and the default colour are what the service keeps: nothing to say.
     for (const kept of ['#3b2a1a', '']) {
       writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace(/color: "[^"]*" \}/, `color: "${kept}" }`));
@@ -260,5 +264,9 @@ describe('layouts end to end', () => {
     expect(graph.code, graph.stderr).toBe(0);
     expect(graph.stdout).toContain('layout.receipt');
     expect(graph.stdout).toContain('LMS: CP_TITLE_01, CP_TEXT_01, CP_TABLE_01, CP_BUTTON_01');
+    // The receipt's button takes the brand's templateColor: an arrow to the brand's page, outside these manifests.
+    expect(graph.stdout).toContain('    n1["home<br/>not in the manifests"]:::external\n');
+    expect(graph.stdout).toContain('  n0 -.->|"button colour"| n1\n');
+    expect(graph.stdout.match(/button colour/g)?.length).toBe(1);
   });
 });

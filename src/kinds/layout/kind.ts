@@ -9,6 +9,7 @@ import type { LayoutComponent, LayoutComposition, LayoutRequest } from '../../co
 import type { Gate } from '../../core/step.js';
 import { matchByIdThenName } from '../match.js';
 import type { Drawn, KindPlanning, Previewable, Prunable, ReportsUnmanaged } from '../resource-kind.js';
+import { PROFILE_KEY } from '../brand-profile/types.js';
 import { declaredTemplateColor, withKeptColour } from './colour.js';
 import { layoutPreview } from './preview.js';
 import { LAYOUT_AREAS, type DesiredLayout, type DesiredLayoutComponent } from './types.js';
@@ -24,6 +25,8 @@ export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Pre
   drawing: {
     colour: ['#e0f2f1', '#00695c'],
     details: (d) => [`${d.productCode.toUpperCase()}: ${LAYOUT_AREAS.flatMap((a) => d[a].map((c) => c.componentId)).join(', ')}`],
+    // A button with a colour takes the brand's templateColor (colour.ts): the brand's page decides it.
+    links: (d) => (LAYOUT_AREAS.some((a) => d[a].some((c) => typeof c.options?.color === 'string' && c.options.color !== '')) ? [{ to: `brandProfile.${PROFILE_KEY}`, label: 'button colour' }] : []),
   },
   prune: 'layouts',
   reportsUnmanaged: true,
