@@ -10,24 +10,25 @@ import { stableStringify } from '../../util/stable-json.js';
 import { isListedVersion } from '../cache-trust.js';
 import { cachePart, type LiveCache } from '../live-cache.js';
 
-/** Room details by chatbotId, each with the list item (as stable JSON) it is valid for. */
-const DETAILS = cachePart<{ listed: string; detail: ChatbotDetail }>('bidirectionalRooms');
-
-/** What a cached detail is valid for: the list item, every field of it, in a stable form. */
-function listKey(item: ChatbotListItem): string {
-  return stableStringify(item);
-}
+/**
+ * Room details by chatbotId, each with the list item it is valid for. The item
+ * is kept as an object, not as its JSON text: a value of the run's secrets in
+ * it (a room's name may be interpolated from one) is then a string of its own,
+ * which the cache seals as every other (src/kinds/live-cache.ts); inside JSON
+ * text it would be escaped past recognition.
+ */
+const DETAILS = cachePart<{ listed: ChatbotListItem; detail: ChatbotDetail }>('bidirectionalRooms');
 
 /** The cached detail, when it was read with exactly this list item and says it is that room at that updateDate. */
 export function cachedRoom(cache: LiveCache, brandId: string, item: ChatbotListItem): ChatbotDetail | undefined {
   const entry = cache.get(brandId, DETAILS, item.chatbotId);
-  if (entry === undefined || entry.listed !== listKey(item)) return undefined;
+  if (entry === undefined || stableStringify(entry.listed) !== stableStringify(item)) return undefined;
   return isListedVersion(entry.detail, entry.detail.chatbotId, item, item.chatbotId) ? entry.detail : undefined;
 }
 
 /** Keep a detail just read for the list item `item`. */
 export function cacheRoom(cache: LiveCache, brandId: string, item: ChatbotListItem, detail: ChatbotDetail): void {
-  cache.set(brandId, DETAILS, item.chatbotId, { listed: listKey(item), detail });
+  cache.set(brandId, DETAILS, item.chatbotId, { listed: item, detail });
 }
 
 /** Forget the rooms not in `keep` (deleted, or no longer bidirectional). */
