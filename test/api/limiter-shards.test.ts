@@ -125,6 +125,32 @@ describe('four shards of one account, nothing shared', () => {
     for (const l of limiters) expect(l.stats.paceCuts).toBeGreaterThan(0);
   }, 60_000);
 
+  it('as the benchmark sees them (processes 0 to 0.75 s apart, the hash split\'s shares, the first second\'s burst not counted), at 200 req/s on 11 s of work they use 0.78 of the limit or more (median of 25 seeds; the issue asks 0.90, not reached) (issue 38)', async () => {
+    // bench/ratelimit.ts's 40-brand agency at 200 req/s: real processes start 0.2–0.7 s apart, hold
+    // 0.72–1.13 of an even share, and the benchmark takes the bucket's first second out of its
+    // figure. The other cases start the shards 150 ms apart in order and count the burst, and gave
+    // 0.95 where the benchmark measured 0.76–0.89. Here the model gives the benchmark's figure:
+    // 0.81 (quartile 0.72, least 0.54). Every rule tried to raise it (docs/decisions.md, "Shards
+    // that finish together", second entry) moved the median by no more than the seeds' spread, or
+    // cost more than 3% of requests answered 429 at 40 req/s. This records where it stands.
+    const runs: ModelResult[] = [];
+    for (let seed = 1; seed <= 25; seed++) {
+      vi.useFakeTimers();
+      const draw = mulberry32(1000 + seed);
+      const startsMs = [0, draw() * 750, draw() * 750, draw() * 750].sort((a, b) => a - b).map(Math.round);
+      const weights = [0.72, 1.13, 0.75, 1.12].sort(() => draw() - 0.5);
+      const even = (200 * 11) / 4;
+      runs.push(
+        await runModel({ clients: 4, perSecond: 200, requests: weights.map((w) => Math.round(w * even)), latencyMs: 20, startsMs }, (i) =>
+          new Limiter({ mode: 'auto', max: 32, peers: 4 }, () => Date.now(), undefined, mulberry32(seed * 100 + i)),
+        ),
+      );
+      vi.useRealTimers();
+    }
+    expect(median(runs.map((r) => r.benchShare))).toBeGreaterThanOrEqual(0.78);
+    expect(median(runs.map(share429))).toBeLessThanOrEqual(0.03);
+  }, 60_000);
+
   it('one shard alone does as well: the same limiter serves an unsharded run', async () => {
     const r = await shards(1, 200, 30);
     expect(r.share).toBeGreaterThanOrEqual(0.95);
