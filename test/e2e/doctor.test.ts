@@ -60,6 +60,7 @@ describe('rcsctl doctor', () => {
       'layout-rules': 'skipped',
       'layout-samples': 'skipped',
       'layout-list': 'skipped',
+      'layout-detail': 'skipped',
       // The bidirectional room kind's: its list, and no room of it in the sender-number list.
       'bidirectional-list': 'ok',
       // The privilege kind's: the list is read as RCSCTL_PERSON_ID, not set here.

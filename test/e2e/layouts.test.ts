@@ -251,15 +251,21 @@ describe('layouts end to end', () => {
 
   it("doctor checks the layout routes as an agency; graph draws each layout with its product and components", async () => {
     emu = await emulator(join(CASE, 'seed.yaml'));
-    const doctor = await cli(['doctor', '--brand', BRAND, '--format', 'json'], { emu, env: { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: AGENCY.RCSCTL_TOKEN, RCSCTL_BRAND_KEY_BR_demo000001: AGENCY.BRAND_KEY } });
-    const checks = (JSON.parse(doctor.stdout) as { checks: { id: string; status: string; said: string }[] }).checks.filter((c) => c.id.startsWith('layout-'));
+    const doctorEnv = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: AGENCY.RCSCTL_TOKEN, RCSCTL_BRAND_KEY_BR_demo000001: AGENCY.BRAND_KEY };
+    const layoutChecks = async () => (JSON.parse((await cli(['doctor', '--brand', BRAND, '--format', 'json'], { emu, env: doctorEnv })).stdout) as { checks: { id: string; status: string; said: string }[] }).checks.filter((c) => c.id.startsWith('layout-'));
+    // No layout yet: the detail has nothing to read.
+    expect((await layoutChecks()).find((c) => c.id === 'layout-detail')).toMatchObject({ status: 'skipped', said: 'the brand has no layout to read' });
+    expect((await run(['apply', manifest(), '--yes'])).code).toBe(0);
+    const checks = await layoutChecks();
     expect(checks.map((c) => [c.id, c.status])).toEqual([
       ['layout-components', 'ok'],
       ['layout-rules', 'ok'],
       ['layout-samples', 'ok'],
       ['layout-list', 'ok'],
+      ['layout-detail', 'ok'],
     ]);
     expect(checks[0]?.said).toBe('HTTP 200, 9 components, 6 usable in a layout');
+    expect(checks[4]?.said).toMatch(/^HTTP 200, CLLBR\.demo000001-\d+: \d components in its three areas$/);
     const graph = await cli(['graph', manifest()], { env: AGENCY });
     expect(graph.code, graph.stderr).toBe(0);
     expect(graph.stdout).toContain('layout.receipt');

@@ -1,7 +1,8 @@
 // The layout kind's own doctor checks: the component list, the product rules
-// and the sample list answer as rcsctl reads them, and the brand's layout list
-// names each layout's id as the public document does (read-only GETs; every
-// layout route is for agency accounts, so another account's checks are skipped).
+// and the sample list answer as rcsctl reads them, the brand's layout list
+// names each layout's id as the public document does, and a layout's detail
+// gives its three areas as plan compares them (read-only GETs; every layout
+// route is for agency accounts, so another account's checks are skipped).
 
 import { ERRORS } from '../../contract/codes.js';
 import type { DoctorCheck } from '../../core/doctor-check.js';
@@ -21,7 +22,7 @@ function refused(a: Answer): string {
   return `HTTP ${a.status}, ${a.error?.code ?? ''} ${a.error?.message ?? ''}`.trim();
 }
 
-/** The four checks; skipped, each, when the service refuses the account's role. */
+/** The five checks; skipped, each, when the service refuses the account's role (the detail's also when the brand has no layout). */
 export async function layoutDoctor({ inspect, brand, base }: DoctorEnv): Promise<DoctorCheck[]> {
   const [components, rules, samples, layouts] = await Promise.all([
     inspect.get('/api/1.1/baselayout/component', { query: { offset: 0, limit: 1000 } }),
@@ -36,6 +37,20 @@ export async function layoutDoctor({ inspect, brand, base }: DoctorEnv): Promise
     const { fits, said } = judge(items);
     return { id, title, status: fits ? 'ok' : 'differs', assumed, said: `HTTP ${a.status}, ${said}`, doc: DOC };
   };
+  // A layout's detail, read for the first one listed: plan compares its areas component by component.
+  const first = resultOf(layouts.body)?.find((l) => typeof l.sampleLayoutId === 'string');
+  const detail = first === undefined ? undefined : await inspect.get(`${base}/layout/${encodeURIComponent(first.sampleLayoutId as string)}`, { brand });
+  const detailAssumed = "GET /brand/{brandId}/layout/{layoutId} answers the layout with headerComposition, bodyComposition and footerComposition, each a list of components with a componentId and options (an object, or none)";
+  const detailCheck: DoctorCheck =
+    detail === undefined
+      ? { id: 'layout-detail', title: "a layout's detail", status: 'skipped', assumed: detailAssumed, said: layouts.error !== undefined ? 'the layout list was not read' : 'the brand has no layout to read', doc: DOC }
+      : check('layout-detail', "a layout's detail", detailAssumed, detail, (items) => {
+          const l = items[0];
+          const areas = ['headerComposition', 'bodyComposition', 'footerComposition'];
+          const odd = l === undefined ? areas : areas.filter((a) => !Array.isArray(l[a]) || !(l[a] as unknown[]).every((c) => typeof (c as Record<string, unknown>)?.componentId === 'string' && ['object', 'undefined'].includes(typeof (c as Record<string, unknown>).options)));
+          const components = l === undefined ? 0 : areas.reduce((n, a) => n + (Array.isArray(l[a]) ? (l[a] as unknown[]).length : 0), 0);
+          return { fits: odd.length === 0, said: odd.length === 0 ? `${String(first?.sampleLayoutId)}: ${components} components in its three areas` : `${String(first?.sampleLayoutId)}: ${odd.join(', ')} not a list of components with a componentId (plan could not compare it)` };
+        });
   return [
     check('layout-components', 'the layout components', 'GET /baselayout/component lists components with componentId, status and headerYn, bodyYn, footerYn', components, (items) => {
       const fits = items.every((c) => typeof c.componentId === 'string' && typeof c.status === 'string' && ['headerYn', 'bodyYn', 'footerYn'].every((k) => c[k] === 'Y' || c[k] === 'N'));
@@ -54,5 +69,6 @@ export async function layoutDoctor({ inspect, brand, base }: DoctorEnv): Promise
       const fits = items.every((l) => typeof l.sampleLayoutId === 'string' && typeof l.sampleLayoutName === 'string' && typeof l.approvalResult === 'string');
       return { fits, said: `${items.length} layouts${fits ? '' : ', not named so (rcsctl would not find their ids)'}` };
     }),
+    detailCheck,
   ];
 }
