@@ -8,7 +8,7 @@
 // few lines, not a table of 40 brands of zeros.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,17 @@ const MARKER = '<!-- rcsctl-plan -->';
 const GITHUB_LIMIT = 65_536;
 /** The brand a colleague edits in the console while the request is open. */
 const EDITED = IDS[39] as string;
+/** The brand whose change puts a link shortener in a reply, against the repository's policy rule: its block is one the budget would cut, ordered by id. */
+const SHORTENED = IDS[33] as string;
+const SHORT_LINK = 'https://bit.ly/acme7';
+
+/** The shipped rule against link shorteners (examples/policies/agency.yaml), alone: the repository's policy. */
+function shortenerRule(): string {
+  const shipped = readFileSync(join(ROOT, 'examples', 'policies', 'agency.yaml'), 'utf8');
+  const rule = /^ {2}- name: no-link-shorteners\n(?: {4}.*\n)+/m.exec(shipped)?.[0];
+  if (rule === undefined) throw new Error('the shipped rules have no no-link-shorteners rule');
+  return `apiVersion: rcsctl/v1\nkind: Policy\nrules:\n${rule}`;
+}
 
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'ci', GIT_AUTHOR_EMAIL: 'ci@example.com', GIT_COMMITTER_NAME: 'ci', GIT_COMMITTER_EMAIL: 'ci@example.com' };
 
@@ -55,6 +66,14 @@ function repo(text = MAIN, shared = false): string {
   git('checkout', '--quiet', '-b', 'request');
   if (text !== MAIN) {
     writeBrands(dir, text, IDS, shared);
+    if (!shared) {
+      // One brand's change also breaks the repository's rule against link shorteners.
+      const file = join(dir, 'brands', SHORTENED, 'brand.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('reply 0)"', `reply 0) ${SHORT_LINK}"`));
+      mkdirSync(join(dir, 'brands', 'policies'));
+      writeFileSync(join(dir, 'brands', 'policies', 'links.yaml'), shortenerRule());
+      git('add', '.');
+    }
     git('commit', '--quiet', '-am', text.slice(0, 20));
   }
   return dir;
@@ -218,7 +237,12 @@ describe('the comment the recipes post, at 40 brands', () => {
         // Every brand is in the one table; details that did not fit are named, with the full report's place.
         // Each brand named by its id and its folder (issue 38).
         for (const id of IDS) expect(body).toContain(`| \`${id}\` (brands/${id}) | 0 | ${REPLIES} | 0 |`);
-        expect(body).toContain(`**Total for 40 brands: 0 to create, ${40 * REPLIES} to update`);
+        // The brand that breaks the policy rule is not applied: the others' total, and its rule in its row.
+        expect(body).toContain(`**Plan failed for 1 of 40 brands (nothing can be applied for them); the others: 0 to create, ${39 * REPLIES} to update`);
+        expect(body).toContain(`| \`${SHORTENED}\` (brands/${SHORTENED}) | 0 | ${REPLIES} | 0 | 0 | 0 | 0 | ❌ policy: no-link-shorteners |`);
+        // Its block comes first, whatever the budget leaves out: the rule, the message, the value's file and line and the rule's.
+        expect(body).toContain(`<details><summary><code>${SHORTENED}</code> (brands/${SHORTENED}): ${REPLIES} to update; 1 policy violation: nothing is applied</summary>`);
+        expect(body).toContain(`- ❌ **policy \`no-link-shorteners\`** \`/autoReplies/r0/body/description\`: a link shortener hides where the link goes; link to the page itself (\`brands/${SHORTENED}/brand.yaml:5\`; rule at \`brands/policies/links.yaml:4\`)`);
         expect(body).toMatch(/\*\*Left out to keep this comment within \d+ bytes:\*\* the plan details of \d+ brands/);
         expect(body).toMatch(recipe.full);
         // The colleague's console edit, which the request would overwrite, is named apart from the request's own changes.

@@ -16,10 +16,13 @@ const FULL_REPORTS = "the job's output (`rcsctl report merge` of the shards' JSO
 /** The plan, then its drift, as one comment of at most `maxBytes` bytes. */
 export function renderComment(plan: PlanFile, drift: DriftReport, opts: { maxBytes?: number; fullReport?: string }): string {
   const shownInPlan = new Map(plan.brands.map((b) => [b.brandId, new Set(b.steps.map((s) => s.address))]));
-  const planned: Part = planPart(plan.brands, { rcsctlVersion: plan.rcsctlVersion, ...(plan.partial !== undefined ? { partial: plan.partial } : {}), ...(plan.policy !== undefined ? { policy: plan.policy } : {}), ...(plan.requests !== undefined ? { requests: plan.requests } : {}) });
+  const planned: Part = planPart(plan.brands, { rcsctlVersion: plan.rcsctlVersion, ...(plan.partial !== undefined ? { partial: plan.partial } : {}), ...(plan.policy !== undefined ? { policy: plan.policy } : {}), ...(plan.unmanagedBrands !== undefined ? { unmanagedBrands: plan.unmanagedBrands } : {}), ...(plan.requests !== undefined ? { requests: plan.requests } : {}) });
   // A shard that stopped on a manifest error of no brand: its error opens the plan.
   if (plan.error !== undefined) planned.head.splice(1, 0, { lines: [...brandErrorMarkdown('manifests', plan.error, STOPPED_HEADLINE), ''] });
-  const drifted = driftPart(drift, { shownInPlan });
+  // A live brand no manifest declares is named once: the plan's table of them (with the folders the change removed) holds it.
+  const namedInPlan = new Set((plan.unmanagedBrands ?? []).map((u) => u.brandId));
+  const unmanagedBrands = drift.unmanagedBrands?.filter((u) => !namedInPlan.has(u.brandId));
+  const drifted = driftPart({ ...drift, ...(unmanagedBrands !== undefined ? { unmanagedBrands } : {}) }, { shownInPlan });
   (drifted.head[0] as { lines: string[] }).lines.unshift('');
   const parts = [planned, drifted];
   return fitMarkdown(parts, versionFoot(plan.rcsctlVersion, drift.generatedAt), { ...fitOf(opts), fullReportDefault: FULL_REPORTS });

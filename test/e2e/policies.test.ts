@@ -252,6 +252,11 @@ describe('plan and apply check the rules on the plan', () => {
     const comment = await cli(['report', 'merge', 'plan.json', 'drift.json', '--format', 'markdown'], { emu, cwd: dir });
     expect(comment.code).toBe(1);
     expect(comment.stdout).toContain('❌ **policy `at-most-10-deletes`**: this change deletes 12 resources');
+    // show, which the recipes print the saved plan with, says it too (text and Markdown).
+    const shownText = await cli(['show', 'plan.json'], { cwd: dir });
+    expect(shownText.stdout).toContain('error[policy at-most-10-deletes] this change deletes 12 resources');
+    const shownMd = await cli(['show', 'plan.json', '--format', 'markdown'], { cwd: dir });
+    expect(shownMd.stdout).toContain('### ❌ Policy rules broken by the whole change:');
     const merged = JSON.parse((await cli(['report', 'merge', 'plan.json', '--format', 'json'], { cwd: dir })).stdout) as { policy?: { rule: string }[] };
     expect(merged.policy?.map((v) => v.rule)).toEqual(['at-most-10-deletes']);
     const refused = await cli(['apply', 'brand', 'policies', '--yes', '--allow-delete'], { emu, cwd: dir, env: pr });

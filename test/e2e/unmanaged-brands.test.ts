@@ -160,12 +160,46 @@ describe('brands nobody declares', () => {
       expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
       expect(json.unmanagedBrands.map((b) => [b.brandId, b.declaredBefore])).toEqual([['BR.demo000001', true]]);
       expect(json.unmanagedBrands[0]?.finding.message).toContain('stays live and unmonitored: 2 rooms, 2 persistent menus.');
+      // The saved plan keeps it, and show says it in text and Markdown as plan did.
+      await cli(['plan', 'brands', '--compare-to', 'base/brands', '--out', 'saved.json', '--no-cache'], { emu, cwd: dir, env: noList });
+      for (const format of ['text', 'markdown']) {
+        const shown = await cli(['show', 'saved.json', '--format', format], { cwd: dir });
+        expect(shown.stdout, format).toContain('brand BR.demo000001 is declared by the base (base/brands/coffee/brand.yaml:3) and by no manifest of this change: its folder was removed');
+      }
       // Marked as deliberately unmanaged: not named.
       const marked = await cli(['plan', 'brands', '--compare-to', 'base/brands', '--detailed-exitcode', '--no-cache', '--unmanaged-brand', 'BR.demo000001'], { emu, cwd: dir, env: noList });
       expect(marked.code, marked.stdout).toBe(0);
       // With the account's list too, the brand is named once, as the change's removal.
       const both = JSON.parse((await cli(['plan', 'brands', '--compare-to', 'base/brands', '--format', 'json', '--no-cache'], { emu, cwd: dir, env: env() })).stdout) as { unmanagedBrands: { brandId: string; accounts: string[]; finding: { message: string } }[] };
       expect(both.unmanagedBrands.filter((b) => b.brandId === 'BR.demo000001')).toEqual([expect.objectContaining({ accounts: ['master'], finding: expect.objectContaining({ message: expect.stringContaining('declared by the base') }) })]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the sharded recipes' comment (report merge of plans and drift reports) names a brand whose folder the change removes, and each unmanaged brand once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcsctl-unmanaged-comment-'));
+    try {
+      const declare = (path: string, id: string): void => {
+        mkdirSync(join(dir, path), { recursive: true });
+        writeFileSync(join(dir, path, 'brand.yaml'), `apiVersion: rcsctl/v1\nkind: Brand\nbrand:\n  id: ${id}\n`);
+      };
+      declare('base/brands/coffee', 'BR.demo000001');
+      declare('base/brands/old', 'BR.orphan0002');
+      declare('brands/old', 'BR.orphan0002');
+      // As a shard job runs them, with the account's list: the plan and the drift report both name the unmanaged brands.
+      for (const i of [1, 2]) {
+        await cli(['plan', 'brands', '--shard', `${i}/2`, '--compare-to', 'base/brands', '--format', 'json', '--output', `plan-${i}.json`, '--no-cache'], { emu, cwd: dir, env: env() });
+        await cli(['drift', 'brands', '--shard', `${i}/2`, '--format', 'json', '--output', `drift-${i}.json`, '--no-cache'], { emu, cwd: dir, env: env() });
+      }
+      const comment = await cli(['report', 'merge', 'plan-1.json', 'plan-2.json', 'drift-1.json', 'drift-2.json', '--format', 'markdown'], { emu, cwd: dir, env: env() });
+      expect(comment.code, comment.stdout + comment.stderr).toBe(2);
+      const body = comment.stdout;
+      // The removed folder, with what stays live, in the plan's part.
+      expect(body).toContain('brand BR.demo000001 is declared by the base (base/brands/coffee/brand.yaml:3) and by no manifest of this change: its folder was removed, and nothing is deleted.');
+      expect(body.indexOf('BR.demo000001')).toBeLessThan(body.indexOf('## rcsctl drift'));
+      // Every unmanaged brand in one table row, not again under the drift.
+      for (const id of ['BR.demo000001', ...ORPHANS.filter((o) => o !== 'BR.orphan0002')]) expect(body.match(new RegExp(`^\\| \`${id.replace('.', '\\.')}\``, 'gm')), id).toHaveLength(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -9,6 +9,8 @@ import { EXIT_OK } from '../exit-codes.js';
 import { renderPlanJson } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import { renderPlans } from '../../render/plan-text.js';
+import { unmanagedBrandsText } from '../../render/unmanaged-brands.js';
+import { policyText } from '../../render/policy.js';
 import { makeStyle } from '../../render/style.js';
 import { formatOption, formatValue, outOption, outValue } from '../options.js';
 import { previewOptions, writePlanPreview } from '../preview-option.js';
@@ -36,10 +38,12 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     const link = opts.previewUrl ?? preview;
     let text: string;
     if (format === 'json') text = renderPlanJson(file);
-    else if (format === 'markdown') text = renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }), ...(file.requests !== undefined ? { requests: file.requests } : {}) });
+    // What the plan holds beside its brands: the live brands no manifest declares and the rules the whole run breaks, as plan showed them.
+    else if (format === 'markdown') text = renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, graph: opts.graph, ...(link === undefined ? {} : { previewLink: link }), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}), ...(file.policy !== undefined ? { policy: file.policy } : {}), ...(file.requests !== undefined ? { requests: file.requests } : {}) });
     else {
       const style = makeStyle(out === undefined && ctx.globals().color);
-      text = `Saved plan ${path}, made ${file.createdAt} against ${file.baseUrl} by rcsctl ${file.rcsctlVersion}\n\n` + renderPlans(file.brands, style, file.requests !== undefined ? { requests: file.requests } : {});
+      const beside = [unmanagedBrandsText(file.unmanagedBrands, style), policyText(file.policy, style, '')].filter((b) => b.length > 0).map((b) => `\n${b.join('\n')}\n`);
+      text = `Saved plan ${path}, made ${file.createdAt} against ${file.baseUrl} by rcsctl ${file.rcsctlVersion}\n\n` + renderPlans(file.brands, style, file.requests !== undefined ? { requests: file.requests } : {}) + beside.join('');
     }
     if (out === undefined) ctx.io.stdout.write(text);
     else {
