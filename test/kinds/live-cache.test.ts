@@ -1,11 +1,16 @@
 // The generic live cache: each kind keeps entries in parts of its own, by
-// brand (or service-wide), and a file of an older layout is read as empty.
+// brand (or service-wide), and a file of an older layout is read as empty; a
+// secret in what a kind keeps is sealed in the file.
 
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cachePart, LiveCache, SERVICE_WIDE } from '../../src/kinds/live-cache.js';
+import { cachedDetail, cacheDetail } from '../../src/kinds/auto-reply/cache.js';
+import { cachedRoom, cacheRoom } from '../../src/kinds/bidirectional-room/cache.js';
+import { Redaction } from '../../src/util/redaction.js';
+import { liveAutoReply, liveChatbot } from './helpers.js';
 
 const A = cachePart<{ n: number }>('testA');
 const B = cachePart<string>('testB');
@@ -51,5 +56,33 @@ describe('the live cache', () => {
     expect(new LiveCache(dir, 'https://one.test').get('BR.1', A, 'x')).toBeUndefined();
     writeFileSync(join(dir, file as string), '{ not json');
     expect(new LiveCache(dir, 'https://one.test').get('BR.1', A, 'x')).toBeUndefined();
+  });
+});
+
+describe('the kinds\' entries and the run\'s secrets', () => {
+  // A secret in a list field: JSON text of the item would escape its quote and backslash, past the sealing.
+  const SECRET = 'Se"cr\\et<b>';
+  const redaction = (): Redaction => {
+    const r = new Redaction();
+    r.add([{ name: 'RCS_SECRET', value: SECRET }]);
+    return r;
+  };
+  const files = (): string => readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'seal.key').map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+
+  it('seals a secret in the list item an auto-reply detail or a bidirectional room is kept for, and serves the entry again to a run that knows it', () => {
+    const cache = new LiveCache(dir, 'http://svc', redaction());
+    const reply = liveAutoReply('ARM1', { autoReplyMsgName: `Welcome ${SECRET}` });
+    cacheDetail(cache, 'BR.x', reply);
+    const room = liveChatbot('bot-a', { service: 'chat', subTitle: `Chat ${SECRET}` });
+    cacheRoom(cache, 'BR.x', room, room);
+    cache.save();
+    const text = files();
+    expect(text).toContain('<sensitive:RCS_SECRET:');
+    // As written, escaped once (a JSON string), and twice (a JSON string inside a JSON string).
+    const once = JSON.stringify(SECRET).slice(1, -1);
+    for (const form of [SECRET, once, JSON.stringify(once).slice(1, -1)]) expect(text).not.toContain(form);
+    const again = new LiveCache(dir, 'http://svc', redaction());
+    expect(cachedDetail(again, 'BR.x', reply)?.autoReplyMsgName).toBe(`Welcome ${SECRET}`);
+    expect(cachedRoom(again, 'BR.x', room)?.subTitle).toBe(`Chat ${SECRET}`);
   });
 });

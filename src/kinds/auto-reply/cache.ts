@@ -8,8 +8,15 @@ import type { AutoReplyDetail, AutoReplyListItem, AutoReplyRequest } from '../..
 import { stableStringify } from '../../util/stable-json.js';
 import { cachePart, type LiveCache } from '../live-cache.js';
 
-/** Auto-reply details by autoReplyMsgId, each with the list item (as stable JSON) it is valid for. */
-const DETAILS = cachePart<{ listed: string; detail: AutoReplyDetail }>('autoReplies');
+/**
+ * Auto-reply details by autoReplyMsgId, each with the list fields it is valid
+ * for. They are kept as an object, not as their JSON text: a secret of the run
+ * in them (a name interpolated from a sensitive variable) is then a string of
+ * its own, which the cache seals as every other (src/kinds/live-cache.ts);
+ * inside JSON text its quotes and backslashes would be escaped past the
+ * sealing. An entry an older rcsctl wrote (the text) is a miss, read again.
+ */
+const DETAILS = cachePart<{ listed: Partial<AutoReplyListItem>; detail: AutoReplyDetail }>('autoReplies');
 
 /** The list fields of an auto-reply detail (the detail carries every field the list does). */
 const LIST_FIELDS = ['brandId', 'autoReplyMsgId', 'autoReplyMsgName', 'messagebaseId', 'approvalResult', 'registerDate', 'updateDate', 'registerId', 'updateId'] as const;
@@ -23,7 +30,7 @@ const SORTED_LIST_FIELDS = [...LIST_FIELDS].sort();
  * order directly when every field is a string or null, as the list gives them;
  * stableStringify's copy and sort otherwise.
  */
-export function listKey(item: AutoReplyListItem): string {
+export function listKey(item: Partial<AutoReplyListItem>): string {
   const out: Record<string, unknown> = {};
   let flat = true;
   for (const f of SORTED_LIST_FIELDS) {
@@ -37,12 +44,19 @@ export function listKey(item: AutoReplyListItem): string {
 /** The cached detail, when it was read with exactly this list item. */
 export function cachedDetail(cache: LiveCache, brandId: string, item: AutoReplyListItem): AutoReplyDetail | undefined {
   const entry = cache.get(brandId, DETAILS, item.autoReplyMsgId);
-  return entry !== undefined && entry.listed === listKey(item) ? entry.detail : undefined;
+  return entry !== undefined && typeof entry.listed === 'object' && entry.listed !== null && listKey(entry.listed) === listKey(item) ? entry.detail : undefined;
+}
+
+/** The list fields of an item or a detail, as the entry keeps them. */
+function listFields(item: Partial<AutoReplyListItem>): Partial<AutoReplyListItem> {
+  const out: Record<string, unknown> = {};
+  for (const f of LIST_FIELDS) out[f] = item[f] ?? null;
+  return out as Partial<AutoReplyListItem>;
 }
 
 /** Keep a freshly read detail. */
 export function cacheDetail(cache: LiveCache, brandId: string, detail: AutoReplyDetail): void {
-  cache.set(brandId, DETAILS, detail.autoReplyMsgId, { listed: listKey(detail), detail });
+  cache.set(brandId, DETAILS, detail.autoReplyMsgId, { listed: listFields(detail), detail });
 }
 
 /**
@@ -58,7 +72,7 @@ export function cacheCreated(cache: LiveCache, brandId: string, item: AutoReplyL
   // type, cardCount) stays absent, as an answer may leave it (the client
   // checks those fields as optional); planning reads none of them.
   const detail = { ...sent, copyAllowed: sent.copyAllowed ?? true, ...item } as AutoReplyDetail;
-  cache.set(brandId, DETAILS, item.autoReplyMsgId, { listed: listKey(item), detail });
+  cache.set(brandId, DETAILS, item.autoReplyMsgId, { listed: listFields(item), detail });
 }
 
 /** Forget the details of auto-replies not in `keep` (deleted on the service). */
