@@ -126,6 +126,21 @@ describe('privileges end to end', () => {
     expect(log.requests.filter((r) => r.path.includes('/privilege'))).toEqual([]);
   });
 
+  it("an agency's token fails the plan at the section, saying why, instead of leaving the brand unread", async () => {
+    await admin(emu, 'POST', `privilege/${BRAND}`, { id: 'ag1', action: 'grant' });
+    // The agency sends the brand key, as agencies do.
+    writeFileSync(file, manifest(PRIVILEGES.replace('account: master', 'account: ag1')).replace(`id: ${BRAND} }`, `id: ${BRAND}, key: BK.priv0000000001 }`));
+    const plan = await cli(['plan', file], { emu, env: { RCSCTL_TOKEN: 't-ag1' } });
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain(`error[PRIVILEGE_ACCOUNT] ${file}:6: the service lists who operates a brand to a company's masters and managers only (403 63002), and this token's account is not one (an agency's?): plan privileges with a master's or manager's token`);
+    expect(plan.stdout).not.toContain('could not be read');
+    // A manager's token naming another account: the path must be the caller's.
+    write(PRIVILEGES);
+    const other = await cli(['plan', file], { emu, env: { RCSCTL_TOKEN: 't-mgr' } });
+    expect(other.stdout).toContain('error[PRIVILEGE_ACCOUNT]');
+    expect(other.stdout).toContain('the privileges are read as master, which is not the account of this token (400 64104): set privileges.account (or RCSCTL_PERSON_ID) to the token');
+  });
+
   it('an account listed in the role the service does not give it fails the plan, at its line', async () => {
     await cli(['apply', file, '--yes'], { emu });
     write('  account: master\n  representative: master\n  operators: [mgr, ag1]\n');

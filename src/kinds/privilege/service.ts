@@ -4,6 +4,7 @@
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
 import { PERSON_ENV } from '../../api/brands.js';
+import { isServiceError } from '../../api/index.js';
 import { ERRORS } from '../../contract/codes.js';
 import type { PlanProblem, Step } from '../../core/step.js';
 import { liveSection, type LiveBrand } from '../../core/live.js';
@@ -13,7 +14,15 @@ import { livePrivileges, type LivePrivilege, type LivePrivilegeSection, type Pri
 import { REPRESENTATIVE_KEY, type DesiredPrivilege } from './types.js';
 
 /** Service codes the handlers take as "already as asked": a grant of an account with access, a removal of one without. */
-export const PRIVILEGE_CODES = { granted: ERRORS.privilegeAlreadyRegistered.code, gone: ERRORS.privilegeNotRegistered.code, noRole: ERRORS.noBrandPermission.code } as const;
+export const PRIVILEGE_CODES = { granted: ERRORS.privilegeAlreadyRegistered.code, gone: ERRORS.privilegeNotRegistered.code, noRole: ERRORS.noBrandPermission.code, notCorp: ERRORS.noPermission.code, notCaller: ERRORS.invalidPersonIdPath.code } as const;
+
+/** Why the list was refused, for the codes that say the account cannot read it: the section is then "not read", said at the manifest's line (privilegeProblems), and the rest of the brand is read. */
+function refusal(err: unknown, personId: string): string | undefined {
+  if (isServiceError(err, PRIVILEGE_CODES.noRole)) return `account ${personId} has no privilege on the brand (63001): only its representative and operators can read who operates it`;
+  if (isServiceError(err, PRIVILEGE_CODES.notCorp)) return `the service lists who operates a brand to a company's masters and managers only (403 63002), and this token's account is not one (an agency's?): plan privileges with a master's or manager's token`;
+  if (isServiceError(err, PRIVILEGE_CODES.notCaller)) return `the privileges are read as ${personId}, which is not the account of this token (400 64104): set privileges.account (or ${PERSON_ENV}) to the token's account`;
+  return undefined;
+}
 
 // The account each brand was read as in this process, so a re-read asks as the same one.
 const readAs = new Map<string, string>();
@@ -32,10 +41,15 @@ export const privilegeReader: ListReader<LivePrivilegeSection | undefined> = {
     const personId = accountFor(declared, env.account);
     const how = env.desired === undefined ? `pass --account ID or set ${PERSON_ENV}` : `set privileges.account or ${PERSON_ENV}`;
     if (personId === undefined) return { personId: null, entries: [], unread: `no account to read the privileges as: ${how}` };
-    const entries = await tolerate(env.client.privileges.list(env.brand, personId), [PRIVILEGE_CODES.noRole]);
-    if (entries === undefined) return { personId, entries: [], unread: `account ${personId} has no privilege on the brand (63001): only its representative and operators can read who operates it` };
-    readAs.set(env.brand.id, personId);
-    return { personId, entries };
+    try {
+      const entries = await env.client.privileges.list(env.brand, personId);
+      readAs.set(env.brand.id, personId);
+      return { personId, entries };
+    } catch (err) {
+      const why = refusal(err, personId);
+      if (why === undefined) throw err;
+      return { personId, entries: [], unread: why };
+    }
   },
 };
 
