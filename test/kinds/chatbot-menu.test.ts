@@ -145,5 +145,8 @@ describe('persistent menu', () => {
     const converted = liveChatbot('0298765432', { botAgencyId: 'relay' });
     const live = { ...liveBrand({ chatbots: [liveChatbot('0212345678'), converted] }), bidirectionalRooms: [converted, room] };
     expect(persistentMenuKind.live(live).map((l) => l.chatbotId)).toEqual(['0212345678', '0298765432', 'bot-coffee']);
+    // A room with a bidirectional ID the sender-number list holds too (the doctor's bidirectional-list check says so) is one room, not two.
+    const both = { ...liveBrand({ chatbots: [liveChatbot('0212345678'), room] }), bidirectionalRooms: [room] };
+    expect(persistentMenuKind.live(both).map((l) => l.chatbotId)).toEqual(['0212345678', 'bot-coffee']);
   });
 });

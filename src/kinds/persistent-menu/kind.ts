@@ -35,8 +35,12 @@ export const persistentMenuPlanning: KindPlanning<DesiredMenu, ChatbotDetail, 'p
       .filter((r) => r.service === 'chat' && r.persistentMenu !== undefined)
       .map((r): DesiredMenu => ({ chatbotId: r.chatbotId, room: 'bidirectionalRoom', roomName: r.subTitle, items: r.persistentMenu ?? [], rcsReply: '1', source: r.source })),
   ],
-  // The sender-number rooms, and the rooms with a bidirectional ID (a converted room is a sender-number room: listed there).
-  live: (live) => [...live.chatbots, ...(live.bidirectionalRooms ?? []).filter((r) => r.service === 'chat')],
+  // The sender-number rooms, and the rooms with a bidirectional ID (a converted room is a sender-number room: listed there;
+  // a room the sender-number list holds too, against the document, once).
+  live: (live) => {
+    const senders = new Set(live.chatbots.map((c) => c.chatbotId));
+    return [...live.chatbots, ...(live.bidirectionalRooms ?? []).filter((r) => r.service === 'chat' && !senders.has(r.chatbotId))];
+  },
   identity: {
     key: (d) => d.chatbotId,
     // Named by the room; without a subTitle in the manifest the key is returned and the live room name is used.
