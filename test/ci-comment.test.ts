@@ -192,8 +192,8 @@ function gitlab(file: string, full: RegExp, combined: boolean, notes: GitlabNote
 const RECIPES: ((notes: GitlabNotes) => Recipe)[] = [
   () => github('github-actions-matrix.yml', /The full report: \[https:\/\/github\.example\/artifacts\/rcsctl-reports\]/, true),
   (notes) => gitlab('gitlab-ci-parallel.yml', /The full report: \[[^\]]*\/artifacts\/browse\]/, true, notes),
-  () => github('github-actions.yml', /The full report: `the log of the job Validate and plan`/, false),
-  (notes) => gitlab('gitlab-ci.yml', /The full report: \[[^\]]*\]/, false, notes),
+  () => github('github-actions.yml', /The full report: `the log of the job Validate and plan`/, true),
+  (notes) => gitlab('gitlab-ci.yml', /The full report: \[[^\]]*\]/, true, notes),
 ];
 
 // The cases run at once, each with an emulator, a pull request's comments (or a merge request's notes) and
@@ -261,6 +261,9 @@ describe('the comment the recipes post, at 40 brands', () => {
           expect(body).toContain(`${40 * REPLIES} drifted resources are the plan's changes above: not repeated here (40 brands drifted only so).`);
           expect(body).not.toContain('| Brand | Status |');
         }
+        // The single-job recipes' comment keeps what their plan's Markdown had: the steps' graph, and on GitLab the preview's link.
+        if (/^(github-actions|gitlab-ci)\.yml$/.test(recipe.file)) expect(body).toContain('```mermaid');
+        if (recipe.file === 'gitlab-ci.yml') expect(body).toMatch(/\]\([^)]*\/artifacts\/file\/preview\/index\.html\)/);
         // The second run restored the first's cache: it read the lists, not the 480 auto-replies again.
         expect(warm, `cold ${cold}, warm ${warm}`).toBeLessThan(cold / 2);
       }, 600_000);

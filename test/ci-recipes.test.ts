@@ -37,7 +37,9 @@ describe('CI recipes', () => {
       expect(calls.some((a) => a[0] === 'apply' && a.includes('--plan'))).toBe(true);
       expect(calls.some((a) => a[0] === 'drift' && a.join(' ').includes('--format junit'))).toBe(true);
       // The pull-request plan draws its changes (docs/preview.md), kept as an artifact and linked from the comment.
-      expect(calls.some((a) => a[0] === 'plan' && a.includes('--format') && a.includes('--preview'))).toBe(true);
+      expect(calls.some((a) => a[0] === 'plan' && a.includes('--preview'))).toBe(true);
+      // One comment of the plan and its drift, the drift the plan shows not repeated, with the steps' graph (issue 38).
+      expect(calls.some((a) => a[0] === 'report' && a.includes('plan.json') && a.includes('drift.json') && a.join(' ').includes('--format markdown') && a.includes('--graph'))).toBe(true);
       expect(readRecipe(file)).toMatch(file.startsWith('github') ? /path: preview\/[\s\S]*steps\.preview\.outputs\.artifact-url/ : /paths: \[[^\]]*preview\/\]/);
       for (const argv of calls) {
         const r = await accepted(argv);

@@ -14,9 +14,9 @@ import { fitOf, planPart, versionFoot } from './plan-markdown.js';
 const FULL_REPORTS = "the job's output (`rcsctl report merge` of the shards' JSON reports, in any format)";
 
 /** The plan, then its drift, as one comment of at most `maxBytes` bytes. */
-export function renderComment(plan: PlanFile, drift: DriftReport, opts: { maxBytes?: number; fullReport?: string }): string {
+export function renderComment(plan: PlanFile, drift: DriftReport, opts: { maxBytes?: number; fullReport?: string; graph?: boolean; previewLink?: string }): string {
   const shownInPlan = new Map(plan.brands.map((b) => [b.brandId, new Set(b.steps.map((s) => s.address))]));
-  const planned: Part = planPart(plan.brands, { rcsctlVersion: plan.rcsctlVersion, ...(plan.partial !== undefined ? { partial: plan.partial } : {}), ...(plan.policy !== undefined ? { policy: plan.policy } : {}), ...(plan.unmanagedBrands !== undefined ? { unmanagedBrands: plan.unmanagedBrands } : {}), ...(plan.requests !== undefined ? { requests: plan.requests } : {}) });
+  const planned: Part = planPart(plan.brands, { rcsctlVersion: plan.rcsctlVersion, ...(opts.graph === true ? { graph: true } : {}), ...(opts.previewLink !== undefined ? { previewLink: opts.previewLink } : {}), ...(plan.partial !== undefined ? { partial: plan.partial } : {}), ...(plan.policy !== undefined ? { policy: plan.policy } : {}), ...(plan.unmanagedBrands !== undefined ? { unmanagedBrands: plan.unmanagedBrands } : {}), ...(plan.requests !== undefined ? { requests: plan.requests } : {}) });
   // A shard that stopped on a manifest error of no brand: its error opens the plan.
   if (plan.error !== undefined) planned.head.splice(1, 0, { lines: [...brandErrorMarkdown('manifests', plan.error, STOPPED_HEADLINE), ''] });
   // A live brand no manifest declares is named once: the plan's table of them (with the folders the change removed) holds it.

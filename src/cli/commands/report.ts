@@ -34,6 +34,8 @@ interface MergeFlags {
   detailedExitcode: boolean;
   maxBytes?: string;
   fullReportUrl?: string;
+  previewUrl?: string;
+  graph: boolean;
 }
 
 /** Register `rcsctl report` and its `merge`. */
@@ -47,27 +49,31 @@ export function registerReport(program: Command, ctx: CommandContext): void {
   formatOption(merge, DRIFT_FORMATS, 'output: text, json, markdown, or junit (drift reports only)');
   merge
     .option('--allow-partial', 'merge even when a shard is missing, given twice or from another split: the report says so in every format, and the exit code is 1', false)
-    .option('--detailed-exitcode', 'exit 0 when clean, 2 when a plan has changes or drift was found, 1 on error (as plan --detailed-exitcode)', false);
+    .option('--detailed-exitcode', 'exit 0 when clean, 2 when a plan has changes or drift was found, 1 on error (as plan --detailed-exitcode)', false)
+    .option('--preview-url <url>', "with --format markdown, of plans: where the plan's preview is published (linked from the comment)")
+    .option('--graph', "with --format markdown, of plans: add each brand's steps and their order as a Mermaid graph", false);
   commentOptions(merge);
   merge.action(async (files: string[], opts: MergeFlags) => {
     const format = formatValue(opts, DRIFT_FORMATS);
     const out = outValue(opts);
     const budget = commentValues(opts);
+    // The plan's Markdown as plan --format markdown draws it: the preview's link, the steps' graph.
+    const views: PlanViews = { graph: opts.graph, ...(opts.previewUrl !== undefined ? { previewLink: opts.previewUrl } : {}) };
     const shards = files.map((f) => readShardReport(resolve(ctx.io.cwd, f), f));
     const plans = shards.filter((r) => r.kind === 'plan');
     // Both kinds make one Markdown comment; in another format the merge refuses them, naming the files.
     if (format === 'markdown' && plans.length > 0 && plans.length < shards.length) {
-      await mergeBoth(ctx, plans, shards.filter((r) => r.kind === 'drift'), { out, opts, budget });
+      await mergeBoth(ctx, plans, shards.filter((r) => r.kind === 'drift'), { out, opts, budget, views });
       return;
     }
     const merged = await withRunRules(mergeReports(shards, { allowPartial: opts.allowPartial }));
     if (merged.kind === 'plan' && format === 'junit') throw new RcsctlError('E_USAGE', 'plans have no JUnit form: use --format text, json or markdown');
     if (out !== undefined) {
       const path = resolve(ctx.io.cwd, out);
-      writeOutputFile(path, render(merged, format, makeStyle(false), budget), ctx.redaction);
+      writeOutputFile(path, render(merged, format, makeStyle(false), budget, views), ctx.redaction);
       ctx.io.stdout.write(`${banner(merged, makeStyle(ctx.globals().color))}${headline(merged, files.length)}\n${costLine(merged)}Wrote the ${format} report to ${out}.\n`);
     } else {
-      ctx.io.stdout.write(render(merged, format, makeStyle(ctx.globals().color), budget));
+      ctx.io.stdout.write(render(merged, format, makeStyle(ctx.globals().color), budget, views));
     }
     ctx.exit(exitCode(merged, opts.detailedExitcode));
   });
@@ -77,11 +83,11 @@ export function registerReport(program: Command, ctx: CommandContext): void {
  * Plans and drift reports together: one Markdown comment (render/comment.ts),
  * the drift the plan shows not repeated; the exit code is the worse of the two.
  */
-async function mergeBoth(ctx: CommandContext, plans: ShardReport[], drifts: ShardReport[], run: { out: string | undefined; opts: MergeFlags; budget: Budget }): Promise<void> {
+async function mergeBoth(ctx: CommandContext, plans: ShardReport[], drifts: ShardReport[], run: { out: string | undefined; opts: MergeFlags; budget: Budget; views: PlanViews }): Promise<void> {
   const plan = await withRunRules(mergeReports(plans, { allowPartial: run.opts.allowPartial }));
   const drift = mergeReports(drifts, { allowPartial: run.opts.allowPartial });
   if (plan.kind !== 'plan' || drift.kind !== 'drift') throw new Error('merged reports of the wrong kind');
-  const text = renderComment(plan.report, drift.report, run.budget);
+  const text = renderComment(plan.report, drift.report, { ...run.budget, ...run.views });
   if (run.out !== undefined) {
     writeOutputFile(resolve(ctx.io.cwd, run.out), text, ctx.redaction);
     const style = makeStyle(ctx.globals().color);
@@ -92,13 +98,14 @@ async function mergeBoth(ctx: CommandContext, plans: ShardReport[], drifts: Shar
 }
 
 type Budget = ReturnType<typeof commentValues>;
+type PlanViews = { graph: boolean; previewLink?: string };
 
 /** A merged plan's rules on the whole run, checked again over all its brands (a shard saw only its own). */
 async function withRunRules(merged: MergedReport): Promise<MergedReport> {
   return merged.kind === 'plan' ? { kind: 'plan', report: await checkRunRulesAgain(merged.report) } : merged;
 }
 
-function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], style: Style, budget: Budget): string {
+function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], style: Style, budget: Budget, views: PlanViews): string {
   if (merged.kind === 'drift') return renderDrift(merged.report, format, style, budget);
   const file = merged.report;
   if (format === 'json') return renderPlanJson(file);
@@ -106,7 +113,7 @@ function render(merged: MergedReport, format: (typeof DRIFT_FORMATS)[number], st
   const stopped = file.error;
   if (format === 'markdown') {
     const head = stopped !== undefined ? `${brandErrorMarkdown('manifests', stopped, STOPPED_HEADLINE).join('\n')}\n\n` : '';
-    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...budget, ...(file.partial !== undefined ? { partial: file.partial } : {}), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}), ...(file.policy !== undefined ? { policy: file.policy } : {}), ...(file.requests !== undefined ? { requests: file.requests } : {}) });
+    return head + renderPlanMarkdown(file.brands, { rcsctlVersion: file.rcsctlVersion, ...budget, ...views, ...(file.partial !== undefined ? { partial: file.partial } : {}), ...(file.unmanagedBrands !== undefined ? { unmanagedBrands: file.unmanagedBrands } : {}), ...(file.policy !== undefined ? { policy: file.policy } : {}), ...(file.requests !== undefined ? { requests: file.requests } : {}) });
   }
   const unmanaged = [...unmanagedBrandsText(file.unmanagedBrands, style), ...policyText(file.policy, style, '')];
   const text = (stopped !== undefined ? [style.red(style.bold(`Plan: ${STOPPED_HEADLINE} in a shard.`)), ...brandErrorText(stopped, style), '', ''].join('\n') : '') + renderPlans(file.brands, style, file.requests !== undefined ? { requests: file.requests } : {}) + (unmanaged.length > 0 ? `\n${unmanaged.join('\n')}\n` : '');
