@@ -134,6 +134,11 @@ describe('privileges end to end', () => {
     expect(plan.code).toBe(1);
     expect(plan.stdout).toContain(`error[PRIVILEGE_ACCOUNT] ${file}:6: the service lists who operates a brand to a company's masters and managers only (403 63002), and this token's account is not one (an agency's?): plan privileges with a master's or manager's token`);
     expect(plan.stdout).not.toContain('could not be read');
+    // Nothing read is nothing missing: drift says why it could not check, and finds no account "to create".
+    const drift = await cli(['drift', file], { emu, env: { RCSCTL_TOKEN: 't-ag1' } });
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toContain('error[PRIVILEGE_ACCOUNT]');
+    expect(drift.stdout).not.toContain('DRIFT_MISSING');
     // A manager's token naming another account: the path must be the caller's.
     write(PRIVILEGES);
     const other = await cli(['plan', file], { emu, env: { RCSCTL_TOKEN: 't-mgr' } });

@@ -125,6 +125,8 @@ export const privilegePlanning: KindPlanning<DesiredPrivilege, LivePrivilege, 'p
 
   diff: {
     match(desired, live): MatchResult<DesiredPrivilege, LivePrivilege> {
+      // A brand always has its representative: no live entry at all is a list not read (privilegeProblems says why), not accounts to grant.
+      if (live.length === 0) return { pairs: [], missing: [], extra: [], problems: [] };
       const byKey = new Map(live.map((l) => [l.key, l]));
       const pairs: [DesiredPrivilege, LivePrivilege][] = [];
       const missing: DesiredPrivilege[] = [];
