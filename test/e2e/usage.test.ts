@@ -102,6 +102,15 @@ describe('plan shows how often users pressed what a step removes or changes', ()
     expect(menu?.usage).toEqual({ days: 30, entries: expect.arrayContaining([{ entry: 'Opening hours', change: 'removed', pressed: 4210 }, { entry: 'Call us', change: 'changed', pressed: 12 }, { entry: "Today's menu", change: 'changed', pressed: 55 }]) });
     expect(menu?.usage?.entries).toHaveLength(3);
     expect(steps.find((s) => s.address === 'autoReply.hours')?.usage).toEqual({ days: 30, entries: [{ entry: 'Call the shop', change: 'removed', pressed: 37 }] });
+
+    // The comment every recipe posts (report merge of the JSON plan and the drift report) gives them too, and show of the saved plan.
+    writeFileSync(join(dir, 'plan.json'), json.stdout);
+    await cli(['drift', join(dir, 'brand'), '--format', 'json', '--output', join(dir, 'drift.json')], { emu });
+    const comment = await cli(['report', 'merge', join(dir, 'plan.json'), join(dir, 'drift.json'), '--format', 'markdown']);
+    expect(comment.stdout).toContain('**What users press, and this change removes or changes:**');
+    expect(comment.stdout).toMatch(/- `persistentMenu\.[^`]+` "Opening hours" \(removed\): pressed 4,210 times in the last 30 days/);
+    const shown = await cli(['show', join(dir, 'plan.json')]);
+    expect(shown.stdout).toContain('"Opening hours" (removed): pressed 4,210 times in the last 30 days');
   });
 
   it('--no-usage reads no statistics; a failed statistics read warns once and leaves the plan as it is', async () => {
