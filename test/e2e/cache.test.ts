@@ -1,6 +1,7 @@
 // The live cache through the CLI: on by default in the per-user cache directory
 // ($XDG_CACHE_HOME/rcsctl, else ~/.cache/rcsctl), used by plan and by apply, off
-// with --no-cache.
+// with --no-cache. A warm plan reads no sender-number room's detail either;
+// a room or a menu changed in the console is read again.
 
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,39 @@ describe('the live cache from the CLI', () => {
     } finally {
       await own.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('a warm plan reads the room list alone: each sender-number room comes from the live cache while its list item holds; a console change to a room or to its menu is read again and shown', async () => {
+    const own = await emulator(join(CASE, 'seed.yaml'));
+    const env = { XDG_CACHE_HOME: join(home, 'rooms') };
+    const client = clientFor(own);
+    const roomReads = async (): Promise<string[]> => {
+      const log = (await admin(own, 'GET', 'requests')) as { requests: { method: string; path: string }[] };
+      await admin(own, 'DELETE', 'requests');
+      return log.requests.filter((r) => r.method === 'GET' && /\/brand\/[^/]+\/chatbot\/[^/]+$/.test(r.path)).map((r) => r.path.slice(r.path.lastIndexOf('/') + 1)).sort();
+    };
+    try {
+      await roomReads();
+      expect((await cli(['plan', MANIFESTS, '--detailed-exitcode'], { emu: own, env })).code).toBe(0);
+      expect(await roomReads()).toEqual(['0212345678', '0298765432']);
+      expect((await cli(['plan', MANIFESTS, '--detailed-exitcode'], { emu: own, env })).code).toBe(0);
+      expect(await roomReads()).toEqual([]);
+      // A room changed in the console: its list item moves, so that room alone is read again.
+      await client.chatbots.update({ id: BRAND }, '0212345678', { mdn: '0212345678', subTitle: 'Coffee Co', subDescr: 'Changed in the console' });
+      await roomReads();
+      const changed = await cli(['plan', MANIFESTS], { emu: own, env });
+      expect(changed.stdout).toContain('~ subDescr: "Changed in the console" → "Fresh coffee daily"');
+      expect(await roomReads()).toEqual(['0212345678']);
+      // Its menu removed in the console: the room's detail (the menu in it) is read again, and the menu is to be made again.
+      await client.menus.delete({ id: BRAND }, '0212345678');
+      await roomReads();
+      const menu = await cli(['plan', MANIFESTS], { emu: own, env });
+      expect(menu.stdout).toContain('+ persistentMenu.0212345678');
+      expect(menu.stdout).toContain('will be created');
+      expect(await roomReads()).toEqual(['0212345678']);
+    } finally {
+      await client.close();
+      await own.close();
     }
   });
 });

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cachePart, LiveCache, SERVICE_WIDE } from '../../src/kinds/live-cache.js';
 import { cachedDetail, cacheDetail } from '../../src/kinds/auto-reply/cache.js';
-import { cachedRoom, cacheRoom } from '../../src/kinds/bidirectional-room/cache.js';
+import { BIDI_ROOMS } from '../../src/kinds/bidirectional-room/service.js';
+import { CHATBOT_ROOMS } from '../../src/kinds/chatbot/service.js';
+import { cachedRoom, cacheRoom } from '../../src/kinds/room-cache.js';
 import { Redaction } from '../../src/util/redaction.js';
 import { liveAutoReply, liveChatbot } from './helpers.js';
 
@@ -69,12 +71,14 @@ describe('the kinds\' entries and the run\'s secrets', () => {
   };
   const files = (): string => readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'seal.key').map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
 
-  it('seals a secret in the list item an auto-reply detail or a bidirectional room is kept for, and serves the entry again to a run that knows it', () => {
+  it('seals a secret in the list item an auto-reply detail or a room of either kind is kept for, and serves the entry again to a run that knows it', () => {
     const cache = new LiveCache(dir, 'http://svc', redaction());
     const reply = liveAutoReply('ARM1', { autoReplyMsgName: `Welcome ${SECRET}` });
     cacheDetail(cache, 'BR.x', reply);
     const room = liveChatbot('bot-a', { service: 'chat', subTitle: `Chat ${SECRET}` });
-    cacheRoom(cache, 'BR.x', room, room);
+    cacheRoom(cache, BIDI_ROOMS, 'BR.x', room, room);
+    const sender = liveChatbot('0212345678', { subTitle: `Shop ${SECRET}` });
+    cacheRoom(cache, CHATBOT_ROOMS, 'BR.x', sender, sender);
     cache.save();
     const text = files();
     expect(text).toContain('<sensitive:RCS_SECRET:');
@@ -83,6 +87,28 @@ describe('the kinds\' entries and the run\'s secrets', () => {
     for (const form of [SECRET, once, JSON.stringify(once).slice(1, -1)]) expect(text).not.toContain(form);
     const again = new LiveCache(dir, 'http://svc', redaction());
     expect(cachedDetail(again, 'BR.x', reply)?.autoReplyMsgName).toBe(`Welcome ${SECRET}`);
-    expect(cachedRoom(again, 'BR.x', room)?.subTitle).toBe(`Chat ${SECRET}`);
+    expect(cachedRoom(again, BIDI_ROOMS, 'BR.x', room)?.subTitle).toBe(`Chat ${SECRET}`);
+    expect(cachedRoom(again, CHATBOT_ROOMS, 'BR.x', sender)?.subTitle).toBe(`Shop ${SECRET}`);
+    // Each room kind's part is its own: a sender-number room is not served as a bidirectional one.
+    expect(cachedRoom(again, BIDI_ROOMS, 'BR.x', sender)).toBeUndefined();
+  });
+
+  it('serves a room only for exactly the list item it was read with, and only when the detail says it is that room at that updateDate', () => {
+    const cache = new LiveCache(dir, 'http://svc');
+    const room = liveChatbot('0212345678', { psMenuUse: true });
+    cacheRoom(cache, CHATBOT_ROOMS, 'BR.x', room, room);
+    expect(cachedRoom(cache, CHATBOT_ROOMS, 'BR.x', room)).toEqual(room);
+    // The menu paused (no updateDate moved), the review state or the updateDate changed: read again.
+    for (const over of [{ psMenuUse: false }, { approvalResult: '반려' }, { updateDate: '2026-01-02T00:00:00.000+09:00' }]) {
+      expect(cachedRoom(cache, CHATBOT_ROOMS, 'BR.x', { ...room, ...over })).toBeUndefined();
+    }
+    // An entry whose detail names another room, or another version of it (edited by hand): read again.
+    cacheRoom(cache, CHATBOT_ROOMS, 'BR.x', room, { ...room, chatbotId: '0298765432' });
+    expect(cachedRoom(cache, CHATBOT_ROOMS, 'BR.x', room)).toBeUndefined();
+    cacheRoom(cache, CHATBOT_ROOMS, 'BR.x', room, { ...room, updateDate: '2020-01-01T00:00:00.000+09:00' });
+    expect(cachedRoom(cache, CHATBOT_ROOMS, 'BR.x', room)).toBeUndefined();
+    // An entry of another form (the list item as its JSON text): a miss.
+    cache.set('BR.x', CHATBOT_ROOMS, room.chatbotId, { listed: JSON.stringify(room) as never, detail: room });
+    expect(cachedRoom(cache, CHATBOT_ROOMS, 'BR.x', room)).toBeUndefined();
   });
 });

@@ -3,7 +3,6 @@
 // "Bidirectional rooms"). Its whole life in this folder.
 //   kind.ts      identity, normalisation, requests, gates, references (pure)
 //   service.ts   reading, re-reading, apply handlers and their codes
-//   cache.ts     what the live cache keeps of it, and when it serves it
 //   findings.ts  drift findings about a room's review state
 //   export.ts    live rooms back to `bidirectionalRooms:`
 //   doctor.ts    its doctor check

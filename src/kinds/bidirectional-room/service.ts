@@ -1,7 +1,7 @@
 // Bidirectional rooms and the service: reading the bidirectional list (rooms
 // with a bidirectional ID, and sender-number rooms with an agency linked; a
 // room listed only for its menu is the chatbot kind's), each in detail (from
-// the live cache while its list item holds: cache.ts);
+// the live cache while its list item holds: src/kinds/room-cache.ts);
 // re-reading by chatbotId; the apply handlers and the codes they tolerate.
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
@@ -9,8 +9,9 @@ import { ERRORS } from '../../contract/codes.js';
 import type { BiChatbotInfo, ChatbotDetail, ChatbotListItem } from '../../contract/wire.js';
 import type { Step } from '../../core/step.js';
 import { collect, createOnce, gone, liveIdOf, requestOf, tolerate } from '../apply-helpers.js';
+import { cachePart } from '../live-cache.js';
 import type { DetailReader, Handler, KindListing, Reread } from '../resource-kind.js';
-import { cachedRoom, cacheRoom, retainRooms } from './cache.js';
+import { cachedRoomDetails, type RoomEntry } from '../room-cache.js';
 import { isChatKey } from './manifest.js';
 
 /** Service codes apply treats as "already as asked": the room is gone, not bidirectional any more, or already as sent. */
@@ -25,22 +26,13 @@ async function* managed(items: AsyncIterable<ChatbotListItem>): AsyncIterable<Ch
   for await (const item of items) if (isManaged(item)) yield item;
 }
 
-/** The list, then each room's detail: from the live cache while its list item is unchanged (cache.ts), else read and kept. */
+/** The rooms' details in the live cache, by chatbotId. */
+export const BIDI_ROOMS = cachePart<RoomEntry>('bidirectionalRooms');
+
+/** The list, then each room's detail: from the live cache while its list item is unchanged (src/kinds/room-cache.ts), else read and kept. */
 export const bidirectionalReader: DetailReader<ChatbotListItem, ChatbotDetail> = {
   items: (env) => managed(env.client.bidirectional.list(env.brand)),
-  detail: async (env, item) => {
-    const cached = env.cache === undefined ? undefined : cachedRoom(env.cache, env.brand.id, item);
-    // The list is fresh: its fields win over a cached detail (they are equal when the cache serves it).
-    if (cached !== undefined) return { ...cached, ...item };
-    const detail = await env.client.bidirectional.get(env.brand, item.chatbotId);
-    if (env.cache !== undefined) cacheRoom(env.cache, env.brand.id, item, detail);
-    return detail;
-  },
-  section: (env, listed, details) => {
-    // Entries of rooms gone from the list go, so the cache does not grow forever.
-    if (env.cache !== undefined) retainRooms(env.cache, env.brand.id, new Set(listed.map((r) => r.chatbotId)));
-    return details;
-  },
+  ...cachedRoomDetails(BIDI_ROOMS, (env, id) => env.client.bidirectional.get(env.brand, id)),
 };
 
 /** The list, as verification reads it after apply (entries are not whole rooms). */
