@@ -84,7 +84,13 @@ export async function runPlan(ctx: CommandContext, paths: string[], opts: BrandS
     const removed = opts.compareTo !== undefined ? await compareToBase(ctx, opts.compareTo, planned.outcomes, planOptionsOf(opts), loaded.all) : [];
     // The repository's policy rules, on the manifests and on the plan (docs/policies.md).
     planned.file = await checkPlanPolicies(loaded.policies ?? [], loaded.docs, planned.outcomes, planned.file, labelsOf(ctx, opts));
-    const unmanagedBrands = withRemoved(await unmanagedOf(ctx, conn, loaded.all, opts), await removedBrands(ctx, conn, removed, opts));
+    const listedNames = new Map<string, string>();
+    const unmanagedBrands = withRemoved(await unmanagedOf(ctx, conn, loaded.all, opts, listedNames), await removedBrands(ctx, conn, removed, opts));
+    // A brand whose manifests declare no profile is named as the account's list names it (read for the check above: no request more).
+    for (const plan of [...planned.outcomes.map((o) => o.plan), ...planned.file.brands]) {
+      const name = listedNames.get(plan.brandId);
+      if (plan.name === undefined && name !== undefined) plan.name = name;
+    }
     const requests = { ...conn.requests };
     const counted = { ...planned, file: { ...planned.file, requests }, requests };
     const withUnmanaged = unmanagedBrands === undefined ? counted : { ...counted, file: { ...counted.file, unmanagedBrands }, unmanagedBrands };
@@ -123,7 +129,7 @@ function planOptionsOf(opts: PlanWithOptions): { cancelReview: boolean; options?
  * brand list is read; undefined when not checked. The sandbox's seed brands
  * are not the repository's: not checked there.
  */
-async function unmanagedOf(ctx: CommandContext, conn: Connection, declared: string[], opts: BrandSelection & PlanWithOptions): Promise<UnmanagedBrand[] | undefined> {
+async function unmanagedOf(ctx: CommandContext, conn: Connection, declared: string[], opts: BrandSelection & PlanWithOptions, names?: Map<string, string>): Promise<UnmanagedBrand[] | undefined> {
   const account = ctx.io.env[PERSON_ENV];
   if (account === undefined || account === '' || ctx.globals().sandbox === true) return undefined;
   if ((opts.brand ?? []).length > 0 || (opts.target ?? []).length > 0) return undefined;
@@ -136,6 +142,7 @@ async function unmanagedOf(ctx: CommandContext, conn: Connection, declared: stri
       ignored: opts.unmanagedBrand ?? [],
       ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
       ...(cache !== undefined ? { cached: (id: string) => cache.holds(id) } : {}),
+      ...(names !== undefined ? { names } : {}),
     });
   } catch (err) {
     ctx.io.stderr.write(`warning: the brand list of account ${account} could not be read (${err instanceof Error ? err.message : String(err)}); brands nobody declares were not checked\n`);

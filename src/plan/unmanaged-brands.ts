@@ -33,6 +33,8 @@ export interface UnmanagedBrandsQuery {
   shard?: Shard;
   /** Whether rcsctl's live cache holds the brand (it was planned on this machine before). */
   cached?: (brandId: string) => boolean;
+  /** Filled with the name the lists give each declared brand: what people call it, for a brand whose manifests declare no profile. */
+  names?: Map<string, string>;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function findUnmanagedBrands(client: RcsClient, q: UnmanagedBrandsQ
   const found = new Map<string, { name: string | null; accounts: string[] }>();
   for (const account of [...new Set(q.accounts)].sort()) {
     for (const b of await client.brands.list(account)) {
+      if (q.names !== undefined && declared.has(b.brandId) && b.name !== null && b.name !== '' && b.name !== b.brandId && !q.names.has(b.brandId)) q.names.set(b.brandId, b.name);
       if (declared.has(b.brandId) || ignored.has(b.brandId) || !inShard(b.brandId, q.shard)) continue;
       const seen = found.get(b.brandId) ?? { name: b.name, accounts: [] };
       seen.accounts.push(account);

@@ -22,6 +22,10 @@ function seed(): Seed {
   const s = loadSeed(join(ROOT, 'examples', 'emulator-seed.yaml'));
   const master = s.accounts.find((a) => a.userId === 'master');
   if (master === undefined) throw new Error('the example seed has no master account');
+  // The example brand's page has a name in the account's list: what plan and drift call it, its manifests declaring no profile.
+  const demo = s.brands.find((b) => b.brandId === 'BR.demo000001');
+  if (demo === undefined) throw new Error('the example seed has no example brand');
+  demo.page = { ...(demo.page ?? {}), name: 'Coffee Co' };
   ORPHANS.forEach((brandId, i) => {
     s.brands.push({ brandId, brandKey: `BK.orphan00000${i + 1}`, page: { name: `Old Client ${i + 1}` } });
     (master.brands ??= []).push({ brandId, role: 'representative' });
@@ -54,6 +58,10 @@ describe('brands nobody declares', () => {
     expect(r.stdout).toContain('4 live brands of the account no manifest declares (BRAND_UNMANAGED):');
     for (const [i, id] of ORPHANS.entries()) expect(r.stdout).toContain(`warning BRAND_UNMANAGED ${id} "Old Client ${i + 1}"`);
     expect(r.stdout).not.toContain('BRAND_UNMANAGED BR.demo000001');
+    // The declared brand is named as the list names it, though its manifests declare no profile (issue 38, "Names people use").
+    expect(r.stdout).toContain(`Brand BR.demo000001 "Coffee Co" (${REPO})`);
+    const drift = await cli(['drift', REPO, '--format', 'json'], { emu, env: env() });
+    expect((JSON.parse(drift.stdout) as { brands: { brandId: string; name?: string }[] }).brands.find((b) => b.brandId === 'BR.demo000001')?.name).toBe('Coffee Co');
     // Without the account's id, no list is read: nothing to report, the plan has no changes.
     const bare = await cli(['plan', REPO, '--detailed-exitcode'], { emu, env: { ...env(), RCSCTL_PERSON_ID: undefined } });
     expect(bare.code, bare.stdout + bare.stderr).toBe(0);
