@@ -9,8 +9,7 @@ import type { BiChatbotInfo } from '../../contract/wire.js';
 import type { LiveBrand } from '../../core/live.js';
 import { NO_GATE, type Gate } from '../../core/step.js';
 import type { DesiredBrand } from '../../manifest/types.js';
-import { CHATBOT_UPDATABLE } from '../chatbot/kind.js';
-import { matchById } from '../match.js';
+import { CHATBOT_UPDATABLE, inFieldOrder, matchRooms, overlayFields, roomIdentity } from '../chatbot/kind.js';
 import type { Drawn, DrawnLink, KindPlanning, Ordered, Previewable, Prunable, Referring, ReportsUnmanaged, Reviewed, Worded } from '../resource-kind.js';
 import { bidirectionalPreview } from './preview.js';
 import type { DesiredBidirectionalRoom } from './types.js';
@@ -55,29 +54,15 @@ export const bidirectionalPlanning: KindPlanning<DesiredBidirectionalRoom, Chatb
 
   desired: (brand) => [...(brand.bidirectionalRooms?.values() ?? [])],
   live: (live) => live.bidirectionalRooms ?? [],
-  identity: {
-    key: (d) => d.chatbotId,
-    desiredName: (d) => d.subTitle ?? d.chatbotId,
-    liveId: (l) => l.chatbotId,
-    liveName: (l) => l.subTitle,
-    liveState: (l) => l.approvalResult,
-  },
+  identity: roomIdentity<DesiredBidirectionalRoom>(),
 
   diff: {
-    match: (desired, live) => matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId),
+    match: matchRooms,
 
     normaliseLive: (l) => liveFields(l),
     normaliseDesired(d, _ctx, l) {
       if (d.service === 'a2p') return d.botAgencyId !== undefined ? { botAgencyId: d.botAgencyId } : l !== undefined ? liveFields(l) : {};
-      const out: Fields = l === undefined ? { ...CHAT_DEFAULTS } : liveFields(l);
-      for (const f of CHAT_FIELDS) {
-        const v = d[f];
-        if (v !== undefined && v !== '') out[f] = v;
-        else if (v === '') delete out[f];
-      }
-      const ordered: Fields = {};
-      for (const f of CHAT_FIELDS) if (out[f] !== undefined) ordered[f] = out[f];
-      return ordered;
+      return overlayFields(l === undefined ? CHAT_DEFAULTS : liveFields(l), d, CHAT_FIELDS);
     },
 
     createStep(d, ctx, seed) {
@@ -188,9 +173,7 @@ function liveFields(l: ChatbotDetail): Fields {
   };
   if (l.subDescr !== null && l.subDescr !== undefined && l.subDescr !== '') out.subDescr = l.subDescr;
   if (l.botAgencyId !== null && l.botAgencyId !== undefined && l.botAgencyId !== '') out.botAgencyId = l.botAgencyId;
-  const ordered: Fields = {};
-  for (const f of CHAT_FIELDS) if (out[f] !== undefined) ordered[f] = out[f];
-  return ordered;
+  return inFieldOrder(out, CHAT_FIELDS);
 }
 
 function toInfo(f: Fields): BiChatbotInfo {

@@ -5,7 +5,7 @@ import type { ChatbotDetail, ChatbotInfo } from '../../api/types.js';
 import { NO_GATE, stepFile, type Gate, type PlanProblem } from '../../core/step.js';
 import { matchById } from '../match.js';
 import { roomPreview } from './preview.js';
-import type { CreateChecked, Drawn, KindPlanning, PartlyManaged, Previewable, Prunable, ReportsUnmanaged, Reviewed } from '../resource-kind.js';
+import type { CreateChecked, Drawn, KindIdentity, KindPlanning, MatchResult, PartlyManaged, Previewable, Prunable, ReportsUnmanaged, Reviewed } from '../resource-kind.js';
 import type { DesiredChatbot } from './types.js';
 
 /** States in which the service accepts a room update (the service reference, Chatbot update). */
@@ -14,6 +14,51 @@ export const CHATBOT_UPDATABLE = ['저장', '반려', '승인'];
 /** The room fields rcsctl compares and sends, with their documented defaults. */
 const FIELDS = ['subTitle', 'subNum', 'display', 'inputField', 'rcsReply', 'subDescr', 'saftyStatusYn'] as const;
 type ChatbotFields = Partial<Record<(typeof FIELDS)[number], string | number>>;
+
+/** A room as both room kinds declare it: by chatbotId, perhaps named. */
+interface DesiredRoom {
+  chatbotId: string;
+  subTitle?: string;
+}
+
+/** How both room kinds (this one and the bidirectional room kind) identify a room: by chatbotId, named by its subTitle, in its review state. */
+export function roomIdentity<D extends DesiredRoom>(): KindIdentity<D, ChatbotDetail> {
+  return {
+    key: (d) => d.chatbotId,
+    desiredName: (d) => d.subTitle ?? d.chatbotId,
+    liveId: (l) => l.chatbotId,
+    liveName: (l) => l.subTitle,
+    liveState: (l) => l.approvalResult,
+  };
+}
+
+/** Desired rooms paired with live ones by chatbotId, as both room kinds pair them. */
+export function matchRooms<D extends DesiredRoom>(desired: D[], live: ChatbotDetail[]): MatchResult<D, ChatbotDetail> {
+  return matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId);
+}
+
+/**
+ * `base` with the fields a manifest gives laid over it, in `fields` order (so
+ * a plan reads them in that order, whatever `base` held first): a value
+ * replaces, `''` removes the field, one left out keeps what `base` has. Both
+ * room kinds normalise a desired room so.
+ */
+export function overlayFields<F extends string>(base: Partial<Record<F, string | number>>, d: Partial<Record<F, string | number>>, fields: readonly F[]): Partial<Record<F, string | number>> {
+  const out = { ...base };
+  for (const f of fields) {
+    const v = d[f];
+    if (v !== undefined && v !== '') out[f] = v;
+    else if (v === '') delete out[f];
+  }
+  return inFieldOrder(out, fields);
+}
+
+/** `out`'s fields in `fields` order, those without a value left out. */
+export function inFieldOrder<F extends string>(out: Partial<Record<F, string | number>>, fields: readonly F[]): Partial<Record<F, string | number>> {
+  const ordered: Partial<Record<F, string | number>> = {};
+  for (const f of fields) if (out[f] !== undefined) ordered[f] = out[f];
+  return ordered;
+}
 
 /** The chatbot kind's pure part. */
 export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatbot'> & Previewable<DesiredChatbot> & Drawn<DesiredChatbot> & Reviewed & Prunable & PartlyManaged & CreateChecked<DesiredChatbot> & ReportsUnmanaged = {
@@ -28,29 +73,13 @@ export const chatbotPlanning: KindPlanning<DesiredChatbot, ChatbotDetail, 'chatb
 
   desired: (brand) => [...brand.chatbots.values()],
   live: (live) => live.chatbots,
-  identity: {
-    key: (d) => d.chatbotId,
-    desiredName: (d) => d.subTitle ?? d.chatbotId,
-    liveId: (l) => l.chatbotId,
-    liveName: (l) => l.subTitle,
-    liveState: (l) => l.approvalResult,
-  },
+  identity: roomIdentity<DesiredChatbot>(),
 
   diff: {
-    match: (desired, live) => matchById(desired, live, (d) => d.chatbotId, (l) => l.chatbotId),
+    match: matchRooms,
     normaliseLive: (l) => liveFields(l),
-    normaliseDesired(d, _ctx, l) {
-      const out: ChatbotFields = l === undefined ? creationDefaults(d.chatbotId) : liveFields(l);
-      for (const f of FIELDS) {
-        const v = d[f];
-        if (v !== undefined && v !== '') out[f] = v;
-        else if (v === '') delete out[f];
-      }
-      // In FIELDS order, so a new room's plan reads subTitle first, not the defaults.
-      const ordered: ChatbotFields = {};
-      for (const f of FIELDS) if (out[f] !== undefined) ordered[f] = out[f];
-      return ordered;
-    },
+    // In FIELDS order, so a new room's plan reads subTitle first, not the defaults.
+    normaliseDesired: (d, _ctx, l) => overlayFields(l === undefined ? creationDefaults(d.chatbotId) : liveFields(l), d, FIELDS),
     createStep(d, _ctx, seed) {
       const info = toInfo(d.chatbotId, chatbotPlanning.diff.normaliseDesired(d, _ctx, undefined) as ChatbotFields);
       // The fields the manifest leaves out show as the service's defaults; the certificate as its own upload line.
