@@ -15,7 +15,7 @@ import { stepUpload, uploadLine } from './change.js';
 import { diffLines } from './drift-markdown.js';
 import { fitMarkdown, type Part, type Unit } from './fit.js';
 import { cell, escapeHtml, fence, inline } from '../util/markdown.js';
-import { describe, MARKERS, markerOf, needsAttention, planTotals, problemText, requestsLine, showsChanges, summaryLine, totalLine } from './plan-text.js';
+import { describe, MARKERS, markerOf, needsAttention, noChangesLine, planTotals, problemText, requestsLine, showsChanges, summaryLine, totalLine } from './plan-text.js';
 import { makeStyle } from './style.js';
 import { policyFails, policyMarkdown } from './policy.js';
 import type { PolicyViolation } from '../core/policy.js';
@@ -95,7 +95,10 @@ export function planPart(plans: BrandPlan[], opts: PlanMarkdownOptions): Part {
   const unmanaged = plans.filter((p) => !planListed(p) && p.unmanaged.length > 0).length;
   if (quiet > 0) {
     const also = unmanaged > 0 ? ` (${unmanaged} of them with unmanaged live resources: \`rcsctl plan\` lists them)` : '';
-    head.push({ lines: [...(listed.length === 0 ? [] : ['']), listed.length === 0 ? `No changes: all ${quiet} brand${quiet === 1 ? '' : 's'} match their manifests${also}.` : `${quiet} other brand${quiet === 1 ? '' : 's'} unchanged${also}.`] });
+    // Brands whose only news is live resources no manifest declares do not "match their manifests".
+    const undeclared = plans.filter((p) => !planListed(p)).reduce((n, p) => n + p.unmanaged.length, 0);
+    const none = unmanaged > 0 ? `No changes to apply in ${quiet} brand${quiet === 1 ? '' : 's'}, but ${undeclared} live resource${undeclared === 1 ? ' is' : 's are'} not declared in the manifests (in ${unmanaged} brand${unmanaged === 1 ? '' : 's'}: \`rcsctl plan\` lists them).` : `No changes: all ${quiet} brand${quiet === 1 ? '' : 's'} match their manifests.`;
+    head.push({ lines: [...(listed.length === 0 ? [] : ['']), listed.length === 0 ? none : `${quiet} other brand${quiet === 1 ? '' : 's'} unchanged${also}.`] });
   }
   // Which brands each shared base's steps change (the text plan's `From base` lines).
   const bases = baseSummary(plans).map((b) => `From base \`${inline(b.file)}\`: ${b.steps} step${b.steps === 1 ? '' : 's'} in ${b.brands.length} brand${b.brands.length === 1 ? '' : 's'} (${b.brands.map((id) => `\`${inline(id)}\``).join(', ')}).`);
@@ -169,9 +172,9 @@ function brandBlock(p: BrandPlan, graph: boolean, ids: boolean): string[] {
   const broken = policyMarkdown(p.policy);
   if (broken.length > 0) lines.push(policyFails(p.policy) ? '**Policy rules broken: nothing is applied for this brand.**' : '**Policy rules broken (warnings):**', '', ...broken, '');
   const findings = p.findings ?? [];
-  const attention = new Set(findings.filter(needsAttention).map((f) => f.address)).size;
   if (p.steps.length === 0) {
-    lines.push(attention > 0 ? `⚠️ No changes to apply, but ${attention} live resource${attention === 1 ? ' needs' : 's need'} attention (below).` : 'No changes. The live brand matches the manifests.');
+    const none = noChangesLine(p);
+    lines.push(none.clean ? none.text : `⚠️ ${none.text}`);
   } else {
     const sections = originSections(p);
     if (sections === undefined) lines.push(...stepsMarkdown(p.steps, 'Field changes', ids));

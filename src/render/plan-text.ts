@@ -38,12 +38,10 @@ export function renderPlan(plan: BrandPlan, style: Style, opts: { baseUrl?: stri
     return lines.join('\n') + '\n';
   }
   const findings = plan.findings ?? [];
-  const attention = new Set(findings.filter(needsAttention).map((f) => f.address)).size;
   if (plan.steps.length === 0) {
     lines.push('');
-    // "No changes" never reads as all well while a live resource needs a person.
-    if (attention > 0) lines.push(style.yellow(`  No changes to apply, but ${attention} live resource${attention === 1 ? ' needs' : 's need'} attention (below).`));
-    else lines.push(style.green('  No changes. The live brand matches the manifests.'));
+    const none = noChangesLine(plan);
+    lines.push(none.clean ? style.green(`  ${none.text}`) : style.yellow(`  ${none.text}`));
   } else {
     lines.push('', ...renderSteps(plan, style, opts.ids !== false));
   }
@@ -260,6 +258,23 @@ export function problemText(p: { message: string; file?: string; line?: number; 
 }
 
 /** True for a finding a person must act on (error or warning; info is worth knowing only). */
+/**
+ * What a plan with no step says, in every view. "No changes" never reads as all well while a live
+ * resource needs a person (a finding of severity error or warning) or is live without any manifest
+ * declaring it (the plan's unmanaged resources); both are listed below the line. A resource that is
+ * both is counted once, as needing attention.
+ */
+export function noChangesLine(plan: Pick<BrandPlan, 'findings' | 'unmanaged'>): { text: string; clean: boolean } {
+  const attention = new Set((plan.findings ?? []).filter(needsAttention).map((f) => f.address));
+  const undeclared = plan.unmanaged.filter((u) => !attention.has(`${u.kind}.${u.id}`)).length;
+  const why = [
+    ...(attention.size > 0 ? [`${attention.size} live resource${attention.size === 1 ? ' needs' : 's need'} attention`] : []),
+    ...(undeclared > 0 ? [`${undeclared} live resource${undeclared === 1 ? ' is' : 's are'} not declared in the manifests`] : []),
+  ];
+  if (why.length === 0) return { text: 'No changes. The live brand matches the manifests.', clean: true };
+  return { text: `No changes to apply, but ${why.join(' and ')} (below).`, clean: false };
+}
+
 export function needsAttention(f: Finding): boolean {
   return f.severity === 'error' || f.severity === 'warning';
 }

@@ -54,6 +54,27 @@ describe('plan shows the live state findings', () => {
     expect((await cli(['drift', manifest], { emu, cwd: REJECTED })).code).toBe(2);
   });
 
+  it('live resources no manifest declares are not "the live brand matches the manifests", in text and Markdown', async () => {
+    // 017: three live resources undeclared, nothing else; 122: one needs attention, one more undeclared.
+    const only = join(CASES, '017-unmanaged-without-prune');
+    emu = await emulator(join(only, 'seed.yaml'));
+    const text = await cli(['plan', 'manifest.yaml'], { emu, cwd: only });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toContain('matches the manifests');
+    expect(text.stdout).toContain('  No changes to apply, but 3 live resources are not declared in the manifests (below).\n');
+    const md = await cli(['plan', 'manifest.yaml', '--format', 'markdown'], { emu, cwd: only });
+    expect(md.stdout).not.toContain('match their manifests');
+    expect(md.stdout).toContain('No changes to apply in 1 brand, but 3 live resources are not declared in the manifests (in 1 brand: `rcsctl plan` lists them).');
+    await emu.close();
+
+    const both = join(CASES, '122-privilege-console-change');
+    emu = await emulator(join(both, 'seed.yaml'));
+    const md2 = await cli(['plan', 'manifest.yaml', '--format', 'markdown'], { emu, cwd: both });
+    expect(md2.code, md2.stderr).toBe(0);
+    expect(md2.stdout).toContain('⚠️ No changes to apply, but 1 live resource needs attention and 1 live resource is not declared in the manifests (below).');
+    expect(md2.stdout).not.toContain('The live brand matches the manifests');
+  });
+
   // Every golden case whose plan is made: plan's findings are drift's state findings, one for one.
   const cases = readdirSync(CASES, { withFileTypes: true })
     .filter((e) => e.isDirectory() && /^\d{3}-/.test(e.name))
