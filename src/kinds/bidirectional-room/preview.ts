@@ -6,7 +6,7 @@
 // bottom, as a sender-number room does.
 
 import { shortText } from '../../core/shorten.js';
-import { roomHandset } from '../handset-draw.js';
+import { roomHandsetOf } from '../chatbot/preview.js';
 import { shownIn, type RoomView } from '../handset-model.js';
 import type { KindPreview } from '../handset.js';
 import type { DesiredBidirectionalRoom } from './types.js';
@@ -35,17 +35,7 @@ export const bidirectionalPreview: KindPreview<DesiredBidirectionalRoom> = {
       if (d.inputField !== undefined) room.inputEnabled = d.inputField === 1;
       if (d.saftyStatusYn !== undefined) room.safetyMark = d.saftyStatusYn === 'Y';
       // Its menu, drawn where a room's menu goes (a converted room's menu is drawn in its sender-number room).
-      const parts = ctx.parts;
-      if (parts.length > 0) room.menu = parts.flatMap((p) => p.links);
-      if (ctx.avatar !== undefined) room.logo = ctx.avatar;
-      return {
-        key: room.key,
-        address: room.address,
-        name: room.name,
-        links: room.menu ?? [],
-        view: room,
-        html: (o) => roomHandset(room, o, parts.length === 0 ? undefined : parts.map((p) => p.html(o, room)).join('')),
-      };
+      return roomHandsetOf(room, ctx);
     },
   },
 };

@@ -5,7 +5,7 @@
 import { shortText } from '../../core/shorten.js';
 import { roomHandset } from '../handset-draw.js';
 import { shownIn, type RoomView } from '../handset-model.js';
-import type { KindPreview } from '../handset.js';
+import type { Handset, KindPreview, ShowContext } from '../handset.js';
 import type { DesiredChatbot } from './types.js';
 
 /** The room kind's drawing. */
@@ -28,18 +28,26 @@ export const roomPreview: KindPreview<DesiredChatbot> = {
       if (c.inputField !== undefined) room.inputEnabled = c.inputField === 1;
       if (c.rcsReply !== undefined) room.rcsReply = c.rcsReply;
       if (c.saftyStatusYn !== undefined) room.safetyMark = c.saftyStatusYn === 'Y';
-      // What other kinds draw into the room (its menu) stands where the menu goes; without any, the menu is not managed.
-      if (ctx.parts.length > 0) room.menu = ctx.parts.flatMap((p) => p.links);
-      if (ctx.avatar !== undefined) room.logo = ctx.avatar;
-      const parts = ctx.parts;
-      return {
-        key: room.key,
-        address: room.address,
-        name: room.name,
-        links: room.menu ?? [],
-        view: room,
-        html: (o) => roomHandset(room, o, parts.length === 0 ? undefined : parts.map((p) => p.html(o, room)).join('')),
-      };
+      return roomHandsetOf(room, ctx);
     },
   },
 };
+
+/**
+ * A room's handset, as both room kinds draw it: what other kinds draw into the
+ * room (its menu) stands where the menu goes, without any the menu is not
+ * managed; the brand's picture at its top.
+ */
+export function roomHandsetOf(room: RoomView, ctx: ShowContext): Handset {
+  const parts = ctx.parts;
+  if (parts.length > 0) room.menu = parts.flatMap((p) => p.links);
+  if (ctx.avatar !== undefined) room.logo = ctx.avatar;
+  return {
+    key: room.key,
+    address: room.address,
+    name: room.name,
+    links: room.menu ?? [],
+    view: room,
+    html: (o) => roomHandset(room, o, parts.length === 0 ? undefined : parts.map((p) => p.html(o, room)).join('')),
+  };
+}
