@@ -237,6 +237,11 @@ describe('layouts end to end', () => {
     expect(master.code).toBe(1);
     expect(master.stdout).toContain(`error[LAYOUT_ACCOUNT] ${manifest()}:7:3: the service lists layouts to agency accounts only (401 61003): plan and apply layouts with an agency account, sending the brand key (brand.key)`);
     expect(master.stdout).not.toContain('Invalid token');
+    // Nothing read is nothing missing: drift says why it could not check, and finds no layout "to create".
+    const drift = await cli(['drift', manifest()], { emu, env: { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: 'layout-manager-token', BRAND_KEY: AGENCY.BRAND_KEY } });
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toContain('error[LAYOUT_ACCOUNT]');
+    expect(drift.stdout).not.toContain('DRIFT_MISSING');
   });
 
   it('export with an account the service refuses layouts to says they were not read', async () => {

@@ -17,6 +17,13 @@ import { LAYOUT_AREAS, type DesiredLayout, type DesiredLayoutComponent } from '.
 /** The state in which the service neither changes nor deletes a layout (the public document's 처리중). */
 export const LAYOUT_STUCK = '처리중';
 
+/**
+ * The live layouts when the service refused to list them (`LiveLayouts.unread`). A brand may have no
+ * layout at all, so an empty list cannot say it was not read, and `match` sees the live list only:
+ * this one array, told apart by identity, is how it knows.
+ */
+const NOT_READ = Object.freeze([]) as unknown as Layout[];
+
 /** The layout kind's pure part. */
 export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Previewable<DesiredLayout> & Drawn<DesiredLayout> & Prunable & ReportsUnmanaged = {
   name: 'layout',
@@ -32,7 +39,7 @@ export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Pre
   reportsUnmanaged: true,
 
   desired: (brand) => [...(brand.layouts?.values() ?? [])],
-  live: (live) => live.layouts?.items ?? [],
+  live: (live) => (live.layouts?.unread !== undefined ? NOT_READ : (live.layouts?.items ?? [])),
   identity: {
     key: (d) => d.handle,
     desiredName: (d) => d.layoutName,
@@ -42,8 +49,10 @@ export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Pre
   },
 
   diff: {
-    match: (desired, live) =>
-      matchByIdThenName(desired, live, {
+    match(desired, live) {
+      // A list the service refused to read is no layout missing (layoutsProblems says why): nothing to create, update or report.
+      if (live === NOT_READ) return { pairs: [], missing: [], extra: [], problems: [] };
+      return matchByIdThenName(desired, live, {
         label: 'layout',
         labelPlural: 'layouts',
         address: (d) => `layout.${d.handle}`,
@@ -53,7 +62,8 @@ export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Pre
         liveName: (l) => l.layoutName,
         pinKey: 'layoutId',
         source: (d) => d.source,
-      }),
+      });
+    },
     normaliseLive: (l) => comparable(l, (c) => c.options ?? undefined),
     normaliseDesired(d, ctx) {
       const catalogue = new Map((ctx.live.layouts?.components ?? []).map((c) => [c.componentId, c]));
