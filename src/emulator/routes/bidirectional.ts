@@ -8,7 +8,7 @@ import type { ErrorName } from '../../contract/codes.js';
 import { ENUMS, MAX_LENGTH } from '../../spec/limits.js';
 import { formatServiceTime } from '../../util/time.js';
 import { authorizeBrand } from '../auth.js';
-import { ok, paged, withUnset, type RequestContext } from '../http-types.js';
+import { ok, paged, type RequestContext } from '../http-types.js';
 import { announce, chatbotNotice } from '../messaging/notifications.js';
 import { findRoom, isBidirectional } from '../messaging/rooms.js';
 import type { Route } from '../router.js';
@@ -16,7 +16,7 @@ import { fail } from '../service-error.js';
 import { CHATBOT_UPDATABLE, chatbotAfterUpdate } from '../state-machines.js';
 import type { EmulatorStore, StoredAccount, StoredBrand, StoredChatbot } from '../store.js';
 import { asObject, optionalEnum } from '../validate.js';
-import { detail, findChatbot, ROOM_UNSET, roomListItem } from './chatbots.js';
+import { detail, findChatbot, roomAnswer } from './chatbots.js';
 
 const BIDI = '/api/1.1/brand/:brandId/bidirectional/chatbot';
 
@@ -44,11 +44,7 @@ export function bidirectionalRoutes(): Route[] {
 function list(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
   const rooms = [...brand.chatbots.values()].filter(isBidirectional);
-  return paged(ctx, rooms, (c) => answer(ctx.store, brand, c));
-}
-
-function answer(store: EmulatorStore, brand: StoredBrand, c: StoredChatbot) {
-  return withUnset(store, roomListItem(brand)(c), ROOM_UNSET);
+  return paged(ctx, rooms, (c) => roomAnswer(ctx.store, brand, c));
 }
 
 /** The `chatbot` object of a request body. */
@@ -119,7 +115,7 @@ async function register(ctx: RequestContext) {
   };
   const botAgencyId = text(o, 'botAgencyId', MAX_LENGTH.botAgencyId);
   const room = service === 'a2p' ? convert(ctx, account, brand, o, { subTitle, subNum, inputField, botAgencyId, ...fields }) : newRoom(ctx, account, brand, o, { subTitle, subNum, inputField, botAgencyId, ...fields });
-  return ok([answer(ctx.store, brand, room)]);
+  return ok([roomAnswer(ctx.store, brand, room)]);
 }
 
 interface Asked {
@@ -232,7 +228,7 @@ async function modify(ctx: RequestContext) {
   if (to === '승인대기(수정)') room.previousSubTitle = room.subTitle;
   Object.assign(room, next, { webhook, approvalResult: to, updateDate: formatServiceTime(new Date(ctx.store.stamp())), updateId: account.userId });
   announce(ctx, chatbotNotice(brand.brandId, room.chatbotId, 'modified'));
-  return ok([answer(ctx.store, brand, room)]);
+  return ok([roomAnswer(ctx.store, brand, room)]);
 }
 
 /**

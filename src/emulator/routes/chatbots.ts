@@ -41,7 +41,7 @@ export function chatbotRoutes(): Route[] {
 function list(ctx: RequestContext) {
   const { brand } = authorizeBrand(ctx, ctx.params.brandId as string);
   const rooms = [...brand.chatbots.values()].filter((c) => c.service !== 'chat');
-  return paged(ctx, rooms, (c) => withUnset(ctx.store, roomListItem(brand)(c), ROOM_UNSET));
+  return paged(ctx, rooms, (c) => roomAnswer(ctx.store, brand, c));
 }
 
 /** One room in full, whichever its service (also served as the bidirectional detail). */
@@ -197,6 +197,11 @@ export function roomListItem(brand: StoredBrand) {
     registerId: c.registerId,
     updateId: c.updateId,
   });
+}
+
+/** A room as the lists and the bidirectional routes' answers give it: its list item, fields without a value left out. */
+export function roomAnswer(store: EmulatorStore, brand: StoredBrand, c: StoredChatbot) {
+  return withUnset(store, roomListItem(brand)(c), ROOM_UNSET);
 }
 
 /** Every field of the Chatbot resource, persistentMenu in ordNo order. */
