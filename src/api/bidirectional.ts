@@ -10,7 +10,7 @@ import { anyObject, arr, bool, num, obj, opt, str, unsetAsNull } from './shape.j
 import type { BrandRef, Transport } from './transport.js';
 import type { BiChatbotInfo, ChatbotDetail, ChatbotListItem } from '../contract/wire.js';
 import { ERRORS } from '../contract/codes.js';
-import { chatbotListFields } from './chatbots.js';
+import { chatbotListFields, readListItem, UNSET_LIST_FIELDS } from './chatbots.js';
 
 /** Client methods for bidirectional rooms. */
 export interface BidirectionalApi {
@@ -38,9 +38,6 @@ const detail = obj({
 });
 const deleted = obj({ chatbotId: str });
 
-/** Fields that may hold no value (read as null whether absent, null or ""). */
-const UNSET = ['groupId', 'subDescr', 'botAgencyId', 'approvalDate'] as const;
-
 function entity(id: string, name?: string): string {
   return name === undefined ? `bidirectional room ${id}` : `bidirectional room "${name}" (${id})`;
 }
@@ -50,19 +47,19 @@ export function bidirectionalApi(transport: Transport): BidirectionalApi {
   const path = (brand: BrandRef, id?: string): string => brandPath(brand, id === undefined ? '/bidirectional/chatbot' : `/bidirectional/chatbot/${seg(id)}`);
   return {
     list(brand) {
-      return mapAll(listAll<ChatbotListItem>(transport, path(brand), listItem, { operation: 'list', entity: `bidirectional rooms of ${brand.id}` }, brand), (l) => unsetAsNull(l, UNSET));
+      return mapAll(listAll<ChatbotListItem>(transport, path(brand), listItem, { operation: 'list', entity: `bidirectional rooms of ${brand.id}` }, brand), readListItem);
     },
     async get(brand, id) {
       const label: OperationLabel = { operation: 'get', entity: entity(id) };
       const res = await transport.send({ method: 'GET', path: path(brand, id), brand, label });
-      const d = unsetAsNull(single<ChatbotDetail>(res, detail, label), [...UNSET, 'approvalReason', 'webhook']);
+      const d = unsetAsNull(single<ChatbotDetail>(res, detail, label), [...UNSET_LIST_FIELDS, 'approvalReason', 'webhook']);
       return { ...d, mediaUrl: d.mediaUrl ?? [], persistentMenu: d.persistentMenu ?? [] };
     },
     async register(brand, info) {
       const label: OperationLabel = { operation: info.service === 'a2p' ? 'convert' : 'register', entity: entity(info.chatbotId, info.subTitle) };
       // docs/decisions.md, "Bidirectional rooms": JSON `{chatbot: RegBiChatbot}`, answer `[BiChatbot]`.
       const res = await transport.send({ method: 'POST', path: path(brand), brand, label, json: { chatbot: info } });
-      return unsetAsNull(single<ChatbotListItem>(res, listItem, label), UNSET);
+      return readListItem(single<ChatbotListItem>(res, listItem, label));
     },
     async modify(brand, id, info) {
       const label: OperationLabel = { operation: 'update', entity: entity(id, info.subTitle) };

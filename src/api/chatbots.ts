@@ -158,10 +158,11 @@ export function chatbotsApi(transport: Transport): ChatbotsApi {
   };
 }
 
-/** Room list fields that may hold no value (read as null whether absent, null or ""). */
-const UNSET_LIST_FIELDS = ['groupId', 'subDescr', 'botAgencyId', 'approvalDate'] as const;
+/** Room list fields that may hold no value (read as null whether absent, null or ""); the bidirectional routes' rooms too. */
+export const UNSET_LIST_FIELDS = ['groupId', 'subDescr', 'botAgencyId', 'approvalDate'] as const;
 
-function readListItem(l: ChatbotListItem): ChatbotListItem {
+/** A room of a list (or an answer that gives a list item), its fields without a value null. */
+export function readListItem(l: ChatbotListItem): ChatbotListItem {
   return unsetAsNull(l, UNSET_LIST_FIELDS);
 }
 
