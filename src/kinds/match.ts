@@ -106,3 +106,24 @@ export function matchById<D, L>(desired: D[], live: L[], desiredId: (d: D) => st
   }
   return { pairs, missing, extra: live.filter((l) => !claimed.has(liveId(l))), problems: [] };
 }
+
+// A kind's live list when the service refused to read it. An empty list cannot say so (a brand may
+// have no object of the kind), and `match` sees the live list only: this one array, told apart by
+// identity, is how a kind's `live` tells its `match` (which then pairs, misses and reports nothing;
+// the kind's problems say why it was not read).
+const NOT_READ: readonly never[] = Object.freeze([]);
+
+/** The live list of a kind whose list was not read (see `wasNotRead`). */
+export function notRead<L>(): L[] {
+  return NOT_READ as unknown as L[];
+}
+
+/** True when `live` is `notRead()`: nothing was read, so nothing is missing, changed or unmanaged. */
+export function wasNotRead(live: readonly unknown[]): boolean {
+  return live === NOT_READ;
+}
+
+/** The match of a list not read: nothing. */
+export function unmatched<D, L>(): MatchResult<D, L> {
+  return { pairs: [], missing: [], extra: [], problems: [] };
+}

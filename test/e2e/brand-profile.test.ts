@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { loadSeed, type RunningEmulator } from '../../src/emulator/index.js';
 import { pageOf } from '../../src/emulator/routes/brand-state.js';
 import { admin, BRAND, cli, emulator, ROOT } from './helpers.js';
 import { png } from '../emulator/helpers.js';
@@ -177,6 +177,31 @@ describe('brand profile end to end', () => {
       if (before === undefined) delete process.env.RCSCTL_PERSON_ID;
       else process.env.RCSCTL_PERSON_ID = before;
     }
+  });
+
+  it("an agency's token may not read the brand page: plan fails at the section saying why, export leaves it out saying why", async () => {
+    // The service shows a brand's page to a company's masters and managers only (403 63002 for an agency).
+    const seed = loadSeed(SEED);
+    seed.accounts = [...(seed.accounts ?? []), { userId: 'ag1', role: 'agency', token: 't-ag1', brands: [{ brandId: BRAND, role: 'operator' }] }];
+    emu = await emulator(seed);
+    const env = { RCSCTL_TOKEN: 't-ag1', RCSCTL_BRAND_KEY_BR_demo000001: 'BK.demo0000000001' };
+    writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace('account: master', 'account: ag1').replace(`  id: ${BRAND}\n`, `  id: ${BRAND}\n  key: BK.demo0000000001\n`));
+    const plan = await cli(['plan', manifest()], { emu, env });
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain(`error[PROFILE_ACCOUNT] ${manifest()}:7: the service shows a brand's page to a company's masters and managers only (403 63002), and this token's account is not one (an agency's?): plan the brand profile with a master's or manager's token`);
+    expect(plan.stdout + plan.stderr).not.toContain('could not be read');
+    // Nothing read is nothing changed: drift says why it could not check.
+    const drift = await cli(['drift', manifest()], { emu, env });
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toContain('error[PROFILE_ACCOUNT]');
+    expect(drift.stdout).not.toContain('DRIFT_');
+
+    const out = join(tmp, 'as-agency');
+    const exp = await cli(['export', '--brand', BRAND, '--account', 'ag1', '--out', out], { emu, env });
+    expect(exp.code, exp.stdout + exp.stderr).toBe(0);
+    expect(exp.stdout).toContain('brand profile not read');
+    expect(exp.stdout).toContain("the brand profile was not read, so it is not exported: the service shows a brand's page to a company's masters and managers only (403 63002)");
+    expect(parse(readFileSync(join(out, 'brand.yaml'), 'utf8')).brandProfile).toBeUndefined();
   });
 
   it('preview draws the brand home: header, profile picture, buttons, information', async () => {

@@ -54,6 +54,8 @@ describe('brand profile planning', () => {
     const wrong = buildPlan(brandWith({ ...desired, subCategoryId: 'SHP009' }), { ...liveBrand(), brandProfile: { page, categories } });
     expect(wrong.problems.map((p) => p.message)).toEqual(['subCategoryId "SHP009" is not a sub-category of SHP (SHP002)']);
     const unread = buildPlan(brandWith(desired), { ...liveBrand(), brandProfile: { page: null, categories: [], unread: 'no account to read the brand page as: set brandProfile.account or RCSCTL_PERSON_ID' } });
-    expect(unread.problems.map((p) => p.code)).toContain('PROFILE_ACCOUNT');
+    // A page not read is no brand missing: the account's problem alone, not BRAND_NOT_FOUND.
+    expect(unread.problems.map((p) => p.code)).toEqual(['PROFILE_ACCOUNT']);
+    expect(unread.steps).toEqual([]);
   });
 });

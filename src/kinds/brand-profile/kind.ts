@@ -8,6 +8,7 @@ import type { BrandDetail, BrandMenuItem, RegBrand } from '../../contract/wire.j
 import { stepFile, type FieldChange, type Gate, type StepFile } from '../../core/step.js';
 import { BRAND_FIXED_AFTER_APPROVAL, BRAND_MENUS, BRAND_MODIFIABLE } from '../../spec/brand-profile.js';
 import { compact } from '../../util/compact.js';
+import { notRead, unmatched, wasNotRead } from '../match.js';
 import type { CreateChecked, Drawn, KindPlanning, MatchResult, Plural, Previewable, Reviewed } from '../resource-kind.js';
 import { homePreview } from './preview.js';
 import { PROFILE_KEY, type DesiredHomeButton, type DesiredProfile } from './types.js';
@@ -57,7 +58,8 @@ export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandPr
   },
 
   desired: (brand) => [...(brand.brandProfile?.values() ?? [])],
-  live: (live) => (live.brandProfile?.page ? [live.brandProfile.page] : []),
+  // A page not read (the account unknown or refused: profileProblems says why) is no brand missing.
+  live: (live) => (live.brandProfile?.unread !== undefined ? notRead() : live.brandProfile?.page ? [live.brandProfile.page] : []),
   identity: {
     key: () => PROFILE_KEY,
     desiredName: (d) => d.name,
@@ -68,6 +70,7 @@ export const profilePlanning: KindPlanning<DesiredProfile, LiveProfile, 'brandPr
 
   diff: {
     match(desired, live): MatchResult<DesiredProfile, LiveProfile> {
+      if (wasNotRead(live)) return unmatched();
       const d = desired[0];
       const l = live[0];
       if (d === undefined) return { pairs: [], missing: [], extra: [...live], problems: [] };

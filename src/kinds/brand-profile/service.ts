@@ -5,6 +5,7 @@
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
 import { PERSON_ENV } from '../../api/brands.js';
+import { isServiceError } from '../../api/index.js';
 import { ERRORS } from '../../contract/codes.js';
 import type { BrandCategory } from '../../contract/wire.js';
 import type { PlanProblem, Step, StepFile } from '../../core/step.js';
@@ -18,14 +19,21 @@ import { PROFILE_KEY, type DesiredProfile } from './types.js';
 /** The environment variable naming the account when the manifest does not. */
 export { PERSON_ENV };
 
-/** Service codes: a brand the account has no role on reads as not found; an identical modification is done already. */
-export const PROFILE_CODES = { gone: ERRORS.noBrandPermission.code, noChange: ERRORS.noChanges.code } as const;
+/** Service codes: a brand the account has no role on reads as not found; an identical modification is done already; the two refusals of the account (not a company's; not the token's). */
+export const PROFILE_CODES = { gone: ERRORS.noBrandPermission.code, noChange: ERRORS.noChanges.code, notCorp: ERRORS.noPermission.code, notCaller: ERRORS.invalidPersonIdPath.code } as const;
+
+/** Why the page was refused, for the codes that say the account cannot read it: the section is then "not read", said at the manifest's line (profileProblems), and the rest of the brand is read. */
+function refusal(err: unknown, personId: string, exporting: boolean): string | undefined {
+  if (isServiceError(err, PROFILE_CODES.notCorp)) return `the service shows a brand's page to a company's masters and managers only (403 63002), and this token's account is not one (an agency's?): ${exporting ? 'export' : 'plan'} the brand profile with a master's or manager's token`;
+  if (isServiceError(err, PROFILE_CODES.notCaller)) return `the brand page is read as ${personId}, which is not the account of this token (400 64104): ${exporting ? 'pass --account' : 'set brandProfile.account'} (or ${PERSON_ENV}) to the token's account`;
+  return undefined;
+}
 
 /** The live section: the page (none when the brand is not found or not read), the categories, and why nothing was read. */
 export interface LiveProfileSection {
   page: LiveProfile | null;
   categories: BrandCategory[];
-  /** Set when the page was not read: the account is unknown. */
+  /** Set when the page was not read: the account is unknown, or the service refused it the page. */
   unread?: string;
 }
 
@@ -52,8 +60,15 @@ export const profileReader: ListReader<LiveProfileSection | undefined> = {
     // Export reads no manifest: its own flag names the account.
     const how = env.desired === undefined ? `pass --account ID or set ${PERSON_ENV}` : `set brandProfile.account or ${PERSON_ENV}`;
     if (personId === undefined) return { page: null, categories: [], unread: `no account to read the brand page as: ${how}` };
-    const [page, categories] = await Promise.all([readPage(env.client, env.brand, personId), declared === undefined ? Promise.resolve([]) : categoriesOf(env.client)]);
-    return { page, categories };
+    // The category list is refused as the page is: the page's refusal says why.
+    const [page, categories] = await Promise.allSettled([readPage(env.client, env.brand, personId), declared === undefined ? Promise.resolve([]) : categoriesOf(env.client)]);
+    if (page.status === 'rejected') {
+      const why = refusal(page.reason, personId, env.desired === undefined);
+      if (why === undefined) throw page.reason;
+      return { page: null, categories: [], unread: why };
+    }
+    if (categories.status === 'rejected') throw categories.reason;
+    return { page: page.value, categories: categories.value };
   },
 };
 

@@ -7,7 +7,7 @@
 import type { Layout } from '../../api/layouts.js';
 import type { LayoutComponent, LayoutComposition, LayoutRequest } from '../../contract/wire.js';
 import type { Gate } from '../../core/step.js';
-import { matchByIdThenName } from '../match.js';
+import { matchByIdThenName, notRead, unmatched, wasNotRead } from '../match.js';
 import type { Drawn, KindPlanning, Previewable, Prunable, ReportsUnmanaged } from '../resource-kind.js';
 import { PROFILE_KEY } from '../brand-profile/types.js';
 import { declaredTemplateColor, withKeptColour } from './colour.js';
@@ -16,13 +16,6 @@ import { LAYOUT_AREAS, type DesiredLayout, type DesiredLayoutComponent } from '.
 
 /** The state in which the service neither changes nor deletes a layout (the public document's 처리중). */
 export const LAYOUT_STUCK = '처리중';
-
-/**
- * The live layouts when the service refused to list them (`LiveLayouts.unread`). A brand may have no
- * layout at all, so an empty list cannot say it was not read, and `match` sees the live list only:
- * this one array, told apart by identity, is how it knows.
- */
-const NOT_READ = Object.freeze([]) as unknown as Layout[];
 
 /** The layout kind's pure part. */
 export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Previewable<DesiredLayout> & Drawn<DesiredLayout> & Prunable & ReportsUnmanaged = {
@@ -39,7 +32,7 @@ export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Pre
   reportsUnmanaged: true,
 
   desired: (brand) => [...(brand.layouts?.values() ?? [])],
-  live: (live) => (live.layouts?.unread !== undefined ? NOT_READ : (live.layouts?.items ?? [])),
+  live: (live) => (live.layouts?.unread !== undefined ? notRead() : (live.layouts?.items ?? [])),
   identity: {
     key: (d) => d.handle,
     desiredName: (d) => d.layoutName,
@@ -51,7 +44,7 @@ export const layoutPlanning: KindPlanning<DesiredLayout, Layout, 'layout'> & Pre
   diff: {
     match(desired, live) {
       // A list the service refused to read is no layout missing (layoutsProblems says why): nothing to create, update or report.
-      if (live === NOT_READ) return { pairs: [], missing: [], extra: [], problems: [] };
+      if (wasNotRead(live)) return unmatched();
       return matchByIdThenName(desired, live, {
         label: 'layout',
         labelPlural: 'layouts',
