@@ -197,8 +197,11 @@ export async function planWith(ctx: CommandContext, conn: Connection, brands: De
     const cacheDir = cacheDirFor(opts, ctx.io.env, ctx.io.cwd);
     const cache = cacheDir !== undefined ? new LiveCache(cacheDir, conn.baseUrl, ctx.redaction) : undefined;
     const usage = opts.usage === true ? new UsageReads(conn.client) : undefined;
+    const account = ctx.io.env[PERSON_ENV];
     const planned = await planEachBrand(conn.client, brands, {
       concurrency: ctx.globals().concurrency,
+      // The run's account, from its own environment (main's io.env), for the kinds read as one when the manifests name none.
+      ...(account !== undefined && account !== '' ? { account } : {}),
       ...(usage ? { usage } : {}),
       ...(cache ? { cache } : {}),
       plan: planOptionsOf(opts),

@@ -52,6 +52,8 @@ export interface PassSettings {
   lockBackend?: () => LockBackend | undefined;
   /** With a lock URL: aborted when this replica stops leading; its passes stop after their steps in flight. */
   leaseSignal?: () => AbortSignal;
+  /** The account (personId) kinds read as when the manifests name none: the controller's RCSCTL_PERSON_ID. */
+  account?: string;
 }
 
 /** What a pass needs from the rest of the controller. */
@@ -211,7 +213,8 @@ export class BrandPasses {
     const cache = this.deps.cache;
     let outcomes = planned;
     if (outcomes === undefined) {
-      outcomes = await planEachBrand(this.deps.client, [want], { concurrency, ...(cache !== undefined ? { cache } : {}) });
+      const { account } = this.settings;
+      outcomes = await planEachBrand(this.deps.client, [want], { concurrency, ...(cache !== undefined ? { cache } : {}), ...(account !== undefined ? { account } : {}) });
       await this.checkPolicies(outcomes);
     }
     const now = this.deps.now();
@@ -252,6 +255,7 @@ export class BrandPasses {
         lock: { dir: s.lockDir, timeoutMs: 0, baseUrl: s.baseUrl, command: 'controller', ...(s.shard !== undefined ? { shard: s.shard } : {}), ...(backend !== undefined ? { backend } : {}) },
         signal,
         ...(cache !== undefined ? { cache } : {}),
+        ...(s.account !== undefined ? { plan: { account: s.account } } : {}),
         // The repository's rules, on the plan before anything is sent: a brand that breaks an error rule is not applied.
         checkPlan: (outcomes) => this.checkPolicies(outcomes),
       });

@@ -12,6 +12,7 @@
 // notification router (the webhook's hints) and the HTTP face. This file wires
 // them, starts them in order and stops them in reverse.
 
+import { PERSON_ENV } from '../api/brands.js';
 import { setMaxListeners } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -276,6 +277,7 @@ class Controller implements RunningController {
         lockDir: options.lockDir ?? defaultLockDir(env),
         baseUrl: options.baseUrl,
         lockRetryMs: options.lockRetryMs ?? 2000,
+        ...(env[PERSON_ENV] !== undefined && env[PERSON_ENV] !== '' ? { account: env[PERSON_ENV] } : {}),
         ...(options.shard !== undefined ? { shard: shardLabel(options.shard) } : {}),
         ...(options.lockUrl !== undefined ? { lockBackend: () => this.leadership?.lockBackend, leaseSignal: () => this.leadership!.signal } : {}),
       },

@@ -42,9 +42,9 @@ interface Surveyed {
  * Run every check against `inspect` for `brand`: the service-wide ones (the
  * token, the brand's room list answering, its envelope and paging), the ones
  * across the kinds that bring a survey (dates, states, unset fields), then
- * each kind's own.
+ * each kind's own. `account` is the run's RCSCTL_PERSON_ID, for the checks that read as an account.
  */
-export async function runDoctor(inspect: Inspector, baseUrl: string, brand: BrandRef): Promise<DoctorReport> {
+export async function runDoctor(inspect: Inspector, baseUrl: string, brand: BrandRef, account?: string): Promise<DoctorReport> {
   const checks: DoctorCheck[] = [];
   const base = `/api/1.1/brand/${encodeURIComponent(brand.id)}`;
 
@@ -63,7 +63,7 @@ export async function runDoctor(inspect: Inspector, baseUrl: string, brand: Bran
   checks.push(statesCheck(surveyed));
   checks.push(unsetCheck(surveyed));
   // Each kind's checks of its own routes, in registry order.
-  for (const kind of KINDS) if (isDoctored(kind)) checks.push(...(await kind.doctor({ inspect, brand, base })));
+  for (const kind of KINDS) if (isDoctored(kind)) checks.push(...(await kind.doctor({ inspect, brand, base, ...(account !== undefined ? { account } : {}) })));
   return finish(baseUrl, brand, checks);
 }
 

@@ -245,6 +245,8 @@ export interface DoctorEnv {
   inspect: Inspector;
   brand: BrandRef;
   base: string;
+  /** The account (personId) the run names (its RCSCTL_PERSON_ID), for the checks that read as one. */
+  account?: string;
 }
 
 /** How one object of a kind is known: its key in the address, its names, its live id and state. */

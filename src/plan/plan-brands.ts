@@ -57,6 +57,8 @@ export interface PlanBrandsOptions {
   now?: Date;
   /** Read how often users pressed what each step removes or changes (plan's usage figures). */
   usage?: UsageReads;
+  /** The account (personId) kinds read as when the manifests name none: the run's RCSCTL_PERSON_ID. */
+  account?: string;
 }
 
 /** Read the live state of every brand (concurrently) and plan each; the first failure rejects. */
@@ -85,6 +87,7 @@ async function planOne(client: RcsClient, desired: DesiredBrand, opts: PlanBrand
   const live = await readLive(client, brandRef(desired), {
     concurrency: opts.concurrency,
     desired,
+    ...(opts.account !== undefined ? { account: opts.account } : {}),
     ...(opts.cache ? { cache: opts.cache } : {}),
     ...(opts.onProgress ? { onProgress: (done: number, total: number) => opts.onProgress?.(desired.brandId, done, total) } : {}),
   });

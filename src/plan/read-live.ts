@@ -20,7 +20,7 @@ export interface ReadLiveOptions {
   concurrency: number;
   /** The manifests' brand: kinds the service cannot list (agency files) read what it names. */
   desired?: DesiredBrand;
-  /** The account reads that name one act as when the manifests name none (`export --account`). */
+  /** The account reads that name one act as when the manifests name none (`export --account`, else the run's RCSCTL_PERSON_ID). */
   account?: string;
   /** Details whose list `updateDate` is unchanged are taken from here. */
   cache?: LiveCache;

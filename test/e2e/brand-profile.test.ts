@@ -137,46 +137,34 @@ describe('brand profile end to end', () => {
     expect((await cli(['apply', manifest(), '--yes', '--allow-review'], { emu })).code).toBe(0);
     await review('complete');
     const out = join(tmp, 'exported');
-    const before = process.env.RCSCTL_PERSON_ID;
-    process.env.RCSCTL_PERSON_ID = 'master';
-    try {
-      const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
-      expect(exp.code, exp.stdout + exp.stderr).toBe(0);
-      expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, layout not read, 0 rooms, 0 bidirectional rooms, 1 brand profile, 1 privilege\n`);
-      const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
-      expect(written.brandProfile).toMatchObject({ account: 'master', name: 'Coffee Co', keywords: 'coffee', profileImage: 'images/profile/profile.png' });
-      expect(written.brandProfile.menus).toEqual([{ type: 'web', urlAction: { openUrl: { url: 'https://coffee.example' } } }, { type: 'call' }]);
-      expect(readFileSync(join(out, 'images', 'profile', 'profile.png')).equals(readFileSync(join(CASE, 'images', 'profile.png')))).toBe(true);
-      const plan = await cli(['plan', out, '--detailed-exitcode'], { emu });
-      expect(plan.stdout).toContain('No changes. The live brand matches the manifests.');
-      expect(plan.code).toBe(0);
-    } finally {
-      if (before === undefined) delete process.env.RCSCTL_PERSON_ID;
-      else process.env.RCSCTL_PERSON_ID = before;
-    }
+    const env = { RCSCTL_PERSON_ID: 'master' };
+    const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu, env });
+    expect(exp.code, exp.stdout + exp.stderr).toBe(0);
+    expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, layout not read, 0 rooms, 0 bidirectional rooms, 1 brand profile, 1 privilege\n`);
+    const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
+    expect(written.brandProfile).toMatchObject({ account: 'master', name: 'Coffee Co', keywords: 'coffee', profileImage: 'images/profile/profile.png' });
+    expect(written.brandProfile.menus).toEqual([{ type: 'web', urlAction: { openUrl: { url: 'https://coffee.example' } } }, { type: 'call' }]);
+    expect(readFileSync(join(out, 'images', 'profile', 'profile.png')).equals(readFileSync(join(CASE, 'images', 'profile.png')))).toBe(true);
+    const plan = await cli(['plan', out, '--detailed-exitcode'], { emu });
+    expect(plan.stdout).toContain('No changes. The live brand matches the manifests.');
+    expect(plan.code).toBe(0);
   });
 
   it('export of a brand page with no profile image leaves the page out, says why, and the export plans clean', async () => {
     // The page as the seed has it, before anything is applied: no profile image, which every update of it needs.
     emu = await emulator(SEED);
     const out = join(tmp, 'exported');
-    const before = process.env.RCSCTL_PERSON_ID;
-    process.env.RCSCTL_PERSON_ID = 'master';
-    try {
-      const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu });
-      expect(exp.code, exp.stdout + exp.stderr).toBe(0);
-      expect(exp.stdout + exp.stderr).toMatch(/brand page has no profile image/);
-      expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, layout not read, 0 rooms, 0 bidirectional rooms, 0 brand profiles, 1 privilege\n`);
-      const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
-      expect(written.brandProfile).toBeUndefined();
-      const check = await cli(['validate', out], { emu });
-      expect(check.code, check.stdout + check.stderr).toBe(0);
-      const plan = await cli(['plan', out, '--detailed-exitcode'], { emu });
-      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    } finally {
-      if (before === undefined) delete process.env.RCSCTL_PERSON_ID;
-      else process.env.RCSCTL_PERSON_ID = before;
-    }
+    const env = { RCSCTL_PERSON_ID: 'master' };
+    const exp = await cli(['export', '--brand', BRAND, '--out', out], { emu, env });
+    expect(exp.code, exp.stdout + exp.stderr).toBe(0);
+    expect(exp.stdout + exp.stderr).toMatch(/brand page has no profile image/);
+    expect(exp.stdout).toContain(`Exported ${BRAND}: 0 auto-reply files, 0 auto-replies, 0 logos, 0 templates, layout not read, 0 rooms, 0 bidirectional rooms, 0 brand profiles, 1 privilege\n`);
+    const written = parse(readFileSync(join(out, 'brand.yaml'), 'utf8'));
+    expect(written.brandProfile).toBeUndefined();
+    const check = await cli(['validate', out], { emu });
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    const plan = await cli(['plan', out, '--detailed-exitcode'], { emu });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 
   it("an agency's token may not read the brand page: plan fails at the section saying why, export leaves it out saying why", async () => {
@@ -218,19 +206,31 @@ describe('brand profile end to end', () => {
 
   it('doctor checks the category list and, as RCSCTL_PERSON_ID, the brand page', async () => {
     emu = await emulator(SEED);
-    const env = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: 'emulator-master-token' };
+    const env: Record<string, string> = { RCSCTL_BASE_URL: emu.url, RCSCTL_TOKEN: 'emulator-master-token' };
     const checks = async () => (JSON.parse((await cli(['doctor', '--brand', BRAND, '--format', 'json'], { emu, env })).stdout) as { checks: { id: string; status: string; said: string }[] }).checks;
     const without = await checks();
     expect(without.find((c) => c.id === 'brand-categories')).toMatchObject({ status: 'ok', said: 'HTTP 200, 4 categories' });
     expect(without.find((c) => c.id === 'brand-detail')).toMatchObject({ status: 'skipped' });
-    const before = process.env.RCSCTL_PERSON_ID;
-    process.env.RCSCTL_PERSON_ID = 'master';
-    try {
-      expect((await checks()).find((c) => c.id === 'brand-detail')).toMatchObject({ status: 'ok', said: `HTTP 200, "${BRAND}" in 승인` });
-    } finally {
-      if (before === undefined) delete process.env.RCSCTL_PERSON_ID;
-      else process.env.RCSCTL_PERSON_ID = before;
-    }
+    // The run's environment (main's io.env), not the process's: RCSCTL_PERSON_ID is set there alone.
+    expect(process.env.RCSCTL_PERSON_ID).toBeUndefined();
+    env.RCSCTL_PERSON_ID = 'master';
+    expect((await checks()).find((c) => c.id === 'brand-detail')).toMatchObject({ status: 'ok', said: `HTTP 200, "${BRAND}" in 승인` });
+  });
+
+  it("plan and drift read the page as the run's RCSCTL_PERSON_ID (main's io.env, not the process's) when the manifest names no account", async () => {
+    emu = await emulator(SEED);
+    writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace('  account: master\n', ''));
+    expect(process.env.RCSCTL_PERSON_ID).toBeUndefined();
+    const without = await cli(['plan', manifest()], { emu });
+    expect(without.code).toBe(1);
+    expect(without.stdout).toContain('error[PROFILE_ACCOUNT]');
+    const plan = await cli(['plan', manifest()], { emu, env: { RCSCTL_PERSON_ID: 'master' } });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('⚑ brandProfile.home "Coffee Co" (BR.demo000001)  will be updated');
+    expect(plan.stdout).not.toContain('PROFILE_ACCOUNT');
+    const drift = await cli(['drift', manifest()], { emu, env: { RCSCTL_PERSON_ID: 'master' } });
+    expect(drift.stdout).not.toContain('PROFILE_ACCOUNT');
+    expect(drift.stdout).toContain('DRIFT_CHANGED');
   });
 
   it('graph draws the home buttons\' links', async () => {

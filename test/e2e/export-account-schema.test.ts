@@ -20,7 +20,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 const pageEmulator = async (): Promise<RunningEmulator> => (withPage ??= await emulator(join(ROOT, 'test', 'plan-cases', '072-profile-reviewed-field', 'seed.yaml')));
-// The profile reader falls back to the process's RCSCTL_PERSON_ID: none here.
+// The kinds read as the run's RCSCTL_PERSON_ID (main's io.env), never the process's: none in either here.
 beforeEach(() => {
   delete process.env.RCSCTL_PERSON_ID;
 });

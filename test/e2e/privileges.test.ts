@@ -119,8 +119,7 @@ describe('privileges end to end', () => {
     writeFileSync(file, `apiVersion: rcsctl/v1\nkind: Brand\nbrand: { id: ${BRAND} }\n`);
     await admin(emu, 'POST', `privilege/${BRAND}`, { id: 'ag2', action: 'grant' });
     await admin(emu, 'DELETE', 'requests');
-    process.env.RCSCTL_PERSON_ID = 'master';
-    const drift = await cli(['drift', file], { emu }).finally(() => delete process.env.RCSCTL_PERSON_ID);
+    const drift = await cli(['drift', file], { emu, env: { RCSCTL_PERSON_ID: 'master' } });
     expect(drift.code, drift.stdout + drift.stderr).toBe(0);
     const log = (await admin(emu, 'GET', 'requests')) as { requests: { path: string }[] };
     expect(log.requests.filter((r) => r.path.includes('/privilege'))).toEqual([]);
@@ -224,9 +223,9 @@ describe('privileges end to end', () => {
     expect(graph.code, graph.stderr).toBe(0);
     expect(graph.stdout).toContain('    n0["master<br/>privilege.representative<br/>representative role"]:::privilege\n    n1["master<br/>privilege.master<br/>operator"]:::privilege\n');
     expect(graph.stdout).toContain('  n0 -->|"held by"| n1\n');
-    // The kinds read the account from the process's environment, as the brand profile's checks do.
-    process.env.RCSCTL_PERSON_ID = 'master';
-    const doctor = await cli(['doctor', '--brand', BRAND, '--format', 'json'], { emu }).finally(() => delete process.env.RCSCTL_PERSON_ID);
+    // The kinds' checks read as the run's account (main's io.env), not the process's.
+    expect(process.env.RCSCTL_PERSON_ID).toBeUndefined();
+    const doctor = await cli(['doctor', '--brand', BRAND, '--format', 'json'], { emu, env: { RCSCTL_PERSON_ID: 'master' } });
     const check = (JSON.parse(doctor.stdout) as { checks: { id: string; status: string; said: string }[] }).checks.find((c) => c.id === 'privileges');
     expect(check).toEqual(expect.objectContaining({ status: 'ok', said: 'HTTP 200, 2 privileges, 1 representative' }));
   });

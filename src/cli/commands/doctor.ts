@@ -3,6 +3,7 @@
 // Exit 0 when every check holds (or has nothing to look at), 1 when one differs.
 
 import type { Command } from 'commander';
+import { PERSON_ENV } from '../../api/brands.js';
 import { runDoctor, type DoctorReport } from '../../doctor/checks.js';
 import { brandFromManifests, brandOfAccount, type DeclaredBrandRef } from '../../doctor/choose-brand.js';
 import { loadManifests } from '../../manifest/index.js';
@@ -39,7 +40,8 @@ export function registerDoctor(program: Command, ctx: CommandContext): void {
     const hint = (code: string): string | undefined => hintForCode(code, { sandbox });
     try {
       const brand = fromManifests ?? (await brandOfAccount(conn.client.inspect, ctx.io.env, hint));
-      const report = await runDoctor(conn.client.inspect, conn.baseUrl, brand);
+      const account = ctx.io.env[PERSON_ENV];
+      const report = await runDoctor(conn.client.inspect, conn.baseUrl, brand, account !== undefined && account !== '' ? account : undefined);
       // A check the service refused (401, 403, a wrong brand key) says what to do, as plan's errors do.
       // What the checks cost the account's rate limit, as every command's summary says (issue 38, "Cost").
       const hinted = { ...report, checks: report.checks.map((c) => withHint(c, hint)), requests: { ...conn.requests } };

@@ -137,7 +137,8 @@ async function adoptCommand(ctx: CommandContext, paths: string[], flags: ExportF
   const base = dirname(into);
   try {
     const ref = desired.brandKey !== undefined ? { id: desired.brandId, key: desired.brandKey } : { id: desired.brandId };
-    const live = await readLive(conn.client, ref, { concurrency: g.concurrency, onProgress: (done, total) => progress.update(desired.brandId, done, total) });
+    const account = io.env.RCSCTL_PERSON_ID;
+    const live = await readLive(conn.client, ref, { concurrency: g.concurrency, ...(account !== undefined && account !== '' ? { account } : {}), onProgress: (done, total) => progress.update(desired.brandId, done, total) });
     progress.done();
     const adoption = adoptResource(desired, live, flags.resource, {
       ...(flags.handle !== undefined ? { handle: flags.handle } : {}),

@@ -14,7 +14,7 @@ function resultOf(body: unknown): unknown[] | undefined {
 }
 
 /** The category list, and the brand's page as RCSCTL_PERSON_ID reads it (skipped without one). */
-export async function profileDoctor({ inspect, brand }: DoctorEnv): Promise<DoctorCheck[]> {
+export async function profileDoctor({ inspect, brand, account }: DoctorEnv): Promise<DoctorCheck[]> {
   const categories = await inspect.get('/api/1.1/corp/brand/categories');
   // The /corp routes are for master and manager accounts: an agency's token has nothing to check there.
   if (categories.error?.code === ERRORS.noPermission.code) {
@@ -36,8 +36,8 @@ export async function profileDoctor({ inspect, brand }: DoctorEnv): Promise<Doct
       doc: DOC,
     },
   ];
-  const personId = process.env[PERSON_ENV];
-  if (personId === undefined || personId === '') {
+  const personId = account;
+  if (personId === undefined) {
     out.push({ id: 'brand-detail', title: 'the brand page', status: 'skipped', assumed: 'GET /corp/{personId}/brand/{brandId} answers the page', said: `${PERSON_ENV} is not set: no account to read it as`, doc: DOC });
     return out;
   }

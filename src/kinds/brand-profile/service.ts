@@ -40,10 +40,19 @@ export interface LiveProfileSection {
 // The account each brand was read as in this process, so a re-read asks as the same one.
 const readAs = new Map<string, string>();
 
-/** The account to act as: the manifest's, else the run's (`export --account`), else RCSCTL_PERSON_ID. */
-function accountFor(desired: DesiredProfile | undefined, account?: string): string | undefined {
+/**
+ * RCSCTL_PERSON_ID of the process, for a re-read (or a removal) whose step recorded no account and that
+ * this process did not read (a saved plan applied in a new process): the handlers and re-reads are given
+ * no run environment yet. Reads take the run's (ReadEnv.account).
+ */
+function processAccount(): string | undefined {
   const fromEnv = process.env[PERSON_ENV];
-  return desired?.account ?? account ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined);
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
+}
+
+/** The account to act as: the manifest's, else the run's (`export --account`, else the run's RCSCTL_PERSON_ID: ReadEnv.account). */
+function accountFor(desired: DesiredProfile | undefined, account?: string): string | undefined {
+  return desired?.account ?? account;
 }
 
 /** The service's categories, shared by every brand through the client's catalogues (no notification names them: kept for the catalogue TTL). */
@@ -81,7 +90,7 @@ async function readPage(client: RcsClient, brand: BrandRef, personId: string): P
 
 /** The page again, as the account it was read as: the one its step recorded (a saved plan), else this process's read, else RCSCTL_PERSON_ID. */
 export async function rereadProfile(client: RcsClient, brand: BrandRef, recorded?: string): Promise<Reread<LiveProfile> | undefined> {
-  const personId = recorded ?? readAs.get(brand.id) ?? accountFor(undefined);
+  const personId = recorded ?? readAs.get(brand.id) ?? processAccount();
   if (personId === undefined) return undefined;
   const page = await readPage(client, brand, personId);
   return page === null ? undefined : { live: page, ctx: { liveName: () => undefined } };

@@ -12,10 +12,10 @@ const TYPES = ['Manager', 'SubManager', 'Agency'];
 const STATUSES = ['Ok', 'Processing', 'Waiting'];
 
 /** The privilege list as RCSCTL_PERSON_ID reads it (skipped without one, or for an agency's token). */
-export async function privilegeDoctor({ inspect, brand }: DoctorEnv): Promise<DoctorCheck[]> {
+export async function privilegeDoctor({ inspect, brand, account }: DoctorEnv): Promise<DoctorCheck[]> {
   const base = { id: 'privileges', title: 'who may operate the brand', assumed: ASSUMED, doc: DOC };
-  const personId = process.env[PERSON_ENV];
-  if (personId === undefined || personId === '') return [{ ...base, status: 'skipped', said: `${PERSON_ENV} is not set: no account to read it as` }];
+  const personId = account;
+  if (personId === undefined) return [{ ...base, status: 'skipped', said: `${PERSON_ENV} is not set: no account to read it as` }];
   const res = await inspect.get(`/api/1.1/corp/${encodeURIComponent(personId)}/brand/${encodeURIComponent(brand.id)}/privilege`, { brand });
   if (res.error?.code === ERRORS.noPermission.code) return [{ ...base, status: 'skipped', said: `HTTP ${res.status}, ${res.error.code} ${res.error.message}: the account is not a master or manager` }];
   if (res.error !== undefined) return [{ ...base, status: 'differs', said: `HTTP ${res.status}, ${res.error.code} ${res.error.message}` }];

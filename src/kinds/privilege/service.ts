@@ -27,10 +27,19 @@ function refusal(err: unknown, personId: string): string | undefined {
 // The account each brand was read as in this process, so a re-read asks as the same one.
 const readAs = new Map<string, string>();
 
-/** The account to act as: the manifest's, else the run's (`export --account`), else RCSCTL_PERSON_ID. */
-function accountFor(desired: DesiredPrivilege | undefined, account?: string): string | undefined {
+/**
+ * RCSCTL_PERSON_ID of the process, for a re-read (or a removal) whose step recorded no account and that
+ * this process did not read (a saved plan applied in a new process): the handlers and re-reads are given
+ * no run environment yet. Reads take the run's (ReadEnv.account).
+ */
+function processAccount(): string | undefined {
   const fromEnv = process.env[PERSON_ENV];
-  return desired?.actAs ?? account ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined);
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
+}
+
+/** The account to act as: the manifest's, else the run's (`export --account`, else the run's RCSCTL_PERSON_ID: ReadEnv.account). */
+function accountFor(desired: DesiredPrivilege | undefined, account?: string): string | undefined {
+  return desired?.actAs ?? account;
 }
 
 /** Reads the list when the manifests declare privileges (or, for export, when --account or RCSCTL_PERSON_ID names the account). */
@@ -55,7 +64,7 @@ export const privilegeReader: ListReader<LivePrivilegeSection | undefined> = {
 
 /** One entry again (`representative` for the role), as the account it was read as. */
 export async function rereadPrivilege(client: RcsClient, brand: BrandRef, id: string, recorded?: string): Promise<Reread<LivePrivilege> | undefined> {
-  const personId = recorded ?? readAs.get(brand.id) ?? accountFor(undefined);
+  const personId = recorded ?? readAs.get(brand.id) ?? processAccount();
   if (personId === undefined) return undefined;
   const entries = await tolerate(client.privileges.list(brand, personId), [PRIVILEGE_CODES.noRole]);
   // After a delegation rcsctl's account is an operator: it still reads the list.
@@ -99,7 +108,7 @@ export const privilegeHandlers: Partial<Record<Step['op'], Handler>> = {
     return { note: `${req.personId} is an operator now` };
   },
   delete: async (step, env) => {
-    const personId = step.readAs ?? readAs.get(env.brand.id) ?? accountFor(undefined);
+    const personId = step.readAs ?? readAs.get(env.brand.id) ?? processAccount();
     if (personId === undefined) throw new Error(`no account to remove ${step.liveId} as: set ${PERSON_ENV}`);
     await tolerate(env.client.privileges.revoke(env.brand, personId, step.liveId as string), [PRIVILEGE_CODES.gone]);
     return {};
