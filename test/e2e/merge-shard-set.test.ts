@@ -195,3 +195,17 @@ describe('report merge --detailed-exitcode', () => {
     expect((await run('report', 'merge', ...clean('plan').slice(1), '--detailed-exitcode', '--allow-partial')).code).toBe(1);
   });
 });
+
+describe('report merge --graph and --preview-url where they draw nothing', () => {
+  it('says so on stderr for drift reports only, and for a plan in another format; says nothing where they draw', async () => {
+    const drift = await run('report', 'merge', ...drifts(1, 2, 3, 4), '--format', 'markdown', '--graph', '--preview-url', 'https://ci.example/preview/');
+    expect(drift.stderr).toContain('warning: --graph draws in the Markdown of plans, and these reports hold no plan: ignored');
+    expect(drift.stderr).toContain('warning: --preview-url draws in the Markdown of plans, and these reports hold no plan: ignored');
+    expect(drift.stdout).not.toContain('mermaid');
+    const text = await run('report', 'merge', ...plans(1, 2, 3, 4), '--graph');
+    expect(text.stderr).toContain('warning: --graph draws in the Markdown of plans, and the format is text: ignored');
+    const md = await run('report', 'merge', ...plans(1, 2, 3, 4), '--format', 'markdown', '--graph');
+    expect(md.stderr).not.toContain('warning');
+    expect(md.stdout).toContain('mermaid');
+  });
+});

@@ -61,6 +61,7 @@ export function registerReport(program: Command, ctx: CommandContext): void {
     const views: PlanViews = { graph: opts.graph, ...(opts.previewUrl !== undefined ? { previewLink: opts.previewUrl } : {}) };
     const shards = files.map((f) => readShardReport(resolve(ctx.io.cwd, f), f));
     const plans = shards.filter((r) => r.kind === 'plan');
+    for (const unused of planViewsUnused(opts, format, plans.length)) ctx.io.stderr.write(`warning: ${unused}\n`);
     // Both kinds make one Markdown comment; in another format the merge refuses them, naming the files.
     if (format === 'markdown' && plans.length > 0 && plans.length < shards.length) {
       await mergeBoth(ctx, plans, shards.filter((r) => r.kind === 'drift'), { out, opts, budget, views });
@@ -95,6 +96,14 @@ async function mergeBoth(ctx: CommandContext, plans: ShardReport[], drifts: Shar
   } else ctx.io.stdout.write(text);
   const codes = [exitCode(plan, run.opts.detailedExitcode), exitCode(drift, run.opts.detailedExitcode)];
   ctx.exit(codes.includes(EXIT_ERROR) ? EXIT_ERROR : codes.includes(EXIT_CHANGES) ? EXIT_CHANGES : EXIT_OK);
+}
+
+/** `--graph` and `--preview-url` given where they draw nothing (not Markdown, or drift reports only): each says so. */
+function planViewsUnused(opts: MergeFlags, format: string, plans: number): string[] {
+  const given = [...(opts.graph ? ['--graph'] : []), ...(opts.previewUrl !== undefined ? ['--preview-url'] : [])];
+  if (given.length === 0 || (format === 'markdown' && plans > 0)) return [];
+  const why = plans === 0 ? 'these reports hold no plan' : `the format is ${format}`;
+  return given.map((flag) => `${flag} draws in the Markdown of plans, and ${why}: ignored`);
 }
 
 type Budget = ReturnType<typeof commentValues>;
