@@ -145,8 +145,9 @@ async function admin(emu: RunningEmulator, method: 'GET' | 'POST' | 'DELETE', pa
 async function converged(emu: RunningEmulator, path: string, lockDir: string, applyFlags: string[] = []): Promise<string | undefined> {
   const apply = await cli(emu, ['apply', path, '--yes', '--allow-review', '--allow-delete', ...applyFlags], lockDir);
   if (apply.code !== 0) return `re-run exited ${apply.code}: ${firstLines(apply.stderr || apply.stdout)}`;
-  const plan = await cli(emu, ['plan', path], lockDir);
-  if (!plan.stdout.includes('No changes.')) return `plan after the re-run is not clean: ${firstLines(plan.stdout)}`;
+  // Exit 0 with --detailed-exitcode: no step (live objects no manifest declares are listed, not steps).
+  const plan = await cli(emu, ['plan', path, '--detailed-exitcode'], lockDir);
+  if (plan.code !== 0) return `plan after the re-run is not clean (exit ${plan.code}): ${firstLines(plan.stdout || plan.stderr)}`;
   const names = [...(emu.store.brands.get(BRAND)?.autoReplies.values() ?? [])].map((a) => a.autoReplyMsgName);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup !== undefined) return `duplicate auto-reply name "${dup}"`;
