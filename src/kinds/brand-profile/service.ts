@@ -5,6 +5,7 @@
 
 import type { BrandRef, RcsClient } from '../../api/index.js';
 import { PERSON_ENV } from '../../api/brands.js';
+import { processAccount } from '../process-account.js';
 import { isServiceError } from '../../api/index.js';
 import { ERRORS } from '../../contract/codes.js';
 import type { BrandCategory } from '../../contract/wire.js';
@@ -39,16 +40,6 @@ export interface LiveProfileSection {
 
 // The account each brand was read as in this process, so a re-read asks as the same one.
 const readAs = new Map<string, string>();
-
-/**
- * RCSCTL_PERSON_ID of the process, for a re-read (or a removal) whose step recorded no account and that
- * this process did not read (a saved plan applied in a new process): the handlers and re-reads are given
- * no run environment yet. Reads take the run's (ReadEnv.account).
- */
-function processAccount(): string | undefined {
-  const fromEnv = process.env[PERSON_ENV];
-  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
-}
 
 /** The account to act as: the manifest's, else the run's (`export --account`, else the run's RCSCTL_PERSON_ID: ReadEnv.account). */
 function accountFor(desired: DesiredProfile | undefined, account?: string): string | undefined {
